@@ -1,0 +1,85 @@
+/*
+** la_kernels.c: elementwise, copy and product kernels (no Lua here).
+*/
+#include <cblas.h>
+
+#include "la_kernels.h"
+
+/* Below this many multiply-adds a plain loop beats the BLAS call overhead
+** (measured with bench/tiny.lua: the crossover on x86-64 is near 3000). */
+#define LAK_TINY_GEMM 2048
+
+/* The switch sits outside the loops so each loop is a single operation. */
+#define EWLOOP(expr) \
+  for (j = 0; j < n; j++) { \
+    const double *pa = a.p + j * a.cs, *pb = b.p + j * b.cs; \
+    double *pc = c + (ptrdiff_t)j * ldc; \
+    for (i = 0; i < m; i++) { \
+      double x = pa[i * a.rs], y = pb[i * b.rs]; pc[i] = (expr); } }
+
+void lak_ewise(lak_Op op, int m, int n, lak_Arg a, lak_Arg b,
+               double *c, int ldc) {
+  int i, j;
+  switch (op) {
+    case LAK_ADD: EWLOOP(x + y); break;
+    case LAK_SUB: EWLOOP(x - y); break;
+    case LAK_MUL: EWLOOP(x * y); break;
+    case LAK_DIV: EWLOOP(x / y); break;
+  }
+}
+
+void lak_copy(int m, int n, const double *A, int lda, double *B, int ldb) {
+  int i, j;
+  for (j = 0; j < n; j++) {
+    const double *a = A + (ptrdiff_t)j * lda;
+    double *b = B + (ptrdiff_t)j * ldb;
+    for (i = 0; i < m; i++) b[i] = a[i];
+  }
+}
+
+/* B (n x m) = A^T, in 32x32 blocks so both sides stay in cache. */
+void lak_transpose(int m, int n, const double *A, int lda, double *B, int ldb) {
+  int i0, j0, i, j;
+  for (j0 = 0; j0 < n; j0 += 32)
+    for (i0 = 0; i0 < m; i0 += 32) {
+      int ie = i0 + 32 < m ? i0 + 32 : m, je = j0 + 32 < n ? j0 + 32 : n;
+      for (j = j0; j < je; j++)
+        for (i = i0; i < ie; i++)
+          B[j + (ptrdiff_t)i * ldb] = A[i + (ptrdiff_t)j * lda];
+    }
+}
+
+static double at(const double *A, int ld, int trans, int i, int j) {
+  return trans ? A[j + (ptrdiff_t)i * ld] : A[i + (ptrdiff_t)j * ld];
+}
+
+/* Direct triple loop for tiny sizes; beta == 0 never reads C. */
+static void tiny_gemm(int ta, int tb, int m, int n, int k, double alpha,
+                      const double *A, int lda, const double *B, int ldb,
+                      double beta, double *C, int ldc) {
+  int i, j, l;
+  for (j = 0; j < n; j++)
+    for (i = 0; i < m; i++) {
+      double s = 0.0;
+      for (l = 0; l < k; l++) s += at(A, lda, ta, i, l) * at(B, ldb, tb, l, j);
+      C[i + (ptrdiff_t)j * ldc] = alpha * s +
+          (beta == 0.0 ? 0.0 : beta * C[i + (ptrdiff_t)j * ldc]);
+    }
+}
+
+void lak_gemm(char ta, char tb, int m, int n, int k, double alpha,
+              const double *A, int lda, const double *B, int ldb,
+              double beta, double *C, int ldc) {
+  int tA = (ta == 'T'), tB = (tb == 'T');
+  if (m == 0 || n == 0) return;
+  if ((double)m * n * k <= LAK_TINY_GEMM || k == 0) {
+    tiny_gemm(tA, tB, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+  } else if (n == 1 && !tB) {
+    cblas_dgemv(CblasColMajor, tA ? CblasTrans : CblasNoTrans,
+                tA ? k : m, tA ? m : k, alpha, A, lda, B, 1, beta, C, 1);
+  } else {
+    cblas_dgemm(CblasColMajor, tA ? CblasTrans : CblasNoTrans,
+                tB ? CblasTrans : CblasNoTrans, m, n, k, alpha,
+                A, lda, B, ldb, beta, C, ldc);
+  }
+}

@@ -1,0 +1,376 @@
+/*
+** larith.c: arithmetic metamethods, reductions and vector measures.
+*/
+#include <lapacke.h>
+#include <math.h>
+#include <string.h>
+#include <cblas.h>
+
+#include "lbind.h"
+#include "la_kernels.h"
+
+/* ---------------------------------------------------------------- broadcasting */
+
+typedef struct Operand { lak_Arg a; int m, n; double s; } Operand;
+
+/* A number is a 1 x 1 operand; anything else must be a matrix (or table). */
+static void operand(lua_State *L, int idx, const char *fname, Operand *o) {
+  if (lua_type(L, idx) == LUA_TNUMBER) {
+    o->s = lua_tonumber(L, idx);
+    o->a.p = &o->s; o->a.rs = o->a.cs = 0; o->m = o->n = 1;
+  } else {
+    la_Mat *A = la_check(L, idx, fname);
+    o->a.p = A->data; o->a.rs = 1; o->a.cs = A->ld; o->m = A->rows; o->n = A->cols;
+  }
+}
+
+/* NumPy's rule in two dimensions: sizes equal, or one of them is 1. */
+static int bdim(int x, int y, int *r) {
+  if (x == y || y == 1) { *r = x; return 1; }
+  if (x == 1) { *r = y; return 1; }
+  return 0;
+}
+
+/* Resolves operands at 1 and 2 to a common shape; strides of broadcast
+** dimensions become 0. */
+static void broadcast(lua_State *L, const char *fname, Operand *x, Operand *y,
+                      int *m, int *n) {
+  operand(L, 1, fname, x);
+  operand(L, 2, fname, y);
+  if (!bdim(x->m, y->m, m) || !bdim(x->n, y->n, n))
+    la_error(L, fname, "shapes %dx%d and %dx%d do not broadcast",
+             x->m, x->n, y->m, y->n);
+  if (x->m != *m) x->a.rs = 0;
+  if (x->n != *n) x->a.cs = 0;
+  if (y->m != *m) y->a.rs = 0;
+  if (y->n != *n) y->a.cs = 0;
+}
+
+static int ewise(lua_State *L, lak_Op op, const char *fname) {
+  Operand x, y;
+  int m, n;
+  la_Mat *C;
+  broadcast(L, fname, &x, &y, &m, &n);
+  C = la_new(L, fname, m, n);
+  lak_ewise(op, m, n, x.a, y.a, C->data, C->ld);
+  return 1;
+}
+
+static int m_add(lua_State *L) { return ewise(L, LAK_ADD, "add"); }
+static int m_sub(lua_State *L) { return ewise(L, LAK_SUB, "sub"); }
+static int l_emul(lua_State *L) { return ewise(L, LAK_MUL, "emul"); }
+static int l_ediv(lua_State *L) { return ewise(L, LAK_DIV, "ediv"); }
+
+static int m_unm(lua_State *L) {
+  lua_settop(L, 1);
+  lua_pushnumber(L, -1.0);
+  return ewise(L, LAK_MUL, "unm");
+}
+
+/* A / s and s / A are elementwise; A / B for a matrix B would mean
+** A * inv(B) in Octave and elementwise division in NumPy, so it is refused. */
+static int m_div(lua_State *L) {
+  if (lua_type(L, 2) != LUA_TNUMBER && lua_type(L, 1) != LUA_TNUMBER)
+    la_error(L, "div", "A / B with a matrix B is ambiguous: use A:ediv(B) for "
+             "elementwise division or la.solve for A * inv(B)");
+  return ewise(L, LAK_DIV, "div");
+}
+
+/* ---------------------------------------------------------------- products */
+
+static int matmul(lua_State *L) {
+  la_Mat *A = la_check(L, 1, "mul"), *B = la_check(L, 2, "mul"), *C;
+  if (A->cols != B->rows)
+    la_error(L, "mul", "%dx%d times %dx%d (inner %d ~= %d)", A->rows, A->cols,
+             B->rows, B->cols, A->cols, B->rows);
+  C = la_new(L, "mul", A->rows, B->cols);
+  lak_gemm('N', 'N', A->rows, B->cols, A->cols, 1.0, A->data, A->ld,
+           B->data, B->ld, 0.0, C->data, C->ld);
+  return 1;
+}
+
+static int m_mul(lua_State *L) {
+  if (lua_type(L, 1) == LUA_TNUMBER || lua_type(L, 2) == LUA_TNUMBER)
+    return ewise(L, LAK_MUL, "mul");
+  return matmul(L);
+}
+
+static int m_eq(lua_State *L) {
+  la_Mat *A = la_test(L, 1), *B = la_test(L, 2);
+  int i, j, eq = A && B && A->rows == B->rows && A->cols == B->cols;
+  for (j = 0; eq && j < A->cols; j++)
+    for (i = 0; i < A->rows; i++)
+      if (LA_AT(A, i, j) != LA_AT(B, i, j)) { eq = 0; break; }
+  lua_pushboolean(L, eq);
+  return 1;
+}
+
+/* ---------------------------------------------------------------- reductions */
+
+/* dim argument: 0 when absent (all entries), else 1 or 2 */
+static int optdim(lua_State *L, const char *fname, int arg) {
+  lua_Integer d;
+  if (lua_isnoneornil(L, arg)) return 0;
+  d = la_checkint(L, fname, arg);
+  if (d != 1 && d != 2) la_argerror(L, fname, arg, "dim must be 1 or 2");
+  return (int)d;
+}
+
+static int sumlike(lua_State *L, const char *fname, int mean) {
+  la_Mat *A = la_check(L, 1, fname), *S;
+  int dim = optdim(L, fname, 2), i, j;
+  if (mean && (dim == 0 ? A->rows * (lua_Integer)A->cols : dim == 1 ? A->rows : A->cols) == 0)
+    la_error(L, fname, "mean of an empty %s", dim ? "dimension" : "matrix");
+  if (dim == 0) {
+    double s = 0.0;
+    for (j = 0; j < A->cols; j++)
+      for (i = 0; i < A->rows; i++) s += LA_AT(A, i, j);
+    lua_pushnumber(L, mean ? s / ((double)A->rows * A->cols) : s);
+    return 1;
+  }
+  S = la_newzero(L, fname, dim == 1 ? 1 : A->rows, dim == 1 ? A->cols : 1);
+  for (j = 0; j < A->cols; j++)
+    for (i = 0; i < A->rows; i++) S->data[dim == 1 ? j : i] += LA_AT(A, i, j);
+  if (mean) {
+    double cnt = dim == 1 ? A->rows : A->cols;
+    for (i = 0; i < S->rows * S->cols; i++) S->data[i] /= cnt;
+  }
+  return 1;
+}
+
+static int l_sum(lua_State *L) { return sumlike(L, "sum", 0); }
+static int l_mean(lua_State *L) { return sumlike(L, "mean", 1); }
+
+/* NaN propagates, as in NumPy's min/max. */
+static int extreme(lua_State *L, const char *fname, int wantmax) {
+  la_Mat *A = la_check(L, 1, fname);
+  int i, j;
+  double best;
+  if (A->rows == 0 || A->cols == 0) la_error(L, fname, "empty matrix");
+  best = LA_AT(A, 0, 0);
+  for (j = 0; j < A->cols && !isnan(best); j++)
+    for (i = 0; i < A->rows; i++) {
+      double x = LA_AT(A, i, j);
+      if (isnan(x)) { best = x; break; }
+      if (wantmax ? x > best : x < best) best = x;
+    }
+  lua_pushnumber(L, best);
+  return 1;
+}
+
+static int l_min(lua_State *L) { return extreme(L, "min", 0); }
+static int l_max(lua_State *L) { return extreme(L, "max", 1); }
+
+/* map(A, f): f(x, i, j) for every entry, column by column */
+static int l_map(lua_State *L) {
+  la_Mat *A = la_check(L, 1, "map"), *B;
+  int i, j;
+  la_checktype(L, "map", 2, LUA_TFUNCTION);
+  B = la_new(L, "map", A->rows, A->cols);
+  for (j = 0; j < A->cols; j++)
+    for (i = 0; i < A->rows; i++) {
+      lua_pushvalue(L, 2);
+      lua_pushnumber(L, LA_AT(A, i, j));
+      lua_pushinteger(L, i + 1);
+      lua_pushinteger(L, j + 1);
+      lua_call(L, 3, 1);
+      if (lua_type(L, -1) != LUA_TNUMBER)
+        la_error(L, "map", "function returned %s at (%d,%d), expected a number",
+                 luaL_typename(L, -1), i + 1, j + 1);
+      LA_AT(B, i, j) = lua_tonumber(L, -1);
+      lua_pop(L, 1);
+    }
+  return 1;
+}
+
+/* ---------------------------------------------------------------- measures */
+
+typedef struct Vec { double *p; int n, inc; } Vec;
+
+static Vec getvec(lua_State *L, int idx, const char *fname) {
+  Vec v;
+  v.p = la_vec(L, idx, fname, &v.n, &v.inc);
+  return v;
+}
+
+static void samelen(lua_State *L, const char *fname, Vec u, Vec v) {
+  if (u.n != v.n) la_error(L, fname, "vector lengths %d and %d differ", u.n, v.n);
+}
+
+static double vdot(Vec u, Vec v) { return cblas_ddot(u.n, u.p, u.inc, v.p, v.inc); }
+static double vnrm2(Vec u) { return cblas_dnrm2(u.n, u.p, u.inc); }
+
+static int l_dot(lua_State *L) {
+  Vec u = getvec(L, 1, "dot"), v = getvec(L, 2, "dot");
+  samelen(L, "dot", u, v);
+  lua_pushnumber(L, vdot(u, v));
+  return 1;
+}
+
+static double vnorm(lua_State *L, Vec u, double p) {
+  int i;
+  double s = 0.0;
+  if (p == 2) return vnrm2(u);
+  if (isinf(p)) {
+    s = p > 0 ? 0.0 : HUGE_VAL;
+    for (i = 0; i < u.n; i++) {
+      double a = fabs(u.p[(ptrdiff_t)i * u.inc]);
+      if (isnan(a)) return a;
+      if (p > 0 ? a > s : a < s) s = a;
+    }
+    return u.n ? s : 0.0;
+  }
+  if (p == 1) return cblas_dasum(u.n, u.p, u.inc);
+  if (p == 0) { for (i = 0; i < u.n; i++) s += u.p[(ptrdiff_t)i * u.inc] != 0.0; return s; }
+  if (!(p > 0)) la_error(L, "norm", "vector norm order must be positive, 0 or +-inf");
+  for (i = 0; i < u.n; i++) s += pow(fabs(u.p[(ptrdiff_t)i * u.inc]), p);
+  return pow(s, 1.0 / p);
+}
+
+/* induced 1- or inf-norm: largest absolute column or row sum */
+static double mnorm1(lua_State *L, la_Mat *A, int byrow) {
+  double *acc = la_scratch(L, byrow ? (size_t)A->rows : (size_t)A->cols), best = 0.0;
+  int i, j, k, nk = byrow ? A->rows : A->cols;
+  for (k = 0; k < nk; k++) acc[k] = 0.0;
+  for (j = 0; j < A->cols; j++)
+    for (i = 0; i < A->rows; i++) acc[byrow ? i : j] += fabs(LA_AT(A, i, j));
+  for (k = 0; k < nk; k++) {
+    if (isnan(acc[k])) return acc[k];
+    if (acc[k] > best) best = acc[k];
+  }
+  lua_pop(L, 1);
+  return best;
+}
+
+/* norm(A [, p]): vectors default to 2; matrices to "fro" (1, 2, inf too) */
+static int l_norm(lua_State *L) {
+  la_Mat *A = la_check(L, 1, "norm");
+  int fro = 0;
+  double p = 2.0, r;
+  if (lua_type(L, 2) == LUA_TSTRING) {
+    if (strcmp(lua_tostring(L, 2), "fro") != 0)
+      la_argerror(L, "norm", 2, "order must be a number or \"fro\"");
+    fro = 1;
+  } else if (!lua_isnoneornil(L, 2)) {
+    if (lua_type(L, 2) != LUA_TNUMBER) la_typeerror(L, "norm", 2, "number or \"fro\"");
+    p = lua_tonumber(L, 2);
+  } else fro = !la_isvec(A);
+  if (la_isvec(A))
+    r = vnorm(L, getvec(L, 1, "norm"), fro ? 2.0 : p);
+  else if (fro)
+    r = LAPACKE_dlange_work(LAPACK_COL_MAJOR, 'F', A->rows, A->cols, A->data,
+                            A->ld, NULL);
+  else if (p == 1 || p == HUGE_VAL)
+    r = mnorm1(L, A, p != 1);
+  else if (p == 2) {
+    la_Mat *s = la_svals(L, A, "norm");
+    r = s->rows > 0 ? s->data[0] : 0.0;
+  } else
+    return la_argerror(L, "norm", 2, "matrix norm order must be 1, 2, math.huge or \"fro\"");
+  lua_pushnumber(L, r);
+  return 1;
+}
+
+static int l_outer(lua_State *L) {
+  Vec u = getvec(L, 1, "outer"), v = getvec(L, 2, "outer");
+  la_Mat *C = la_new(L, "outer", u.n, v.n);
+  int i, j;
+  for (j = 0; j < v.n; j++)
+    for (i = 0; i < u.n; i++)
+      LA_AT(C, i, j) = u.p[(ptrdiff_t)i * u.inc] * v.p[(ptrdiff_t)j * v.inc];
+  return 1;
+}
+
+static int l_trace(lua_State *L) {
+  la_Mat *A = la_check(L, 1, "trace");
+  double s = 0.0;
+  int i;
+  for (i = 0; i < A->rows && i < A->cols; i++) s += LA_AT(A, i, i);
+  lua_pushnumber(L, s);
+  return 1;
+}
+
+static double clamp1(double c) { return c > 1.0 ? 1.0 : c < -1.0 ? -1.0 : c; }
+
+static double cosine(lua_State *L, const char *fname) {
+  Vec u = getvec(L, 1, fname), v = getvec(L, 2, fname);
+  double nu, nv;
+  samelen(L, fname, u, v);
+  nu = vnrm2(u); nv = vnrm2(v);
+  if (nu == 0.0 || nv == 0.0)
+    la_error(L, fname, "%s vector is zero (the angle is undefined)",
+             nu == 0.0 ? "first" : "second");
+  return clamp1(vdot(u, v) / (nu * nv));
+}
+
+static int l_cosine(lua_State *L) { lua_pushnumber(L, cosine(L, "cosine")); return 1; }
+static int l_angle(lua_State *L) { lua_pushnumber(L, acos(cosine(L, "angle"))); return 1; }
+
+/* norms of the rows of A into out; a zero row is an error naming it */
+static void rownorms(lua_State *L, la_Mat *A, double *out, const char *which) {
+  int i;
+  for (i = 0; i < A->rows; i++) {
+    out[i] = cblas_dnrm2(A->cols, A->data + i, A->ld);
+    if (out[i] == 0.0)
+      la_error(L, "cosine_matrix", "row %d of %s is zero (the angle is undefined)",
+               i + 1, which);
+  }
+}
+
+/* cosine_matrix(U, V): C(i,j) = cos(U row i, V row j), via one dgemm */
+static int l_cosine_matrix(lua_State *L) {
+  la_Mat *U = la_check(L, 1, "cosine_matrix"), *V = la_check(L, 2, "cosine_matrix"), *C;
+  double *nu, *nv;
+  int i, j;
+  if (U->cols != V->cols)
+    la_error(L, "cosine_matrix", "U is %dx%d but V is %dx%d (column counts differ)",
+             U->rows, U->cols, V->rows, V->cols);
+  nu = la_scratch(L, (size_t)U->rows + V->rows);
+  nv = nu + U->rows;
+  rownorms(L, U, nu, "U");
+  rownorms(L, V, nv, "V");
+  C = la_new(L, "cosine_matrix", U->rows, V->rows);
+  lak_gemm('N', 'T', U->rows, V->rows, U->cols, 1.0, U->data, U->ld, V->data,
+           V->ld, 0.0, C->data, C->ld);
+  for (j = 0; j < V->rows; j++)
+    for (i = 0; i < U->rows; i++) LA_AT(C, i, j) = clamp1(LA_AT(C, i, j) / (nu[i] * nv[j]));
+  return 1;
+}
+
+/* allclose(A, B [, rtol [, atol]]): NumPy's |a - b| <= atol + rtol * |b|,
+** broadcasting; NaN is never close; equal infinities are. */
+static int l_allclose(lua_State *L) {
+  double rtol = la_optnumber(L, "allclose", 3, 1e-5), atol = la_optnumber(L, "allclose", 4, 1e-8);
+  Operand x, y;
+  int m, n, i, j, ok = 1;
+  broadcast(L, "allclose", &x, &y, &m, &n);
+  for (j = 0; ok && j < n; j++)
+    for (i = 0; i < m; i++) {
+      double a = x.a.p[i * x.a.rs + j * x.a.cs], b = y.a.p[i * y.a.rs + j * y.a.cs];
+      if (a == b) continue;
+      if (!(fabs(a - b) <= atol + rtol * fabs(b))) { ok = 0; break; }
+    }
+  lua_pushboolean(L, ok);
+  return 1;
+}
+
+static const luaL_Reg funcs[] = {
+  {"emul", l_emul}, {"ediv", l_ediv}, {"sum", l_sum}, {"mean", l_mean},
+  {"min", l_min}, {"max", l_max}, {"map", l_map}, {"dot", l_dot},
+  {"norm", l_norm}, {"outer", l_outer}, {"trace", l_trace},
+  {"cosine", l_cosine}, {"angle", l_angle}, {"cosine_matrix", l_cosine_matrix},
+  {"allclose", l_allclose}, {"matmul", matmul},
+  {NULL, NULL}
+};
+
+static const luaL_Reg meta[] = {
+  {"__add", m_add}, {"__sub", m_sub}, {"__mul", m_mul}, {"__div", m_div},
+  {"__unm", m_unm}, {"__eq", m_eq}, {NULL, NULL}
+};
+
+void la_open_arith(lua_State *L) {
+  luaL_setfuncs(L, funcs, 0);
+  luaL_getmetatable(L, LINALG_MATRIX);
+  luaL_setfuncs(L, meta, 0);
+  lua_pop(L, 1);
+}

@@ -1,0 +1,67 @@
+/*
+** lbind.h: internals shared by the Lua binding files (not for hosts; the
+** public header is linalg.h).
+*/
+#ifndef LBIND_H
+#define LBIND_H
+
+#include <lua.h>
+#include <lauxlib.h>
+
+#include "linalg.h"
+
+/* A matrix userdata. Owned storage follows the header in the same block,
+** so Lua accounts for it; a view points into its parent's storage and keeps
+** the parent alive through its user value 1. */
+typedef struct la_Mat {
+  double *data;
+  int rows, cols, ld;   /* ld >= max(1, rows) so BLAS accepts it */
+  int flags;
+} la_Mat;
+
+#define LA_VIEW   1
+#define LA_CLOSED 2
+
+#define LA_AT(A, i, j) ((A)->data[(i) + (ptrdiff_t)(j) * (A)->ld])
+
+/* errors: every message starts with "linalg.<fname>: " */
+int la_error(lua_State *L, const char *fname, const char *fmt, ...);
+int la_argerror(lua_State *L, const char *fname, int arg, const char *msg);
+int la_typeerror(lua_State *L, const char *fname, int arg, const char *what);
+
+/* matrices */
+la_Mat *la_new(lua_State *L, const char *fname, lua_Integer m, lua_Integer n);
+la_Mat *la_newzero(lua_State *L, const char *fname, lua_Integer m, lua_Integer n);
+la_Mat *la_test(lua_State *L, int idx);
+la_Mat *la_check(lua_State *L, int idx, const char *fname);
+la_Mat *la_copyof(lua_State *L, const la_Mat *A);
+double *la_vec(lua_State *L, int idx, const char *fname, int *n, int *inc);
+int la_isvec(const la_Mat *A);
+int la_checksize(lua_State *L, const char *fname, int arg);
+lua_Integer la_checkint(lua_State *L, const char *fname, int arg);
+void la_checktype(lua_State *L, const char *fname, int arg, int t);
+double la_optnumber(lua_State *L, const char *fname, int arg, double def);
+void la_checkfinite(lua_State *L, const la_Mat *A, const char *fname,
+                    const char *what);
+
+/* Scratch memory owned by Lua: a full userdata left on the stack, freed by
+** the GC on any path (error or not). */
+double *la_scratch(lua_State *L, size_t ndoubles);
+
+/* options table at stack index idx (may be none/nil) */
+int la_optbool(lua_State *L, int idx, const char *key, int def,
+               const char *fname);
+double la_optnum(lua_State *L, int idx, const char *key, double def,
+                 const char *fname);
+const char *la_optstr(lua_State *L, int idx, const char *key,
+                      const char *def, const char *fname);
+
+/* singular values of A (a copy is factorized), pushed as a vector */
+la_Mat *la_svals(lua_State *L, const la_Mat *A, const char *fname);
+
+void la_open_core(lua_State *L);
+void la_open_arith(lua_State *L);
+void la_open_lapack(lua_State *L);
+void la_open_attn(lua_State *L);
+
+#endif

@@ -1,0 +1,679 @@
+/*
+** lcore.c: the matrix userdata: checks and errors shared by all bindings,
+** construction, element access, views, printing, and the public C API.
+*/
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "lbind.h"
+#include "la_kernels.h"
+
+/* header rounded up so owned data is 16-byte aligned */
+#define LA_HDR ((sizeof(la_Mat) + 15) & ~(size_t)15)
+
+/* ---------------------------------------------------------------- errors */
+
+int la_error(lua_State *L, const char *fname, const char *fmt, ...) {
+  va_list ap;
+  lua_pushfstring(L, "linalg.%s: ", fname);
+  va_start(ap, fmt);
+  lua_pushvfstring(L, fmt, ap);
+  va_end(ap);
+  lua_concat(L, 2);
+  return lua_error(L);
+}
+
+int la_argerror(lua_State *L, const char *fname, int arg, const char *msg) {
+  return la_error(L, fname, "bad argument #%d (%s)", arg, msg);
+}
+
+int la_typeerror(lua_State *L, const char *fname, int arg, const char *what) {
+  const char *got = luaL_typename(L, arg);
+  if (luaL_getmetafield(L, arg, "__name") == LUA_TSTRING)
+    got = lua_tostring(L, -1);
+  return la_argerror(L, fname, arg,
+                     lua_pushfstring(L, "%s expected, got %s", what, got));
+}
+
+/* An integer argument; floats with an integral value are accepted. */
+lua_Integer la_checkint(lua_State *L, const char *fname, int arg) {
+  int ok;
+  lua_Integer v = lua_tointegerx(L, arg, &ok);
+  if (!ok) {
+    if (lua_type(L, arg) == LUA_TNUMBER)
+      la_argerror(L, fname, arg, lua_pushfstring(L,
+                  "integer expected, got %s", lua_tostring(L, arg)));
+    la_typeerror(L, fname, arg, "integer");
+  }
+  return v;
+}
+
+int la_checksize(lua_State *L, const char *fname, int arg) {
+  lua_Integer v = la_checkint(L, fname, arg);
+  if (v < 0 || v > INT_MAX)
+    la_argerror(L, fname, arg, lua_pushfstring(L,
+                "size must be in 0..%d, got %I", INT_MAX, v));
+  return (int)v;
+}
+
+/* ---------------------------------------------------------------- matrices */
+
+static void checkdims(lua_State *L, const char *fname, lua_Integer m,
+                      lua_Integer n) {
+  if (m < 0 || n < 0 || m > INT_MAX || n > INT_MAX)
+    la_error(L, fname, "invalid size %Ix%I", m, n);
+  /* 32-bit BLAS/LAPACK integers index at most INT_MAX elements */
+  if (m > 0 && n > INT_MAX / m)
+    la_error(L, fname, "size %Ix%I exceeds %d elements (32-bit BLAS indexing)",
+             m, n, INT_MAX);
+}
+
+/* Pushes a new m x n matrix with uninitialised contents. */
+la_Mat *la_new(lua_State *L, const char *fname, lua_Integer m, lua_Integer n) {
+  la_Mat *A;
+  checkdims(L, fname, m, n);
+  A = (la_Mat *)lua_newuserdatauv(L, LA_HDR + (size_t)(m * n) * sizeof(double), 1);
+  A->data = (double *)((char *)A + LA_HDR);
+  A->rows = (int)m; A->cols = (int)n; A->ld = m > 0 ? (int)m : 1;
+  A->flags = 0;
+  luaL_setmetatable(L, LINALG_MATRIX);
+  return A;
+}
+
+la_Mat *la_newzero(lua_State *L, const char *fname, lua_Integer m, lua_Integer n) {
+  la_Mat *A = la_new(L, fname, m, n);
+  memset(A->data, 0, (size_t)(m * n) * sizeof(double));
+  return A;
+}
+
+la_Mat *la_copyof(lua_State *L, const la_Mat *A) {
+  la_Mat *B = la_new(L, "copy", A->rows, A->cols);
+  lak_copy(A->rows, A->cols, A->data, A->ld, B->data, B->ld);
+  return B;
+}
+
+double *la_scratch(lua_State *L, size_t ndoubles) {
+  if (ndoubles > ((size_t)-1) / sizeof(double) - 1)
+    luaL_error(L, "not enough memory");
+  return (double *)lua_newuserdatauv(L, (ndoubles ? ndoubles : 1) * sizeof(double), 0);
+}
+
+la_Mat *la_test(lua_State *L, int idx) {
+  return (la_Mat *)luaL_testudata(L, idx, LINALG_MATRIX);
+}
+
+/* Length of a table through the ordinary protocol (__len allowed). */
+static lua_Integer tlen(lua_State *L, int idx) {
+  return luaL_len(L, idx);
+}
+
+static double tnumber(lua_State *L, const char *fname, lua_Integer i,
+                      lua_Integer j) {
+  if (lua_type(L, -1) != LUA_TNUMBER)
+    la_error(L, fname, "entry (%I,%I) is not a number (got %s)", i, j,
+             luaL_typename(L, -1));
+  return lua_tonumber(L, -1);
+}
+
+/* Converts the table at idx: a table of rows, or a flat table (a column
+** vector). Pushes the new matrix. */
+static la_Mat *fromtable(lua_State *L, int idx, const char *fname) {
+  lua_Integer m = tlen(L, idx), n = 1, i, j;
+  int rowsmode;
+  la_Mat *A;
+  lua_geti(L, idx, 1);
+  rowsmode = lua_istable(L, -1);
+  if (rowsmode) n = tlen(L, -1);
+  lua_pop(L, 1);
+  A = la_new(L, fname, m, rowsmode ? n : 1);
+  for (i = 1; i <= m; i++) {
+    lua_geti(L, idx, i);
+    if (!rowsmode) {
+      A->data[i - 1] = tnumber(L, fname, i, 1);
+    } else {
+      if (!lua_istable(L, -1))
+        la_error(L, fname, "row %I is not a table (got %s)", i,
+                 luaL_typename(L, -1));
+      if (tlen(L, -1) != n)
+        la_error(L, fname, "row %I has %I entries, expected %I (ragged rows)",
+                 i, tlen(L, -1), n);
+      for (j = 1; j <= n; j++) {
+        lua_geti(L, -1, j);
+        LA_AT(A, i - 1, j - 1) = tnumber(L, fname, i, j);
+        lua_pop(L, 1);
+      }
+    }
+    lua_pop(L, 1);
+  }
+  return A;
+}
+
+/* A matrix argument; a Lua table is converted and replaces the argument on
+** the stack, which keeps the new matrix anchored. */
+la_Mat *la_check(lua_State *L, int idx, const char *fname) {
+  la_Mat *A = la_test(L, idx);
+  if (A) {
+    if (A->flags & LA_CLOSED) la_argerror(L, fname, idx, "matrix is closed");
+    return A;
+  }
+  if (lua_istable(L, idx)) {
+    idx = lua_absindex(L, idx);
+    A = fromtable(L, idx, fname);
+    lua_replace(L, idx);
+    return A;
+  }
+  la_typeerror(L, fname, idx, "matrix");
+  return NULL;
+}
+
+int la_isvec(const la_Mat *A) { return A->cols == 1 || A->rows == 1; }
+
+/* A vector argument (n x 1 or 1 x n): its data, length and stride. */
+double *la_vec(lua_State *L, int idx, const char *fname, int *n, int *inc) {
+  la_Mat *A = la_check(L, idx, fname);
+  if (!la_isvec(A))
+    la_argerror(L, fname, idx, lua_pushfstring(L,
+                "vector expected, got a %dx%d matrix", A->rows, A->cols));
+  if (A->cols == 1) { *n = A->rows; *inc = 1; }
+  else { *n = A->cols; *inc = A->ld; }
+  return A->data;
+}
+
+void la_checkfinite(lua_State *L, const la_Mat *A, const char *fname,
+                    const char *what) {
+  int i, j;
+  for (j = 0; j < A->cols; j++)
+    for (i = 0; i < A->rows; i++)
+      if (!isfinite(LA_AT(A, i, j)))
+        la_error(L, fname, "%s(%d,%d) is %s (pass check_finite = false to skip "
+                 "this check)", what, i + 1, j + 1,
+                 isnan(LA_AT(A, i, j)) ? "NaN" : "Inf");
+}
+
+/* ---------------------------------------------------------------- options */
+
+void la_checktype(lua_State *L, const char *fname, int arg, int t) {
+  if (lua_type(L, arg) != t) la_typeerror(L, fname, arg, lua_typename(L, t));
+}
+
+double la_optnumber(lua_State *L, const char *fname, int arg, double def) {
+  if (lua_isnoneornil(L, arg)) return def;
+  if (lua_type(L, arg) != LUA_TNUMBER) la_typeerror(L, fname, arg, "number");
+  return lua_tonumber(L, arg);
+}
+
+static int getopt(lua_State *L, int idx, const char *key, const char *fname) {
+  if (lua_isnoneornil(L, idx)) { lua_pushnil(L); return LUA_TNIL; }
+  if (!lua_istable(L, idx)) la_typeerror(L, fname, idx, "options table");
+  return lua_getfield(L, idx, key);
+}
+
+int la_optbool(lua_State *L, int idx, const char *key, int def,
+               const char *fname) {
+  int t = getopt(L, idx, key, fname), v = (t == LUA_TNIL) ? def : lua_toboolean(L, -1);
+  lua_pop(L, 1);
+  return v;
+}
+
+double la_optnum(lua_State *L, int idx, const char *key, double def,
+                 const char *fname) {
+  int t = getopt(L, idx, key, fname);
+  double v = def;
+  if (t == LUA_TNUMBER) v = lua_tonumber(L, -1);
+  else if (t != LUA_TNIL)
+    la_error(L, fname, "option '%s' must be a number, got %s", key,
+             luaL_typename(L, -1));
+  lua_pop(L, 1);
+  return v;
+}
+
+const char *la_optstr(lua_State *L, int idx, const char *key,
+                      const char *def, const char *fname) {
+  int t = getopt(L, idx, key, fname);
+  const char *v = def;
+  if (t == LUA_TSTRING) v = lua_tostring(L, -1);   /* interned: stays alive */
+  else if (t != LUA_TNIL)
+    la_error(L, fname, "option '%s' must be a string, got %s", key,
+             luaL_typename(L, -1));
+  lua_pop(L, 1);
+  return v;
+}
+
+/* ---------------------------------------------------------------- construction */
+
+/* la.matrix(tbl) or la.matrix(m, n [, fill]) */
+static int l_matrix(lua_State *L) {
+  if (lua_istable(L, 1)) { fromtable(L, 1, "matrix"); return 1; }
+  if (la_test(L, 1)) { la_copyof(L, la_check(L, 1, "matrix")); return 1; }
+  {
+    int m = la_checksize(L, "matrix", 1), n = la_checksize(L, "matrix", 2);
+    double fill = la_optnumber(L, "matrix", 3, 0.0);
+    la_Mat *A = la_new(L, "matrix", m, n);
+    size_t k, N = (size_t)m * n;
+    for (k = 0; k < N; k++) A->data[k] = fill;
+  }
+  return 1;
+}
+
+static void fill(lua_State *L, const char *fname, double v) {
+  int m = la_checksize(L, fname, 1), n = la_checksize(L, fname, 2);
+  la_Mat *A = la_new(L, fname, m, n);
+  size_t k, N = (size_t)m * n;
+  for (k = 0; k < N; k++) A->data[k] = v;
+}
+
+static int l_zeros(lua_State *L) { fill(L, "zeros", 0.0); return 1; }
+static int l_ones(lua_State *L) { fill(L, "ones", 1.0); return 1; }
+
+static int l_eye(lua_State *L) {
+  int n = la_checksize(L, "eye", 1), i;
+  int m = lua_isnoneornil(L, 2) ? n : la_checksize(L, "eye", 2);
+  la_Mat *A = la_newzero(L, "eye", n, m);
+  for (i = 0; i < n && i < m; i++) LA_AT(A, i, i) = 1.0;
+  return 1;
+}
+
+/* diag(vector) builds a square matrix; diag(matrix) extracts the diagonal. */
+static int l_diag(lua_State *L) {
+  la_Mat *V = la_check(L, 1, "diag");
+  int i;
+  if (la_isvec(V)) {
+    int n, inc;
+    double *v = la_vec(L, 1, "diag", &n, &inc);
+    la_Mat *A = la_newzero(L, "diag", n, n);
+    for (i = 0; i < n; i++) LA_AT(A, i, i) = v[(ptrdiff_t)i * inc];
+  } else {
+    int k = V->rows < V->cols ? V->rows : V->cols;
+    la_Mat *d = la_new(L, "diag", k, 1);
+    for (i = 0; i < k; i++) d->data[i] = LA_AT(V, i, i);
+  }
+  return 1;
+}
+
+static int l_vector(lua_State *L) {
+  int n, inc, i;
+  double *v = la_vec(L, 1, "vector", &n, &inc);
+  la_Mat *A = la_new(L, "vector", n, 1);
+  for (i = 0; i < n; i++) A->data[i] = v[(ptrdiff_t)i * inc];
+  return 1;
+}
+
+static int fillrandom(lua_State *L, const char *fname, int normal) {
+  int m = la_checksize(L, fname, 1), n = la_checksize(L, fname, 2);
+  lak_Rng local, *r;
+  la_Mat *A;
+  size_t k, N = (size_t)m * n;
+  if (lua_isnoneornil(L, 3)) r = (lak_Rng *)lua_touserdata(L, lua_upvalueindex(1));
+  else { lak_rng_seed(&local, (uint64_t)la_checkint(L, fname, 3)); r = &local; }
+  A = la_new(L, fname, m, n);
+  for (k = 0; k < N; k++)
+    A->data[k] = normal ? lak_rng_normal(r) : lak_rng_uniform(r);
+  return 1;
+}
+
+static int l_randn(lua_State *L) { return fillrandom(L, "randn", 1); }
+static int l_rand(lua_State *L) { return fillrandom(L, "rand", 0); }
+
+/* hstack / vstack: items are converted on the stack above the list. */
+static int stack(lua_State *L, const char *fname, int horiz) {
+  lua_Integer k, cnt, m = 0, n = 0, off = 0;
+  int base;
+  la_Mat *C;
+  la_checktype(L, fname, 1, LUA_TTABLE);
+  cnt = luaL_len(L, 1);
+  luaL_checkstack(L, (int)(cnt < 1000000 ? cnt : 1000000) + 4, "too many items");
+  base = lua_gettop(L);
+  for (k = 1; k <= cnt; k++) {
+    la_Mat *A;
+    lua_geti(L, 1, k);
+    A = la_check(L, -1, fname);
+    if (k == 1) { m = horiz ? A->rows : 0; n = horiz ? 0 : A->cols; }
+    if (horiz && A->rows != m)
+      la_error(L, fname, "item %I has %d rows, expected %I", k, A->rows, m);
+    if (!horiz && A->cols != n)
+      la_error(L, fname, "item %I has %d columns, expected %I", k, A->cols, n);
+    if (horiz) n += A->cols; else m += A->rows;
+    if (m > INT_MAX || n > INT_MAX) la_error(L, fname, "result too large");
+  }
+  C = la_new(L, fname, m, n);
+  for (k = 1; k <= cnt; k++) {
+    la_Mat *A = la_test(L, base + (int)k);
+    double *dst = horiz ? C->data + off * C->ld : C->data + off;
+    lak_copy(A->rows, A->cols, A->data, A->ld, dst, C->ld);
+    off += horiz ? A->cols : A->rows;
+  }
+  return 1;
+}
+
+static int l_hstack(lua_State *L) { return stack(L, "hstack", 1); }
+static int l_vstack(lua_State *L) { return stack(L, "vstack", 0); }
+
+static int l_is_matrix(lua_State *L) {
+  lua_pushboolean(L, la_test(L, 1) != NULL);
+  return 1;
+}
+
+/* ---------------------------------------------------------------- access */
+
+static int l_shape(lua_State *L) {
+  la_Mat *A = la_check(L, 1, "shape");
+  lua_pushinteger(L, A->rows); lua_pushinteger(L, A->cols);
+  return 2;
+}
+static int l_rows(lua_State *L) { lua_pushinteger(L, la_check(L, 1, "rows")->rows); return 1; }
+static int l_cols(lua_State *L) { lua_pushinteger(L, la_check(L, 1, "cols")->cols); return 1; }
+static int l_numel(lua_State *L) {
+  la_Mat *A = la_check(L, 1, "numel");
+  lua_pushinteger(L, (lua_Integer)A->rows * A->cols);
+  return 1;
+}
+
+/* A 1-based index argument in 1..lim, returned 0-based. */
+static int checkindex(lua_State *L, const char *fname, int arg, lua_Integer lim,
+                      const char *what) {
+  lua_Integer i = la_checkint(L, fname, arg);
+  if (i < 1 || i > lim)
+    la_error(L, fname, "%s index %I out of range 1..%I", what, i, lim);
+  return (int)(i - 1);
+}
+
+/* Element address for (A, i, j) at args 2, 3; one index is the linear,
+** column-major index (so v(i) works for both vector orientations). */
+static double *element(lua_State *L, la_Mat *A, const char *fname, int linear) {
+  int i, j;
+  if (linear) {
+    lua_Integer k = checkindex(L, fname, 2, (lua_Integer)A->rows * A->cols,
+                               "linear");
+    if (A->rows == 1) { i = 0; j = (int)k; }
+    else { i = (int)(k % A->rows); j = (int)(k / A->rows); }
+  } else {
+    i = checkindex(L, fname, 2, A->rows, "row");
+    j = checkindex(L, fname, 3, A->cols, "column");
+  }
+  return &LA_AT(A, i, j);
+}
+
+static int l_get(lua_State *L) {
+  la_Mat *A = la_check(L, 1, "get");
+  lua_pushnumber(L, *element(L, A, "get", lua_isnoneornil(L, 3)));
+  return 1;
+}
+
+static int l_set(lua_State *L) {
+  la_Mat *A = la_check(L, 1, "set");
+  int linear = lua_gettop(L) <= 3, varg = linear ? 3 : 4;
+  double *p;
+  if (lua_type(L, varg) != LUA_TNUMBER) la_typeerror(L, "set", varg, "number");
+  p = element(L, A, "set", linear);
+  *p = lua_tonumber(L, varg);
+  lua_settop(L, 1);
+  return 1;
+}
+
+/* Pushes a view of rows i..i+m-1, columns j..j+n-1 (0-based) of the matrix
+** at index 1; the view holds its parent in user value 1. */
+static la_Mat *view(lua_State *L, la_Mat *P, int i, int j, int m, int n) {
+  la_Mat *V = (la_Mat *)lua_newuserdatauv(L, sizeof(la_Mat), 1);
+  V->data = (m > 0 && n > 0) ? &LA_AT(P, i, j) : P->data;
+  V->rows = m; V->cols = n; V->ld = P->ld; V->flags = LA_VIEW;
+  luaL_setmetatable(L, LINALG_MATRIX);
+  lua_pushvalue(L, 1);
+  lua_setiuservalue(L, -2, 1);
+  return V;
+}
+
+static int l_row(lua_State *L) {
+  la_Mat *A = la_check(L, 1, "row");
+  view(L, A, checkindex(L, "row", 2, A->rows, "row"), 0, 1, A->cols);
+  return 1;
+}
+
+static int l_col(lua_State *L) {
+  la_Mat *A = la_check(L, 1, "col");
+  view(L, A, 0, checkindex(L, "col", 2, A->cols, "column"), A->rows, 1);
+  return 1;
+}
+
+/* sub(i1, i2, j1, j2): inclusive ranges; i2 = i1 - 1 gives an empty view */
+static int l_sub(lua_State *L) {
+  la_Mat *A = la_check(L, 1, "sub");
+  lua_Integer r[4];
+  int k;
+  for (k = 0; k < 4; k++) r[k] = la_checkint(L, "sub", k + 2);
+  if (r[0] < 1 || r[1] > A->rows || r[1] < r[0] - 1)
+    la_error(L, "sub", "rows %I..%I out of range for a %dx%d matrix",
+             r[0], r[1], A->rows, A->cols);
+  if (r[2] < 1 || r[3] > A->cols || r[3] < r[2] - 1)
+    la_error(L, "sub", "columns %I..%I out of range for a %dx%d matrix",
+             r[2], r[3], A->rows, A->cols);
+  view(L, A, (int)r[0] - 1, (int)r[2] - 1, (int)(r[1] - r[0] + 1),
+       (int)(r[3] - r[2] + 1));
+  return 1;
+}
+
+static int l_copy(lua_State *L) {
+  la_copyof(L, la_check(L, 1, "copy"));
+  return 1;
+}
+
+static int l_reshape(lua_State *L) {
+  la_Mat *A = la_check(L, 1, "reshape"), *B;
+  int m = la_checksize(L, "reshape", 2), n = la_checksize(L, "reshape", 3);
+  if ((lua_Integer)m * n != (lua_Integer)A->rows * A->cols)
+    la_error(L, "reshape", "cannot reshape %dx%d into %dx%d", A->rows, A->cols, m, n);
+  B = la_new(L, "reshape", m, n);
+  lak_copy(A->rows, A->cols, A->data, A->ld, B->data, A->rows > 0 ? A->rows : 1);
+  return 1;
+}
+
+static int l_totable(lua_State *L) {
+  la_Mat *A = la_check(L, 1, "totable");
+  int i, j;
+  lua_createtable(L, A->rows, 0);
+  for (i = 0; i < A->rows; i++) {
+    if (A->cols == 1) { lua_pushnumber(L, LA_AT(A, i, 0)); lua_rawseti(L, -2, i + 1); continue; }
+    lua_createtable(L, A->cols, 0);
+    for (j = 0; j < A->cols; j++) {
+      lua_pushnumber(L, LA_AT(A, i, j));
+      lua_rawseti(L, -2, j + 1);
+    }
+    lua_rawseti(L, -2, i + 1);
+  }
+  return 1;
+}
+
+static int l_t(lua_State *L) {
+  la_Mat *A = la_check(L, 1, "t");
+  la_Mat *B = la_new(L, "t", A->cols, A->rows);
+  lak_transpose(A->rows, A->cols, A->data, A->ld, B->data, B->ld);
+  return 1;
+}
+
+static int m_index(lua_State *L) {
+  const char *k = lua_tostring(L, 2);
+  if (k && k[0] == 'T' && k[1] == '\0' && lua_type(L, 2) == LUA_TSTRING) {
+    lua_settop(L, 1);
+    return l_t(L);
+  }
+  lua_pushvalue(L, 2);
+  lua_rawget(L, lua_upvalueindex(1));
+  return 1;
+}
+
+static int m_len(lua_State *L) { return l_rows(L); }
+
+static int m_close(lua_State *L) {
+  la_Mat *A = (la_Mat *)luaL_checkudata(L, 1, LINALG_MATRIX);
+  A->flags |= LA_CLOSED;
+  return 0;
+}
+
+/* ---------------------------------------------------------------- printing */
+
+#define ELIDE_OVER 1000   /* entries, as NumPy's threshold */
+#define EDGE 3            /* rows / columns kept at each end when eliding */
+
+static void fmtnum(char *buf, size_t sz, double x) {
+  if (isnan(x)) snprintf(buf, sz, "nan");
+  else if (isinf(x)) snprintf(buf, sz, x > 0 ? "inf" : "-inf");
+  else snprintf(buf, sz, "%.6g", x == 0.0 ? 0.0 : x);   /* no "-0" */
+}
+
+/* Fills idx with the indices shown along a dimension of length n; -1 marks
+** the ellipsis. Returns how many. */
+static int shown(int n, int elide, int *idx) {
+  int k = 0, i;
+  if (!elide || n <= 2 * EDGE) { for (i = 0; i < n; i++) idx[k++] = i; return k; }
+  for (i = 0; i < EDGE; i++) idx[k++] = i;
+  idx[k++] = -1;
+  for (i = n - EDGE; i < n; i++) idx[k++] = i;
+  return k;
+}
+
+static void cell(const la_Mat *A, int i, int j, char *buf, size_t sz) {
+  if (i >= 0 && j >= 0) fmtnum(buf, sz, LA_AT(A, i, j));
+  else snprintf(buf, sz, "%s", i < 0 && j < 0 ? "" : i < 0 ? ":" : "...");
+}
+
+/* "3x2 matrix" then right-aligned columns; beyond ELIDE_OVER entries only
+** the first and last EDGE rows and columns, as NumPy does. */
+static int m_tostring(lua_State *L) {
+  la_Mat *A = la_check(L, 1, "tostring");
+  int elide = (lua_Integer)A->rows * A->cols > ELIDE_OVER, nr, nc, a, b;
+  int *ri = (int *)la_scratch(L, (size_t)A->rows + 2 * (size_t)A->cols + 16);
+  int *ci, *w;
+  char buf[64];
+  luaL_Buffer B;
+  nr = shown(A->rows, elide, ri);
+  ci = ri + nr; nc = shown(A->cols, elide, ci); w = ci + nc;
+  for (b = 0; b < nc; b++)
+    for (w[b] = 1, a = 0; a < nr; a++) {
+      int len;
+      cell(A, ri[a], ci[b], buf, sizeof buf);
+      len = (int)strlen(buf); if (len > w[b]) w[b] = len;
+    }
+  luaL_buffinit(L, &B);
+  lua_pushfstring(L, "%dx%d matrix%s", A->rows, A->cols,
+                  (A->flags & LA_VIEW) ? " (view)" : "");
+  luaL_addvalue(&B);
+  for (a = 0; a < nr; a++) {
+    luaL_addchar(&B, '\n');
+    for (b = 0; b < nc; b++) {
+      int pad;
+      cell(A, ri[a], ci[b], buf, sizeof buf);
+      for (pad = w[b] + 2 - (int)strlen(buf); pad > 0; pad--) luaL_addchar(&B, ' ');
+      luaL_addstring(&B, buf);
+    }
+  }
+  luaL_pushresult(&B);
+  return 1;
+}
+
+/* ---------------------------------------------------------------- runtime */
+
+extern void openblas_set_num_threads(int);
+extern int openblas_get_num_threads(void);
+
+static int l_threads(lua_State *L) {
+  if (!lua_isnoneornil(L, 1)) {
+    lua_Integer n = la_checkint(L, "threads", 1);
+    if (n < 1 || n > 1024)
+      la_argerror(L, "threads", 1, "thread count must be in 1..1024");
+    openblas_set_num_threads((int)n);
+  }
+  lua_pushinteger(L, openblas_get_num_threads());
+  return 1;
+}
+
+/* ---------------------------------------------------------------- module */
+
+static const luaL_Reg core_funcs[] = {
+  {"matrix", l_matrix}, {"vector", l_vector}, {"zeros", l_zeros},
+  {"ones", l_ones}, {"eye", l_eye}, {"diag", l_diag},
+  {"hstack", l_hstack}, {"vstack", l_vstack}, {"is_matrix", l_is_matrix},
+  {"shape", l_shape}, {"rows", l_rows}, {"cols", l_cols}, {"numel", l_numel},
+  {"get", l_get}, {"set", l_set}, {"row", l_row}, {"col", l_col},
+  {"sub", l_sub}, {"copy", l_copy}, {"reshape", l_reshape},
+  {"totable", l_totable}, {"t", l_t}, {"threads", l_threads},
+  {NULL, NULL}
+};
+
+static const luaL_Reg meta_funcs[] = {
+  {"__len", m_len}, {"__call", l_get}, {"__tostring", m_tostring},
+  {"__close", m_close}, {NULL, NULL}
+};
+
+/* Registers the core functions in the module table at -1 and builds the
+** metatable; its __index reads the module table (so A:f(...) == la.f(A, ...)). */
+void la_open_core(lua_State *L) {
+  lak_Rng *r;
+  luaL_setfuncs(L, core_funcs, 0);
+  r = (lak_Rng *)lua_newuserdatauv(L, sizeof(lak_Rng), 0);
+  lak_rng_seed(r, (uint64_t)time(NULL) ^ (uint64_t)(uintptr_t)r);
+  lua_pushvalue(L, -1);
+  lua_pushcclosure(L, l_randn, 1); lua_setfield(L, -3, "randn");
+  lua_pushcclosure(L, l_rand, 1); lua_setfield(L, -2, "rand");
+  luaL_newmetatable(L, LINALG_MATRIX);
+  luaL_setfuncs(L, meta_funcs, 0);
+  lua_pushvalue(L, -2);
+  lua_pushcclosure(L, m_index, 1);
+  lua_setfield(L, -2, "__index");
+  lua_pop(L, 1);
+}
+
+LINALG_API int luaopen_linalg_core(lua_State *L) {
+  lua_newtable(L);
+  la_open_core(L);
+  la_open_arith(L);
+  la_open_lapack(L);
+  la_open_attn(L);
+  lua_pushliteral(L, LINALG_VERSION);
+  lua_setfield(L, -2, "version");
+  return 1;
+}
+
+/* ---------------------------------------------------------------- C API */
+
+static void needmeta(lua_State *L) {
+  if (luaL_getmetatable(L, LINALG_MATRIX) == LUA_TNIL)
+    luaL_error(L, "linalg: module not loaded (require \"linalg\" first)");
+  lua_pop(L, 1);
+}
+
+LINALG_API double *linalg_pushmatrix(lua_State *L, int rows, int cols,
+                                     const double *src, int ld_src) {
+  la_Mat *A;
+  needmeta(L);
+  A = src ? la_new(L, "pushmatrix", rows, cols)
+          : la_newzero(L, "pushmatrix", rows, cols);
+  if (src) {
+    if (ld_src < (rows > 0 ? rows : 1))
+      luaL_error(L, "linalg.pushmatrix: ld_src %d < rows %d", ld_src, rows);
+    lak_copy(rows, cols, src, ld_src, A->data, A->ld);
+  }
+  return A->data;
+}
+
+LINALG_API double *linalg_testmatrix(lua_State *L, int idx, int *rows,
+                                     int *cols, int *ld) {
+  la_Mat *A = la_test(L, idx);
+  if (!A || (A->flags & LA_CLOSED)) return NULL;
+  if (rows) *rows = A->rows;
+  if (cols) *cols = A->cols;
+  if (ld) *ld = A->ld;
+  return A->data;
+}
+
+LINALG_API double *linalg_checkmatrix(lua_State *L, int idx, int *rows,
+                                      int *cols, int *ld) {
+  double *p = linalg_testmatrix(L, idx, rows, cols, ld);
+  if (!p) {
+    if (la_test(L, idx)) la_argerror(L, "checkmatrix", idx, "matrix is closed");
+    la_typeerror(L, "checkmatrix", idx, "matrix");
+  }
+  return p;
+}

@@ -1,0 +1,26 @@
+#!/bin/sh
+# Installs linalg twice into temporary places (luarocks make into a tree,
+# make install into a DESTDIR/PREFIX) and runs a smoke test from outside
+# the checkout against each. Needs the luarocks package.
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+smoke='local la = require "linalg"
+local y = la.matrix{{1,2},{3,4},{5,6}} * la.vector{2,-1}
+assert(y == la.vector{0,2,4}, "wrong product")
+print("smoke: linalg " .. la.version .. " from " .. package.searchpath("linalg.core", package.cpath))'
+
+# 1. luarocks, from a copy of the checkout so the build starts clean
+mkdir "$tmp/src"
+(cd "$top" && git ls-files -z | xargs -0 -I{} cp --parents {} "$tmp/src/") 2>/dev/null ||
+  cp -r "$top/." "$tmp/src/"
+rm -rf "$tmp/src/build"
+(cd "$tmp/src" && luarocks --lua-version=5.4 --tree "$tmp/tree" make rockspec/linalg-scm-1.rockspec >"$tmp/rock.log" 2>&1) ||
+  { cat "$tmp/rock.log"; exit 1; }
+(cd "$tmp" && eval "$(luarocks --lua-version=5.4 --tree "$tmp/tree" path)" && lua5.4 -e "$smoke")
+
+# 2. make install PREFIX=... DESTDIR=...
+make -C "$tmp/src" -s install PREFIX=/opt/linalg DESTDIR="$tmp/dest" >/dev/null
+(cd "$tmp" && LUA_PATH="$tmp/dest/opt/linalg/share/lua/5.4/?.lua;$tmp/dest/opt/linalg/share/lua/5.4/?/init.lua" \
+  LUA_CPATH="$tmp/dest/opt/linalg/lib/lua/5.4/?.so" lua5.4 -e "$smoke")

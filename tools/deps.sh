@@ -1,0 +1,22 @@
+#!/bin/sh
+# Installs the Debian packages linalg needs to build, test and demo.
+# As root: apt-get installs what is missing. Otherwise: prints the exact
+# command and stops with an error. Extra package names may be passed.
+set -e
+PKGS="gcc make pkg-config libopenblas-dev liblapacke-dev liblua5.4-dev lua5.4 lua-busted $*"
+missing=""
+for p in $PKGS; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+    missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" = 0 ]; then
+  echo "deps: installing$missing"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends $missing
+else
+  echo "deps: missing packages:$missing" >&2
+  echo "deps: run: sudo apt-get install$missing" >&2
+  exit 1
+fi
