@@ -13,15 +13,17 @@
 
 typedef struct Operand { lak_Arg a; int m, n; double s; } Operand;
 
-/* A number is a 1 x 1 operand; anything else must be a matrix (or table). */
+/* A number is a 1 x 1 operand; anything else must be a matrix (or table).
+** The matrix test comes first: it is the common case. */
 static void operand(lua_State *L, int idx, const char *fname, Operand *o) {
-  if (lua_type(L, idx) == LUA_TNUMBER) {
+  la_Mat *A = la_test(L, idx);
+  if (A == NULL && lua_type(L, idx) == LUA_TNUMBER) {
     o->s = lua_tonumber(L, idx);
     o->a.p = &o->s; o->a.rs = o->a.cs = 0; o->m = o->n = 1;
-  } else {
-    la_Mat *A = la_check(L, idx, fname);
-    o->a.p = A->data; o->a.rs = 1; o->a.cs = A->ld; o->m = A->rows; o->n = A->cols;
+    return;
   }
+  if (A == NULL || (A->flags & LA_CLOSED)) A = la_check(L, idx, fname);
+  o->a.p = A->data; o->a.rs = 1; o->a.cs = A->ld; o->m = A->rows; o->n = A->cols;
 }
 
 /* NumPy's rule in two dimensions: sizes equal, or one of them is 1. */
@@ -369,8 +371,6 @@ static const luaL_Reg meta[] = {
 };
 
 void la_open_arith(lua_State *L) {
-  luaL_setfuncs(L, funcs, 0);
-  luaL_getmetatable(L, LINALG_MATRIX);
-  luaL_setfuncs(L, meta, 0);
-  lua_pop(L, 1);
+  la_setfuncs(L, funcs);
+  la_setmeta(L, meta);
 }

@@ -59,6 +59,11 @@ const char *la_optstr(lua_State *L, int idx, const char *key,
 /* singular values of A (a copy is factorized), pushed as a vector */
 la_Mat *la_svals(lua_State *L, const la_Mat *A, const char *fname);
 
+/* Register functions into the table at -1 (la_setfuncs) or into the matrix
+** metatable (la_setmeta), each closure with the metatable as upvalue 1. */
+void la_setfuncs(lua_State *L, const luaL_Reg *funcs);
+void la_setmeta(lua_State *L, const luaL_Reg *meta);
+
 void la_open_core(lua_State *L);
 void la_open_arith(lua_State *L);
 void la_open_lapack(lua_State *L);

@@ -2,15 +2,23 @@
 ** lcore.c: the matrix userdata: checks and errors shared by all bindings,
 ** construction, element access, views, printing, and the public C API.
 */
+#define _DEFAULT_SOURCE   /* madvise */
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 #include "lbind.h"
 #include "la_kernels.h"
+
+/* The metatable is also stored under this address in the registry: a
+** pointer key is cheaper to look up than the name on every allocation. */
+static const char mt_key = 'M';
 
 /* header rounded up so owned data is 16-byte aligned */
 #define LA_HDR ((sizeof(la_Mat) + 15) & ~(size_t)15)
@@ -72,15 +80,32 @@ static void checkdims(lua_State *L, const char *fname, lua_Integer m,
              m, n, INT_MAX);
 }
 
+/* Large matrices ask for transparent huge pages (as NumPy does from 4 MiB):
+** fewer page faults when a fresh result is first written. Only a hint, on
+** the 2 MiB-aligned interior of memory this matrix owns. */
+static void hugepages(void *p, size_t len) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  const uintptr_t huge = (uintptr_t)1 << 21;
+  uintptr_t a = ((uintptr_t)p + huge - 1) & ~(huge - 1);
+  uintptr_t e = ((uintptr_t)p + len) & ~(huge - 1);
+  if (len >= ((size_t)4 << 20) && e > a) madvise((void *)a, e - a, MADV_HUGEPAGE);
+#else
+  (void)p; (void)len;
+#endif
+}
+
 /* Pushes a new m x n matrix with uninitialised contents. */
 la_Mat *la_new(lua_State *L, const char *fname, lua_Integer m, lua_Integer n) {
   la_Mat *A;
   checkdims(L, fname, m, n);
-  A = (la_Mat *)lua_newuserdatauv(L, LA_HDR + (size_t)(m * n) * sizeof(double), 1);
+  /* no user value: only views need one, and the GC skips a userdata without */
+  A = (la_Mat *)lua_newuserdatauv(L, LA_HDR + (size_t)(m * n) * sizeof(double), 0);
   A->data = (double *)((char *)A + LA_HDR);
+  hugepages(A->data, (size_t)(m * n) * sizeof(double));
   A->rows = (int)m; A->cols = (int)n; A->ld = m > 0 ? (int)m : 1;
   A->flags = 0;
-  luaL_setmetatable(L, LINALG_MATRIX);
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &mt_key);
+  lua_setmetatable(L, -2);
   return A;
 }
 
@@ -102,21 +127,49 @@ double *la_scratch(lua_State *L, size_t ndoubles) {
   return (double *)lua_newuserdatauv(L, (ndoubles ? ndoubles : 1) * sizeof(double), 0);
 }
 
+/* The module's closures carry the metatable as upvalue 1, which makes the
+** common check one comparison; from elsewhere (the C API) the registry
+** decides. */
 la_Mat *la_test(lua_State *L, int idx) {
-  return (la_Mat *)luaL_testudata(L, idx, LINALG_MATRIX);
+  void *p = lua_touserdata(L, idx);
+  int same;
+  if (p == NULL || !lua_getmetatable(L, idx)) return NULL;
+  same = lua_rawequal(L, -1, lua_upvalueindex(1));
+  if (!same) {
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &mt_key);
+    same = lua_rawequal(L, -1, -2);
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
+  return same ? (la_Mat *)p : NULL;
 }
 
-/* Length of a table through the ordinary protocol (__len allowed). */
+void la_setfuncs(lua_State *L, const luaL_Reg *funcs) {
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &mt_key);
+  luaL_setfuncs(L, funcs, 1);
+}
+
+void la_setmeta(lua_State *L, const luaL_Reg *meta) {
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &mt_key);
+  lua_pushvalue(L, -1);
+  luaL_setfuncs(L, meta, 1);
+  lua_pop(L, 1);
+}
+
+/* Tables are read raw (no __index / __len): data, not proxies, and the
+** conversion cannot run arbitrary code. */
 static lua_Integer tlen(lua_State *L, int idx) {
-  return luaL_len(L, idx);
+  return (lua_Integer)lua_rawlen(L, idx);
 }
 
 static double tnumber(lua_State *L, const char *fname, lua_Integer i,
                       lua_Integer j) {
-  if (lua_type(L, -1) != LUA_TNUMBER)
-    la_error(L, fname, "entry (%I,%I) is not a number (got %s)", i, j,
+  int isnum;
+  double x = lua_tonumberx(L, -1, &isnum);
+  if (isnum && lua_type(L, -1) == LUA_TNUMBER) return x;
+  la_error(L, fname, "entry (%I,%I) is not a number (got %s)", i, j,
              luaL_typename(L, -1));
-  return lua_tonumber(L, -1);
+  return x;
 }
 
 /* Converts the table at idx: a table of rows, or a flat table (a column
@@ -125,25 +178,24 @@ static la_Mat *fromtable(lua_State *L, int idx, const char *fname) {
   lua_Integer m = tlen(L, idx), n = 1, i, j;
   int rowsmode;
   la_Mat *A;
-  lua_geti(L, idx, 1);
-  rowsmode = lua_istable(L, -1);
+  rowsmode = lua_rawgeti(L, idx, 1) == LUA_TTABLE;
   if (rowsmode) n = tlen(L, -1);
   lua_pop(L, 1);
   A = la_new(L, fname, m, rowsmode ? n : 1);
   for (i = 1; i <= m; i++) {
-    lua_geti(L, idx, i);
+    int t = lua_rawgeti(L, idx, i);
     if (!rowsmode) {
       A->data[i - 1] = tnumber(L, fname, i, 1);
     } else {
-      if (!lua_istable(L, -1))
-        la_error(L, fname, "row %I is not a table (got %s)", i,
-                 luaL_typename(L, -1));
+      double *p = A->data + (i - 1);
+      if (t != LUA_TTABLE)
+        la_error(L, fname, "row %I is not a table (got %s)", i, luaL_typename(L, -1));
       if (tlen(L, -1) != n)
         la_error(L, fname, "row %I has %I entries, expected %I (ragged rows)",
                  i, tlen(L, -1), n);
-      for (j = 1; j <= n; j++) {
-        lua_geti(L, -1, j);
-        LA_AT(A, i - 1, j - 1) = tnumber(L, fname, i, j);
+      for (j = 1; j <= n; j++, p += A->ld) {
+        lua_rawgeti(L, -1, j);
+        *p = tnumber(L, fname, i, j);
         lua_pop(L, 1);
       }
     }
@@ -307,7 +359,7 @@ static int fillrandom(lua_State *L, const char *fname, int normal) {
   lak_Rng local, *r;
   la_Mat *A;
   size_t k, N = (size_t)m * n;
-  if (lua_isnoneornil(L, 3)) r = (lak_Rng *)lua_touserdata(L, lua_upvalueindex(1));
+  if (lua_isnoneornil(L, 3)) r = (lak_Rng *)lua_touserdata(L, lua_upvalueindex(2));
   else { lak_rng_seed(&local, (uint64_t)la_checkint(L, fname, 3)); r = &local; }
   A = la_new(L, fname, m, n);
   for (k = 0; k < N; k++)
@@ -420,7 +472,8 @@ static la_Mat *view(lua_State *L, la_Mat *P, int i, int j, int m, int n) {
   la_Mat *V = (la_Mat *)lua_newuserdatauv(L, sizeof(la_Mat), 1);
   V->data = (m > 0 && n > 0) ? &LA_AT(P, i, j) : P->data;
   V->rows = m; V->cols = n; V->ld = P->ld; V->flags = LA_VIEW;
-  luaL_setmetatable(L, LINALG_MATRIX);
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &mt_key);
+  lua_setmetatable(L, -2);
   lua_pushvalue(L, 1);
   lua_setiuservalue(L, -2, 1);
   return V;
@@ -500,7 +553,7 @@ static int m_index(lua_State *L) {
     return l_t(L);
   }
   lua_pushvalue(L, 2);
-  lua_rawget(L, lua_upvalueindex(1));
+  lua_rawget(L, lua_upvalueindex(2));
   return 1;
 }
 
@@ -607,20 +660,26 @@ static const luaL_Reg meta_funcs[] = {
   {"__close", m_close}, {NULL, NULL}
 };
 
-/* Registers the core functions in the module table at -1 and builds the
-** metatable; its __index reads the module table (so A:f(...) == la.f(A, ...)). */
+/* Creates the matrix metatable (registered by name for hosts and under a
+** pointer key for speed) and registers the core functions in the module
+** table at -1. __index reads the module table, so A:f(...) is la.f(A, ...). */
 void la_open_core(lua_State *L) {
   lak_Rng *r;
-  luaL_setfuncs(L, core_funcs, 0);
+  luaL_newmetatable(L, LINALG_MATRIX);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &mt_key);
+  la_setfuncs(L, core_funcs);
+  la_setmeta(L, meta_funcs);
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &mt_key);      /* mod mt */
   r = (lak_Rng *)lua_newuserdatauv(L, sizeof(lak_Rng), 0);
   lak_rng_seed(r, (uint64_t)time(NULL) ^ (uint64_t)(uintptr_t)r);
-  lua_pushvalue(L, -1);
-  lua_pushcclosure(L, l_randn, 1); lua_setfield(L, -3, "randn");
-  lua_pushcclosure(L, l_rand, 1); lua_setfield(L, -2, "rand");
-  luaL_newmetatable(L, LINALG_MATRIX);
-  luaL_setfuncs(L, meta_funcs, 0);
-  lua_pushvalue(L, -2);
-  lua_pushcclosure(L, m_index, 1);
+  lua_pushvalue(L, -2); lua_pushvalue(L, -2);       /* mod mt r mt r */
+  lua_pushcclosure(L, l_randn, 2);                  /* mod mt r randn */
+  lua_setfield(L, -4, "randn");                     /* mod mt r */
+  lua_pushvalue(L, -2); lua_insert(L, -2);          /* mod mt mt r */
+  lua_pushcclosure(L, l_rand, 2);                   /* mod mt rand */
+  lua_setfield(L, -3, "rand");                      /* mod mt */
+  lua_pushvalue(L, -1); lua_pushvalue(L, -3);       /* mod mt mt mod */
+  lua_pushcclosure(L, m_index, 2);                  /* mod mt index */
   lua_setfield(L, -2, "__index");
   lua_pop(L, 1);
 }
@@ -639,7 +698,7 @@ LINALG_API int luaopen_linalg_core(lua_State *L) {
 /* ---------------------------------------------------------------- C API */
 
 static void needmeta(lua_State *L) {
-  if (luaL_getmetatable(L, LINALG_MATRIX) == LUA_TNIL)
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &mt_key) == LUA_TNIL)
     luaL_error(L, "linalg: module not loaded (require \"linalg\" first)");
   lua_pop(L, 1);
 }

@@ -1,0 +1,54 @@
+-- Times linalg operations; prints "key seconds" (median of repetitions).
+-- usage: lua5.4 bench/linalg_bench.lua THREADS SUITE...
+local la = require "linalg"
+local clock = require "benchclock"
+
+local threads = tonumber(arg[1])
+la.threads(threads)
+
+local function median(t)
+  table.sort(t)
+  return t[(#t + 1) // 2]
+end
+
+-- seconds per call of f: median over reps of a timed loop of `inner` calls
+local function time(f, reps, inner)
+  inner = inner or 1
+  local t = {}
+  f()
+  for r = 1, reps do
+    local t0 = clock.now()
+    for _ = 1, inner do f() end
+    t[r] = (clock.now() - t0) / inner
+  end
+  return median(t)
+end
+
+local function out(key, s) print(string.format("%s %.9g", key, s)) io.stdout:flush() end
+
+local suites = {}
+
+local INNER = {[256] = 40, [1024] = 3, [2048] = 1}
+
+function suites.dgemm()
+  for _, n in ipairs{256, 1024, 2048} do
+    local A, B = la.randn(n, n, 1), la.randn(n, n, 2)
+    -- loops of calls per repetition, as NumPy's timeit: a single 0.5 ms call
+    -- would mostly time the first touch of a freshly allocated result
+    out("dgemm_" .. n, time(function() return A * B end, n >= 2048 and 5 or 7, INNER[n]))
+  end
+end
+
+function suites.tiny()
+  local X, w = la.matrix{{1, 2}, {3, 4}, {5, 6}}, la.vector{2, -1}
+  local A, B = la.matrix{{1, 2}, {3, 4}}, la.matrix{{5, 6, 7}, {8, 9, 10}}
+  local C = la.matrix{{4, 3}, {2, 1}}
+  local N = 200000
+  out("tiny_matvec", time(function() return X * w end, 7, N))
+  out("tiny_matmul", time(function() return A * B end, 7, N))
+  local rows = {{1, 2}, {3, 4}, {5, 6}}     -- prebuilt on both sides: conversion only
+  out("tiny_build", time(function() return la.matrix(rows) end, 7, N))
+  out("tiny_add", time(function() return A + C end, 7, N))
+end
+
+for i = 2, #arg do suites[arg[i]]() end

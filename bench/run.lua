@@ -1,0 +1,88 @@
+-- Runs linalg, NumPy (Debian's, on the same OpenBLAS) and raw C side by
+-- side and prints medians and ratios. usage: bench/run.sh [suite ...]
+-- Suites: dgemm tiny (and more as they are added); default: all.
+local PY = "/usr/bin/python3"
+
+-- Processes on this shared machine land on a fast or a slow level and stay
+-- there, so each peer runs in PROCS separate processes and the median of
+-- their medians is reported.
+local PROCS = tonumber(os.getenv("BENCH_PROCS") or "3")
+
+local function run1(cmd)
+  local p = io.popen(cmd)
+  local res = {}
+  for line in p:lines() do
+    local k, v = line:match("^(%S+) (%S+)$")
+    if k then res[k] = tonumber(v) end
+  end
+  p:close()
+  return res
+end
+
+local function run(cmd)
+  local all, res = {}, {}
+  for _ = 1, PROCS do
+    for k, v in pairs(run1(cmd)) do all[k] = all[k] or {}; table.insert(all[k], v) end
+  end
+  for k, t in pairs(all) do table.sort(t); res[k] = t[(#t + 1) // 2] end
+  return res
+end
+
+local has_numpy = os.execute(PY .. " -c 'import numpy' 2>/dev/null")
+if not has_numpy then print("note: NumPy not found for " .. PY .. "; its column is skipped") end
+
+local function linalg(threads, suite)
+  -- every peer gets the thread count from the environment: lowering it at
+  -- run time leaves OpenBLAS's idle workers spinning for a while
+  return run(string.format("OPENBLAS_NUM_THREADS=%d lua5.4 bench/linalg_bench.lua %d %s", threads, threads, suite))
+end
+local function numpy(threads, suite)
+  if not has_numpy then return {} end
+  return run(string.format("OPENBLAS_NUM_THREADS=%d %s bench/numpy_bench.py %s", threads, PY, suite))
+end
+local function raw(threads, args)
+  return run(string.format("OPENBLAS_NUM_THREADS=%d build/bench/raw %s", threads, args))
+end
+
+local function f(x, fmt) return x and string.format(fmt, x) or "-" end
+local function ratio(a, b) return (a and b) and string.format("%.2f", a / b) or "-" end
+
+local suites = {}
+
+function suites.dgemm()
+  for _, th in ipairs{1, 2} do
+    local L, N, R = linalg(th, "dgemm"), numpy(th, "dgemm"), {}
+    for _, n in ipairs{256, 1024, 2048} do
+      for k, v in pairs(raw(th, "dgemm " .. n .. (n >= 2048 and " 5" or " 7"))) do R[k] = v end
+    end
+    print(string.format("\nA * B, square, %d thread%s (GFLOP/s = 2n^3 / median time)", th, th > 1 and "s" or ""))
+    print(string.format("%6s %12s %12s %12s %14s %14s", "n", "linalg", "raw dgemm", "NumPy", "linalg/raw", "linalg/NumPy"))
+    for _, n in ipairs{256, 1024, 2048} do
+      local k, fl = "dgemm_" .. n, 2 * n ^ 3 / 1e9
+      local gl, gr, gn = L[k] and fl / L[k], R[k] and fl / R[k], N[k] and fl / N[k]
+      print(string.format("%6d %12s %12s %12s %14s %14s", n, f(gl, "%.1f"), f(gr, "%.1f"), f(gn, "%.1f"),
+        ratio(gl, gr), ratio(gl, gn)))
+    end
+  end
+end
+
+function suites.tiny()
+  local L, N = linalg(1, "tiny"), numpy(1, "tiny")
+  print("\ntiny operations, time per call in microseconds (target: linalg/NumPy <= 0.33)")
+  print(string.format("%-34s %10s %10s %14s", "operation", "linalg", "NumPy", "linalg/NumPy"))
+  for _, row in ipairs{
+    {"tiny_matvec", "3x2 * 2x1"}, {"tiny_matmul", "2x2 * 2x3"},
+    {"tiny_build", "3x2 from a (prebuilt) table"}, {"tiny_add", "2x2 + 2x2"}} do
+    local l, n = L[row[1]], N[row[1]]
+    print(string.format("%-34s %10s %10s %14s", row[2], f(l and l * 1e6, "%.3f"),
+      f(n and n * 1e6, "%.3f"), ratio(l, n)))
+  end
+end
+
+local order = {"dgemm", "tiny"}
+local want = #arg > 0 and arg or order
+print(string.format("linalg bench: medians over %d processes of medians of repetitions;", PROCS))
+print("GFLOP/s ratios > 1: linalg faster; time ratios < 1: linalg faster")
+for _, s in ipairs(want) do
+  if suites[s] then suites[s]() else print("unknown suite " .. s) end
+end

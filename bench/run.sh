@@ -1,0 +1,14 @@
+#!/bin/sh
+# make bench: builds the peers (raw C on OpenBLAS/LAPACKE, a clock module)
+# and runs bench/run.lua, which prints linalg next to them with ratios.
+set -eu
+cd "$(dirname "$0")/.."
+CC=${CC:-cc}
+mkdir -p build/bench
+LUAINC=$(pkg-config --variable=includedir lua5.4)/lua5.4
+BLAS="$(pkg-config --cflags --libs openblas lapacke 2>/dev/null || echo -lopenblas -llapacke)"
+$CC -O2 -shared -fPIC -I"$LUAINC" -o build/bench/benchclock.so bench/clock.c
+$CC -O2 -o build/bench/raw bench/raw.c $BLAS -lm
+export LUA_PATH="./lua/?.lua;./lua/?/init.lua;./bench/?.lua;;"
+export LUA_CPATH="./build/?.so;./build/bench/?.so;;"
+exec lua5.4 bench/run.lua "$@"
