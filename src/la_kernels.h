@@ -38,4 +38,26 @@ double lak_rng_uniform(lak_Rng *r);     /* [0, 1), 53 random bits */
 double lak_rng_normal(lak_Rng *r);      /* standard normal, Marsaglia polar */
 double lak_log(double x);               /* portable natural log, x > 0 */
 
+/* Gram-Schmidt on the k columns of W (m x k, ldw), in place: the kept
+** orthonormal columns end up compacted at the left of W. R (k x k, ldr,
+** zeroed by the caller) receives row p for the p-th kept column, so that
+** V = Q R with Q = W(:, 1..kept). A column whose remainder u satisfies
+** ||u|| <= tol * ||v|| is dependent: with drop it is skipped (keep[j] = 0),
+** otherwise the kernel stops and fills *fail. work: 2k doubles.
+** Returns the number of kept columns, or -1 on a dependent column. */
+typedef enum { LAK_MGS, LAK_CGS, LAK_CGS2 } lak_GS;
+typedef struct lak_GSFail { int col; double unorm, vnorm; } lak_GSFail;
+int lak_gram_schmidt(lak_GS method, int m, int k, double *W, int ldw,
+                     double *R, int ldr, double tol, int drop, int *keep,
+                     double *work, lak_GSFail *fail);
+
+/* Lawson-Hanson nonnegative least squares: w >= 0 minimising ||E w - f||,
+** E p x n (lde). The inner least-squares problems use dgelsy (rank
+** revealing, so dependent passive columns are harmless). Workspace sizes
+** come from lak_nnls_work; lwork_ls from a dgelsy query on a p x n problem.
+** Returns the number of outer iterations, or -1 if the cap (3n) was hit. */
+size_t lak_nnls_work(int p, int n, int lwork_ls);
+int lak_nnls(int p, int n, const double *E, int lde, const double *f,
+             double *w, double *work, int lwork_ls, int *iwork);
+
 #endif

@@ -265,7 +265,7 @@ static int l_norm(lua_State *L) {
   else if (p == 1 || p == HUGE_VAL)
     r = mnorm1(L, A, p != 1);
   else if (p == 2) {
-    la_Mat *s = la_svals(L, A, "norm");
+    la_Mat *s = la_svals(L, A, "norm", 1);
     r = s->rows > 0 ? s->data[0] : 0.0;
   } else
     return la_argerror(L, "norm", 2, "matrix norm order must be 1, 2, math.huge or \"fro\"");

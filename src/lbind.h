@@ -34,6 +34,8 @@ la_Mat *la_new(lua_State *L, const char *fname, lua_Integer m, lua_Integer n);
 la_Mat *la_newzero(lua_State *L, const char *fname, lua_Integer m, lua_Integer n);
 la_Mat *la_test(lua_State *L, int idx);
 la_Mat *la_check(lua_State *L, int idx, const char *fname);
+la_Mat *la_checkarg(lua_State *L, int idx, const char *fname, int argno);
+const char *la_typename(lua_State *L, int idx);
 la_Mat *la_copyof(lua_State *L, const la_Mat *A);
 double *la_vec(lua_State *L, int idx, const char *fname, int *n, int *inc);
 int la_isvec(const la_Mat *A);
@@ -57,7 +59,15 @@ const char *la_optstr(lua_State *L, int idx, const char *key,
                       const char *def, const char *fname);
 
 /* singular values of A (a copy is factorized), pushed as a vector */
-la_Mat *la_svals(lua_State *L, const la_Mat *A, const char *fname);
+la_Mat *la_svals(lua_State *L, const la_Mat *A, const char *fname, int check);
+
+/* LAPACK plumbing (llapack.c): raise on info < 0 or a recorded xerbla
+** report; workspace of a lwork = -1 query's size, pushed; options. */
+void la_checkinfo(lua_State *L, const char *fname, const char *routine, int info);
+double *la_work(lua_State *L, double query, int *lwork);
+int la_wantfinite(lua_State *L, int oi, const char *fname);
+la_Mat *la_rhs(lua_State *L, int idx, const char *fname, int m);
+void la_open_lstsq(lua_State *L);
 
 /* Register functions into the table at -1 (la_setfuncs) or into the matrix
 ** metatable (la_setmeta), each closure with the metatable as upvalue 1. */

@@ -39,12 +39,16 @@ int la_argerror(lua_State *L, const char *fname, int arg, const char *msg) {
   return la_error(L, fname, "bad argument #%d (%s)", arg, msg);
 }
 
+/* the type name for messages: a metatable's __name if it has one */
+const char *la_typename(lua_State *L, int idx) {
+  const char *got = luaL_typename(L, idx);
+  if (luaL_getmetafield(L, idx, "__name") == LUA_TSTRING) return lua_tostring(L, -1);
+  return got;
+}
+
 int la_typeerror(lua_State *L, const char *fname, int arg, const char *what) {
-  const char *got = luaL_typename(L, arg);
-  if (luaL_getmetafield(L, arg, "__name") == LUA_TSTRING)
-    got = lua_tostring(L, -1);
-  return la_argerror(L, fname, arg,
-                     lua_pushfstring(L, "%s expected, got %s", what, got));
+  return la_argerror(L, fname, arg, lua_pushfstring(L, "%s expected, got %s", what,
+                                                    la_typename(L, arg)));
 }
 
 /* An integer argument; floats with an integral value are accepted. */
@@ -204,12 +208,13 @@ static la_Mat *fromtable(lua_State *L, int idx, const char *fname) {
   return A;
 }
 
-/* A matrix argument; a Lua table is converted and replaces the argument on
-** the stack, which keeps the new matrix anchored. */
-la_Mat *la_check(lua_State *L, int idx, const char *fname) {
+/* A matrix argument at stack index idx, reported as argument argno; a Lua
+** table is converted and replaces the argument, which keeps it anchored. */
+la_Mat *la_checkarg(lua_State *L, int idx, const char *fname, int argno) {
   la_Mat *A = la_test(L, idx);
   if (A) {
-    if (A->flags & LA_CLOSED) la_argerror(L, fname, idx, "matrix is closed");
+    if (A->flags & LA_CLOSED)
+      la_error(L, fname, "bad argument #%d (matrix is closed)", argno);
     return A;
   }
   if (lua_istable(L, idx)) {
@@ -218,8 +223,13 @@ la_Mat *la_check(lua_State *L, int idx, const char *fname) {
     lua_replace(L, idx);
     return A;
   }
-  la_typeerror(L, fname, idx, "matrix");
+  la_error(L, fname, "bad argument #%d (matrix expected, got %s)", argno,
+           la_typename(L, idx));
   return NULL;
+}
+
+la_Mat *la_check(lua_State *L, int idx, const char *fname) {
+  return la_checkarg(L, idx, fname, idx);
 }
 
 int la_isvec(const la_Mat *A) { return A->cols == 1 || A->rows == 1; }
@@ -258,8 +268,9 @@ double la_optnumber(lua_State *L, const char *fname, int arg, double def) {
   return lua_tonumber(L, arg);
 }
 
+/* Options live in a table at idx; idx 0 means there is none. */
 static int getopt(lua_State *L, int idx, const char *key, const char *fname) {
-  if (lua_isnoneornil(L, idx)) { lua_pushnil(L); return LUA_TNIL; }
+  if (idx == 0 || lua_isnoneornil(L, idx)) { lua_pushnil(L); return LUA_TNIL; }
   if (!lua_istable(L, idx)) la_typeerror(L, fname, idx, "options table");
   return lua_getfield(L, idx, key);
 }
@@ -403,6 +414,17 @@ static int stack(lua_State *L, const char *fname, int horiz) {
 
 static int l_hstack(lua_State *L) { return stack(L, "hstack", 1); }
 static int l_vstack(lua_State *L) { return stack(L, "vstack", 0); }
+
+/* asmatrix(x [, fname [, arg]]): x itself if a matrix, a table converted
+** (NumPy's asarray); errors name function fname and argument number arg. */
+static int l_asmatrix(lua_State *L) {
+  const char *fname = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : "asmatrix";
+  lua_Integer arg = lua_isinteger(L, 3) ? lua_tointeger(L, 3) : 1;
+  lua_settop(L, 3);                        /* fname stays alive at 2 */
+  la_checkarg(L, 1, fname, arg >= 1 && arg <= 255 ? (int)arg : 1);
+  lua_settop(L, 1);
+  return 1;
+}
 
 static int l_is_matrix(lua_State *L) {
   lua_pushboolean(L, la_test(L, 1) != NULL);
@@ -648,6 +670,7 @@ static const luaL_Reg core_funcs[] = {
   {"matrix", l_matrix}, {"vector", l_vector}, {"zeros", l_zeros},
   {"ones", l_ones}, {"eye", l_eye}, {"diag", l_diag},
   {"hstack", l_hstack}, {"vstack", l_vstack}, {"is_matrix", l_is_matrix},
+  {"asmatrix", l_asmatrix},
   {"shape", l_shape}, {"rows", l_rows}, {"cols", l_cols}, {"numel", l_numel},
   {"get", l_get}, {"set", l_set}, {"row", l_row}, {"col", l_col},
   {"sub", l_sub}, {"copy", l_copy}, {"reshape", l_reshape},

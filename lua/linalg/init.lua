@@ -1,11 +1,221 @@
 --- linalg: dense linear algebra for Lua 5.4 on OpenBLAS and LAPACKE.
 -- The C core (`linalg.core`) holds the matrix type and the numerical
--- functions; this module adds the functions written in Lua and makes every
--- function a method too, so `A:lstsq(b)` is `la.lstsq(A, b)`.
+-- functions; this module adds the functions written in Lua on top of it and
+-- makes every function a method too, so `A:lstsq(b)` is `la.lstsq(A, b)`.
+-- The reference for each C function is in `doc/` (`make doc`) and the README.
 -- @module linalg
 local core = require "linalg.core"
 
 local la = {}
 for k, v in pairs(core) do la[k] = v end
+
+local EPS = 2.220446049250313e-16
+local asmatrix, svd, lstsq = core.asmatrix, core.svd, core.lstsq
+
+-- Errors raised here carry no position, like those of the C core, so every
+-- message starts with "linalg.<function>:".
+local function fail(fname, fmt, ...)
+  error("linalg." .. fname .. ": " .. string.format(fmt, ...), 0)
+end
+
+-- A vector argument as an n x 1 matrix (a 1 x n row is turned into a column).
+local function asvector(x, fname, arg)
+  x = asmatrix(x, fname, arg)
+  local m, n = x:shape()
+  if m == 1 and n ~= 1 then return x.T end
+  if n ~= 1 then fail(fname, "bad argument #%d (vector expected, got a %dx%d matrix)", arg, m, n) end
+  return x
+end
+
+-- y as a column (or m x k block) against X's m rows; a 1 x m row is read as
+-- a vector.
+local function against(y, X, fname, yarg)
+  y = asmatrix(y, fname, yarg)
+  local m = X:rows()
+  local p, q = y:shape()
+  if p == 1 and q == m and m ~= 1 then y = y.T; p = m end
+  if p ~= m then fail(fname, "y has %d rows but X has %d", p, m) end
+  return y
+end
+
+local function options(opts, fname, arg)
+  if opts == nil then return {} end
+  if type(opts) ~= "table" or la.is_matrix(opts) then
+    fail(fname, "bad argument #%d (options table expected, got %s)", arg, type(opts))
+  end
+  return opts
+end
+
+-- Orthonormal basis of the column space of X: the left singular vectors
+-- whose singular values exceed NumPy's matrix_rank tolerance.
+local function range_basis(X, opts, fname)
+  local m, n = X:shape()
+  if m == 0 or n == 0 then return la.zeros(m, 0), 0 end
+  local ok, U, s = pcall(svd, X, {check_finite = opts.check_finite})
+  if not ok then error((U:gsub("^linalg%.svd:", "linalg." .. fname .. ":")), 0) end
+  local tol = s(1) * math.max(m, n) * EPS
+  local r = 0
+  for i = 1, s:rows() do if s(i) > tol then r = i end end
+  return U:sub(1, m, 1, r), r
+end
+
+--- Orthogonal projection of `y` onto the column space of `X`.
+-- `y` is a vector or an m x k block (each column projected); `X` may be a
+-- single vector (projection onto a line) and may be rank deficient.
+-- @param y vector or m x k matrix
+-- @param X m x n matrix (or vector)
+-- @tparam[opt] table opts `check_finite` (default true)
+-- @return p the projection, r = y - p (orthogonal to every column of X)
+function la.project(y, X, opts)
+  opts = options(opts, "project", 3)
+  X = asmatrix(X, "project", 2)
+  if X:rows() == 1 and X:cols() ~= 1 then X = X.T end   -- a 1 x m row is a vector
+  y = against(y, X, "project", 1)
+  local U = range_basis(X, opts, "project")
+  local p = U * (U.T * y)
+  return p, y - p
+end
+
+--- The orthogonal projector onto the column space of `X` (or its complement).
+-- `P` is symmetric and idempotent with `trace(P) = rank(X)`.
+-- @param X m x n matrix (or vector)
+-- @tparam[opt] table opts `complement = true` returns `I - P`; `check_finite`
+-- @return P (m x m)
+function la.projection_matrix(X, opts)
+  opts = options(opts, "projection_matrix", 2)
+  X = asmatrix(X, "projection_matrix", 1)
+  if X:rows() == 1 and X:cols() ~= 1 then X = X.T end   -- a 1 x m row is a vector
+  local U = range_basis(X, opts, "projection_matrix")
+  local P = U * U.T
+  if opts.complement then return la.eye(X:rows()) - P end
+  return P
+end
+
+--- Scalar projection of `u` onto `v`: `u . v / ||v||`.
+-- @return number; a zero `v` is an error
+function la.scalar_projection(u, v)
+  u, v = asvector(u, "scalar_projection", 1), asvector(v, "scalar_projection", 2)
+  if u:rows() ~= v:rows() then
+    fail("scalar_projection", "vector lengths %d and %d differ", u:rows(), v:rows())
+  end
+  local nv = la.norm(v)
+  if nv == 0 then fail("scalar_projection", "v is the zero vector") end
+  return la.dot(u, v) / nv
+end
+
+-- Convex weights for one column y: nonnegative least squares on X
+-- augmented with a heavily weighted row of ones (sum-to-one), then
+-- normalised so the weights are exactly a convex combination.
+local function convex_weights(X, y)
+  local n = X:cols()
+  if n == 0 then return la.zeros(0, 1) end
+  local mu = 1e4 * math.max(1, math.abs(X:max()), math.abs(X:min()),
+                            math.abs(y:max()), math.abs(y:min()))
+  local E = la.vstack{X, la.matrix(1, n, mu)}
+  local f = la.vstack{y, {{mu}}}
+  local w = core.nnls(E, f, {check_finite = false})
+  local s = w:sum()
+  if s > 0 then w = w / s end
+  return w
+end
+
+--- Is `y` in the span (or, with `convex`, the convex hull) of X's columns?
+-- Each column of `y` is checked; `inside` is true when all are.
+-- @param X m x n matrix
+-- @param y vector or m x k matrix
+-- @tparam[opt] table opts `tol` (default 1e-10, relative to ||y||),
+--   `convex = true` (coefficients >= 0 summing to 1), `check_finite`
+-- @return inside, info = {coeffs, residual, residual_norm, rank, projection,
+--   inside_each (per column), residual_norms (per column)}
+function la.span_check(X, y, opts)
+  opts = options(opts, "span_check", 3)
+  X = asmatrix(X, "span_check", 1)
+  y = against(y, X, "span_check", 2)
+  local tol = opts.tol or 1e-10
+  if type(tol) ~= "number" or not (tol >= 0) then fail("span_check", "tol must be a number >= 0") end
+  local m, n = X:shape()
+  local k = y:cols()
+  local w, rank
+  if opts.check_finite ~= false then
+    -- through lstsq's check, so NaN/Inf is an error naming this function
+    local ok, err = pcall(lstsq, X, y, {method = "svd"})
+    if not ok then error((err:gsub("^linalg%.lstsq:", "linalg.span_check:")), 0) end
+  end
+  if opts.convex then
+    local cols = {}
+    for j = 1, k do cols[j] = convex_weights(X, y:col(j)) end
+    w = k == 1 and cols[1] or la.hstack(cols)
+    rank = la.rank(X, {check_finite = false})
+  else
+    w, _, rank = lstsq(X, y, {check_finite = false})
+  end
+  local proj = m > 0 and X * w or la.zeros(0, k)
+  local res = y - proj
+  local inside, worst, each, norms = true, 0, {}, {}
+  for j = 1, k do
+    local rn, yn = la.norm(res:col(j)), la.norm(y:col(j))
+    norms[j] = rn
+    each[j] = rn <= tol * math.max(yn, 1e-300)
+    inside = inside and each[j]
+    if rn > worst or rn ~= rn then worst = rn end
+  end
+  return inside, {coeffs = w, residual = res, residual_norm = worst, rank = rank,
+                  projection = proj, inside_each = each, residual_norms = norms}
+end
+
+local Model = {}
+Model.__index = Model
+
+--- Predictions of a fitted model: `X * coef + intercept`.
+function Model:predict(X)
+  X = asmatrix(X, "predict", 1)
+  if X:cols() ~= self.coef:rows() then
+    fail("predict", "X has %d columns but the model has %d coefficients", X:cols(), self.coef:rows())
+  end
+  return X * self.coef + self.intercept
+end
+
+--- R^2 of the model on (X, y): 1 - SS_res / SS_tot.
+function Model:score(X, y)
+  y = asvector(y, "score", 2)
+  local r = y - self:predict(X)
+  local c = y - y:mean()
+  local ss_tot = la.dot(c, c)
+  if ss_tot == 0 then fail("score", "y is constant (R^2 undefined)") end
+  return 1 - la.dot(r, r) / ss_tot
+end
+
+--- Ordinary (or ridge) least-squares linear regression, fitted by QR.
+-- With an intercept, X and y are centred first so the intercept is never
+-- penalised by `ridge` (as scikit-learn does).
+-- @param X n x d matrix, y vector of n
+-- @tparam[opt] table opts `intercept` (default true), `ridge` (default 0)
+-- @return model with fields coef (vector), intercept, r2 and methods
+--   predict(X), score(X, y)
+function la.linear_regression(X, y, opts)
+  opts = options(opts, "linear_regression", 3)
+  X = asmatrix(X, "linear_regression", 1)
+  y = asvector(y, "linear_regression", 2)
+  local n, d = X:shape()
+  if y:rows() ~= n then fail("linear_regression", "X has %d rows but y has %d", n, y:rows()) end
+  local intercept = opts.intercept ~= false
+  local A, b, xm, ym = X, y, nil, 0
+  if intercept then
+    if n == 0 then fail("linear_regression", "no samples") end
+    xm, ym = X:mean(1), y:mean()
+    A, b = X - xm, y - ym
+  end
+  local ok, coef = pcall(lstsq, A, b, {method = "qr", ridge = opts.ridge or 0})
+  if not ok then error((coef:gsub("^linalg%.lstsq:", "linalg.linear_regression:")), 0) end
+  local c0 = intercept and ym - (xm * coef)(1, 1) or 0
+  local model = setmetatable({coef = coef, intercept = c0}, Model)
+  local yc = y - y:mean()
+  model.r2 = la.dot(yc, yc) > 0 and model:score(X, y) or nil
+  return model
+end
+
+-- Methods: the matrix metatable's __index reads the core table, so the
+-- functions written here join it; every function is then a method.
+for k, v in pairs(la) do if core[k] == nil then core[k] = v end end
 
 return la

@@ -1,0 +1,98 @@
+-- Gram-Schmidt (API.md: la.gram_schmidt). Reference numbers: the seed's own
+-- NumPy functions gram_schmidt / modified_gram_schmidt run on its V_bad.
+local la = require "linalg"
+
+local function orth_err(Q)
+  return la.norm(Q.T * Q - la.eye(Q:cols()), math.huge) / Q:cols()  -- ~ max |entry|
+end
+
+local function maxabs(A) return math.max(math.abs(A:max()), math.abs(A:min())) end
+
+-- A matrix with 2-norm condition number 1e8: U diag(logspace(0, -8)) V^T
+local function ill(m, n, seed)
+  local U = la.qr(la.randn(m, n, seed))
+  local V = la.qr(la.randn(n, n, seed + 1))
+  local s = la.zeros(n, 1):map(function(_, i) return 10 ^ (-8 * (i - 1) / (n - 1)) end)
+  return U * la.diag(s) * V.T
+end
+
+describe("linalg.gram_schmidt", function()
+  for _, method in ipairs{"mgs", "cgs", "cgs2"} do
+    it(method .. " gives V = Q R with orthonormal Q and upper-triangular R", function()
+      local V = la.randn(30, 8, 21)
+      local Q, R = la.gram_schmidt(V, {method = method})
+      assert.are.same({30, 8}, {Q:shape()})
+      assert.are.same({8, 8}, {R:shape()})
+      assert.is_true(maxabs(Q.T * Q - la.eye(8)) < 1e-14)
+      assert.is_true(la.allclose(Q * R, V, 1e-13, 1e-13))
+      for j = 1, 8 do
+        assert.is_true(R(j, j) > 0)
+        for i = j + 1, 8 do assert.are.equal(0, R(i, j)) end
+      end
+    end)
+  end
+
+  it("spans the same space as Householder QR (columns agree up to sign)", function()
+    local V = la.randn(4, 3, 42)
+    local Q = la.gram_schmidt(V)
+    local Qh = la.qr(V)
+    for j = 1, 3 do assert.near(1, math.abs(la.dot(Q:col(j), Qh:col(j))), 1e-14) end
+  end)
+
+  it("reproduces the seed's V_bad orthogonality errors", function()
+    -- seed code in NumPy: classical 1e-08, modified 1e-08 (max |Q^T Q - I|)
+    local eps = 1e-8
+    local V_bad = la.matrix{{1, 1, 1}, {eps, eps, 0}, {0, eps, eps}}
+    local e = {}
+    for _, m in ipairs{"cgs", "mgs", "cgs2"} do
+      e[m] = maxabs(la.gram_schmidt(V_bad, {method = m}).T * la.gram_schmidt(V_bad, {method = m}) - la.eye(3))
+    end
+    assert.near(1e-8, e.cgs, 1e-3)
+    assert.near(1e-8, e.mgs, 1e-3)
+    assert.is_true(e.cgs2 < 1e-15)
+  end)
+
+  it("orders the methods by stability at condition number 1e8", function()
+    local A = ill(60, 20, 100)
+    local e = {}
+    for _, m in ipairs{"cgs", "mgs", "cgs2"} do
+      e[m] = maxabs(la.gram_schmidt(A, {method = m, tol = 0}).T * la.gram_schmidt(A, {method = m, tol = 0}) - la.eye(20))
+    end
+    local Qh = la.qr(A)
+    local eh = maxabs(Qh.T * Qh - la.eye(20))
+    assert.is_true(e.cgs > 1e-2)               -- classical: orthogonality lost
+    assert.is_true(e.mgs > 1e-11 and e.mgs < 1e-6)   -- modified: ~ kappa * eps
+    assert.is_true(e.cgs2 < 1e-14)             -- twice is enough
+    assert.is_true(eh < 1e-14)
+  end)
+
+  it("names a dependent column", function()
+    local D = la.matrix{{1, 2, 1}, {1, 2, 3}, {1, 2, 5}}      -- column 2 = 2 * column 1
+    assert.error_matches(function() la.gram_schmidt(D) end,
+      "linalg.gram_schmidt: column 2 is linearly dependent on the columns before it")
+    assert.error_matches(function() la.gram_schmidt({{1, 0}, {1, 0}}) end, "column 2 is linearly dependent")
+    assert.error_matches(function() la.gram_schmidt({{0, 1}, {0, 1}}, {method = "cgs"}) end, "column 1 is linearly dependent")
+  end)
+
+  for _, method in ipairs{"mgs", "cgs", "cgs2"} do
+    it(method .. " with drop = true returns a basis of the span and the kept columns", function()
+      local a, b = la.vector{1, 1, 1, 1}, la.vector{1, 2, 3, 4}
+      local V = la.hstack{a, 2 * a, b, la.zeros(4, 1), a + b}
+      local Q, R, kept = la.gram_schmidt(V, {method = method, drop = true})
+      assert.are.same({1, 3}, kept)
+      assert.are.same({4, 2}, {Q:shape()})
+      assert.are.same({2, 5}, {R:shape()})
+      assert.is_true(maxabs(Q.T * Q - la.eye(2)) < 1e-14)
+      assert.is_true(la.allclose(Q * R, V, 1e-13, 1e-13))     -- every column rebuilt
+    end)
+  end
+
+  it("handles empty input and checks its options", function()
+    local Q, R = la.gram_schmidt(la.zeros(3, 0))
+    assert.are.same({3, 0}, {Q:shape()})
+    assert.are.same({0, 0}, {R:shape()})
+    assert.error_matches(function() la.gram_schmidt(la.eye(2), {method = "qr"}) end,
+      'linalg.gram_schmidt: method must be "mgs", "cgs" or "cgs2", got "qr"')
+    assert.error_matches(function() la.gram_schmidt{{0 / 0}} end, "linalg.gram_schmidt: V(1,1) is NaN")
+  end)
+end)

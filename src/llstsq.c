@@ -1,0 +1,240 @@
+/*
+** llstsq.c: least squares (dgelsd / dgels / dgelsy), ridge, Gram-Schmidt
+** and nonnegative least squares bindings.
+*/
+#include <lapacke.h>
+#include <math.h>
+#include <string.h>
+#include <cblas.h>
+
+#include "lbind.h"
+#include "la_kernels.h"
+
+static const double EPS = 2.220446049250313e-16;
+
+typedef enum { LS_SVD, LS_QR, LS_QRP } LsMethod;
+
+typedef struct LsProblem {
+  la_Mat *W;       /* copy of A, overwritten */
+  la_Mat *X;       /* max(m, n) x k: b on entry, x (and residual rows) on exit */
+  int m, n, k;
+  double rcond;
+} LsProblem;
+
+static LsMethod method(lua_State *L, int oi) {
+  const char *s = la_optstr(L, oi, "method", "svd", "lstsq");
+  if (strcmp(s, "svd") == 0) return LS_SVD;
+  if (strcmp(s, "qr") == 0) return LS_QR;
+  if (strcmp(s, "qrp") == 0) return LS_QRP;
+  return (LsMethod)la_error(L, "lstsq", "method must be \"svd\", \"qr\" or \"qrp\", got \"%s\"", s);
+}
+
+/* dgelsd: minimum-norm solution by divide-and-conquer SVD; pushes sv */
+static int ls_svd(lua_State *L, LsProblem *P) {
+  la_Mat *s = la_new(L, "lstsq", P->m < P->n ? P->m : P->n, 1);
+  lapack_int info, rank, liw = 1, *iw;
+  double q, *w;
+  int lwork;
+  info = LAPACKE_dgelsd_work(LAPACK_COL_MAJOR, P->m, P->n, P->k, P->W->data, P->W->ld,
+                             P->X->data, P->X->ld, s->data, P->rcond, &rank, &q, -1, &liw);
+  la_checkinfo(L, "lstsq", "dgelsd", info);
+  iw = (lapack_int *)la_scratch(L, (size_t)(liw > 1 ? liw : 1));
+  w = la_work(L, q, &lwork);
+  info = LAPACKE_dgelsd_work(LAPACK_COL_MAJOR, P->m, P->n, P->k, P->W->data, P->W->ld,
+                             P->X->data, P->X->ld, s->data, P->rcond, &rank, w, lwork, iw);
+  la_checkinfo(L, "lstsq", "dgelsd", info);
+  if (info > 0) la_error(L, "lstsq", "SVD did not converge");
+  lua_pop(L, 2);
+  return rank;
+}
+
+/* dgels: QR (LQ when m < n) of a full-rank A. Rank deficiency is read off
+** the triangular factor's diagonal and reported. */
+static int ls_qr(lua_State *L, LsProblem *P) {
+  lapack_int info;
+  double q, *w, big = 0.0, tol;
+  int lwork, i, r = P->m < P->n ? P->m : P->n;
+  info = LAPACKE_dgels_work(LAPACK_COL_MAJOR, 'N', P->m, P->n, P->k, P->W->data,
+                            P->W->ld, P->X->data, P->X->ld, &q, -1);
+  la_checkinfo(L, "lstsq", "dgels", info);
+  w = la_work(L, q, &lwork);
+  info = LAPACKE_dgels_work(LAPACK_COL_MAJOR, 'N', P->m, P->n, P->k, P->W->data,
+                            P->W->ld, P->X->data, P->X->ld, w, lwork);
+  la_checkinfo(L, "lstsq", "dgels", info);
+  lua_pop(L, 1);
+  for (i = 0; i < r; i++) if (fabs(LA_AT(P->W, i, i)) > big) big = fabs(LA_AT(P->W, i, i));
+  tol = (P->rcond < 0 ? EPS : P->rcond) * big;
+  for (i = 0; i < r; i++)
+    if (info > 0 || !(fabs(LA_AT(P->W, i, i)) > tol))
+      la_error(L, "lstsq", "A is rank deficient (|R(%d,%d)| = %f <= %f); "
+               "use method = \"svd\" or \"qrp\"", i + 1, i + 1,
+               fabs(LA_AT(P->W, i, i)), tol);
+  return r;
+}
+
+/* dgelsy: rank-revealing QR with column pivoting; minimum-norm solution */
+static int ls_qrp(lua_State *L, LsProblem *P) {
+  lapack_int info, rank, *jpvt = (lapack_int *)la_scratch(L, (size_t)P->n);
+  double q, *w, rc = P->rcond < 0 ? EPS : P->rcond;
+  int lwork, j;
+  for (j = 0; j < P->n; j++) jpvt[j] = 0;
+  info = LAPACKE_dgelsy_work(LAPACK_COL_MAJOR, P->m, P->n, P->k, P->W->data, P->W->ld,
+                             P->X->data, P->X->ld, jpvt, rc, &rank, &q, -1);
+  la_checkinfo(L, "lstsq", "dgelsy", info);
+  w = la_work(L, q, &lwork);
+  info = LAPACKE_dgelsy_work(LAPACK_COL_MAJOR, P->m, P->n, P->k, P->W->data, P->W->ld,
+                             P->X->data, P->X->ld, jpvt, rc, &rank, w, lwork);
+  la_checkinfo(L, "lstsq", "dgelsy", info);
+  lua_pop(L, 2);
+  return rank;
+}
+
+/* squared column norms of B - A X into res (1 x k) */
+static void explicit_residuals(const la_Mat *A, const la_Mat *B, const la_Mat *X,
+                               la_Mat *R, la_Mat *res) {
+  int j;
+  lak_copy(B->rows, B->cols, B->data, B->ld, R->data, R->ld);
+  lak_gemm('N', 'N', A->rows, B->cols, A->cols, -1.0, A->data, A->ld, X->data, X->ld,
+           1.0, R->data, R->ld);
+  for (j = 0; j < B->cols; j++) {
+    double nr = cblas_dnrm2(R->rows, R->data + (ptrdiff_t)j * R->ld, 1);
+    res->data[(ptrdiff_t)j * res->ld] = nr * nr;
+  }
+}
+
+/* The (ridge-augmented) problem's copies, pushed: W then X. */
+static void setup(lua_State *L, LsProblem *P, const la_Mat *A, const la_Mat *B,
+                  double ridge) {
+  int m = A->rows, n = A->cols, j, ma = ridge > 0 ? m + n : m;
+  P->m = ma; P->n = n; P->k = B->cols;
+  P->W = la_newzero(L, "lstsq", ma, n);
+  lak_copy(m, n, A->data, A->ld, P->W->data, P->W->ld);
+  for (j = 0; ridge > 0 && j < n; j++) LA_AT(P->W, m + j, j) = sqrt(ridge);
+  P->X = la_newzero(L, "lstsq", ma > n ? ma : n, P->k);
+  lak_copy(m, P->k, B->data, B->ld, P->X->data, P->X->ld);
+}
+
+/* lstsq(A, b [, opts]) -> x, residuals | nil, rank, sv | nil (NumPy's contract) */
+static int l_lstsq(lua_State *L) {
+  la_Mat *A = la_check(L, 1, "lstsq"), *B, *x, *res = NULL;
+  LsProblem P;
+  LsMethod meth;
+  double ridge;
+  int rank, m, n, j, top, sv = 0;
+  B = la_rhs(L, 2, "lstsq", A->rows);
+  m = A->rows; n = A->cols;
+  if (B->rows != m) la_error(L, "lstsq", "A has %d rows but b has %d", m, B->rows);
+  meth = method(L, 3);
+  ridge = la_optnum(L, 3, "ridge", 0.0, "lstsq");
+  if (!(ridge >= 0)) la_error(L, "lstsq", "ridge must be >= 0, got %f", ridge);
+  if (la_wantfinite(L, 3, "lstsq")) {
+    la_checkfinite(L, A, "lstsq", "A");
+    la_checkfinite(L, B, "lstsq", "b");
+  }
+  lua_settop(L, 3);
+  setup(L, &P, A, B, ridge);                         /* 4: W, 5: X */
+  P.rcond = la_optnum(L, 3, "rcond", EPS * (m > n ? m : n), "lstsq");
+  if (m == 0 || n == 0) { rank = 0; if (meth == LS_SVD) { la_new(L, "lstsq", 0, 1); sv = 1; } }
+  else if (meth == LS_SVD) { rank = ls_svd(L, &P); sv = 1; }  /* pushes sv */
+  else rank = meth == LS_QR ? ls_qr(L, &P) : ls_qrp(L, &P);
+  top = lua_gettop(L);
+  x = la_new(L, "lstsq", n, P.k);
+  lak_copy(n, P.k, P.X->data, P.X->ld, x->data, x->ld);
+  if (rank == n && m > n) {
+    res = la_new(L, "lstsq", 1, P.k);
+    if (meth == LS_QRP || ridge > 0 || n == 0)
+      explicit_residuals(A, B, x, la_new(L, "lstsq", m, P.k), res), lua_pop(L, 1);
+    else
+      for (j = 0; j < P.k; j++) {
+        double nr = cblas_dnrm2(m - n, P.X->data + n + (ptrdiff_t)j * P.X->ld, 1);
+        res->data[(ptrdiff_t)j * res->ld] = nr * nr;
+      }
+  } else lua_pushnil(L);
+  lua_pushinteger(L, rank);
+  if (sv) lua_pushvalue(L, top); else lua_pushnil(L);
+  return 4;
+}
+
+/* ------------------------------------------------------------ Gram-Schmidt */
+
+/* gram_schmidt(V [, {method = "mgs"|"cgs"|"cgs2", tol = 1e-10, drop = false}])
+** -> Q, R [, kept] with V = Q R, Q^T Q = I, R upper triangular */
+static int l_gram_schmidt(lua_State *L) {
+  la_Mat *V = la_check(L, 1, "gram_schmidt"), *W, *R, *Q, *Rk;
+  const char *ms = la_optstr(L, 2, "method", "mgs", "gram_schmidt");
+  double tol = la_optnum(L, 2, "tol", 1e-10, "gram_schmidt");
+  int drop = la_optbool(L, 2, "drop", 0, "gram_schmidt"), m = V->rows, k = V->cols;
+  int *keep, r, j;
+  lak_GS meth;
+  lak_GSFail fail;
+  if (strcmp(ms, "mgs") == 0) meth = LAK_MGS;
+  else if (strcmp(ms, "cgs") == 0) meth = LAK_CGS;
+  else if (strcmp(ms, "cgs2") == 0) meth = LAK_CGS2;
+  else return la_error(L, "gram_schmidt", "method must be \"mgs\", \"cgs\" or \"cgs2\", got \"%s\"", ms);
+  if (!(tol >= 0)) la_error(L, "gram_schmidt", "tol must be >= 0");
+  if (la_wantfinite(L, 2, "gram_schmidt")) la_checkfinite(L, V, "gram_schmidt", "V");
+  lua_settop(L, 2);
+  W = la_copyof(L, V);                                      /* 3 */
+  R = la_newzero(L, "gram_schmidt", k, k);                  /* 4 */
+  keep = (int *)la_scratch(L, (size_t)k / 2 + 1);           /* 5 */
+  r = lak_gram_schmidt(meth, m, k, W->data, W->ld, R->data, R->ld, tol, drop, keep,
+                       la_scratch(L, 2 * (size_t)k), &fail);
+  if (r < 0)
+    la_error(L, "gram_schmidt", "column %d is linearly dependent on the columns "
+             "before it (||u|| = %f <= tol * ||v|| = %f * %f); pass drop = true to "
+             "skip it", fail.col + 1, fail.unorm, tol, fail.vnorm);
+  Q = la_new(L, "gram_schmidt", m, r);
+  lak_copy(m, r, W->data, W->ld, Q->data, Q->ld);
+  Rk = la_new(L, "gram_schmidt", r, k);
+  lak_copy(r, k, R->data, R->ld, Rk->data, Rk->ld);
+  if (!drop) return 2;
+  lua_createtable(L, r, 0);
+  for (j = 0, r = 0; j < k; j++)
+    if (keep[j]) { lua_pushinteger(L, j + 1); lua_rawseti(L, -2, ++r); }
+  return 3;
+}
+
+/* ------------------------------------------------------------ NNLS */
+
+/* nnls(A, b) -> x >= 0 minimising ||A x - b||, and the residual norm */
+static int l_nnls(lua_State *L) {
+  la_Mat *A = la_check(L, 1, "nnls"), *B, *x;
+  int p, n, lwork, it, ldb;
+  lapack_int info, rank, jp = 0;
+  double q, *work, *bcol, nr;
+  int *iwork;
+  B = la_rhs(L, 2, "nnls", A->rows);
+  p = A->rows; n = A->cols;
+  if (B->rows != p || B->cols != 1)
+    la_error(L, "nnls", "A is %dx%d but b is %dx%d (expected %dx1)", p, n, B->rows, B->cols, p);
+  if (la_wantfinite(L, 3, "nnls")) {
+    la_checkfinite(L, A, "nnls", "A");
+    la_checkfinite(L, B, "nnls", "b");
+  }
+  ldb = p > n ? p : n;
+  info = LAPACKE_dgelsy_work(LAPACK_COL_MAJOR, p, n, 1, A->data, A->ld, B->data,
+                             ldb > 0 ? ldb : 1, &jp, EPS, &rank, &q, -1);
+  la_checkinfo(L, "nnls", "dgelsy", info);
+  lwork = (int)(q > 1 ? q : 1);
+  work = la_scratch(L, lak_nnls_work(p, n, lwork));
+  iwork = (int *)la_scratch(L, (3 * (size_t)n + 2) / 2 + 1);
+  bcol = la_scratch(L, (size_t)p);
+  lak_copy(p, 1, B->data, B->ld, bcol, p > 0 ? p : 1);
+  x = la_new(L, "nnls", n, 1);
+  it = lak_nnls(p, n, A->data, A->ld, bcol, x->data, work, lwork, iwork);
+  if (it < 0) la_error(L, "nnls", "did not converge in %d iterations", 3 * n + 3);
+  cblas_dgemv(CblasColMajor, CblasNoTrans, p, n, -1.0, A->data, A->ld, x->data, 1,
+              1.0, bcol, 1);
+  nr = cblas_dnrm2(p, bcol, 1);
+  lua_pushnumber(L, nr);
+  return 2;
+}
+
+static const luaL_Reg funcs[] = {
+  {"lstsq", l_lstsq}, {"gram_schmidt", l_gram_schmidt}, {"nnls", l_nnls},
+  {NULL, NULL}
+};
+
+void la_open_lstsq(lua_State *L) {
+  la_setfuncs(L, funcs);
+}
