@@ -23,7 +23,8 @@ ALLCFLAGS  = $(CFLAGS) $(WARN) -fPIC -fvisibility=hidden -ffp-contract=off \
              -I$(LUA_INCDIR) $(BLAS_CFLAGS)
 
 SRC  = src/lcore.c src/larith.c src/llapack.c src/llstsq.c src/lattn.c \
-       src/la_kernels.c src/la_rng.c src/la_gs.c src/la_nnls.c src/la_attn.c
+       src/la_kernels.c src/la_rng.c src/la_gs.c src/la_nnls.c src/la_tsqr.c \
+       src/la_attn.c
 OBJ  = $(SRC:src/%.c=build/obj/%.o)
 HDR  = src/linalg.h src/lbind.h src/la_kernels.h
 MOD  = build/linalg/core.so

@@ -51,4 +51,24 @@ function suites.tiny()
   out("tiny_add", time(function() return A + C end, 7, N))
 end
 
+-- lstsq at NumPy's sizes; both methods on the same data
+local LSTSQ = {{1000, 50}, {10000, 200}, {100000, 100}, {4000, 1000}}
+
+function suites.lstsq()
+  for _, s in ipairs(LSTSQ) do
+    local m, n = s[1], s[2]
+    local A, b = la.randn(m, n, 3), la.randn(m, 1, 4)
+    local reps, inner = m * n >= 1e6 and 3 or 7, m * n < 1e5 and 10 or 1
+    out(string.format("lstsq_%d_%d", m, n), time(function() return la.lstsq(A, b) end, reps, inner))
+    out(string.format("lstsqqr_%d_%d", m, n), time(function() return la.lstsq(A, b, {method = "qr"}) end, reps, inner))
+  end
+end
+
+function suites.gs()
+  local V = la.randn(2000, 200, 5)
+  out("gs_mgs", time(function() return la.gram_schmidt(V) end, 5))
+  out("gs_cgs2", time(function() return la.gram_schmidt(V, {method = "cgs2"}) end, 5))
+  out("gs_householder", time(function() return la.qr(V) end, 5))
+end
+
 for i = 2, #arg do suites[arg[i]]() end

@@ -43,7 +43,34 @@ def tiny():
     out("tiny_add", timeit(lambda: A + C, 7, N))
 
 
-SUITES = {"dgemm": dgemm, "tiny": tiny}
+def lstsq():
+    rng = np.random.default_rng(3)
+    for m, n in ((1000, 50), (10000, 200), (100000, 100), (4000, 1000)):
+        A = np.asfortranarray(rng.standard_normal((m, n)))
+        b = rng.standard_normal(m)
+        reps, inner = (3 if m * n >= 1e6 else 7), (10 if m * n < 1e5 else 1)
+        out("lstsq_%d_%d" % (m, n), timeit(lambda: np.linalg.lstsq(A, b, rcond=None), reps, inner))
+
+
+def modified_gram_schmidt(V):
+    """The seed text's NumPy loop (004), verbatim apart from the error check."""
+    n, k = V.shape
+    Q = V.copy().astype(float)
+    for i in range(k):
+        norm = np.linalg.norm(Q[:, i])
+        Q[:, i] /= norm
+        for j in range(i + 1, k):
+            Q[:, j] -= (Q[:, i] @ Q[:, j]) * Q[:, i]
+    return Q
+
+
+def gs():
+    V = np.random.default_rng(5).standard_normal((2000, 200))
+    out("gs_mgs", timeit(lambda: modified_gram_schmidt(V), 3))
+    out("gs_householder", timeit(lambda: np.linalg.qr(V), 5))
+
+
+SUITES = {"dgemm": dgemm, "tiny": tiny, "lstsq": lstsq, "gs": gs}
 for name in sys.argv[1:]:
     if name in SUITES:
         SUITES[name]()

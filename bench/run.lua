@@ -79,7 +79,37 @@ function suites.tiny()
   end
 end
 
-local order = {"dgemm", "tiny"}
+function suites.lstsq()
+  local L, N = linalg(1, "lstsq"), numpy(1, "lstsq")
+  local R = {}
+  for _, s in ipairs{{1000, 50}, {10000, 200}, {100000, 100}, {4000, 1000}} do
+    for k, v in pairs(raw(1, string.format("lstsq %d %d %d", s[1], s[2], s[1] * s[2] >= 1e6 and 3 or 7))) do R[k] = v end
+  end
+  print("\nlstsq, 1 thread, milliseconds (speedup = NumPy time / linalg time; targets: svd >= 1.0, qr >= 1.5)")
+  print(string.format("%-14s %10s %10s %10s %12s %10s %12s", "m x n", "NumPy", "raw dgelsd", "svd", "svd speedup", "qr", "qr speedup"))
+  for _, s in ipairs{{1000, 50}, {10000, 200}, {100000, 100}, {4000, 1000}} do
+    local key = string.format("%d_%d", s[1], s[2])
+    local n, l, q, r = N["lstsq_" .. key], L["lstsq_" .. key], L["lstsqqr_" .. key], R["lstsq_" .. key]
+    print(string.format("%-14s %10s %10s %10s %12s %10s %12s", s[1] .. " x " .. s[2],
+      f(n and n * 1e3, "%.2f"), f(r and r * 1e3, "%.2f"), f(l and l * 1e3, "%.2f"), ratio(n, l),
+      f(q and q * 1e3, "%.2f"), ratio(n, q)))
+  end
+end
+
+function suites.gs()
+  local L, N = linalg(1, "gs"), numpy(1, "gs")
+  print("\nGram-Schmidt on 2000 x 200, 1 thread, milliseconds")
+  print(string.format("%-40s %10s %12s", "", "time", "ratio"))
+  print(string.format("%-40s %10s", "NumPy: the seed's MGS loop", f(N.gs_mgs and N.gs_mgs * 1e3, "%.1f")))
+  print(string.format("%-40s %10s %12s", "linalg mgs (target: >= 20x faster)", f(L.gs_mgs * 1e3, "%.1f"),
+    N.gs_mgs and string.format("%.1fx faster", N.gs_mgs / L.gs_mgs) or "-"))
+  print(string.format("%-40s %10s", "linalg qr (Householder dgeqrf+dorgqr)", f(L.gs_householder * 1e3, "%.1f")))
+  print(string.format("%-40s %10s %12s", "linalg cgs2 (target: <= 2x qr)", f(L.gs_cgs2 * 1e3, "%.1f"),
+    string.format("%.2fx qr", L.gs_cgs2 / L.gs_householder)))
+  print(string.format("%-40s %10s", "NumPy np.linalg.qr", f(N.gs_householder and N.gs_householder * 1e3, "%.1f")))
+end
+
+local order = {"dgemm", "tiny", "lstsq", "gs"}
 local want = #arg > 0 and arg or order
 print(string.format("linalg bench: medians over %d processes of medians of repetitions;", PROCS))
 print("GFLOP/s ratios > 1: linalg faster; time ratios < 1: linalg faster")

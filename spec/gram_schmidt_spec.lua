@@ -52,18 +52,43 @@ describe("linalg.gram_schmidt", function()
     assert.is_true(e.cgs2 < 1e-15)
   end)
 
-  it("orders the methods by stability at condition number 1e8", function()
-    local A = ill(60, 20, 100)
-    local e = {}
-    for _, m in ipairs{"cgs", "mgs", "cgs2"} do
-      e[m] = maxabs(la.gram_schmidt(A, {method = m, tol = 0}).T * la.gram_schmidt(A, {method = m, tol = 0}) - la.eye(20))
+  -- 20 columns run column by column; 50 and 100 run in panels (blocked
+  -- MGS in compact WY form, BCGS2): the same stability classes must hold.
+  for _, k in ipairs{20, 50, 100} do
+    it("orders the methods by stability at condition number 1e8 (" .. k .. " columns)", function()
+      local A = ill(3 * k, k, 100 + k)
+      local e = {}
+      for _, m in ipairs{"cgs", "mgs", "cgs2"} do
+        local Q, R = la.gram_schmidt(A, {method = m, tol = 0})
+        e[m] = maxabs(Q.T * Q - la.eye(k))
+        assert.is_true(la.allclose(Q * R, A, 1e-12, 1e-14))
+      end
+      local Qh = la.qr(A)
+      local eh = maxabs(Qh.T * Qh - la.eye(k))
+      assert.is_true(e.cgs > 1e-2)                      -- classical: orthogonality lost
+      assert.is_true(e.mgs > 1e-12 and e.mgs < 1e-7)    -- modified: ~ cond * eps
+      assert.is_true(e.cgs2 < 1e-14)                    -- twice is enough
+      assert.is_true(eh < 1e-14)
+    end)
+  end
+
+  it("blocked and column-by-column runs agree", function()
+    local V = la.randn(300, 90, 7)
+    for _, m in ipairs{"mgs", "cgs2"} do
+      local Qb, Rb = la.gram_schmidt(V, {method = m})
+      local Qc, Rc = la.gram_schmidt(V, {method = m, drop = true})   -- unblocked path
+      assert.is_true(la.allclose(Qb, Qc, 1e-12, 1e-12))
+      assert.is_true(la.allclose(Rb, Rc, 1e-12, 1e-12))
     end
-    local Qh = la.qr(A)
-    local eh = maxabs(Qh.T * Qh - la.eye(20))
-    assert.is_true(e.cgs > 1e-2)               -- classical: orthogonality lost
-    assert.is_true(e.mgs > 1e-11 and e.mgs < 1e-6)   -- modified: ~ kappa * eps
-    assert.is_true(e.cgs2 < 1e-14)             -- twice is enough
-    assert.is_true(eh < 1e-14)
+  end)
+
+  it("names a dependent column inside a later panel", function()
+    local V = la.randn(100, 70, 8)
+    V:col(65):set(1, 0)
+    local W = la.hstack{V:sub(1, 100, 1, 64), V:col(3) * 2, V:sub(1, 100, 66, 70)}
+    for _, m in ipairs{"mgs", "cgs2", "cgs"} do
+      assert.error_matches(function() la.gram_schmidt(W, {method = m}) end, "column 65 is linearly dependent")
+    end
   end)
 
   it("names a dependent column", function()

@@ -114,6 +114,44 @@ describe("linalg.lstsq", function()
     assert.error_matches(function() la.lstsq("A", b) end, "linalg.lstsq: bad argument #1 (matrix expected, got string)")
   end)
 
+  describe("tall problems (reduced by sequential TSQR first)", function()
+    -- 3000 x 100 is tall enough for the blocked path; a Gaussian matrix is
+    -- well conditioned (cond ~ 1.4), so the normal equations are an
+    -- accurate reference here.
+    local T = la.randn(3000, 100, 31)
+    local bt = la.randn(3000, 2, 32)
+    local ref = la.solve(T.T * T, T.T * bt)
+
+    for _, method in ipairs{"svd", "qr", "qrp"} do
+      it(method .. " matches the normal equations, with residuals", function()
+        local x, res, rank, sv = la.lstsq(T, bt, {method = method})
+        assert.is_true(la.allclose(x, ref, 1e-12, 1e-13))
+        assert.are.equal(100, rank)
+        local r = T * x - bt
+        assert.near({{la.dot(r:col(1), r:col(1)), la.dot(r:col(2), r:col(2))}}, res, 1e-11)
+        if method == "svd" then
+          assert.near((select(2, la.svd(T))), sv, 1e-12)   -- R has the singular values of A
+        end
+      end)
+    end
+
+    it("adds ridge by stacking sqrt(lambda) I", function()
+      local x = la.lstsq(T, bt:col(1), {ridge = 5})
+      assert.is_true(la.allclose(x, la.solve(T.T * T + 5 * la.eye(100), T.T * bt:col(1)), 1e-12, 1e-13))
+    end)
+
+    it("finds rank deficiency", function()
+      local D = la.hstack{T:sub(1, 3000, 1, 99), T:col(1)}     -- last column = first
+      local x, res, rank = la.lstsq(D, bt:col(1))
+      assert.are.equal(99, rank)
+      assert.is_nil(res)
+      assert.near(x(1), x(100), 1e-10)                      -- minimum norm splits the weight
+      assert.error_matches(function() la.lstsq(D, bt:col(1), {method = "qr"}) end, "A is rank deficient")
+      local _, _, rq = la.lstsq(D, bt:col(1), {method = "qrp"})
+      assert.are.equal(99, rq)
+    end)
+  end)
+
   it("accepts b as a 1 x m row", function()
     assert.near({3.5, 1.4}, la.lstsq(A, la.matrix{{6, 5, 7, 10}}), 1e-14)
   end)

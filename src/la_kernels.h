@@ -43,9 +43,11 @@ double lak_log(double x);               /* portable natural log, x > 0 */
 ** zeroed by the caller) receives row p for the p-th kept column, so that
 ** V = Q R with Q = W(:, 1..kept). A column whose remainder u satisfies
 ** ||u|| <= tol * ||v|| is dependent: with drop it is skipped (keep[j] = 0),
-** otherwise the kernel stops and fills *fail. work: 2k doubles.
+** otherwise the kernel stops and fills *fail. work: LAK_GS_WORK(k) doubles.
 ** Returns the number of kept columns, or -1 on a dependent column. */
 typedef enum { LAK_MGS, LAK_CGS, LAK_CGS2 } lak_GS;
+#define LAK_GS_NB 32                              /* panel width */
+#define LAK_GS_WORK(k) ((size_t)(k) * (LAK_GS_NB + 2) + LAK_GS_NB * LAK_GS_NB)
 typedef struct lak_GSFail { int col; double unorm, vnorm; } lak_GSFail;
 int lak_gram_schmidt(lak_GS method, int m, int k, double *W, int ldw,
                      double *R, int ldr, double tol, int drop, int *keep,
@@ -59,5 +61,15 @@ int lak_gram_schmidt(lak_GS method, int m, int k, double *W, int ldw,
 size_t lak_nnls_work(int p, int n, int lwork_ls);
 int lak_nnls(int p, int n, const double *E, int lde, const double *f,
              double *w, double *work, int lwork_ls, int *iwork);
+
+/* Sequential TSQR for min ||A x - B|| (A m x n, B m x k, read only), with
+** sqrt_ridge > 0 stacking sqrt(lambda) I under it (ridge). On return R
+** (n x n, ld n) is upper triangular and C (n x k, ld n) holds Q^T B;
+** rss[j] is the squared norm of B's column j outside range(A). work:
+** lak_tsqr_work(n, k) doubles. Returns 0, or a LAPACK info. */
+int lak_tsqr_rows(int n);
+size_t lak_tsqr_work(int n, int k);
+int lak_tsqr(int m, int n, int k, const double *A, int lda, const double *B, int ldb,
+             double sqrt_ridge, double *R, double *C, double *work, double *rss);
 
 #endif

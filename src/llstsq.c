@@ -90,8 +90,9 @@ static int ls_qrp(lua_State *L, LsProblem *P) {
 }
 
 /* squared column norms of B - A X into res (1 x k) */
-static void explicit_residuals(const la_Mat *A, const la_Mat *B, const la_Mat *X,
-                               la_Mat *R, la_Mat *res) {
+static void explicit_residuals(lua_State *L, const la_Mat *A, const la_Mat *B,
+                               const la_Mat *X, la_Mat *res) {
+  la_Mat *R = la_new(L, "lstsq", B->rows, B->cols);
   int j;
   lak_copy(B->rows, B->cols, B->data, B->ld, R->data, R->ld);
   lak_gemm('N', 'N', A->rows, B->cols, A->cols, -1.0, A->data, A->ld, X->data, X->ld,
@@ -100,6 +101,7 @@ static void explicit_residuals(const la_Mat *A, const la_Mat *B, const la_Mat *X
     double nr = cblas_dnrm2(R->rows, R->data + (ptrdiff_t)j * R->ld, 1);
     res->data[(ptrdiff_t)j * res->ld] = nr * nr;
   }
+  lua_pop(L, 1);
 }
 
 /* The (ridge-augmented) problem's copies, pushed: W then X. */
@@ -114,13 +116,53 @@ static void setup(lua_State *L, LsProblem *P, const la_Mat *A, const la_Mat *B,
   lak_copy(m, P->k, B->data, B->ld, P->X->data, P->X->ld);
 }
 
+/* Tall problems (m >= 4n) are first reduced to n x n by
+** sequential TSQR; the rest go to LAPACK directly. */
+static int use_tsqr(int m, int n) {
+  return n > 0 && m >= 4 * n;
+}
+
+/* TSQR: P becomes the n x n problem min ||R x - C|| in the headers Rh, Ch
+** (buffers pushed); rss (pushed, k doubles) gets the out-of-range part. */
+static double *reduce(lua_State *L, LsProblem *P, const la_Mat *A, const la_Mat *B,
+                      double ridge, la_Mat *Rh, la_Mat *Ch) {
+  int n = A->cols, k = B->cols, info;
+  double *R = la_scratch(L, (size_t)n * n), *C = la_scratch(L, (size_t)n * k);
+  double *rss = la_scratch(L, (size_t)k), *work = la_scratch(L, lak_tsqr_work(n, k));
+  info = lak_tsqr(A->rows, n, k, A->data, A->ld, B->data, B->ld,
+                  ridge > 0 ? sqrt(ridge) : 0.0, R, C, work, rss);
+  la_checkinfo(L, "lstsq", "dtpqrt/dtpmqrt", info);
+  lua_pop(L, 1);                                    /* work */
+  Rh->data = R; Rh->rows = Rh->cols = n; Rh->ld = n; Rh->flags = 0;
+  Ch->data = C; Ch->rows = n; Ch->cols = k; Ch->ld = n; Ch->flags = 0;
+  P->W = Rh; P->X = Ch; P->m = n; P->n = n; P->k = k;
+  return rss;
+}
+
+/* qr on the reduced triangle: the rank check of ls_qr, then back substitution */
+static int tri_qr(lua_State *L, LsProblem *P) {
+  double big = 0.0, tol;
+  int i, info;
+  for (i = 0; i < P->n; i++) if (fabs(LA_AT(P->W, i, i)) > big) big = fabs(LA_AT(P->W, i, i));
+  tol = (P->rcond < 0 ? EPS : P->rcond) * big;
+  for (i = 0; i < P->n; i++)
+    if (!(fabs(LA_AT(P->W, i, i)) > tol))
+      la_error(L, "lstsq", "A is rank deficient (|R(%d,%d)| = %f <= %f); "
+               "use method = \"svd\" or \"qrp\"", i + 1, i + 1,
+               fabs(LA_AT(P->W, i, i)), tol);
+  info = LAPACKE_dtrtrs_work(LAPACK_COL_MAJOR, 'U', 'N', 'N', P->n, P->k, P->W->data,
+                             P->W->ld, P->X->data, P->X->ld);
+  la_checkinfo(L, "lstsq", "dtrtrs", info);
+  return P->n;
+}
+
 /* lstsq(A, b [, opts]) -> x, residuals | nil, rank, sv | nil (NumPy's contract) */
 static int l_lstsq(lua_State *L) {
-  la_Mat *A = la_check(L, 1, "lstsq"), *B, *x, *res = NULL;
+  la_Mat *A = la_check(L, 1, "lstsq"), *B, *x, *res, Rh, Ch;
   LsProblem P;
   LsMethod meth;
-  double ridge;
-  int rank, m, n, j, top, sv = 0;
+  double ridge, *rss = NULL;
+  int rank, m, n, j, svidx = 0;
   B = la_rhs(L, 2, "lstsq", A->rows);
   m = A->rows; n = A->cols;
   if (B->rows != m) la_error(L, "lstsq", "A has %d rows but b has %d", m, B->rows);
@@ -131,27 +173,33 @@ static int l_lstsq(lua_State *L) {
     la_checkfinite(L, A, "lstsq", "A");
     la_checkfinite(L, B, "lstsq", "b");
   }
-  lua_settop(L, 3);
-  setup(L, &P, A, B, ridge);                         /* 4: W, 5: X */
   P.rcond = la_optnum(L, 3, "rcond", EPS * (m > n ? m : n), "lstsq");
-  if (m == 0 || n == 0) { rank = 0; if (meth == LS_SVD) { la_new(L, "lstsq", 0, 1); sv = 1; } }
-  else if (meth == LS_SVD) { rank = ls_svd(L, &P); sv = 1; }  /* pushes sv */
-  else rank = meth == LS_QR ? ls_qr(L, &P) : ls_qrp(L, &P);
-  top = lua_gettop(L);
+  lua_settop(L, 3);
+  if (use_tsqr(m, n)) rss = reduce(L, &P, A, B, ridge, &Rh, &Ch);
+  else setup(L, &P, A, B, ridge);
+  if (m == 0 || n == 0) {
+    rank = 0;
+    if (meth == LS_SVD) { la_new(L, "lstsq", 0, 1); svidx = lua_gettop(L); }
+  } else if (meth == LS_SVD) {
+    rank = ls_svd(L, &P);
+    svidx = lua_gettop(L);
+  } else if (meth == LS_QR) {
+    rank = rss ? tri_qr(L, &P) : ls_qr(L, &P);
+  } else rank = ls_qrp(L, &P);
   x = la_new(L, "lstsq", n, P.k);
   lak_copy(n, P.k, P.X->data, P.X->ld, x->data, x->ld);
   if (rank == n && m > n) {
     res = la_new(L, "lstsq", 1, P.k);
-    if (meth == LS_QRP || ridge > 0 || n == 0)
-      explicit_residuals(A, B, x, la_new(L, "lstsq", m, P.k), res), lua_pop(L, 1);
-    else
-      for (j = 0; j < P.k; j++) {
-        double nr = cblas_dnrm2(m - n, P.X->data + n + (ptrdiff_t)j * P.X->ld, 1);
-        res->data[(ptrdiff_t)j * res->ld] = nr * nr;
-      }
+    for (j = 0; j < P.k; j++) {
+      double nr = rss ? 0.0 : cblas_dnrm2(P.m - n, P.X->data + n + (ptrdiff_t)j * P.X->ld, 1);
+      res->data[(ptrdiff_t)j * res->ld] = rss ? rss[j] : nr * nr;
+    }
+    /* ridge fits the augmented system and qrp leaves no residual rows: both
+    ** report ||A x - b||^2 of the data itself */
+    if (meth == LS_QRP || ridge > 0 || n == 0) explicit_residuals(L, A, B, x, res);
   } else lua_pushnil(L);
   lua_pushinteger(L, rank);
-  if (sv) lua_pushvalue(L, top); else lua_pushnil(L);
+  if (svidx) lua_pushvalue(L, svidx); else lua_pushnil(L);
   return 4;
 }
 
@@ -178,7 +226,7 @@ static int l_gram_schmidt(lua_State *L) {
   R = la_newzero(L, "gram_schmidt", k, k);                  /* 4 */
   keep = (int *)la_scratch(L, (size_t)k / 2 + 1);           /* 5 */
   r = lak_gram_schmidt(meth, m, k, W->data, W->ld, R->data, R->ld, tol, drop, keep,
-                       la_scratch(L, 2 * (size_t)k), &fail);
+                       la_scratch(L, LAK_GS_WORK(k)), &fail);
   if (r < 0)
     la_error(L, "gram_schmidt", "column %d is linearly dependent on the columns "
              "before it (||u|| = %f <= tol * ||v|| = %f * %f); pass drop = true to "
