@@ -109,7 +109,19 @@ function suites.gs()
   print(string.format("%-40s %10s", "NumPy np.linalg.qr", f(N.gs_householder and N.gs_householder * 1e3, "%.1f")))
 end
 
-local order = {"dgemm", "tiny", "lstsq", "gs"}
+function suites.agree()
+  if not has_numpy then print("\nagree: skipped (no NumPy)") return end
+  local dir = os.tmpname()
+  os.remove(dir)
+  os.execute("mkdir -p " .. dir)
+  os.execute("lua5.4 bench/agree.lua write " .. dir)
+  os.execute(PY .. " bench/numpy_agree.py " .. dir)
+  print("\nlstsq agreement with np.linalg.lstsq(rcond=None) on the same data (relative differences)")
+  os.execute("lua5.4 bench/agree.lua compare " .. dir)
+  os.execute("rm -rf " .. dir)
+end
+
+local order = {"dgemm", "tiny", "lstsq", "gs", "agree"}
 local want = #arg > 0 and arg or order
 print(string.format("linalg bench: medians over %d processes of medians of repetitions;", PROCS))
 print("GFLOP/s ratios > 1: linalg faster; time ratios < 1: linalg faster")
