@@ -1,0 +1,147 @@
+/*
+** la_attn.c: softmax and scaled dot-product attention (no Lua here).
+**
+** The fused kernel follows the FlashAttention recurrence: queries in blocks
+** of LAK_ATTN_BQ rows against keys in blocks of LAK_ATTN_BK rows; each tile
+** S = scale * Q_b K_b^T is one dgemm, the softmax is streamed with a running
+** maximum m and sum l per query row (the partial output is rescaled by
+** exp(m_old - m_new) when m grows), and O_b += P V_b is a second dgemm.
+** Nothing of size nq x nk exists. Masked entries (mask zero, causal, or a
+** score of -inf) contribute exactly 0 without an exp; a row that ends with
+** l = 0 had no unmasked key and gets a zero output. NaN in the inputs
+** reaches l and O through the exp and propagates.
+**
+** Matrices are column-major, so loops over a tile run down its columns
+** (contiguous, vectorizable) with per-row state in small vectors.
+*/
+#include <cblas.h>
+#include <math.h>
+#include <string.h>
+
+#include "la_kernels.h"
+
+size_t lak_attn_work(const lak_Attn *a) {
+  (void)a;
+  return (size_t)LAK_ATTN_BQ * LAK_ATTN_BK + 4 * (size_t)LAK_ATTN_BQ;
+}
+
+/* Adds bias, and sets masked entries to -inf, in the bq x bk tile S
+** (leading dimension bq) at rows i0, columns j0 of the score matrix. */
+static void mask_tile(const lak_Attn *a, int i0, int j0, int bq, int bk, double *S) {
+  int i, j;
+  if (a->bias)
+    for (j = 0; j < bk; j++) {
+      const double *b = a->bias + i0 + (ptrdiff_t)(j0 + j) * a->ldb;
+      double *s = S + (ptrdiff_t)j * bq;
+      for (i = 0; i < bq; i++) s[i] += b[i];
+    }
+  if (a->mask)
+    for (j = 0; j < bk; j++) {
+      const double *mk = a->mask + i0 + (ptrdiff_t)(j0 + j) * a->ldm;
+      double *s = S + (ptrdiff_t)j * bq;
+      for (i = 0; i < bq; i++) if (mk[i] == 0.0) s[i] = -HUGE_VAL;
+    }
+  if (a->causal && j0 + bk - 1 > i0)        /* some key after some query */
+    for (j = 0; j < bk; j++) {
+      double *s = S + (ptrdiff_t)j * bq;
+      for (i = 0; i < bq && i0 + i < j0 + j; i++) s[i] = -HUGE_VAL;
+    }
+}
+
+/* S = scale * Q(i0:i0+bq) K(j0:j0+bk)^T, then bias and masks */
+static void scores(const lak_Attn *a, int i0, int j0, int bq, int bk, double *S) {
+  lak_gemm('N', 'T', bq, bk, a->dk, a->scale, a->Q + i0, a->ldq, a->K + j0, a->ldk,
+           0.0, S, bq);
+  mask_tile(a, i0, j0, bq, bk, S);
+}
+
+/* One key tile of the streamed softmax for query rows of the block. */
+static void stream_tile(const lak_Attn *a, int i0, int j0, int bq, int bk, double *S,
+                        double *m, double *l, double *c, double *t, double *O, int ldo) {
+  int i, j, rescale = 0;
+  scores(a, i0, j0, bq, bk, S);
+  for (i = 0; i < bq; i++) t[i] = m[i];
+  for (j = 0; j < bk; j++) {
+    const double *s = S + (ptrdiff_t)j * bq;
+    for (i = 0; i < bq; i++) if (s[i] > t[i]) t[i] = s[i];
+  }
+  for (i = 0; i < bq; i++) {
+    c[i] = (t[i] == m[i]) ? 1.0 : exp(m[i] - t[i]);   /* m = -inf gives 0 */
+    if (c[i] != 1.0) rescale = 1;
+    m[i] = t[i];
+    l[i] *= c[i];
+  }
+  for (j = 0; j < bk; j++) {
+    double *s = S + (ptrdiff_t)j * bq;
+    for (i = 0; i < bq; i++) {
+      double p = s[i] == -HUGE_VAL ? 0.0 : exp(s[i] - m[i]);
+      s[i] = p;
+      l[i] += p;
+    }
+  }
+  if (rescale)
+    for (j = 0; j < a->dv; j++) {
+      double *o = O + i0 + (ptrdiff_t)j * ldo;
+      for (i = 0; i < bq; i++) o[i] *= c[i];
+    }
+  lak_gemm('N', 'N', bq, a->dv, bk, 1.0, S, bq, a->V + j0, a->ldv, 1.0, O + i0, ldo);
+}
+
+void lak_attention(const lak_Attn *a, double *O, int ldo, double *work) {
+  double *S = work, *m = S + (size_t)LAK_ATTN_BQ * LAK_ATTN_BK;
+  double *l = m + LAK_ATTN_BQ, *c = l + LAK_ATTN_BQ, *t = c + LAK_ATTN_BQ;
+  int i0, j0, i, j;
+  for (j = 0; j < a->dv; j++) memset(O + (ptrdiff_t)j * ldo, 0, (size_t)a->nq * sizeof(double));
+  for (i0 = 0; i0 < a->nq; i0 += LAK_ATTN_BQ) {
+    int bq = a->nq - i0 < LAK_ATTN_BQ ? a->nq - i0 : LAK_ATTN_BQ;
+    for (i = 0; i < bq; i++) { m[i] = -HUGE_VAL; l[i] = 0.0; }
+    for (j0 = 0; j0 < a->nk; j0 += LAK_ATTN_BK) {
+      int bk = a->nk - j0 < LAK_ATTN_BK ? a->nk - j0 : LAK_ATTN_BK;
+      if (a->causal && j0 > i0 + bq - 1) break;       /* every later tile is masked */
+      stream_tile(a, i0, j0, bq, bk, S, m, l, c, t, O, ldo);
+    }
+    for (j = 0; j < a->dv; j++) {
+      double *o = O + i0 + (ptrdiff_t)j * ldo;
+      for (i = 0; i < bq; i++) o[i] = l[i] == 0.0 ? 0.0 : o[i] / l[i];
+    }
+  }
+}
+
+void lak_softmax(int m, int n, double *S, int lds, int logs, double *mx, double *sum) {
+  int i, j;
+  for (i = 0; i < m; i++) { mx[i] = -HUGE_VAL; sum[i] = 0.0; }
+  for (j = 0; j < n; j++) {
+    const double *s = S + (ptrdiff_t)j * lds;
+    for (i = 0; i < m; i++) if (s[i] > mx[i] || isnan(s[i])) mx[i] = s[i];
+  }
+  for (j = 0; j < n; j++) {
+    double *s = S + (ptrdiff_t)j * lds;
+    for (i = 0; i < m; i++) {
+      double d = s[i] - mx[i];
+      double p = s[i] == -HUGE_VAL ? 0.0 : exp(d);
+      if (logs) s[i] = d; else s[i] = p;
+      sum[i] += p;
+    }
+  }
+  for (j = 0; j < n; j++) {
+    double *s = S + (ptrdiff_t)j * lds;
+    for (i = 0; i < m; i++) {
+      if (sum[i] == 0.0) s[i] = logs ? -HUGE_VAL : 0.0;     /* every entry -inf */
+      else if (logs) s[i] -= log(sum[i]);
+      else s[i] /= sum[i];
+    }
+  }
+}
+
+void lak_attention_weights(const lak_Attn *a, double *O, int ldo, double *A, int lda,
+                           double *mx, double *sum) {
+  int j0;
+  for (j0 = 0; j0 < a->nk; j0 += LAK_ATTN_BK) {     /* scores tile by tile: same masking code */
+    int bk = a->nk - j0 < LAK_ATTN_BK ? a->nk - j0 : LAK_ATTN_BK;
+    lak_gemm('N', 'T', a->nq, bk, a->dk, a->scale, a->Q, a->ldq, a->K + j0, a->ldk, 0.0,
+             A + (ptrdiff_t)j0 * lda, lda);
+  }
+  mask_tile(a, 0, 0, a->nq, a->nk, A);              /* needs lda == nq */
+  lak_softmax(a->nq, a->nk, A, lda, 0, mx, sum);
+  lak_gemm('N', 'N', a->nq, a->dv, a->nk, 1.0, A, lda, a->V, a->ldv, 0.0, O, ldo);
+}

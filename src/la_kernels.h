@@ -72,4 +72,32 @@ size_t lak_tsqr_work(int n, int k);
 int lak_tsqr(int m, int n, int k, const double *A, int lda, const double *B, int ldb,
              double sqrt_ridge, double *R, double *C, double *work, double *rss);
 
+/* Scaled dot-product attention O = softmax(scale * Q K^T + bias, masked) V.
+** Rows are tokens: Q nq x dk, K nk x dk, V nk x dv. mask (nq x nk, zero =
+** masked) and bias (nq x nk) may be NULL; causal masks key j > query i.
+** A row with no unmasked key gets a zero output (and zero weights). */
+typedef struct lak_Attn {
+  int nq, nk, dk, dv;
+  const double *Q, *K, *V;
+  int ldq, ldk, ldv;
+  double scale;
+  int causal;
+  const double *mask, *bias;
+  int ldm, ldb;
+} lak_Attn;
+
+#define LAK_ATTN_BQ 128   /* query rows per block */
+#define LAK_ATTN_BK 256   /* key rows per block */
+
+/* fused, streamed softmax: work is lak_attn_work(a) doubles, O nq x dv */
+size_t lak_attn_work(const lak_Attn *a);
+void lak_attention(const lak_Attn *a, double *O, int ldo, double *work);
+/* materialized: A (nq x nk, lda = nq) receives the weights; mx, sum: nq
+** doubles each */
+void lak_attention_weights(const lak_Attn *a, double *O, int ldo, double *A, int lda,
+                           double *mx, double *sum);
+/* Row softmax (or log-softmax) of the m x n matrix S in place, stable (max
+** subtracted); a row of only -inf gives zeros (log: -inf). mx, sum: m each. */
+void lak_softmax(int m, int n, double *S, int lds, int logs, double *mx, double *sum);
+
 #endif

@@ -214,6 +214,55 @@ function la.linear_regression(X, y, opts)
   return model
 end
 
+-- Calls f(...) and renames errors of the C function `from` as `to`'s.
+local function as(to, from, f, ...)
+  local r = table.pack(pcall(f, ...))
+  if not r[1] then error((tostring(r[2]):gsub("^linalg%." .. from .. ":", "linalg." .. to .. ":")), 0) end
+  return table.unpack(r, 2, r.n)
+end
+
+--- Multi-head attention: heads take consecutive column blocks of the
+-- projections Q = X Wq, K = KV Wk, V = KV Wv (KV = opts.kv or X), attend
+-- independently, and the concatenated outputs are multiplied by Wo.
+-- @param X nq x d_in, Wq and Wk d_in x d (d divisible by heads), Wv d_in x dv
+--   (dv divisible by heads), Wo dv x d_out
+-- @int heads
+-- @tparam[opt] table opts `kv` (a second sequence: cross-attention), `scale`
+--   (default 1/sqrt(d / heads)), `causal`, `mask`, `bias`, `weights`
+-- @return out (nq x d_out) [, weights: a table of per-head nq x nk matrices]
+function la.multihead_attention(X, Wq, Wk, Wv, Wo, heads, opts)
+  local F = "multihead_attention"
+  opts = options(opts, F, 7)
+  X, Wq, Wk = asmatrix(X, F, 1), asmatrix(Wq, F, 2), asmatrix(Wk, F, 3)
+  Wv, Wo = asmatrix(Wv, F, 4), asmatrix(Wo, F, 5)
+  if math.type(heads) ~= "integer" or heads < 1 then
+    fail(F, "bad argument #6 (heads must be a positive integer, got %s)", tostring(heads))
+  end
+  local KV = opts.kv ~= nil and asmatrix(opts.kv, F, 7) or X
+  local d, dvt = Wq:cols(), Wv:cols()
+  if X:cols() ~= Wq:rows() then fail(F, "X has %d columns but Wq has %d rows", X:cols(), Wq:rows()) end
+  if KV:cols() ~= Wk:rows() or KV:cols() ~= Wv:rows() then
+    fail(F, "keys/values have %d columns but Wk has %d rows and Wv %d", KV:cols(), Wk:rows(), Wv:rows())
+  end
+  if Wk:cols() ~= d then fail(F, "Wq has %d columns but Wk has %d", d, Wk:cols()) end
+  if Wo:rows() ~= dvt then fail(F, "Wv has %d columns but Wo has %d rows", dvt, Wo:rows()) end
+  if d % heads ~= 0 then fail(F, "%d query/key columns do not split into %d heads", d, heads) end
+  if dvt % heads ~= 0 then fail(F, "%d value columns do not split into %d heads", dvt, heads) end
+  local Q, K, V = X * Wq, KV * Wk, KV * Wv
+  local nq, nk, dk, dv = Q:rows(), K:rows(), d // heads, dvt // heads
+  local aopts = {scale = opts.scale, causal = opts.causal, mask = opts.mask, bias = opts.bias,
+                 weights = opts.weights}
+  local outs, ws = {}, {}
+  for h = 1, heads do
+    outs[h], ws[h] = as(F, "attention", core.attention,
+      Q:sub(1, nq, (h - 1) * dk + 1, h * dk), K:sub(1, nk, (h - 1) * dk + 1, h * dk),
+      V:sub(1, nk, (h - 1) * dv + 1, h * dv), aopts)
+  end
+  local out = la.hstack(outs) * Wo
+  if opts.weights then return out, ws end
+  return out
+end
+
 -- Methods: the matrix metatable's __index reads the core table, so the
 -- functions written here join it; every function is then a method.
 for k, v in pairs(la) do if core[k] == nil then core[k] = v end end
