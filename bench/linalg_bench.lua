@@ -71,4 +71,16 @@ function suites.gs()
   out("gs_householder", time(function() return la.qr(V) end, 5))
 end
 
+function suites.attention()
+  for _, n in ipairs{512, 2048, 4096, 8192} do
+    local Q, K, V = la.randn(n, 64, 1), la.randn(n, 64, 2), la.randn(n, 64, 3)
+    local reps = n >= 4096 and 3 or 5
+    out("attn_" .. n, time(function() return la.attention(Q, K, V) end, reps))
+    out("attnc_" .. n, time(function() return la.attention(Q, K, V, {causal = true}) end, reps))
+  end
+  -- dgemm's rate on this machine and thread count, for the GFLOP/s column
+  local A, B = la.randn(2048, 2048, 4), la.randn(2048, 2048, 5)
+  out("dgemm_2048", time(function() return A * B end, 3))
+end
+
 for i = 2, #arg do suites[arg[i]]() end

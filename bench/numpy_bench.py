@@ -70,7 +70,24 @@ def gs():
     out("gs_householder", timeit(lambda: np.linalg.qr(V), 5))
 
 
-SUITES = {"dgemm": dgemm, "tiny": tiny, "lstsq": lstsq, "gs": gs}
+def seed_attention(Q, K, V):
+    """The seed text's implementation (004): scores, stable softmax, weights @ V."""
+    d_k = Q.shape[-1]
+    scores = Q @ K.T / np.sqrt(d_k)
+    scores_shifted = scores - scores.max(axis=-1, keepdims=True)
+    exp_scores = np.exp(scores_shifted)
+    weights = exp_scores / exp_scores.sum(axis=-1, keepdims=True)
+    return weights @ V
+
+
+def attention():
+    rng = np.random.default_rng(1)
+    for n in (512, 2048, 4096, 8192):
+        Q, K, V = (rng.standard_normal((n, 64)) for _ in range(3))
+        out("attn_%d" % n, timeit(lambda: seed_attention(Q, K, V), 3 if n >= 4096 else 5))
+
+
+SUITES = {"attention": attention, "dgemm": dgemm, "tiny": tiny, "lstsq": lstsq, "gs": gs}
 for name in sys.argv[1:]:
     if name in SUITES:
         SUITES[name]()

@@ -121,7 +121,45 @@ function suites.agree()
   os.execute("rm -rf " .. dir)
 end
 
-local order = {"dgemm", "tiny", "lstsq", "gs", "agree"}
+function suites.attention()
+  for _, th in ipairs{1, 2} do
+    local L, N = linalg(th, "attention"), numpy(th, "attention")
+    local gd = 2 * 2048 ^ 3 / L.dgemm_2048 / 1e9
+    print(string.format("\nattention, n = nq = nk, d = 64, %d thread%s; GFLOP/s = 4 n^2 d / time; dgemm here: %.1f GFLOP/s",
+      th, th > 1 and "s" or "", gd))
+    print(string.format("%6s %10s %10s %9s %9s %10s %12s %12s", "n", "NumPy ms", "linalg ms", "speedup",
+      "GFLOP/s", "% dgemm", "causal ms", "causal/full"))
+    for _, n in ipairs{512, 2048, 4096, 8192} do
+      local l, c, np_ = L["attn_" .. n], L["attnc_" .. n], N["attn_" .. n]
+      local gf = 4 * n * n * 64 / l / 1e9
+      print(string.format("%6d %10s %10.2f %9s %9.1f %9.0f%% %12.2f %12.2f", n, f(np_ and np_ * 1e3, "%.2f"),
+        l * 1e3, ratio(np_, l), gf, 100 * gf / gd, c * 1e3, c / l))
+    end
+  end
+end
+
+function suites.memory()
+  -- peak resident memory of one fused call at n = 16384, d = 64, against a
+  -- process that only builds the inputs
+  local base = [[local la = require "linalg"; local n = 16384
+local Q, K, V = la.randn(n, 64, 1), la.randn(n, 64, 2), la.randn(n, 64, 3)
+]]
+  local function rss(code)
+    local f = io.open("build/bench/mem.lua", "w"); f:write(code); f:close()
+    local p = io.popen("OPENBLAS_NUM_THREADS=1 /usr/bin/time -v lua5.4 build/bench/mem.lua 2>&1")
+    local kb
+    for line in p:lines() do kb = tonumber(line:match("Maximum resident set size %(kbytes%): (%d+)")) or kb end
+    p:close()
+    return kb
+  end
+  local k0 = rss(base)
+  local k1 = rss(base .. "local O = la.attention(Q, K, V)\n")
+  print("\npeak RSS (/usr/bin/time -v), n = 16384, d = 64, fused attention without weights")
+  print(string.format("inputs only: %.1f MiB; with attention: %.1f MiB; attention adds %.1f MiB (target < 128 MiB; the score matrix alone would be %.0f MiB)",
+    k0 / 1024, k1 / 1024, (k1 - k0) / 1024, 16384 * 16384 * 8 / 2 ^ 20))
+end
+
+local order = {"dgemm", "tiny", "lstsq", "gs", "agree", "attention", "memory"}
 local want = #arg > 0 and arg or order
 print(string.format("linalg bench: medians over %d processes of medians of repetitions;", PROCS))
 print("GFLOP/s ratios > 1: linalg faster; time ratios < 1: linalg faster")

@@ -86,8 +86,8 @@ typedef struct lak_Attn {
   int ldm, ldb;
 } lak_Attn;
 
-#define LAK_ATTN_BQ 128   /* query rows per block */
-#define LAK_ATTN_BK 256   /* key rows per block */
+#define LAK_ATTN_BQ 256   /* query rows per block */
+#define LAK_ATTN_BK 512   /* key rows per block: the score tile is 1 MiB, half an L2 */
 
 /* fused, streamed softmax: work is lak_attn_work(a) doubles, O nq x dv */
 size_t lak_attn_work(const lak_Attn *a);
@@ -96,6 +96,10 @@ void lak_attention(const lak_Attn *a, double *O, int ldo, double *work);
 ** doubles each */
 void lak_attention_weights(const lak_Attn *a, double *O, int ldo, double *A, int lda,
                            double *mx, double *sum);
+/* x[i] = exp(x[i] - m[i]), sum[i] += x[i] for x[i] - m[i] <= 0 (0 below
+** -708.39; NaN stays NaN): one softmax column step */
+void lak_expsum(double *x, const double *m, double *sum, int n);
+
 /* Row softmax (or log-softmax) of the m x n matrix S in place, stable (max
 ** subtracted); a row of only -inf gives zeros (log: -inf). mx, sum: m each. */
 void lak_softmax(int m, int n, double *S, int lds, int logs, double *mx, double *sum);
