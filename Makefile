@@ -48,11 +48,11 @@ build/obj/%.o: src/%.c $(HDR)
 
 $(MOD): $(OBJ)
 	@mkdir -p build/linalg
-	$(CC) $(LIBFLAG) -o $@ $(OBJ) $(BLAS_LIBS) -lm
+	$(CC) $(LIBFLAG) -o $@ $(OBJ) $(BLAS_LIBS) -lpthread -lm
 
 $(HOST): examples/host.c src/linalg.h $(MOD)
 	$(CC) $(CFLAGS) $(WARN) -Isrc -I$(LUA_INCDIR) -o $@ examples/host.c \
-	  build/obj/*.o $(shell $(PKG_CONFIG) --libs lua$(LUA_VERSION)) $(BLAS_LIBS) -ldl -lm
+	  build/obj/*.o $(shell $(PKG_CONFIG) --libs lua$(LUA_VERSION)) $(BLAS_LIBS) -lpthread -ldl -lm
 
 demo: deps
 	@$(MAKE) --no-print-directory all

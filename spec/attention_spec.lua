@@ -68,9 +68,9 @@ describe("linalg.attention", function()
     assert.near(Or, la.attention(Qr, Kr, Vr, o), 1e-14)
   end)
 
-  -- sizes around the tile edges (128 query rows, 256 key rows) and several tiles
-  local sizes = {{1, 1}, {3, 1}, {1, 3}, {3, 5}, {127, 255}, {128, 256}, {129, 257},
-                 {300, 600}, {600, 100}, {5, 700}}
+  -- sizes around the tile edges (256 query rows, 512 key rows) and several tiles
+  local sizes = {{1, 1}, {3, 1}, {1, 3}, {3, 5}, {127, 255}, {255, 511}, {256, 512},
+                 {257, 513}, {600, 1100}, {1100, 300}, {5, 1300}}
   for _, s in ipairs(sizes) do
     for _, causal in ipairs{false, true} do
       it(string.format("fused and materialized agree, nq=%d nk=%d causal=%s", s[1], s[2], tostring(causal)), function()
@@ -94,8 +94,20 @@ describe("linalg.attention", function()
     end
   end
 
+  it("gives bitwise the same result on 1 and 2 threads, and restores the thread count", function()
+    local Qr, Kr, Vr = la.randn(1100, 16, 1), la.randn(900, 16, 2), la.randn(900, 8, 3)
+    local old = la.threads()
+    la.threads(1)
+    local O1 = la.attention(Qr, Kr, Vr, {causal = true})
+    la.threads(2)
+    local O2 = la.attention(Qr, Kr, Vr, {causal = true})
+    assert.are.equal(2, la.threads())
+    la.threads(old)
+    assert.is_true(O1 == O2)
+  end)
+
   it("agrees with the reference on a multi-tile causal problem with nq ~= nk", function()
-    for _, s in ipairs{{140, 300}, {300, 140}} do
+    for _, s in ipairs{{300, 600}, {600, 300}} do
       local Qr, Kr, Vr = la.randn(s[1], 4, 9), la.randn(s[2], 4, 10), la.randn(s[2], 3, 11)
       local Or = reference(Qr, Kr, Vr, {causal = true})
       assert.is_true(la.allclose(la.attention(Qr, Kr, Vr, {causal = true}), Or, 1e-12, 1e-13))

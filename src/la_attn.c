@@ -13,9 +13,15 @@
 **
 ** Matrices are column-major, so loops over a tile run down its columns
 ** (contiguous, vectorizable) with per-row state in small vectors.
+**
+** Query blocks are independent: with T > 1 threads they are shared out to
+** T - 1 helper threads and the caller, each with its own tile, while
+** OpenBLAS runs single-threaded inside (its tiles are too small to split
+** well, and T threads each splitting them would oversubscribe the cores).
 */
 #include <cblas.h>
 #include <math.h>
+#include <pthread.h>
 #include <string.h>
 
 #include "la_kernels.h"
@@ -124,27 +130,101 @@ static void stream_tile(const lak_Attn *a, int i0, int j0, int bq, int bk, doubl
   lak_gemm('N', 'N', bq, a->dv, bk, 1.0, S, bq, a->V + j0, a->ldv, 1.0, O + i0, ldo);
 }
 
-void lak_attention(const lak_Attn *a, double *O, int ldo, double *work) {
+/* Query rows i0 .. i0 + bq - 1: stream every visible key tile, normalize. */
+static void query_block(const lak_Attn *a, int i0, double *O, int ldo, double *work) {
   double *S = work, *m = S + (size_t)LAK_ATTN_BQ * LAK_ATTN_BK;
   double *l = m + LAK_ATTN_BQ, *c = l + LAK_ATTN_BQ, *t = c + LAK_ATTN_BQ;
-  int i0, j0, i, j;
-  for (j = 0; j < a->dv; j++) memset(O + (ptrdiff_t)j * ldo, 0, (size_t)a->nq * sizeof(double));
-  for (i0 = 0; i0 < a->nq; i0 += LAK_ATTN_BQ) {
-    int bq = a->nq - i0 < LAK_ATTN_BQ ? a->nq - i0 : LAK_ATTN_BQ;
-    for (i = 0; i < bq; i++) { m[i] = -HUGE_VAL; l[i] = 0.0; }
-    for (j0 = 0; j0 < a->nk; j0 += LAK_ATTN_BK) {
-      int bk = a->nk - j0 < LAK_ATTN_BK ? a->nk - j0 : LAK_ATTN_BK;
-      if (a->causal) {           /* keys after the block's last query are masked */
-        if (j0 > i0 + bq - 1) break;
-        if (bk > i0 + bq - j0) bk = i0 + bq - j0;
-      }
-      stream_tile(a, i0, j0, bq, bk, S, m, l, c, t, O, ldo);
+  int bq = a->nq - i0 < LAK_ATTN_BQ ? a->nq - i0 : LAK_ATTN_BQ, j0, i, j;
+  for (i = 0; i < bq; i++) { m[i] = -HUGE_VAL; l[i] = 0.0; }
+  for (j0 = 0; j0 < a->nk; j0 += LAK_ATTN_BK) {
+    int bk = a->nk - j0 < LAK_ATTN_BK ? a->nk - j0 : LAK_ATTN_BK;
+    if (a->causal) {           /* keys after the block's last query are masked */
+      if (j0 > i0 + bq - 1) break;
+      if (bk > i0 + bq - j0) bk = i0 + bq - j0;
     }
-    for (j = 0; j < a->dv; j++) {
-      double *o = O + i0 + (ptrdiff_t)j * ldo;
-      for (i = 0; i < bq; i++) o[i] = l[i] == 0.0 ? 0.0 : o[i] / l[i];
-    }
+    stream_tile(a, i0, j0, bq, bk, S, m, l, c, t, O, ldo);
   }
+  for (j = 0; j < a->dv; j++) {
+    double *o = O + i0 + (ptrdiff_t)j * ldo;
+    for (i = 0; i < bq; i++) o[i] = l[i] == 0.0 ? 0.0 : o[i] / l[i];
+  }
+}
+
+/* ---- threads */
+
+extern int openblas_get_num_threads(void);
+extern void openblas_set_num_threads(int);
+
+/* OpenBLAS has one global thread count: the first of concurrent callers
+** lowers it to 1 and the last restores it. */
+static pthread_mutex_t blas_mu = PTHREAD_MUTEX_INITIALIZER;
+static int blas_users, blas_saved;
+
+static void blas_single(int enter) {
+  pthread_mutex_lock(&blas_mu);
+  if (enter && blas_users++ == 0) {
+    blas_saved = openblas_get_num_threads();
+    openblas_set_num_threads(1);
+  } else if (!enter && --blas_users == 0) {
+    openblas_set_num_threads(blas_saved);
+  }
+  pthread_mutex_unlock(&blas_mu);
+}
+
+typedef struct Job {
+  const lak_Attn *a;
+  double *O;
+  int ldo, next;              /* next block to take, counting down */
+  pthread_mutex_t mu;
+} Job;
+
+typedef struct Helper { Job *job; double *work; pthread_t tid; } Helper;
+
+static int take(Job *job) {
+  int b;
+  pthread_mutex_lock(&job->mu);
+  b = job->next--;
+  pthread_mutex_unlock(&job->mu);
+  return b;
+}
+
+/* Largest blocks first: with a causal mask the last rows do the most work. */
+static void run_blocks(Job *job, double *work) {
+  int b;
+  while ((b = take(job)) >= 0) query_block(job->a, b * LAK_ATTN_BQ, job->O, job->ldo, work);
+}
+
+static void *helper_main(void *p) {
+  Helper *h = (Helper *)p;
+  run_blocks(h->job, h->work);
+  return NULL;
+}
+
+void lak_attention(const lak_Attn *a, double *O, int ldo, double *work, int nthreads) {
+  int nblocks = (a->nq + LAK_ATTN_BQ - 1) / LAK_ATTN_BQ, t, j;
+  size_t wsize = lak_attn_work(a);
+  Helper helpers[LAK_ATTN_MAXTHREADS];
+  Job job;
+  for (j = 0; j < a->dv; j++) memset(O + (ptrdiff_t)j * ldo, 0, (size_t)a->nq * sizeof(double));
+  if (nthreads > nblocks) nthreads = nblocks;
+  if (nthreads > LAK_ATTN_MAXTHREADS) nthreads = LAK_ATTN_MAXTHREADS;
+  job.a = a; job.O = O; job.ldo = ldo; job.next = nblocks - 1;
+  pthread_mutex_init(&job.mu, NULL);
+  if (nthreads <= 1) {
+    run_blocks(&job, work);
+    pthread_mutex_destroy(&job.mu);
+    return;
+  }
+  blas_single(1);
+  for (t = 1; t < nthreads; t++) {
+    helpers[t].job = &job;
+    helpers[t].work = work + (size_t)t * wsize;
+    if (pthread_create(&helpers[t].tid, NULL, helper_main, &helpers[t]) != 0) break;
+  }
+  run_blocks(&job, work);                 /* the caller works too */
+  while (--t >= 1) pthread_join(helpers[t].tid, NULL);
+  blas_single(0);
+  pthread_mutex_destroy(&job.mu);
 }
 
 void lak_softmax(int m, int n, double *S, int lds, int logs, double *mx, double *sum) {

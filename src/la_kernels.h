@@ -89,9 +89,13 @@ typedef struct lak_Attn {
 #define LAK_ATTN_BQ 256   /* query rows per block */
 #define LAK_ATTN_BK 512   /* key rows per block: the score tile is 1 MiB, half an L2 */
 
-/* fused, streamed softmax: work is lak_attn_work(a) doubles, O nq x dv */
+#define LAK_ATTN_MAXTHREADS 64
+
+/* fused, streamed softmax on up to nthreads threads (the caller and helper
+** threads it joins before returning); work: nthreads * lak_attn_work(a)
+** doubles; O nq x dv */
 size_t lak_attn_work(const lak_Attn *a);
-void lak_attention(const lak_Attn *a, double *O, int ldo, double *work);
+void lak_attention(const lak_Attn *a, double *O, int ldo, double *work, int nthreads);
 /* materialized: A (nq x nk, lda = nq) receives the weights; mx, sum: nq
 ** doubles each */
 void lak_attention_weights(const lak_Attn *a, double *O, int ldo, double *A, int lda,

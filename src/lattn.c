@@ -7,6 +7,8 @@
 #include "lbind.h"
 #include "la_kernels.h"
 
+extern int openblas_get_num_threads(void);
+
 /* softmax(S [, dim = 2]) / log_softmax: dim 2 normalizes each row, dim 1
 ** each column. Stable (max subtracted); a row of only -inf gives zeros. */
 static int softmax(lua_State *L, const char *fname, int logs) {
@@ -82,7 +84,9 @@ static int l_attention(lua_State *L) {
                    i + 1, j + 1);
   O = la_new(L, "attention", a.nq, a.dv);             /* 7 */
   if (!weights) {
-    lak_attention(&a, O->data, O->ld, la_scratch(L, lak_attn_work(&a)));
+    int nt = openblas_get_num_threads();
+    nt = nt < 1 ? 1 : nt > LAK_ATTN_MAXTHREADS ? LAK_ATTN_MAXTHREADS : nt;
+    lak_attention(&a, O->data, O->ld, la_scratch(L, (size_t)nt * lak_attn_work(&a)), nt);
     lua_pop(L, 1);
     return 1;
   } else {
