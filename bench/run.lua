@@ -53,7 +53,7 @@ function suites.dgemm()
   for _, th in ipairs{1, 2} do
     local L, N, R = linalg(th, "dgemm"), numpy(th, "dgemm"), {}
     for _, n in ipairs{256, 1024, 2048} do
-      for k, v in pairs(raw(th, "dgemm " .. n .. (n >= 2048 and " 5" or " 7"))) do R[k] = v end
+      for k, v in pairs(raw(th, "dgemm " .. n .. " 7")) do R[k] = v end
     end
     print(string.format("\nA * B, square, %d thread%s (GFLOP/s = 2n^3 / median time)", th, th > 1 and "s" or ""))
     print(string.format("%6s %12s %12s %12s %14s %14s", "n", "linalg", "raw dgemm", "NumPy", "linalg/raw", "linalg/NumPy"))
