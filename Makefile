@@ -25,12 +25,13 @@ ALLCFLAGS  = $(CFLAGS) $(WARN) -fPIC -fvisibility=hidden -ffp-contract=off \
 SRC  = src/lcore.c src/larith.c src/llapack.c src/llstsq.c src/lattn.c \
        src/la_kernels.c src/la_rng.c src/la_gs.c src/la_nnls.c src/la_tsqr.c \
        src/la_attn.c
-OBJ  = $(SRC:src/%.c=build/obj/%.o)
+BUILD ?= build
+OBJ  = $(SRC:src/%.c=$(BUILD)/obj/%.o)
 HDR  = src/linalg.h src/lbind.h src/la_kernels.h
-MOD  = build/linalg/core.so
-HOST = build/host
+MOD  = $(BUILD)/linalg/core.so
+HOST = $(BUILD)/host
 
-.PHONY: all deps demo test bench install uninstall clean check-install
+.PHONY: all deps demo test bench install uninstall clean check-install check-asan valgrind
 
 all: $(MOD)
 
@@ -40,19 +41,19 @@ deps:
 # The softmax exp loop only vectorizes when comparisons may be if-converted;
 # nothing here reads floating-point exception flags, and NaN/Inf results
 # are unchanged.
-build/obj/la_attn.o: ALLCFLAGS += -O3 -fno-trapping-math
+$(BUILD)/obj/la_attn.o: ALLCFLAGS += -O3 -fno-trapping-math
 
-build/obj/%.o: src/%.c $(HDR)
-	@mkdir -p build/obj
+$(BUILD)/obj/%.o: src/%.c $(HDR)
+	@mkdir -p $(BUILD)/obj
 	$(CC) $(ALLCFLAGS) -c $< -o $@
 
 $(MOD): $(OBJ)
-	@mkdir -p build/linalg
+	@mkdir -p $(BUILD)/linalg
 	$(CC) $(LIBFLAG) -o $@ $(OBJ) $(BLAS_LIBS) -lpthread -lm
 
 $(HOST): examples/host.c src/linalg.h $(MOD)
 	$(CC) $(CFLAGS) $(WARN) -Isrc -I$(LUA_INCDIR) -o $@ examples/host.c \
-	  build/obj/*.o $(shell $(PKG_CONFIG) --libs lua$(LUA_VERSION)) $(BLAS_LIBS) -lpthread -ldl -lm
+	  $(OBJ) $(shell $(PKG_CONFIG) --libs lua$(LUA_VERSION)) $(BLAS_LIBS) -lpthread -ldl -lm
 
 demo: deps
 	@$(MAKE) --no-print-directory all
@@ -77,10 +78,34 @@ uninstall:
 	rm -rf $(DESTDIR)$(INST_LIBDIR)/linalg $(DESTDIR)$(INST_LUADIR)/linalg
 
 clean:
-	rm -rf build
+	rm -rf build build-asan
+
+# The whole suite and the host example under AddressSanitizer and UBSan:
+# the module is built instrumented into build-asan/ and lua5.4 runs with
+# libasan preloaded; any report fails the target.
+SAN = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+check-asan: deps
+	@$(MAKE) --no-print-directory BUILD=build-asan CFLAGS="$(SAN)" LIBFLAG="-shared $(SAN)" all build-asan/host
+	ASAN_OPTIONS=allocator_may_return_null=1:detect_leaks=1 \
+	  LD_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so)" \
+	  busted --lua=$(LUA) --cpath="./build-asan/?.so"
+	cd build-asan && ASAN_OPTIONS=detect_leaks=1 LUA_PATH="../lua/?.lua;../lua/?/init.lua;;" \
+	  LUA_CPATH="./?.so;;" ./host
 
 # luarocks make into a temporary tree and make install into a temporary
 # prefix, each followed by a smoke test from outside the checkout.
 check-install: 
 	@sh tools/deps.sh luarocks
 	@sh tools/check-install.sh
+
+# The suite under valgrind memcheck: no invalid access, nothing definitely
+# lost (OpenBLAS keeps its buffers for the process: "still reachable").
+valgrind: deps
+	@sh tools/deps.sh valgrind
+	@$(MAKE) --no-print-directory all
+	@OPENBLAS_NUM_THREADS=1 valgrind --quiet --error-exitcode=1 --leak-check=full \
+	  --errors-for-leak-kinds=definite --show-leak-kinds=definite --trace-children=yes \
+	  --trace-children-skip='*/sh,*/ls' lua5.4 /usr/bin/busted --ignore-lua --lua=lua5.4 \
+	  -o TAP > build/valgrind.log 2>&1; rc=$$?; \
+	  grep -E '^==|^not ok' build/valgrind.log; tail -1 build/valgrind.log; \
+	  echo "valgrind: $$(grep -c '^ok' build/valgrind.log) specs passed, exit $$rc"; exit $$rc

@@ -1,8 +1,10 @@
 -- Runs every script in examples/ (each asserts its own claims) and checks
 -- the key numbers it prints against the seed texts.
+-- The scripts load the same linalg.core as this process (a sanitizer build
+-- under make check-asan).
 local function run(script)
-  local cmd = string.format(
-    'LUA_PATH="./lua/?.lua;./lua/?/init.lua;;" LUA_CPATH="./build/?.so;;" lua5.4 %s 2>&1', script)
+  local cmd = string.format('LUA_PATH="./lua/?.lua;./lua/?/init.lua;;" LUA_CPATH="%s" lua5.4 %s 2>&1',
+    package.cpath, script)
   local p = io.popen(cmd)
   local out = p:read("a")
   local ok, _, code = p:close()

@@ -43,7 +43,7 @@ void lak_expsum(double *restrict x, const double *restrict m, double *restrict s
   int i;
   for (i = 0; i < n; i++) {
     double v = x[i] - m[i], t, k, r, p, keep = v < -708.39 ? 0.0 : 1.0;
-    int64_t bits;
+    uint64_t bits;
     v = v < -708.39 ? -708.39 : v;
     t = v * log2e + shifter;
     k = t - shifter;

@@ -80,21 +80,23 @@ static int m_div(lua_State *L) {
 
 /* ---------------------------------------------------------------- products */
 
-static int matmul(lua_State *L) {
-  la_Mat *A = la_check(L, 1, "mul"), *B = la_check(L, 2, "mul"), *C;
+static int matmul(lua_State *L, const char *fname) {
+  la_Mat *A = la_check(L, 1, fname), *B = la_check(L, 2, fname), *C;
   if (A->cols != B->rows)
-    la_error(L, "mul", "%dx%d times %dx%d (inner %d ~= %d)", A->rows, A->cols,
+    la_error(L, fname, "%dx%d times %dx%d (inner %d ~= %d)", A->rows, A->cols,
              B->rows, B->cols, A->cols, B->rows);
-  C = la_new(L, "mul", A->rows, B->cols);
+  C = la_new(L, fname, A->rows, B->cols);
   lak_gemm('N', 'N', A->rows, B->cols, A->cols, 1.0, A->data, A->ld,
            B->data, B->ld, 0.0, C->data, C->ld);
   return 1;
 }
 
+static int l_matmul(lua_State *L) { return matmul(L, "matmul"); }
+
 static int m_mul(lua_State *L) {
   if (lua_type(L, 1) == LUA_TNUMBER || lua_type(L, 2) == LUA_TNUMBER)
     return ewise(L, LAK_MUL, "mul");
-  return matmul(L);
+  return matmul(L, "mul");
 }
 
 static int m_eq(lua_State *L) {
@@ -361,7 +363,7 @@ static const luaL_Reg funcs[] = {
   {"min", l_min}, {"max", l_max}, {"map", l_map}, {"dot", l_dot},
   {"norm", l_norm}, {"outer", l_outer}, {"trace", l_trace},
   {"cosine", l_cosine}, {"angle", l_angle}, {"cosine_matrix", l_cosine_matrix},
-  {"allclose", l_allclose}, {"matmul", matmul},
+  {"allclose", l_allclose}, {"matmul", l_matmul},
   {NULL, NULL}
 };
 

@@ -137,7 +137,10 @@ double *la_scratch(lua_State *L, size_t ndoubles) {
 la_Mat *la_test(lua_State *L, int idx) {
   void *p = lua_touserdata(L, idx);
   int same;
-  if (p == NULL || !lua_getmetatable(L, idx)) return NULL;
+  /* the size check keeps a foreign userdata that was given our metatable
+  ** (debug.setmetatable) from being read as a matrix header */
+  if (p == NULL || lua_rawlen(L, idx) < sizeof(la_Mat) || !lua_getmetatable(L, idx))
+    return NULL;
   same = lua_rawequal(L, -1, lua_upvalueindex(1));
   if (!same) {
     lua_rawgetp(L, LUA_REGISTRYINDEX, &mt_key);
@@ -312,6 +315,8 @@ const char *la_optstr(lua_State *L, int idx, const char *key,
 static int l_matrix(lua_State *L) {
   if (lua_istable(L, 1)) { fromtable(L, 1, "matrix"); return 1; }
   if (la_test(L, 1)) { la_copyof(L, la_check(L, 1, "matrix")); return 1; }
+  if (lua_type(L, 1) != LUA_TNUMBER)
+    la_typeerror(L, "matrix", 1, "table, matrix or size");
   {
     int m = la_checksize(L, "matrix", 1), n = la_checksize(L, "matrix", 2);
     double fill = la_optnumber(L, "matrix", 3, 0.0);
@@ -393,6 +398,8 @@ static int stack(lua_State *L, const char *fname, int horiz) {
   for (k = 1; k <= cnt; k++) {
     la_Mat *A;
     lua_geti(L, 1, k);
+    if (!la_test(L, -1) && !lua_istable(L, -1))
+      la_error(L, fname, "item %I is not a matrix (got %s)", k, la_typename(L, -1));
     A = la_check(L, -1, fname);
     if (k == 1) { m = horiz ? A->rows : 0; n = horiz ? 0 : A->cols; }
     if (horiz && A->rows != m)
@@ -422,6 +429,19 @@ static int l_asmatrix(lua_State *L) {
   lua_Integer arg = lua_isinteger(L, 3) ? lua_tointeger(L, 3) : 1;
   lua_settop(L, 3);                        /* fname stays alive at 2 */
   la_checkarg(L, 1, fname, arg >= 1 && arg <= 255 ? (int)arg : 1);
+  lua_settop(L, 1);
+  return 1;
+}
+
+/* check_finite(A [, fname [, what]]): A (a table converted), or an error
+** naming the first NaN/Inf entry (NumPy's asarray_chkfinite). */
+static int l_check_finite(lua_State *L) {
+  const char *fname = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : "check_finite";
+  const char *what = lua_type(L, 3) == LUA_TSTRING ? lua_tostring(L, 3) : "A";
+  la_Mat *A;
+  lua_settop(L, 3);
+  A = la_checkarg(L, 1, fname, 1);
+  la_checkfinite(L, A, fname, what);
   lua_settop(L, 1);
   return 1;
 }
@@ -581,8 +601,11 @@ static int m_index(lua_State *L) {
 
 static int m_len(lua_State *L) { return l_rows(L); }
 
+/* __close: later use is an error; closing twice is harmless. No memory is
+** released early: views of this matrix may still point into it. */
 static int m_close(lua_State *L) {
-  la_Mat *A = (la_Mat *)luaL_checkudata(L, 1, LINALG_MATRIX);
+  la_Mat *A = la_test(L, 1);
+  if (A == NULL) return la_typeerror(L, "close", 1, "matrix");
   A->flags |= LA_CLOSED;
   return 0;
 }
@@ -670,7 +693,7 @@ static const luaL_Reg core_funcs[] = {
   {"matrix", l_matrix}, {"vector", l_vector}, {"zeros", l_zeros},
   {"ones", l_ones}, {"eye", l_eye}, {"diag", l_diag},
   {"hstack", l_hstack}, {"vstack", l_vstack}, {"is_matrix", l_is_matrix},
-  {"asmatrix", l_asmatrix},
+  {"asmatrix", l_asmatrix}, {"check_finite", l_check_finite},
   {"shape", l_shape}, {"rows", l_rows}, {"cols", l_cols}, {"numel", l_numel},
   {"get", l_get}, {"set", l_set}, {"row", l_row}, {"col", l_col},
   {"sub", l_sub}, {"copy", l_copy}, {"reshape", l_reshape},
@@ -689,6 +712,8 @@ static const luaL_Reg meta_funcs[] = {
 void la_open_core(lua_State *L) {
   lak_Rng *r;
   luaL_newmetatable(L, LINALG_MATRIX);
+  lua_pushliteral(L, LINALG_MATRIX);      /* getmetatable(A) gives the name only */
+  lua_setfield(L, -2, "__metatable");
   lua_rawsetp(L, LUA_REGISTRYINDEX, &mt_key);
   la_setfuncs(L, core_funcs);
   la_setmeta(L, meta_funcs);

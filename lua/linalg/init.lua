@@ -38,10 +38,18 @@ local function against(y, X, fname, yarg)
   return y
 end
 
+-- a value's type for messages: a metatable's __name when it has one (FILE*)
+local function typename(x)
+  local mt = getmetatable(x)
+  if type(mt) == "table" and type(mt.__name) == "string" then return mt.__name end
+  if type(mt) == "string" then return mt end            -- a protected metatable
+  return type(x)
+end
+
 local function options(opts, fname, arg)
   if opts == nil then return {} end
   if type(opts) ~= "table" or la.is_matrix(opts) then
-    fail(fname, "bad argument #%d (options table expected, got %s)", arg, type(opts))
+    fail(fname, "bad argument #%d (options table expected, got %s)", arg, typename(opts))
   end
   return opts
 end
@@ -71,6 +79,7 @@ function la.project(y, X, opts)
   X = asmatrix(X, "project", 2)
   if X:rows() == 1 and X:cols() ~= 1 then X = X.T end   -- a 1 x m row is a vector
   y = against(y, X, "project", 1)
+  if opts.check_finite ~= false then core.check_finite(y, "project", "y") end
   local U = range_basis(X, opts, "project")
   local p = U * (U.T * y)
   return p, y - p
@@ -236,7 +245,8 @@ function la.multihead_attention(X, Wq, Wk, Wv, Wo, heads, opts)
   X, Wq, Wk = asmatrix(X, F, 1), asmatrix(Wq, F, 2), asmatrix(Wk, F, 3)
   Wv, Wo = asmatrix(Wv, F, 4), asmatrix(Wo, F, 5)
   if math.type(heads) ~= "integer" or heads < 1 then
-    fail(F, "bad argument #6 (heads must be a positive integer, got %s)", tostring(heads))
+    fail(F, "bad argument #6 (heads must be a positive integer, got %s)",
+      type(heads) == "number" and tostring(heads) or typename(heads))
   end
   local KV = opts.kv ~= nil and asmatrix(opts.kv, F, 7) or X
   local d, dvt = Wq:cols(), Wv:cols()

@@ -1,0 +1,355 @@
+-- Hostile inputs for every public function: each case asserts the exact
+-- outcome (the error message, or the documented result). Nothing here may
+-- crash, hang or print.
+local la = require "linalg"
+
+local function err(f, ...)
+  local ok, e = pcall(f, ...)
+  assert(not ok, "expected an error")
+  return tostring(e)
+end
+
+local function expect_error(pattern, f, ...)
+  local e = err(f, ...)
+  assert(e:find(pattern, 1, true), "error\n  " .. e .. "\ndoes not contain\n  " .. pattern)
+  assert(e:sub(1, 7) == "linalg.", "error does not start with linalg.: " .. e)
+end
+
+local M = la.matrix{{1, 2}, {3, 4}}          -- a valid 2x2
+local v = la.vector{1, 2}
+
+-- Every public function with valid arguments; slot kinds: M matrix, I size or
+-- index, N number, O options, F function, L list of matrices.
+local api = {
+  {"matrix", {"X"}, {{{1, 2}}}},
+  {"vector", {"M"}, {{1, 2}}},
+  {"zeros", {"I", "I"}, {2, 2}}, {"ones", {"I", "I"}, {2, 2}},
+  {"eye", {"I"}, {2}}, {"diag", {"M"}, {v}},
+  {"randn", {"I", "I"}, {2, 2}}, {"rand", {"I", "I"}, {2, 2}},
+  {"hstack", {"L"}, {{M, M}}}, {"vstack", {"L"}, {{M, M}}},
+  {"shape", {"M"}, {M}}, {"rows", {"M"}, {M}}, {"cols", {"M"}, {M}}, {"numel", {"M"}, {M}},
+  {"get", {"M", "I", "I?"}, {M, 1, 1}}, {"set", {"M", "I", "I", "N"}, {M, 1, 1, 5}},
+  {"row", {"M", "I"}, {M, 1}}, {"col", {"M", "I"}, {M, 1}},
+  {"sub", {"M", "I", "I", "I", "I"}, {M, 1, 1, 1, 1}},
+  {"copy", {"M"}, {M}}, {"reshape", {"M", "I", "I"}, {M, 4, 1}}, {"totable", {"M"}, {M}},
+  {"t", {"M"}, {M}}, {"emul", {"M", "M"}, {M, M}}, {"ediv", {"M", "M"}, {M, M}},
+  {"sum", {"M"}, {M}}, {"mean", {"M"}, {M}}, {"min", {"M"}, {M}}, {"max", {"M"}, {M}},
+  {"map", {"M", "F"}, {M, function(x) return x end}},
+  {"dot", {"M", "M"}, {v, v}}, {"norm", {"M"}, {M}}, {"outer", {"M", "M"}, {v, v}},
+  {"trace", {"M"}, {M}}, {"cosine", {"M", "M"}, {v, v}}, {"angle", {"M", "M"}, {v, v}},
+  {"cosine_matrix", {"M", "M"}, {M, M}}, {"allclose", {"M", "M"}, {M, M}},
+  {"matmul", {"M", "M"}, {M, M}},
+  {"qr", {"M", "O"}, {M, {}}}, {"svd", {"M", "O"}, {M, {}}}, {"eigh", {"M", "O"}, {la.eye(2), {}}},
+  {"solve", {"M", "M"}, {M, v}}, {"inv", {"M"}, {M}}, {"det", {"M"}, {M}},
+  {"pinv", {"M"}, {M}}, {"rank", {"M"}, {M}}, {"cond", {"M"}, {M}}, {"nnls", {"M", "M"}, {M, v}},
+  {"lstsq", {"M", "M", "O"}, {M, v, {}}}, {"gram_schmidt", {"M", "O"}, {M, {}}},
+  {"project", {"M", "M", "O"}, {v, M, {}}}, {"projection_matrix", {"M", "O"}, {M, {}}},
+  {"scalar_projection", {"M", "M"}, {v, v}}, {"span_check", {"M", "M", "O"}, {M, v, {}}},
+  {"linear_regression", {"M", "M", "O"}, {la.matrix{{1}, {2}, {4}}, {1, 2, 3}, {}}},
+  {"softmax", {"M"}, {M}}, {"log_softmax", {"M"}, {M}},
+  {"attention", {"M", "M", "M", "O"}, {M, M, M, {}}},
+  {"asmatrix", {"M"}, {M}}, {"check_finite", {"M"}, {M}},
+}
+
+-- the error each hostile value gives in a slot of each kind
+local hostile = {
+  {"a string", "x", {X = "(table, matrix or size expected, got string)", M = "(matrix expected, got string)", I = "expected, got string",
+    N = "(number expected, got string)", O = "(options table expected, got string)",
+    F = "(function expected, got string)", L = "expected, got string"}},
+  {"io.stdout", io.stdout, {X = "(table, matrix or size expected, got FILE*)", M = "(matrix expected, got FILE*)", I = "expected, got FILE*",
+    N = "(number expected, got FILE*)", O = "(options table expected, got FILE*)",
+    F = "(function expected, got FILE*)", L = "expected, got FILE*"}},
+  {"a function", print, {X = "(table, matrix or size expected, got function)", M = "(matrix expected, got function)", I = "expected, got function",
+    N = "(number expected, got function)", O = "(options table expected, got function)",
+    L = "expected, got function"}},
+  {"a table of strings", {"a", "b"}, {X = "entry (1,1) is not a number (got string)", M = "entry (1,1) is not a number (got string)",
+    I = "expected, got table", N = "(number expected, got table)",
+    F = "(function expected, got table)", L = "item 1 is not a matrix (got string)"}},
+}
+
+describe("hostile arguments", function()
+  local cases = 0
+  for _, fn in ipairs(api) do
+    local name, kinds, good = fn[1], fn[2], fn[3]
+    for slot, kind in ipairs(kinds) do
+      for _, h in ipairs(hostile) do
+        local want = h[3][kind]
+        if want then
+          cases = cases + 1
+          it(string.format("%s with %s as argument #%d", name, h[1], slot), function()
+            local args = {table.unpack(good)}
+            args[slot] = h[2]
+            local e = err(la[name], table.unpack(args, 1, #kinds))
+            assert(e:sub(1, #name + 8) == "linalg." .. name .. ":",
+              "message does not name " .. name .. ": " .. e)
+            assert(e:find(want, 1, true), "got: " .. e .. "\nwanted: " .. want)
+          end)
+        end
+      end
+      if kind == "M" or kind == "I" or kind == "X" then
+        it(string.format("%s with nil as required argument #%d", name, slot), function()
+          local args = {table.unpack(good)}
+          args[slot] = nil
+          local e = err(la[name], table.unpack(args, 1, #kinds))
+          assert(e:find("linalg.", 1, true) == 1, e)
+          assert(e:find("got nil", 1, true) or e:find("got no value", 1, true), e)
+        end)
+      end
+    end
+  end
+
+  it("covers every public function", function()
+    local listed = {}
+    for _, fn in ipairs(api) do listed[fn[1]] = true end
+    for _, name in ipairs{"multihead_attention", "is_matrix", "threads"} do listed[name] = true end
+    for k, f in pairs(la) do
+      if type(f) == "function" then assert(listed[k], "not in the hostile table: " .. k) end
+    end
+    assert(cases > 200)
+  end)
+end)
+
+describe("hostile sizes", function()
+  for _, f in ipairs{"zeros", "ones", "randn", "rand", "matrix"} do
+    it(f .. " rejects negative, fractional, NaN, huge and overflowing sizes", function()
+      expect_error("size must be in 0..2147483647, got -1", la[f], -1, 2)
+      expect_error("integer expected, got 1.5", la[f], 2, 1.5)
+      expect_error("integer expected, got", la[f], 0 / 0, 2)
+      expect_error("integer expected, got", la[f], math.huge, 2)
+      expect_error("size must be in 0..2147483647", la[f], math.maxinteger, 1)
+      expect_error("size 65536x65536 exceeds 2147483647 elements (32-bit BLAS indexing)", la[f], 65536, 65536)
+      expect_error("size 2147483647x2147483647 exceeds", la[f], 2147483647, 2147483647)
+    end)
+  end
+
+  it("eye, reshape and threads check theirs", function()
+    expect_error("linalg.eye: bad argument #1 (size must be in 0..", la.eye, -3)
+    expect_error("linalg.eye: size 100000x100000 exceeds", la.eye, 100000)
+    expect_error("linalg.reshape: cannot reshape 2x2 into 3x1", la.reshape, M, 3, 1)
+    expect_error("linalg.reshape: bad argument #2 (size must be", la.reshape, M, -4, -1)
+    expect_error("linalg.threads: bad argument #1 (thread count must be in 1..1024)", la.threads, 0)
+    expect_error("linalg.threads: bad argument #1 (integer expected, got 1.5)", la.threads, 1.5)
+  end)
+end)
+
+describe("hostile indices", function()
+  for _, i in ipairs{0, -1, 3, math.maxinteger, math.mininteger} do
+    it("rejects row index " .. i, function()
+      expect_error("row index " .. math.tointeger(i) .. " out of range 1..2", la.get, M, i, 1)
+      expect_error("row index " .. math.tointeger(i) .. " out of range 1..2", la.set, M, i, 1, 0)
+      expect_error("linalg.row: row index " .. math.tointeger(i) .. " out of range", la.row, M, i)
+      expect_error("linalg.col: column index " .. math.tointeger(i) .. " out of range", la.col, M, i)
+    end)
+  end
+  it("rejects fractional and NaN indices", function()
+    expect_error("linalg.get: bad argument #2 (integer expected, got 1.5)", la.get, M, 1.5, 1)
+    expect_error("linalg.get: bad argument #3 (integer expected, got", la.get, M, 1, 0 / 0)
+    expect_error("linalg.sub: bad argument #5 (integer expected, got 2.5)", la.sub, M, 1, 2, 1, 2.5)
+    expect_error("linalg.get: linear index 5 out of range 1..4", function() return M(5) end)
+  end)
+end)
+
+describe("hostile tables", function()
+  it("reports ragged rows, holes and non-numbers with their position", function()
+    expect_error("linalg.matrix: row 2 has 3 entries, expected 2 (ragged rows)", la.matrix, {{1, 2}, {1, 2, 3}})
+    expect_error("linalg.matrix: entry (2,1) is not a number (got nil)", la.matrix, {{1, 2}, {nil, 2}})
+    expect_error("linalg.matrix: entry (1,2) is not a number (got string)", la.matrix, {{1, "2"}})
+    expect_error("linalg.matrix: entry (3,1) is not a number (got table)", la.matrix, {1, 2, {}})
+    expect_error("linalg.matrix: row 2 is not a table (got number)", la.matrix, {{1}, 2})
+    expect_error("linalg.add: entry (1,1) is not a number (got boolean)", function() return M + {{true, 1}} end)
+  end)
+
+  it("reads tables raw: an __index or __len that raises is never called", function()
+    local trap = setmetatable({1, 2}, {__index = function() error("boom") end,
+                                      __len = function() error("boom") end})
+    assert.are.same({1, 2}, la.matrix(trap):totable())
+    local empty = setmetatable({}, {__index = function() error("boom") end})
+    assert.are.same({0, 1}, {la.matrix(empty):shape()})
+  end)
+
+  it("survives a table whose row is a trap", function()
+    local row = setmetatable({}, {__index = function() error("boom") end})
+    expect_error("linalg.matrix: row 2 has 0 entries, expected 1 (ragged rows)", la.matrix, {{1}, row})
+    assert.are.same({1, 0}, {la.matrix{row}:shape()})
+  end)
+end)
+
+describe("hostile shapes", function()
+  local mm = {
+    {"mul", function() return M * la.ones(3, 1) end, "linalg.mul: 2x2 times 3x1 (inner 2 ~= 3)"},
+    {"add", function() return M + la.ones(3, 3) end, "linalg.add: shapes 2x2 and 3x3 do not broadcast"},
+    {"sub", function() return M - la.ones(1, 3) end, "linalg.sub: shapes 2x2 and 1x3 do not broadcast"},
+    {"emul", function() return M:emul(la.ones(3, 1)) end, "linalg.emul: shapes 2x2 and 3x1"},
+    {"dot", function() return la.dot(v, la.ones(3, 1)) end, "linalg.dot: vector lengths 2 and 3 differ"},
+    {"dot", function() return la.dot(M, v) end, "(vector expected, got a 2x2 matrix)"},
+    {"hstack", function() return la.hstack{M, la.ones(3, 1)} end, "linalg.hstack: item 2 has 3 rows, expected 2"},
+    {"solve", function() return la.solve(M, la.ones(3, 1)) end, "linalg.solve: A is 2x2 but b has 3 rows"},
+    {"lstsq", function() return la.lstsq(M, la.ones(3, 1)) end, "linalg.lstsq: A has 2 rows but b has 3"},
+    {"inv", function() return la.inv(la.ones(2, 3)) end, "linalg.inv: matrix must be square, got 2x3"},
+    {"det", function() return la.det(la.ones(3, 2)) end, "linalg.det: matrix must be square, got 3x2"},
+    {"eigh", function() return la.eigh(la.ones(1, 2)) end, "linalg.eigh: matrix must be square, got 1x2"},
+    {"cosine_matrix", function() return la.cosine_matrix(M, la.ones(2, 3)) end, "U is 2x2 but V is 2x3"},
+    {"project", function() return la.project(la.ones(3, 1), M) end, "linalg.project: y has 3 rows but X has 2"},
+    {"span_check", function() return la.span_check(M, la.ones(3, 1)) end, "linalg.span_check: y has 3 rows but X has 2"},
+    {"attention", function() return la.attention(M, la.ones(2, 3), M) end, "(dk 2 ~= 3)"},
+    {"attention", function() return la.attention(M, M, la.ones(3, 2)) end, "K has 2 rows but V has 3"},
+    {"attention", function() return la.attention(M, M, M, {mask = la.ones(2, 3)}) end, "mask is 2x3, expected 2x2"},
+    {"attention", function() return la.attention(M, M, M, {bias = la.ones(3, 2)}) end, "bias is 3x2, expected 2x2"},
+    {"nnls", function() return la.nnls(M, la.ones(3, 1)) end, "linalg.nnls: A is 2x2 but b is 3x1"},
+  }
+  for _, c in ipairs(mm) do
+    it(c[1] .. ": " .. c[3], function() expect_error(c[3], c[2]) end)
+  end
+end)
+
+describe("empty operands", function()
+  local E03, E30, E00 = la.zeros(0, 3), la.zeros(3, 0), la.zeros(0, 0)
+  it("products, sums and transposes", function()
+    assert.are.same({0, 0}, {(E03 * E30):shape()})
+    assert.are.same({{0, 0, 0}, {0, 0, 0}, {0, 0, 0}}, (E30 * E03):totable())
+    assert.are.same({0, 3}, {(E03 + 1):shape()})
+    assert.are.equal(0, E03:sum())
+    assert.are.same({1, 3}, {E03:sum(1):shape()})
+    assert.are.same({3, 0}, {E03.T:shape()})
+    assert.are.equal(0, la.norm(E03))
+    assert.are.equal(0, la.trace(E00))
+    assert.are.equal("0x3 matrix", tostring(E03))
+  end)
+  it("factorizations", function()
+    local Q, R = la.qr(E30)
+    assert.are.same({3, 0}, {Q:shape()}); assert.are.same({0, 0}, {R:shape()})
+    local U, s, Vt = la.svd(E03)
+    assert.are.same({0, 0}, {U:shape()}); assert.are.same({0, 1}, {s:shape()}); assert.are.same({0, 3}, {Vt:shape()})
+    local w, V = la.eigh(E00)
+    assert.are.same({0, 1}, {w:shape()}); assert.are.same({0, 0}, {V:shape()})
+    assert.are.same({0, 1}, {la.solve(E00, la.zeros(0, 1)):shape()})
+    assert.are.same({0, 0}, {la.inv(E00):shape()})
+    assert.are.equal(1, la.det(E00))
+    assert.are.same({3, 0}, {la.pinv(E03):shape()})
+    assert.are.equal(0, la.rank(E03))
+    expect_error("linalg.cond: empty matrix", la.cond, E03)
+  end)
+  it("least squares, Gram-Schmidt, projections, attention", function()
+    assert.are.same({3, 1}, {la.lstsq(E03, la.zeros(0, 1)):shape()})
+    assert.are.same({3, 0}, {la.gram_schmidt(E30):shape()})
+    assert.are.same({3, 1}, {la.project({1, 2, 3}, E30):shape()})
+    assert.is_false((la.span_check(E30, {1, 2, 3})))
+    assert.is_true((la.span_check(E30, {0, 0, 0})))
+    assert.are.same({0, 2}, {la.attention(la.zeros(0, 4), la.ones(3, 4), la.ones(3, 2)):shape()})
+    assert.are.same({0, 3}, {la.softmax(E03):shape()})
+  end)
+end)
+
+describe("numerical edge cases", function()
+  it("NaN and Inf into every factorization is an error naming the entry", function()
+    for _, bad in ipairs{0 / 0, math.huge, -math.huge} do
+      local A = la.matrix{{1, 2}, {2, bad}}
+      for _, f in ipairs{"qr", "svd", "eigh", "inv", "det", "pinv", "rank", "cond", "gram_schmidt"} do
+        local e = err(la[f], A)
+        assert(e:find("linalg." .. f .. ":", 1, true) == 1 and e:find("(2,2) is", 1, true), e)
+      end
+      for _, f in ipairs{"lstsq", "solve", "nnls", "span_check"} do
+        local e = err(la[f], la.eye(2), {1, bad})
+        assert(e:find("linalg." .. f .. ":", 1, true) == 1, e)
+      end
+      local e = err(la.project, {1, bad}, la.eye(2))
+      assert(e:find("linalg.project:", 1, true) == 1, e)
+    end
+  end)
+
+  it("check_finite = false lets NaN through to a documented NaN result", function()
+    local x = la.lstsq(la.eye(2), {1, 0 / 0}, {check_finite = false})
+    assert.is_true(x(2) ~= x(2))
+  end)
+
+  it("matmul and attention propagate NaN and Inf (IEEE)", function()
+    local P = la.matrix{{0 / 0, 0}, {0, 1}} * la.eye(2)
+    assert.is_true(P(1, 1) ~= P(1, 1))
+    assert.are.equal(math.huge, (la.matrix{{math.huge}} * la.matrix{{2}})(1, 1))
+    local O = la.attention({{0 / 0}}, {{1}}, {{1}})
+    assert.is_true(O(1, 1) ~= O(1, 1))
+  end)
+
+  it("rank-deficient, zero and duplicate columns", function()
+    local D = la.matrix{{1, 1, 0}, {2, 2, 0}, {3, 3, 0}}
+    expect_error("linalg.gram_schmidt: column 2 is linearly dependent", la.gram_schmidt, D)
+    local Q, R, kept = la.gram_schmidt(D, {drop = true})
+    assert.are.same({1}, kept)
+    assert.is_true(la.allclose(Q * R, D, 1e-14, 1e-14))
+    local Qh, Rh = la.qr(D)
+    assert.is_true(la.allclose(Qh * Rh, D, 1e-14, 1e-14))
+    local x, res, rank = la.lstsq(D, {1, 2, 3})
+    assert.are.equal(1, rank); assert.is_nil(res)
+    assert.near({0.5, 0.5, 0}, x, 1e-14)
+    expect_error("A is rank deficient", la.lstsq, D, {1, 2, 3}, {method = "qr"})
+    local p = la.project({1, 0, 0}, D)
+    assert.near(la.vector{1, 2, 3} / 14, p, 1e-15)
+    assert.are.equal(0, la.rank(la.zeros(3, 3)))
+    expect_error("linalg.gram_schmidt: column 1 is linearly dependent", la.gram_schmidt, la.zeros(3, 2))
+  end)
+
+  it("attention: all rows masked, nk = 0, dk = 0, extreme scores, NaN mask", function()
+    local O, A = la.attention(M, M, M, {mask = la.zeros(2, 2), weights = true})
+    assert.are.same({{0, 0}, {0, 0}}, O:totable()); assert.are.same({{0, 0}, {0, 0}}, A:totable())
+    assert.are.same({{0, 0}, {0, 0}}, la.attention(M, M, M, {mask = la.zeros(2, 2)}):totable())
+    assert.are.same({2, 3}, {la.attention(M, la.zeros(0, 2), la.zeros(0, 3)):shape()})
+    assert.near({{2, 3}, {2, 3}}, la.attention(la.zeros(2, 0), la.zeros(2, 0), M), 1e-15)
+    assert.near({{1, 0}}, select(2, la.attention({{1e300}}, {{1e8}, {-1e8}}, {{1}, {2}}, {scale = 1, weights = true})), 0)
+    expect_error("linalg.attention: mask(2,1) is NaN", la.attention, M, M, M, {mask = {{1, 1}, {0 / 0, 1}}})
+    expect_error("linalg.multihead_attention: mask is 2x1", la.multihead_attention,
+      M, la.eye(2), la.eye(2), la.eye(2), la.eye(2), 1, {mask = la.ones(2, 1)})
+  end)
+end)
+
+describe("userdata abuse", function()
+  it("hides the metatable and survives direct metamethod calls", function()
+    assert.are.equal("linalg.matrix", getmetatable(M))
+    local mt = debug.getmetatable(M)
+    expect_error("linalg.close: bad argument #1 (matrix expected, got number)", mt.__close, 5)
+    expect_error("linalg.rows: bad argument #1 (matrix expected, got number)", mt.__len, 5)
+    expect_error("linalg.tostring: bad argument #1 (matrix expected, got string)", mt.__tostring, "x")
+    expect_error("linalg.add: bad argument #1 (matrix expected, got nil)", mt.__add, nil, M)
+    assert.is_false(mt.__eq(M, 5))
+    assert.is_nil(mt.__index(M, 42))
+  end)
+
+  it("rejects a foreign userdata given the matrix metatable", function()
+    local f = io.tmpfile()
+    debug.setmetatable(f, debug.getmetatable(M))
+    expect_error("linalg.shape: bad argument #1 (matrix expected, got", la.shape, f)
+    debug.setmetatable(f, debug.getmetatable(io.stdout))
+    f:close()
+  end)
+
+  it("closing twice is harmless; use after close is an error", function()
+    local A = la.ones(2, 2)
+    local mt = debug.getmetatable(A)
+    mt.__close(A); mt.__close(A)
+    expect_error("linalg.get: bad argument #1 (matrix is closed)", la.get, A, 1, 1)
+    expect_error("linalg.mul: bad argument #1 (matrix is closed)", function() return A * A end)
+    expect_error("(matrix is closed)", la.attention, A, M, M)
+  end)
+end)
+
+describe("errors in coroutines", function()
+  it("propagate as ordinary errors", function()
+    local co = coroutine.wrap(function() coroutine.yield(1); return la.zeros(-1, 1) end)
+    assert.are.equal(1, co())
+    local ok, e = pcall(co)
+    assert.is_false(ok)
+    assert.is_truthy(tostring(e):find("linalg.zeros: bad argument #1", 1, true))
+  end)
+
+  it("a function that yields inside map is an error, not a crash", function()
+    local co = coroutine.create(function() return M:map(function(x) coroutine.yield(x) return x end) end)
+    local ok, e = coroutine.resume(co)
+    assert.is_false(ok)
+    assert.is_truthy(tostring(e):find("yield across", 1, true))
+  end)
+
+  it("an error inside map unwinds cleanly", function()
+    local ok, e = pcall(la.map, la.ones(100, 100), function(x, i) if i == 50 then error("stop") end return x end)
+    assert.is_false(ok)
+    assert.is_truthy(tostring(e):find("stop", 1, true))
+  end)
+end)
