@@ -30,8 +30,10 @@ OBJ  = $(SRC:src/%.c=$(BUILD)/obj/%.o)
 HDR  = src/linalg.h src/lbind.h src/la_kernels.h
 MOD  = $(BUILD)/linalg/core.so
 HOST = $(BUILD)/host
+ALLOC = $(BUILD)/alloc
+THREADS = $(BUILD)/threads
 
-.PHONY: all deps demo test bench install uninstall clean check-install check-asan valgrind
+.PHONY: all deps demo test bench install uninstall clean check-install check-asan valgrind fuzz
 
 all: $(MOD)
 
@@ -55,15 +57,25 @@ $(HOST): examples/host.c src/linalg.h $(MOD)
 	$(CC) $(CFLAGS) $(WARN) -Isrc -I$(LUA_INCDIR) -o $@ examples/host.c \
 	  $(OBJ) $(shell $(PKG_CONFIG) --libs lua$(LUA_VERSION)) $(BLAS_LIBS) -lpthread -ldl -lm
 
+$(ALLOC): spec/alloc/alloc.c src/linalg.h $(MOD)
+	$(CC) $(CFLAGS) $(WARN) -Isrc -I$(LUA_INCDIR) -o $@ spec/alloc/alloc.c \
+	  $(OBJ) $(shell $(PKG_CONFIG) --libs lua$(LUA_VERSION)) $(BLAS_LIBS) -lpthread -ldl -lm
+
+$(THREADS): spec/threads/threads.c src/linalg.h $(MOD)
+	$(CC) $(CFLAGS) $(WARN) -Isrc -I$(LUA_INCDIR) -o $@ spec/threads/threads.c \
+	  $(OBJ) $(shell $(PKG_CONFIG) --libs lua$(LUA_VERSION)) $(BLAS_LIBS) -lpthread -ldl -lm
+
 demo: deps
 	@$(MAKE) --no-print-directory all
 	@for f in examples/*.lua; do echo "== $$f"; \
 	  LUA_PATH="./lua/?.lua;./lua/?/init.lua;;" LUA_CPATH="./build/?.so;;" $(LUA) $$f || exit 1; done
 
 test: deps
-	@$(MAKE) --no-print-directory all $(HOST)
+	@$(MAKE) --no-print-directory all $(HOST) $(ALLOC) $(THREADS)
 	busted --lua=$(LUA)
 	cd build && LUA_PATH="../lua/?.lua;../lua/?/init.lua;;" LUA_CPATH="./?.so;;" ./host
+	cd build && OPENBLAS_NUM_THREADS=1 ./alloc
+	cd build && ./threads
 
 bench: deps
 	@$(MAKE) --no-print-directory all
@@ -78,19 +90,21 @@ uninstall:
 	rm -rf $(DESTDIR)$(INST_LIBDIR)/linalg $(DESTDIR)$(INST_LUADIR)/linalg
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-fuzz
 
 # The whole suite and the host example under AddressSanitizer and UBSan:
 # the module is built instrumented into build-asan/ and lua5.4 runs with
 # libasan preloaded; any report fails the target.
 SAN = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 check-asan: deps
-	@$(MAKE) --no-print-directory BUILD=build-asan CFLAGS="$(SAN)" LIBFLAG="-shared $(SAN)" all build-asan/host
+	@$(MAKE) --no-print-directory BUILD=build-asan CFLAGS="$(SAN)" LIBFLAG="-shared $(SAN)" \
+	  all build-asan/host build-asan/alloc build-asan/threads
 	ASAN_OPTIONS=allocator_may_return_null=1:detect_leaks=1 \
 	  LD_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so)" \
 	  busted --lua=$(LUA) --cpath="./build-asan/?.so"
-	cd build-asan && ASAN_OPTIONS=detect_leaks=1 LUA_PATH="../lua/?.lua;../lua/?/init.lua;;" \
-	  LUA_CPATH="./?.so;;" ./host
+	cd build-asan && export ASAN_OPTIONS=allocator_may_return_null=1:detect_leaks=1 \
+	  LUA_PATH="../lua/?.lua;../lua/?/init.lua;;" LUA_CPATH="./?.so;;" && ./host && \
+	  OPENBLAS_NUM_THREADS=1 ./alloc > alloc.log && tail -1 alloc.log && ./threads
 
 # luarocks make into a temporary tree and make install into a temporary
 # prefix, each followed by a smoke test from outside the checkout.
@@ -109,3 +123,19 @@ valgrind: deps
 	  -o TAP > build/valgrind.log 2>&1; rc=$$?; \
 	  grep -E '^==|^not ok' build/valgrind.log; tail -1 build/valgrind.log; \
 	  echo "valgrind: $$(grep -c '^ok' build/valgrind.log) specs passed, exit $$rc"; exit $$rc
+
+# libFuzzer: linalg calls decoded from fuzzed bytes (spec/fuzz/fuzz.c) under
+# ASan and UBSan for FUZZ_TIME seconds; new inputs go to build-fuzz/corpus,
+# the seed corpus is spec/fuzz/corpus.
+FUZZ_TIME ?= 60
+FUZZ_CC ?= clang
+FUZZFLAGS = -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+fuzz: deps
+	@sh tools/deps.sh clang libclang-rt-14-dev
+	@mkdir -p build-fuzz/corpus
+	$(FUZZ_CC) $(FUZZFLAGS) -std=c99 -Isrc -I$(LUA_INCDIR) $(BLAS_CFLAGS) -o build-fuzz/fuzz \
+	  spec/fuzz/fuzz.c $(SRC) $(shell $(PKG_CONFIG) --libs lua$(LUA_VERSION)) $(BLAS_LIBS) -lpthread -lm
+	OPENBLAS_NUM_THREADS=1 ./build-fuzz/fuzz -max_total_time=$(FUZZ_TIME) -timeout=20 \
+	  -rss_limit_mb=4096 -print_final_stats=1 build-fuzz/corpus spec/fuzz/corpus 2>&1 | \
+	  grep -E "^#[0-9]+ *(DONE|INITED)|stat::number_of_executed_units|ERROR|SUMMARY|Done"; \
+	  test ! -e crash-* -a ! -e leak-* -a ! -e timeout-* -a ! -e oom-*

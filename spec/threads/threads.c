@@ -1,0 +1,139 @@
+/*
+** threads.c: 4 lua_States on 4 threads run matmul, lstsq and attention
+** concurrently; their results must equal the serial ones. Then the process
+** forks after OpenBLAS has started its thread pool, and the child must
+** finish a matmul and an attention within a time limit.
+*/
+#include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <lua.h>
+#include <lualib.h>
+#include <lauxlib.h>
+
+#include "linalg.h"
+
+#define NT 4
+#define NRES 3
+
+/* seed s picks the data; returns three matrices */
+static const char *snippet =
+  "local la = require 'linalg'; local s = ...\n"
+  "local A, B = la.randn(300, 200, s), la.randn(200, 150, s + 1)\n"
+  "local X, y = la.randn(2000, 40, s + 2), la.randn(2000, 1, s + 3)\n"
+  "local Q, K, V = la.randn(700, 32, s + 4), la.randn(900, 32, s + 5), la.randn(900, 16, s + 6)\n"
+  "local O = la.attention(Q, K, V, {causal = true})\n"
+  "for i = 1, 20 do la.attention(Q, K, V) end\n"
+  "return A * B, (la.lstsq(X, y)), O\n";
+
+typedef struct Res { double *data[NRES]; int rows[NRES], cols[NRES]; } Res;
+
+static lua_State *newstate(void) {
+  lua_State *L = luaL_newstate();
+  luaL_openlibs(L);
+  luaL_requiref(L, "linalg.core", luaopen_linalg_core, 0);
+  lua_pop(L, 1);
+  if (luaL_dostring(L, "package.path = '../lua/?.lua;../lua/?/init.lua;' .. package.path") != LUA_OK)
+    exit(1);
+  return L;
+}
+
+/* Runs the snippet with seed s and copies the results into r. */
+static int compute(int s, Res *r) {
+  lua_State *L = newstate();
+  int k;
+  if (luaL_loadstring(L, snippet) != LUA_OK) return 0;
+  lua_pushinteger(L, s);
+  if (lua_pcall(L, 1, NRES, 0) != LUA_OK) {
+    fprintf(stderr, "threads: %s\n", lua_tostring(L, -1));
+    lua_close(L);
+    return 0;
+  }
+  for (k = 0; k < NRES; k++) {
+    int ld, i, j;
+    double *p = linalg_checkmatrix(L, k - NRES, &r->rows[k], &r->cols[k], &ld);
+    r->data[k] = malloc(sizeof(double) * (size_t)r->rows[k] * r->cols[k]);
+    for (j = 0; j < r->cols[k]; j++)
+      for (i = 0; i < r->rows[k]; i++) r->data[k][i + j * r->rows[k]] = p[i + j * ld];
+  }
+  lua_close(L);
+  return 1;
+}
+
+static int same(const Res *a, const Res *b) {
+  int k;
+  size_t i;
+  for (k = 0; k < NRES; k++) {
+    if (a->rows[k] != b->rows[k] || a->cols[k] != b->cols[k]) return 0;
+    for (i = 0; i < (size_t)a->rows[k] * a->cols[k]; i++)
+      if (fabs(a->data[k][i] - b->data[k][i]) > 1e-12 * (1 + fabs(a->data[k][i]))) return 0;
+  }
+  return 1;
+}
+
+static void release(Res *r) { int k; for (k = 0; k < NRES; k++) free(r->data[k]); }
+
+typedef struct Arg { int seed, ok; Res res; } Arg;
+
+static void *worker(void *p) {
+  Arg *a = (Arg *)p;
+  a->ok = compute(a->seed, &a->res);
+  return NULL;
+}
+
+static int fork_test(void) {
+  pid_t pid;
+  int status;
+  lua_State *L = newstate();
+  /* parent: start OpenBLAS's pool with a large product first */
+  if (luaL_dostring(L, "local la = require 'linalg'; la.threads(2); local A = la.randn(600, 600, 1); local P = A * A") != LUA_OK)
+    return 0;
+  pid = fork();
+  if (pid < 0) return 0;
+  if (pid == 0) {
+    alarm(60);                 /* a hang in the child ends it with SIGALRM */
+    if (luaL_dostring(L, "local la = require 'linalg'; local A = la.randn(600, 600, 1)\n"
+                         "local P = A * A; assert(math.abs(P(1,1) - la.dot(A:row(1), A:col(1))) < 1e-9)\n"
+                         "local O = la.attention(la.randn(600, 16, 2), A:sub(1, 600, 1, 16), A:sub(1, 600, 1, 8))\n"
+                         "assert(O:rows() == 600)") != LUA_OK) _exit(1);
+    _exit(0);
+  }
+  lua_close(L);
+  if (waitpid(pid, &status, 0) != pid) return 0;
+  if (WIFSIGNALED(status)) {
+    fprintf(stderr, "threads: child after fork killed by signal %d\n", WTERMSIG(status));
+    return 0;
+  }
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+int main(void) {
+  Arg args[NT];
+  Res serial[NT];
+  pthread_t tid[NT];
+  int t, passed = 0, failed = 0;
+  for (t = 0; t < NT; t++)
+    if (!compute(10 * t + 1, &serial[t])) return 1;
+  for (t = 0; t < NT; t++) {
+    args[t].seed = 10 * t + 1;
+    args[t].ok = 0;
+    if (pthread_create(&tid[t], NULL, worker, &args[t]) != 0) return 1;
+  }
+  for (t = 0; t < NT; t++) pthread_join(tid[t], NULL);
+  for (t = 0; t < NT; t++) {
+    if (args[t].ok && same(&args[t].res, &serial[t])) passed++;
+    else { failed++; fprintf(stderr, "threads: state %d differs from its serial run\n", t); }
+    if (args[t].ok) release(&args[t].res);
+    release(&serial[t]);
+  }
+  if (fork_test()) passed++;
+  else { failed++; fprintf(stderr, "threads: matmul after fork failed\n"); }
+  printf("threads: %d passed, %d failed (4 concurrent states, fork)\n", passed, failed);
+  return failed != 0;
+}
