@@ -22,7 +22,7 @@ WARN       = -std=c99 -Wall -Wextra -pedantic -Wmissing-prototypes -Wshadow
 ALLCFLAGS  = $(CFLAGS) $(WARN) -fPIC -fvisibility=hidden -ffp-contract=off \
              -I$(LUA_INCDIR) $(BLAS_CFLAGS)
 
-SRC  = src/lcore.c src/larith.c src/llapack.c src/llstsq.c src/lattn.c \
+SRC  = src/lcore.c src/larith.c src/llapack.c src/llstsq.c src/lattn.c src/lio.c \
        src/la_kernels.c src/la_rng.c src/la_gs.c src/la_nnls.c src/la_tsqr.c \
        src/la_attn.c
 BUILD ?= build

@@ -49,20 +49,27 @@ local api = {
   {"softmax", {"M"}, {M}}, {"log_softmax", {"M"}, {M}},
   {"attention", {"M", "M", "M", "O"}, {M, M, M, {}}},
   {"asmatrix", {"M"}, {M}}, {"check_finite", {"M"}, {M}},
+  {"frombuffer", {"S", "I", "I"}, {string.rep("\0", 32), 2, 2}}, {"tobytes", {"M"}, {M}},
+  {"load_npy", {"P"}, {"spec/fixtures/f8_c.npy"}}, {"load_csv", {"P"}, {"spec/fixtures/README.md"}},
+  {"save_npy", {"M", "W"}, {M, os.tmpname()}}, {"save_csv", {"M", "W"}, {M, os.tmpname()}},
 }
 
 -- the error each hostile value gives in a slot of each kind
 local hostile = {
-  {"a string", "x", {X = "(table, matrix or size expected, got string)", M = "(matrix expected, got string)", I = "expected, got string",
+  {"a string", "x", {S = "2x2 elements of 8 bytes need 32 bytes, the buffer holds 1",
+    P = "x: No such file or directory", X = "(table, matrix or size expected, got string)", M = "(matrix expected, got string)", I = "expected, got string",
     N = "(number expected, got string)", O = "(options table expected, got string)",
     F = "(function expected, got string)", L = "expected, got string"}},
-  {"io.stdout", io.stdout, {X = "(table, matrix or size expected, got FILE*)", M = "(matrix expected, got FILE*)", I = "expected, got FILE*",
+  {"io.stdout", io.stdout, {S = "(string expected, got FILE*)", P = "(path expected, got FILE*)",
+    W = "(path expected, got FILE*)", X = "(table, matrix or size expected, got FILE*)", M = "(matrix expected, got FILE*)", I = "expected, got FILE*",
     N = "(number expected, got FILE*)", O = "(options table expected, got FILE*)",
     F = "(function expected, got FILE*)", L = "expected, got FILE*"}},
-  {"a function", print, {X = "(table, matrix or size expected, got function)", M = "(matrix expected, got function)", I = "expected, got function",
+  {"a function", print, {S = "(string expected, got function)", P = "(path expected, got function)",
+    W = "(path expected, got function)", X = "(table, matrix or size expected, got function)", M = "(matrix expected, got function)", I = "expected, got function",
     N = "(number expected, got function)", O = "(options table expected, got function)",
     L = "expected, got function"}},
-  {"a table of strings", {"a", "b"}, {X = "entry (1,1) is not a number (got string)", M = "entry (1,1) is not a number (got string)",
+  {"a table of strings", {"a", "b"}, {S = "(string expected, got table)", P = "(path expected, got table)",
+    W = "(path expected, got table)", X = "entry (1,1) is not a number (got string)", M = "entry (1,1) is not a number (got string)",
     I = "expected, got table", N = "(number expected, got table)",
     F = "(function expected, got table)", L = "item 1 is not a matrix (got string)"}},
 }
@@ -86,7 +93,7 @@ describe("hostile arguments", function()
           end)
         end
       end
-      if kind == "M" or kind == "I" or kind == "X" then
+      if kind == "M" or kind == "I" or kind == "X" or kind == "S" or kind == "P" then
         it(string.format("%s with nil as required argument #%d", name, slot), function()
           local args = {table.unpack(good)}
           args[slot] = nil

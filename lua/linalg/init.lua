@@ -273,6 +273,20 @@ function la.multihead_attention(X, Wq, Wk, Wv, Wo, heads, opts)
   return out
 end
 
+-- Functions of the modules loaded on first use (file formats, pictures).
+local function lazy(mod, name)
+  return function(...) return require(mod)[name](...) end
+end
+
+--- Reads a NumPy .npy file; see `linalg.io.load_npy`.
+la.load_npy = lazy("linalg.io", "load_npy")
+--- Writes a NumPy .npy file; see `linalg.io.save_npy`.
+la.save_npy = lazy("linalg.io", "save_npy")
+--- Reads a CSV file of numbers; see `linalg.io.load_csv`.
+la.load_csv = lazy("linalg.io", "load_csv")
+--- Writes a CSV file (17 significant digits); see `linalg.io.save_csv`.
+la.save_csv = lazy("linalg.io", "save_csv")
+
 -- Methods: the matrix metatable's __index reads the core table, so the
 -- functions written here join it; every function is then a method.
 for k, v in pairs(la) do if core[k] == nil then core[k] = v end end

@@ -1,0 +1,95 @@
+/*
+** lio.c: matrices from and to raw bytes (the bulk of .npy input and
+** output; headers are parsed by the Lua front).
+*/
+#include <stdint.h>
+#include <string.h>
+
+#include "lbind.h"
+
+static int host_big(void) {
+  const uint16_t one = 1;
+  unsigned char c;
+  memcpy(&c, &one, 1);
+  return c == 0;
+}
+
+/* element k of the buffer as a double; size 4 or 8, kind 'f' or 'i' */
+static double element_at(const unsigned char *p, int size, int kind, int swap) {
+  unsigned char b[8];
+  int i;
+  for (i = 0; i < size; i++) b[i] = swap ? p[size - 1 - i] : p[i];
+  if (kind == 'f' && size == 8) { double d; memcpy(&d, b, 8); return d; }
+  if (kind == 'f') { float f; memcpy(&f, b, 4); return (double)f; }
+  if (size == 8) { int64_t v; memcpy(&v, b, 8); return (double)v; }
+  { int32_t v; memcpy(&v, b, 4); return (double)v; }
+}
+
+/* frombuffer(s, rows, cols [, {dtype = "<f8", order = "C", offset = 0}]):
+** dtype is NumPy's descr: byte order < > = or |, kind f or i, size 4 or 8;
+** order "C" (rows first) or "F" (columns first). The string must hold
+** exactly rows * cols elements after offset. */
+static int l_frombuffer(lua_State *L) {
+  if (lua_type(L, 1) != LUA_TSTRING) la_typeerror(L, "frombuffer", 1, "string");
+  size_t len;
+  const unsigned char *s;
+  int m = la_checksize(L, "frombuffer", 2), n = la_checksize(L, "frombuffer", 3);
+  s = (const unsigned char *)lua_tolstring(L, 1, &len);
+  const char *dt = la_optstr(L, 4, "dtype", "<f8", "frombuffer");
+  const char *order = la_optstr(L, 4, "order", "C", "frombuffer");
+  double off = la_optnum(L, 4, "offset", 0, "frombuffer");
+  char bo = '=', kind;
+  int size, swap, i, j;
+  size_t need, base;
+  la_Mat *A;
+  if (*dt == '<' || *dt == '>' || *dt == '=' || *dt == '|') bo = *dt++;
+  kind = dt[0];
+  size = dt[1] ? dt[1] - '0' : 0;
+  if ((kind != 'f' && kind != 'i') || (size != 4 && size != 8) || dt[2] != '\0')
+    la_error(L, "frombuffer", "unsupported dtype '%s' (float64/32 and int64/32 are)",
+             la_optstr(L, 4, "dtype", "<f8", "frombuffer"));
+  if (strcmp(order, "C") != 0 && strcmp(order, "F") != 0)
+    la_error(L, "frombuffer", "order must be \"C\" or \"F\", got \"%s\"", order);
+  if (!(off >= 0) || off > (double)len || off != (double)(size_t)off)
+    la_error(L, "frombuffer", "offset %f outside the %d-byte buffer", off, (int)len);
+  base = (size_t)off;
+  need = (size_t)m * (size_t)n * (size_t)size;
+  if ((size_t)m * (size_t)n > ((size_t)-1) / 8 || len - base != need)
+    la_error(L, "frombuffer", "%dx%d elements of %d bytes need %I bytes, the buffer holds %I",
+             m, n, size, (lua_Integer)need, (lua_Integer)(len - base));
+  swap = (bo == '<' && host_big()) || (bo == '>' && !host_big());
+  A = la_new(L, "frombuffer", m, n);
+  for (j = 0; j < n; j++)
+    for (i = 0; i < m; i++) {
+      size_t k = order[0] == 'C' ? (size_t)i * n + j : (size_t)j * m + i;
+      LA_AT(A, i, j) = element_at(s + base + k * size, size, kind, swap);
+    }
+  return 1;
+}
+
+/* tobytes(A): little-endian float64 in column-major (Fortran) order */
+static int l_tobytes(lua_State *L) {
+  la_Mat *A = la_check(L, 1, "tobytes");
+  luaL_Buffer B;
+  int i, j, k;
+  luaL_buffinit(L, &B);
+  for (j = 0; j < A->cols; j++)
+    for (i = 0; i < A->rows; i++) {
+      double d = LA_AT(A, i, j);
+      uint64_t u;
+      char b[8];
+      memcpy(&u, &d, 8);
+      for (k = 0; k < 8; k++) b[k] = (char)((u >> (8 * k)) & 0xff);
+      luaL_addlstring(&B, b, 8);
+    }
+  luaL_pushresult(&B);
+  return 1;
+}
+
+static const luaL_Reg funcs[] = {
+  {"frombuffer", l_frombuffer}, {"tobytes", l_tobytes}, {NULL, NULL}
+};
+
+void la_open_io(lua_State *L) {
+  la_setfuncs(L, funcs);
+}
