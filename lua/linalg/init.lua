@@ -287,6 +287,11 @@ la.load_csv = lazy("linalg.io", "load_csv")
 --- Writes a CSV file (17 significant digits); see `linalg.io.save_csv`.
 la.save_csv = lazy("linalg.io", "save_csv")
 
+--- Writes an SVG heatmap of a matrix; see `linalg.svg.heatmap`.
+la.heatmap = lazy("linalg.svg", "heatmap")
+--- Writes an SVG of 2-D vectors as arrows; see `linalg.svg.plot_vectors`.
+la.plot_vectors = lazy("linalg.svg", "plot_vectors")
+
 -- Methods: the matrix metatable's __index reads the core table, so the
 -- functions written here join it; every function is then a method.
 for k, v in pairs(la) do if core[k] == nil then core[k] = v end end
