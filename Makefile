@@ -33,7 +33,7 @@ HOST = $(BUILD)/host
 ALLOC = $(BUILD)/alloc
 THREADS = $(BUILD)/threads
 
-.PHONY: all deps demo test bench install uninstall clean check-install check-asan valgrind fuzz
+.PHONY: all deps demo test bench install uninstall clean check-install check-asan valgrind fuzz repl doc
 
 all: $(MOD)
 
@@ -76,6 +76,11 @@ test: deps
 	cd build && LUA_PATH="../lua/?.lua;../lua/?/init.lua;;" LUA_CPATH="./?.so;;" ./host
 	cd build && OPENBLAS_NUM_THREADS=1 ./alloc
 	cd build && ./threads
+
+# an interactive session with la loaded; expressions print themselves
+repl: deps
+	@$(MAKE) --no-print-directory all
+	@$(LUA) bin/linalg-repl
 
 bench: deps
 	@$(MAKE) --no-print-directory all

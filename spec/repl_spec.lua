@@ -1,0 +1,18 @@
+-- The interactive session (bin/linalg-repl) driven through a pipe.
+describe("bin/linalg-repl", function()
+  it("prints expressions, runs statements, continues lines, survives errors", function()
+    local name = os.tmpname()
+    local f = io.open(name, "w")
+    f:write("A = la.matrix{{1,2},{3,4}}\nA * A.T\nfor i = 1,\n 2 do print('i=' .. i) end\n",
+            "la.zeros(-1, 1)\nla.det(A)\nexit\n")
+    f:close()
+    local p = io.popen(string.format("LUA_CPATH='%s' lua5.4 bin/linalg-repl < %s 2>&1", package.cpath, name))
+    local out = p:read("a")
+    p:close()
+    os.remove(name)
+    assert.is_truthy(out:find("2x2 matrix\n   5  11\n  11  25", 1, true))
+    assert.is_truthy(out:find("i=1\ni=2", 1, true))
+    assert.is_truthy(out:find("linalg.zeros: bad argument #1", 1, true))
+    assert.is_truthy(out:find("-2.0", 1, true))
+  end)
+end)
