@@ -82,6 +82,11 @@ repl: deps
 	@$(MAKE) --no-print-directory all
 	@$(LUA) bin/linalg-repl
 
+# the HTML reference (LDoc) into doc/
+doc:
+	@sh tools/deps.sh lua-ldoc
+	ldoc -c config.ld .
+
 bench: deps
 	@$(MAKE) --no-print-directory all
 	@sh bench/run.sh
