@@ -17,9 +17,23 @@
     for (i = 0; i < m; i++) { \
       double x = pa[i * a.rs], y = pb[i * b.rs]; pc[i] = (expr); } }
 
+/* All three contiguous (no broadcasting, no view gaps): one flat loop. */
+#define FLATLOOP(expr) \
+  for (k = 0; k < N; k++) { double x = a.p[k], y = b.p[k]; c[k] = (expr); }
+
 void lak_ewise(lak_Op op, int m, int n, lak_Arg a, lak_Arg b,
                double *c, int ldc) {
   int i, j;
+  if (a.rs == 1 && b.rs == 1 && a.cs == m && b.cs == m && ldc == m) {
+    size_t k, N = (size_t)m * (size_t)n;
+    switch (op) {
+      case LAK_ADD: FLATLOOP(x + y); break;
+      case LAK_SUB: FLATLOOP(x - y); break;
+      case LAK_MUL: FLATLOOP(x * y); break;
+      case LAK_DIV: FLATLOOP(x / y); break;
+    }
+    return;
+  }
   switch (op) {
     case LAK_ADD: EWLOOP(x + y); break;
     case LAK_SUB: EWLOOP(x - y); break;

@@ -31,6 +31,7 @@ int la_typeerror(lua_State *L, const char *fname, int arg, const char *what);
 
 /* matrices */
 la_Mat *la_new(lua_State *L, const char *fname, lua_Integer m, lua_Integer n);
+la_Mat *la_newat(lua_State *L, const char *fname, lua_Integer m, lua_Integer n, int mt);
 la_Mat *la_newzero(lua_State *L, const char *fname, lua_Integer m, lua_Integer n);
 la_Mat *la_test(lua_State *L, int idx);
 la_Mat *la_check(lua_State *L, int idx, const char *fname);

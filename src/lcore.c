@@ -98,9 +98,12 @@ static void hugepages(void *p, size_t len) {
 #endif
 }
 
-/* Pushes a new m x n matrix with uninitialised contents. */
-la_Mat *la_new(lua_State *L, const char *fname, lua_Integer m, lua_Integer n) {
+/* Pushes a new m x n matrix with uninitialised contents. mt is where the
+** matrix metatable is: a stack index, or 0 for the registry (the C API,
+** which runs inside the host's functions). */
+la_Mat *la_newat(lua_State *L, const char *fname, lua_Integer m, lua_Integer n, int mt) {
   la_Mat *A;
+  if (mt) mt = lua_absindex(L, mt);
   checkdims(L, fname, m, n);
   /* no user value: only views need one, and the GC skips a userdata without */
   A = (la_Mat *)lua_newuserdatauv(L, LA_HDR + (size_t)(m * n) * sizeof(double), 0);
@@ -108,9 +111,19 @@ la_Mat *la_new(lua_State *L, const char *fname, lua_Integer m, lua_Integer n) {
   hugepages(A->data, (size_t)(m * n) * sizeof(double));
   A->rows = (int)m; A->cols = (int)n; A->ld = m > 0 ? (int)m : 1;
   A->flags = 0;
-  lua_rawgetp(L, LUA_REGISTRYINDEX, &mt_key);
+  if (mt) {
+    lua_pushvalue(L, mt);
+    if (lua_type(L, -1) != LUA_TTABLE) { lua_pop(L, 1); mt = 0; }
+  }
+  if (!mt) lua_rawgetp(L, LUA_REGISTRYINDEX, &mt_key);
   lua_setmetatable(L, -2);
   return A;
+}
+
+/* Every function of the module is a closure with the metatable as upvalue
+** 1 (la_setfuncs), which is much cheaper to reach than the registry. */
+la_Mat *la_new(lua_State *L, const char *fname, lua_Integer m, lua_Integer n) {
+  return la_newat(L, fname, m, n, lua_upvalueindex(1));
 }
 
 la_Mat *la_newzero(lua_State *L, const char *fname, lua_Integer m, lua_Integer n) {
@@ -756,8 +769,8 @@ LINALG_API double *linalg_pushmatrix(lua_State *L, int rows, int cols,
                                      const double *src, int ld_src) {
   la_Mat *A;
   needmeta(L);
-  A = src ? la_new(L, "pushmatrix", rows, cols)
-          : la_newzero(L, "pushmatrix", rows, cols);
+  A = la_newat(L, "pushmatrix", rows, cols, 0);     /* the registry's metatable */
+  if (!src) memset(A->data, 0, (size_t)rows * (size_t)cols * sizeof(double));
   if (src) {
     if (ld_src < (rows > 0 ? rows : 1))
       luaL_error(L, "linalg.pushmatrix: ld_src %d < rows %d", ld_src, rows);
