@@ -14,9 +14,8 @@ local asmatrix, svd, lstsq = core.asmatrix, core.svd, core.lstsq
 
 -- Errors raised here carry no position, like those of the C core, so every
 -- message starts with "linalg.<function>:".
-local function fail(fname, fmt, ...)
-  error("linalg." .. fname .. ": " .. string.format(fmt, ...), 0)
-end
+local util = require "linalg.util"
+local fail, typename = util.fail, util.typename
 
 -- A vector argument as an n x 1 matrix (a 1 x n row is turned into a column).
 local function asvector(x, fname, arg)
@@ -36,14 +35,6 @@ local function against(y, X, fname, yarg)
   if p == 1 and q == m and m ~= 1 then y = y.T; p = m end
   if p ~= m then fail(fname, "y has %d rows but X has %d", p, m) end
   return y
-end
-
--- a value's type for messages: a metatable's __name when it has one (FILE*)
-local function typename(x)
-  local mt = getmetatable(x)
-  if type(mt) == "table" and type(mt.__name) == "string" then return mt.__name end
-  if type(mt) == "string" then return mt end            -- a protected metatable
-  return type(x)
 end
 
 local function options(opts, fname, arg)

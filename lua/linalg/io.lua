@@ -4,18 +4,10 @@
 -- @module linalg.io
 local core = require "linalg.core"
 
+local util = require "linalg.util"
+local fail, typename = util.fail, util.typename
+
 local M = {}
-
-local function fail(fname, fmt, ...)
-  error("linalg." .. fname .. ": " .. string.format(fmt, ...), 0)
-end
-
-local function typename(x)
-  local mt = getmetatable(x)
-  if type(mt) == "table" and type(mt.__name) == "string" then return mt.__name end
-  if type(mt) == "string" then return mt end
-  return type(x)
-end
 
 local function readfile(path, fname)
   if type(path) ~= "string" then fail(fname, "bad argument #1 (path expected, got %s)", typename(path)) end

@@ -3,18 +3,17 @@
 -- @module linalg.svg
 local core = require "linalg.core"
 
-local M = {}
+local util = require "linalg.util"
+local fail, typename = util.fail, util.typename
 
-local function fail(fname, fmt, ...)
-  error("linalg." .. fname .. ": " .. string.format(fmt, ...), 0)
-end
+local M = {}
 
 local function esc(s)
   return (tostring(s):gsub("[&<>\"]", {["&"] = "&amp;", ["<"] = "&lt;", [">"] = "&gt;", ['"'] = "&quot;"}))
 end
 
 local function write(path, parts, fname)
-  if type(path) ~= "string" then fail(fname, "bad argument #2 (path expected, got %s)", type(path)) end
+  if type(path) ~= "string" then fail(fname, "bad argument #2 (path expected, got %s)", typename(path)) end
   local f, err = io.open(path, "w")
   if not f then fail(fname, "%s", err) end
   f:write(table.concat(parts))
@@ -69,7 +68,7 @@ end
 function M.heatmap(A, path, opts)
   A = core.asmatrix(A, "heatmap", 1)
   opts = opts or {}
-  if type(opts) ~= "table" then fail("heatmap", "bad argument #3 (options table expected, got %s)", type(opts)) end
+  if type(opts) ~= "table" then fail("heatmap", "bad argument #3 (options table expected, got %s)", typename(opts)) end
   local m, n = A:shape()
   if m == 0 or n == 0 then fail("heatmap", "empty %dx%d matrix", m, n) end
   local D, fr, fc = downsample(A, opts.max_cells or 200)
@@ -150,7 +149,7 @@ end
 --   `right_angles = {{at = point, a = direction, b = direction}, ...}` for
 --   right-angle marks.
 function M.plot_vectors(spec)
-  if type(spec) ~= "table" then fail("plot_vectors", "bad argument #1 (table expected, got %s)", type(spec)) end
+  if type(spec) ~= "table" then fail("plot_vectors", "bad argument #1 (table expected, got %s)", typename(spec)) end
   if type(spec.path) ~= "string" then fail("plot_vectors", "spec.path must be a file name") end
   local arrows, xs, ys = {}, {0}, {0}
   for k, a in ipairs(spec) do

@@ -164,7 +164,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   luaL_openlibs(L);
   luaL_requiref(L, "linalg.core", luaopen_linalg_core, 0);
   lua_pop(L, 1);
-  /* require "linalg" from the precompiled front */
+  /* require "linalg" from the precompiled front; its helper modules from lua/ */
+  (void)luaL_dostring(L, "package.path = 'lua/?.lua;lua/?/init.lua;' .. package.path");
   luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
   if (luaL_loadbuffer(L, front, front_len, "=linalg") != LUA_OK) abort();
   lua_setfield(L, -2, "linalg");
