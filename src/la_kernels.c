@@ -2,6 +2,7 @@
 ** la_kernels.c: elementwise, copy and product kernels (no Lua here).
 */
 #include <cblas.h>
+#include <string.h>
 
 #include "la_kernels.h"
 
@@ -96,4 +97,18 @@ void lak_gemm(char ta, char tb, int m, int n, int k, double alpha,
                 tB ? CblasTrans : CblasNoTrans, m, n, k, alpha,
                 A, lda, B, ldb, beta, C, ldc);
   }
+}
+
+/* Inf and NaN are exactly the doubles whose exponent bits are all ones; an
+** OR of those tests over the column has no branch, so it vectorizes. */
+int lak_allfinite(int m, const double *x) {
+  const uint64_t e = 0x7ff0000000000000ULL;
+  uint64_t bad = 0;
+  int i;
+  for (i = 0; i < m; i++) {
+    uint64_t u;
+    memcpy(&u, x + i, sizeof u);
+    bad |= (u & e) == e;
+  }
+  return bad == 0;
 }

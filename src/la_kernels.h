@@ -26,6 +26,9 @@ void lak_gemm(char ta, char tb, int m, int n, int k, double alpha,
               const double *A, int lda, const double *B, int ldb,
               double beta, double *C, int ldc);
 
+/* 1 when all m entries of x are finite (no NaN, no Inf) */
+int lak_allfinite(int m, const double *x);
+
 /* Copy an m x n block between leading dimensions (optionally transposed). */
 void lak_copy(int m, int n, const double *A, int lda, double *B, int ldb);
 void lak_transpose(int m, int n, const double *A, int lda, double *B, int ldb);

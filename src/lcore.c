@@ -265,11 +265,12 @@ void la_checkfinite(lua_State *L, const la_Mat *A, const char *fname,
                     const char *what) {
   int i, j;
   for (j = 0; j < A->cols; j++)
-    for (i = 0; i < A->rows; i++)
-      if (!isfinite(LA_AT(A, i, j)))
-        la_error(L, fname, "%s(%d,%d) is %s (pass check_finite = false to skip "
-                 "this check)", what, i + 1, j + 1,
-                 isnan(LA_AT(A, i, j)) ? "NaN" : "Inf");
+    if (!lak_allfinite(A->rows, A->data + (ptrdiff_t)j * A->ld))
+      for (i = 0; i < A->rows; i++)      /* find it for the message */
+        if (!isfinite(LA_AT(A, i, j)))
+          la_error(L, fname, "%s(%d,%d) is %s (pass check_finite = false to skip "
+                   "this check)", what, i + 1, j + 1,
+                   isnan(LA_AT(A, i, j)) ? "NaN" : "Inf");
 }
 
 /* ---------------------------------------------------------------- options */
