@@ -177,6 +177,14 @@ describe("hostile tables", function()
     assert.are.same({0, 1}, {la.matrix(empty):shape()})
   end)
 
+  it("hstack of more items than the Lua stack holds is an error", function()
+    local many = {}
+    for i = 1, 1100000 do many[i] = 1 end
+    expect_error("linalg.hstack: too many items (1100000)", la.hstack, many)
+    assert.is_nil(M[42])
+    assert.is_nil(M.nonexistent)
+  end)
+
   it("survives a table whose row is a trap", function()
     local row = setmetatable({}, {__index = function() error("boom") end})
     expect_error("linalg.matrix: row 2 has 0 entries, expected 1 (ragged rows)", la.matrix, {{1}, row})

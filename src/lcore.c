@@ -406,12 +406,14 @@ static int stack(lua_State *L, const char *fname, int horiz) {
   int base;
   la_Mat *C;
   la_checktype(L, fname, 1, LUA_TTABLE);
-  cnt = luaL_len(L, 1);
-  luaL_checkstack(L, (int)(cnt < 1000000 ? cnt : 1000000) + 4, "too many items");
+  cnt = (lua_Integer)lua_rawlen(L, 1);
+  /* every item is anchored on the stack while the result is built */
+  if (cnt > INT_MAX - 8 || !lua_checkstack(L, (int)cnt + 4))
+    la_error(L, fname, "too many items (%I)", cnt);
   base = lua_gettop(L);
   for (k = 1; k <= cnt; k++) {
     la_Mat *A;
-    lua_geti(L, 1, k);
+    lua_rawgeti(L, 1, k);
     if (!la_test(L, -1) && !lua_istable(L, -1))
       la_error(L, fname, "item %I is not a matrix (got %s)", k, la_typename(L, -1));
     A = la_check(L, -1, fname);
@@ -603,8 +605,8 @@ static int l_t(lua_State *L) {
 }
 
 static int m_index(lua_State *L) {
-  const char *k = lua_tostring(L, 2);
-  if (k && k[0] == 'T' && k[1] == '\0' && lua_type(L, 2) == LUA_TSTRING) {
+  const char *k = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : NULL;
+  if (k && k[0] == 'T' && k[1] == '\0') {
     lua_settop(L, 1);
     return l_t(L);
   }
