@@ -43,6 +43,18 @@ describe("linalg.heatmap", function()
     assert.is_truthy(s:find(">c</text>", 1, true))
   end)
 
+  it("thins labels so they stay readable at 100 x 100", function()
+    local path = dir .. "/l.svg"
+    local labels = {}
+    for i = 1, 100 do labels[i] = "t" .. i end
+    la.heatmap(la.rand(100, 100, 5), path, {row_labels = labels, col_labels = labels})
+    local f = io.open(path); local s = f:read("a"); f:close()
+    local shown = select(2, s:gsub(">t%d+</text>", ""))
+    assert.is_true(shown > 20 and shown < 100)      -- every 3rd of 2 x 100 labels at 6 px cells
+    local w, h = render(path)
+    assert.is_true(w >= 600 and h >= 600)
+  end)
+
   it("uses a diverging scale centred on zero for signed data", function()
     local path = dir .. "/p.svg"
     la.heatmap(la.matrix{{-1, 0}, {0, 1}}, path, {cell = 40})

@@ -105,14 +105,15 @@ function M.heatmap(A, path, opts)
     end
   end
   out[#out + 1] = "</g>\n"
+  local step = math.max(1, math.ceil(13 / cell))       -- labels at least 13 px apart
   if rl and fr == 1 then
-    for i = 1, math.min(m, #rl) do
+    for i = 1, math.min(m, #rl), step do
       out[#out + 1] = string.format('<text x="%d" y="%d" text-anchor="end" dominant-baseline="middle">%s</text>\n',
         left - 4, top + (i - 0.5) * cell, esc(rl[i]))
     end
   end
   if cl and fc == 1 then
-    for j = 1, math.min(n, #cl) do
+    for j = 1, math.min(n, #cl), step do
       out[#out + 1] = string.format('<text transform="translate(%d,%d) rotate(-60)">%s</text>\n',
         math.floor(left + (j - 0.5) * cell), top - 4, esc(cl[j]))
     end
