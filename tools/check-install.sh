@@ -20,6 +20,14 @@ rm -rf "$tmp/src/build"
   { cat "$tmp/rock.log"; exit 1; }
 (cd "$tmp" && eval "$(luarocks --lua-version=5.4 --tree "$tmp/tree" path)" && lua5.4 -e "$smoke")
 
+# 1b. luarocks test: the rockspec's test = {type = "busted"}, offline. The
+# system busted is registered as the busted rock in a throwaway HOME.
+(export HOME="$tmp/home" && mkdir -p "$HOME" &&
+  cd "$top/tools/busted-shim" && luarocks --lua-version=5.4 --local make busted-0.0-1.rockspec >"$tmp/shim.log" 2>&1 &&
+  cd "$tmp/src" && make -s >/dev/null && luarocks --lua-version=5.4 test rockspec/linalg-scm-1.rockspec >"$tmp/test.log" 2>&1) ||
+  { cat "$tmp/shim.log"; tail -20 "$tmp/test.log"; exit 1; }
+echo "luarocks test: $(grep -o '[0-9]* successes / [0-9]* failures' "$tmp/test.log" | tail -1)"
+
 # 2. make install PREFIX=... DESTDIR=...
 make -C "$tmp/src" -s install PREFIX=/opt/linalg DESTDIR="$tmp/dest" >/dev/null
 (cd "$tmp" && LUA_PATH="$tmp/dest/opt/linalg/share/lua/5.4/?.lua;$tmp/dest/opt/linalg/share/lua/5.4/?/init.lua" \
