@@ -130,7 +130,7 @@ describe("linalg.span_check", function()
   end)
 
   it("rejects NaN under its own name and checks shapes", function()
-    assert.error_matches(function() la.span_check(X, {0 / 0, 1, 1}) end, "linalg.span_check: b(1,1) is NaN")
+    assert.error_matches(function() la.span_check(X, {0 / 0, 1, 1}) end, "linalg.span_check: y(1,1) is NaN")
     assert.error_matches(function() la.span_check(X, {1, 2}) end, "linalg.span_check: y has 2 rows but X has 3")
   end)
 end)

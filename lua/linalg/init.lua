@@ -17,6 +17,14 @@ local asmatrix, svd, lstsq = core.asmatrix, core.svd, core.lstsq
 local util = require "linalg.util"
 local fail, typename = util.fail, util.typename
 
+-- Calls f(...), a function of the core, and renames its errors ("linalg.from:")
+-- as errors of `to`, the function the user called.
+local function as(to, from, f, ...)
+  local r = table.pack(pcall(f, ...))
+  if not r[1] then error((tostring(r[2]):gsub("^linalg%." .. from .. ":", "linalg." .. to .. ":")), 0) end
+  return table.unpack(r, 2, r.n)
+end
+
 -- A vector argument as an n x 1 matrix (a 1 x n row is turned into a column).
 local function asvector(x, fname, arg)
   x = asmatrix(x, fname, arg)
@@ -50,8 +58,7 @@ end
 local function range_basis(X, opts, fname)
   local m, n = X:shape()
   if m == 0 or n == 0 then return la.zeros(m, 0), 0 end
-  local ok, U, s = pcall(svd, X, {check_finite = opts.check_finite})
-  if not ok then error((U:gsub("^linalg%.svd:", "linalg." .. fname .. ":")), 0) end
+  local U, s = as(fname, "svd", svd, X, {check_finite = opts.check_finite})
   local tol = s(1) * math.max(m, n) * EPS
   local r = 0
   for i = 1, s:rows() do if s(i) > tol then r = i end end
@@ -137,9 +144,8 @@ function la.span_check(X, y, opts)
   local k = y:cols()
   local w, rank
   if opts.check_finite ~= false then
-    -- through lstsq's check, so NaN/Inf is an error naming this function
-    local ok, err = pcall(lstsq, X, y, {method = "svd"})
-    if not ok then error((err:gsub("^linalg%.lstsq:", "linalg.span_check:")), 0) end
+    core.check_finite(X, "span_check", "X")
+    core.check_finite(y, "span_check", "y")
   end
   if opts.convex then
     local cols = {}
@@ -205,20 +211,12 @@ function la.linear_regression(X, y, opts)
     xm, ym = X:mean(1), y:mean()
     A, b = X - xm, y - ym
   end
-  local ok, coef = pcall(lstsq, A, b, {method = "qr", ridge = opts.ridge or 0})
-  if not ok then error((coef:gsub("^linalg%.lstsq:", "linalg.linear_regression:")), 0) end
+  local coef = as("linear_regression", "lstsq", lstsq, A, b, {method = "qr", ridge = opts.ridge or 0})
   local c0 = intercept and ym - (xm * coef)(1, 1) or 0
   local model = setmetatable({coef = coef, intercept = c0}, Model)
   local yc = y - y:mean()
   model.r2 = la.dot(yc, yc) > 0 and model:score(X, y) or nil
   return model
-end
-
--- Calls f(...) and renames errors of the C function `from` as `to`'s.
-local function as(to, from, f, ...)
-  local r = table.pack(pcall(f, ...))
-  if not r[1] then error((tostring(r[2]):gsub("^linalg%." .. from .. ":", "linalg." .. to .. ":")), 0) end
-  return table.unpack(r, 2, r.n)
 end
 
 --- Multi-head attention: heads take consecutive column blocks of the
