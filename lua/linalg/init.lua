@@ -116,8 +116,7 @@ end
 local function convex_weights(X, y)
   local n = X:cols()
   if n == 0 then return la.zeros(0, 1) end
-  local mu = 1e4 * math.max(1, math.abs(X:max()), math.abs(X:min()),
-                            math.abs(y:max()), math.abs(y:min()))
+  local mu = 1e4 * math.max(1, la.norm(X, math.huge), la.norm(y, math.huge))
   local E = la.vstack{X, la.matrix(1, n, mu)}
   local f = la.vstack{y, {{mu}}}
   local w = core.nnls(E, f, {check_finite = false})
@@ -142,7 +141,7 @@ function la.span_check(X, y, opts)
   if type(tol) ~= "number" or not (tol >= 0) then fail("span_check", "tol must be a number >= 0") end
   local m, n = X:shape()
   local k = y:cols()
-  local w, rank
+  local w, rank, _
   if opts.check_finite ~= false then
     core.check_finite(X, "span_check", "X")
     core.check_finite(y, "span_check", "y")
