@@ -65,7 +65,7 @@ la_Mat *la_svals(lua_State *L, const la_Mat *A, const char *fname, int check);
 /* LAPACK plumbing (llapack.c): raise on info < 0 or a recorded xerbla
 ** report; workspace of a lwork = -1 query's size, pushed; options. */
 void la_checkinfo(lua_State *L, const char *fname, const char *routine, int info);
-double *la_work(lua_State *L, double query, int *lwork);
+double *la_work(lua_State *L, const char *fname, double query, int *lwork);
 int la_wantfinite(lua_State *L, int oi, const char *fname);
 la_Mat *la_rhs(lua_State *L, int idx, const char *fname, int m);
 void la_open_lstsq(lua_State *L);

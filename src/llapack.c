@@ -50,10 +50,12 @@ void la_checkinfo(lua_State *L, const char *fname, const char *routine,
   }
 }
 
-/* Workspace of the size a lwork = -1 query returned (at least 1). */
-double *la_work(lua_State *L, double query, int *lwork) {
+/* Workspace of the size a lwork = -1 query returned (at least 1); more
+** than 32-bit LAPACK integers can count is an error before allocating. */
+double *la_work(lua_State *L, const char *fname, double query, int *lwork) {
   double n = query < 1 ? 1 : query;
-  if (n > 2147483647.0) luaL_error(L, "not enough memory");
+  if (!(n <= 2147483647.0))
+    la_error(L, fname, "LAPACK workspace of %f doubles exceeds 32-bit indexing", query);
   *lwork = (int)n;
   return la_scratch(L, (size_t)*lwork);
 }
@@ -74,7 +76,7 @@ la_Mat *la_svals(lua_State *L, const la_Mat *A, const char *fname, int check) {
   info = LAPACKE_dgesdd_work(LAPACK_COL_MAJOR, 'N', C->rows, C->cols, C->data,
                              C->ld, s->data, NULL, 1, NULL, 1, &q, -1, iwork);
   la_checkinfo(L, fname, "dgesdd", info);
-  w = la_work(L, q, &lwork);
+  w = la_work(L, fname, q, &lwork);
   info = LAPACKE_dgesdd_work(LAPACK_COL_MAJOR, 'N', C->rows, C->cols, C->data,
                              C->ld, s->data, NULL, 1, NULL, 1, w, lwork, iwork);
   la_checkinfo(L, fname, "dgesdd", info);
@@ -150,13 +152,13 @@ static int l_qr(lua_State *L) {
     for (j = 0; j < n; j++) jpvt[j] = 0;
     info = LAPACKE_dgeqp3_work(LAPACK_COL_MAJOR, m, n, W->data, W->ld, jpvt, tau, &q, -1);
     la_checkinfo(L, "qr", "dgeqp3", info);
-    w = la_work(L, q, &lwork);
+    w = la_work(L, "qr", q, &lwork);
     info = LAPACKE_dgeqp3_work(LAPACK_COL_MAJOR, m, n, W->data, W->ld, jpvt, tau, w, lwork);
     la_checkinfo(L, "qr", "dgeqp3", info);
   } else {
     info = LAPACKE_dgeqrf_work(LAPACK_COL_MAJOR, m, n, W->data, W->ld, tau, &q, -1);
     la_checkinfo(L, "qr", "dgeqrf", info);
-    w = la_work(L, q, &lwork);
+    w = la_work(L, "qr", q, &lwork);
     info = LAPACKE_dgeqrf_work(LAPACK_COL_MAJOR, m, n, W->data, W->ld, tau, w, lwork);
     la_checkinfo(L, "qr", "dgeqrf", info);
   }
@@ -164,7 +166,7 @@ static int l_qr(lua_State *L) {
   lak_copy(m, k, W->data, W->ld, Q->data, Q->ld);
   info = LAPACKE_dorgqr_work(LAPACK_COL_MAJOR, m, qc, k, Q->data, Q->ld, tau, &q, -1);
   la_checkinfo(L, "qr", "dorgqr", info);
-  w = la_work(L, q, &lwork);
+  w = la_work(L, "qr", q, &lwork);
   info = LAPACKE_dorgqr_work(LAPACK_COL_MAJOR, m, qc, k, Q->data, Q->ld, tau, w, lwork);
   la_checkinfo(L, "qr", "dorgqr", info);
   lua_pop(L, 1);                         /* work; Q on top */
@@ -196,7 +198,7 @@ static la_Mat *svd3(lua_State *L, const la_Mat *A, const char *fname, int full,
   info = LAPACKE_dgesdd_work(LAPACK_COL_MAJOR, job, m, n, W->data, W->ld, s->data,
                              U->data, U->ld, Vt->data, Vt->ld, &q, -1, iwork);
   la_checkinfo(L, fname, "dgesdd", info);
-  w = la_work(L, q, &lwork);
+  w = la_work(L, fname, q, &lwork);
   info = LAPACKE_dgesdd_work(LAPACK_COL_MAJOR, job, m, n, W->data, W->ld, s->data,
                              U->data, U->ld, Vt->data, Vt->ld, w, lwork, iwork);
   la_checkinfo(L, fname, "dgesdd", info);
@@ -242,7 +244,7 @@ static int l_eigh(lua_State *L) {
                              &q, -1, &liwork, -1);
   la_checkinfo(L, "eigh", "dsyevd", info);
   iwork = (lapack_int *)la_scratch(L, (size_t)(liwork > 0 ? liwork : 1));
-  work = la_work(L, q, &lwork);
+  work = la_work(L, "eigh", q, &lwork);
   info = LAPACKE_dsyevd_work(LAPACK_COL_MAJOR, 'V', 'L', n, V->data, V->ld, w->data,
                              work, lwork, iwork, liwork);
   la_checkinfo(L, "eigh", "dsyevd", info);
@@ -302,7 +304,7 @@ static int l_inv(lua_State *L) {
   if (info > 0) singular(L, "inv", info);
   info = LAPACKE_dgetri_work(LAPACK_COL_MAJOR, A->rows, W->data, W->ld, ipiv, &q, -1);
   la_checkinfo(L, "inv", "dgetri", info);
-  w = la_work(L, q, &lwork);
+  w = la_work(L, "inv", q, &lwork);
   info = LAPACKE_dgetri_work(LAPACK_COL_MAJOR, A->rows, W->data, W->ld, ipiv, w, lwork);
   la_checkinfo(L, "inv", "dgetri", info);
   lua_pop(L, 2);

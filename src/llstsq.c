@@ -39,7 +39,7 @@ static int ls_svd(lua_State *L, LsProblem *P) {
                              P->X->data, P->X->ld, s->data, P->rcond, &rank, &q, -1, &liw);
   la_checkinfo(L, "lstsq", "dgelsd", info);
   iw = (lapack_int *)la_scratch(L, (size_t)(liw > 1 ? liw : 1));
-  w = la_work(L, q, &lwork);
+  w = la_work(L, "lstsq", q, &lwork);
   info = LAPACKE_dgelsd_work(LAPACK_COL_MAJOR, P->m, P->n, P->k, P->W->data, P->W->ld,
                              P->X->data, P->X->ld, s->data, P->rcond, &rank, w, lwork, iw);
   la_checkinfo(L, "lstsq", "dgelsd", info);
@@ -57,7 +57,7 @@ static int ls_qr(lua_State *L, LsProblem *P) {
   info = LAPACKE_dgels_work(LAPACK_COL_MAJOR, 'N', P->m, P->n, P->k, P->W->data,
                             P->W->ld, P->X->data, P->X->ld, &q, -1);
   la_checkinfo(L, "lstsq", "dgels", info);
-  w = la_work(L, q, &lwork);
+  w = la_work(L, "lstsq", q, &lwork);
   info = LAPACKE_dgels_work(LAPACK_COL_MAJOR, 'N', P->m, P->n, P->k, P->W->data,
                             P->W->ld, P->X->data, P->X->ld, w, lwork);
   la_checkinfo(L, "lstsq", "dgels", info);
@@ -81,7 +81,7 @@ static int ls_qrp(lua_State *L, LsProblem *P) {
   info = LAPACKE_dgelsy_work(LAPACK_COL_MAJOR, P->m, P->n, P->k, P->W->data, P->W->ld,
                              P->X->data, P->X->ld, jpvt, rc, &rank, &q, -1);
   la_checkinfo(L, "lstsq", "dgelsy", info);
-  w = la_work(L, q, &lwork);
+  w = la_work(L, "lstsq", q, &lwork);
   info = LAPACKE_dgelsy_work(LAPACK_COL_MAJOR, P->m, P->n, P->k, P->W->data, P->W->ld,
                              P->X->data, P->X->ld, jpvt, rc, &rank, w, lwork);
   la_checkinfo(L, "lstsq", "dgelsy", info);
