@@ -221,8 +221,11 @@ end
 --- Multi-head attention: heads take consecutive column blocks of the
 -- projections Q = X Wq, K = KV Wk, V = KV Wv (KV = opts.kv or X), attend
 -- independently, and the concatenated outputs are multiplied by Wo.
--- @param X nq x d_in, Wq and Wk d_in x d (d divisible by heads), Wv d_in x dv
---   (dv divisible by heads), Wo dv x d_out
+-- @param X nq x d_in
+-- @param Wq d_in x d (d divisible by heads)
+-- @param Wk d_in x d
+-- @param Wv d_in x dv (dv divisible by heads)
+-- @param Wo dv x d_out
 -- @int heads
 -- @tparam[opt] table opts `kv` (a second sequence: cross-attention), `scale`
 --   (default 1/sqrt(d / heads)), `causal`, `mask`, `bias`, `weights`
