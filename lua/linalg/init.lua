@@ -193,7 +193,8 @@ end
 --- Ordinary (or ridge) least-squares linear regression, fitted by QR.
 -- With an intercept, X and y are centred first so the intercept is never
 -- penalised by `ridge` (as scikit-learn does).
--- @param X n x d matrix, y vector of n
+-- @param X n x d matrix
+-- @param y vector of n
 -- @tparam[opt] table opts `intercept` (default true), `ridge` (default 0)
 -- @return model with fields coef (vector), intercept, r2 and methods
 --   predict(X), score(X, y)
