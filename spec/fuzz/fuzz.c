@@ -3,8 +3,11 @@
 ** program: matrices with fuzzed shapes and values (NaN, Inf, denormals,
 ** +-1e308 among them) in registers, then a sequence of linalg calls with
 ** fuzzed arguments and options, each under pcall. It runs on a fresh
-** lua_State that is closed afterwards. Any crash, sanitizer report or leak
-** is a finding; Lua errors are expected.
+** lua_State that is closed afterwards, with an allocator that refuses to
+** go past MEMORY_BUDGET bytes, as a host running untrusted scripts would:
+** a huge matrix is then a "not enough memory" error, which exercises those
+** paths too. Any crash, sanitizer report or leak is a finding; Lua errors
+** are expected.
 */
 #include <stdarg.h>
 #include <stdint.h>
@@ -131,6 +134,18 @@ static void decode(In *in, Out *o) {
   }
 }
 
+#define MEMORY_BUDGET ((size_t)256 << 20)
+
+static void *budget_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+  size_t *used = (size_t *)ud, old = ptr ? osize : 0;
+  void *p;
+  if (nsize == 0) { *used -= old; free(ptr); return NULL; }
+  if (nsize > old && *used - old + nsize > MEMORY_BUDGET) return NULL;
+  p = realloc(ptr, nsize);
+  if (p) *used = *used - old + nsize;
+  return p;
+}
+
 static char *front;          /* lua/linalg/init.lua, precompiled */
 static size_t front_len;
 
@@ -160,7 +175,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   In in = { data, size };
   Out o = { NULL, 0, 0 };
-  lua_State *L = luaL_newstate();
+  size_t used = 0;
+  lua_State *L = lua_newstate(budget_alloc, &used);
   luaL_openlibs(L);
   luaL_requiref(L, "linalg.core", luaopen_linalg_core, 0);
   lua_pop(L, 1);
@@ -173,13 +189,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   o.cap = 4096;
   o.s = malloc(o.cap);
   decode(&in, &o);
+  if (getenv("LINALG_FUZZ_PRINT")) fprintf(stderr, "%.*s", (int)o.len, o.s);   /* triage */
   if (luaL_loadbuffer(L, o.s, o.len, "=fuzz") != LUA_OK) {
     fprintf(stderr, "fuzz: generated code does not compile: %s\n%s", lua_tostring(L, -1), o.s);
     abort();
   }
   lua_getglobal(L, "require");
   lua_pushliteral(L, "linalg");
-  lua_call(L, 1, 1);
+  if (lua_pcall(L, 1, 1, 0) != LUA_OK) {      /* setup, not a finding */
+    fprintf(stderr, "fuzz: require 'linalg' failed: %s\n", lua_tostring(L, -1));
+    abort();
+  }
   (void)lua_pcall(L, 1, 0, 0);          /* Lua errors are expected */
   lua_close(L);
   free(o.s);
