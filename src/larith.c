@@ -37,9 +37,12 @@ static int bdim(int x, int y, int *r) {
 ** dimensions become 0. */
 static void broadcast(lua_State *L, const char *fname, Operand *x, Operand *y,
                       int *m, int *n) {
+  int okm, okn;
   operand(L, 1, fname, x);
   operand(L, 2, fname, y);
-  if (!bdim(x->m, y->m, m) || !bdim(x->n, y->n, n))
+  okm = bdim(x->m, y->m, m);
+  okn = bdim(x->n, y->n, n);
+  if (!okm || !okn)
     la_error(L, fname, "shapes %dx%d and %dx%d do not broadcast",
              x->m, x->n, y->m, y->n);
   if (x->m != *m) x->a.rs = 0;

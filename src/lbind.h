@@ -47,9 +47,10 @@ double la_optnumber(lua_State *L, const char *fname, int arg, double def);
 void la_checkfinite(lua_State *L, const la_Mat *A, const char *fname,
                     const char *what);
 
-/* Scratch memory owned by Lua: a full userdata left on the stack, freed by
-** the GC on any path (error or not). */
-double *la_scratch(lua_State *L, size_t ndoubles);
+/* Scratch memory owned by Lua: room for ndoubles doubles (or as many bytes
+** of other types) in a full userdata left on the stack, freed by the GC on
+** any path (error or not). */
+void *la_scratch(lua_State *L, size_t ndoubles);
 
 /* options table at stack index idx (may be none/nil) */
 int la_optbool(lua_State *L, int idx, const char *key, int def,

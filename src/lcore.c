@@ -107,7 +107,7 @@ la_Mat *la_newat(lua_State *L, const char *fname, lua_Integer m, lua_Integer n, 
   checkdims(L, fname, m, n);
   /* no user value: only views need one, and the GC skips a userdata without */
   A = (la_Mat *)lua_newuserdatauv(L, LA_HDR + (size_t)(m * n) * sizeof(double), 0);
-  A->data = (double *)((char *)A + LA_HDR);
+  A->data = (double *)(void *)((char *)A + LA_HDR);   /* owned data follows the header */
   hugepages(A->data, (size_t)(m * n) * sizeof(double));
   A->rows = (int)m; A->cols = (int)n; A->ld = m > 0 ? (int)m : 1;
   A->flags = 0;
@@ -138,10 +138,10 @@ la_Mat *la_copyof(lua_State *L, const la_Mat *A) {
   return B;
 }
 
-double *la_scratch(lua_State *L, size_t ndoubles) {
+void *la_scratch(lua_State *L, size_t ndoubles) {
   if (ndoubles > ((size_t)-1) / sizeof(double) - 1)
     luaL_error(L, "not enough memory");
-  return (double *)lua_newuserdatauv(L, (ndoubles ? ndoubles : 1) * sizeof(double), 0);
+  return lua_newuserdatauv(L, (ndoubles ? ndoubles : 1) * sizeof(double), 0);
 }
 
 /* The module's closures carry the metatable as upvalue 1, which makes the
