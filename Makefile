@@ -33,7 +33,7 @@ HOST = $(BUILD)/host
 ALLOC = $(BUILD)/alloc
 THREADS = $(BUILD)/threads
 
-.PHONY: all deps demo test bench install uninstall clean check-install check-asan valgrind fuzz repl doc
+.PHONY: all deps demo test bench install uninstall clean check-install check-asan valgrind fuzz repl doc lint
 
 all: $(MOD)
 
@@ -81,6 +81,12 @@ test: deps
 repl: deps
 	@$(MAKE) --no-print-directory all
 	@$(LUA) bin/linalg-repl
+
+# static analysis of the C sources; any finding fails
+lint:
+	@sh tools/deps.sh cppcheck
+	cppcheck --quiet --error-exitcode=1 --enable=warning,portability,performance --std=c99 \
+	  -I src -I $(LUA_INCDIR) --suppress=missingIncludeSystem --suppress=toomanyconfigs src/*.c
 
 # the HTML reference (LDoc) into doc/
 doc:
