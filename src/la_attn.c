@@ -78,6 +78,7 @@ size_t lak_attn_work(const lak_Attn *a) {
 ** (leading dimension bq) at rows i0, columns j0 of the score matrix. */
 static void mask_tile(const lak_Attn *a, int i0, int j0, int bq, int bk, double *S) {
   int i, j;
+  if (bq <= 0 || bk <= 0) return;
   if (a->bias)
     for (j = 0; j < bk; j++) {
       const double *b = a->bias + i0 + (ptrdiff_t)(j0 + j) * a->ldb;
@@ -229,6 +230,7 @@ void lak_attention(const lak_Attn *a, double *O, int ldo, double *work, int nthr
 
 void lak_softmax(int m, int n, double *S, int lds, int logs, double *mx, double *sum) {
   int i, j;
+  if (m <= 0 || n <= 0) return;
   for (i = 0; i < m; i++) { mx[i] = -HUGE_VAL; sum[i] = 0.0; }
   for (j = 0; j < n; j++) {
     const double *s = S + (ptrdiff_t)j * lds;
@@ -257,6 +259,11 @@ void lak_softmax(int m, int n, double *S, int lds, int logs, double *mx, double 
 void lak_attention_weights(const lak_Attn *a, double *O, int ldo, double *A, int lda,
                            double *mx, double *sum) {
   int j0;
+  if (a->nq <= 0 || a->nk <= 0) {                   /* nothing to weigh: O = 0 */
+    for (j0 = 0; j0 < a->dv && a->nq > 0; j0++)
+      memset(O + (ptrdiff_t)j0 * ldo, 0, (size_t)a->nq * sizeof(double));
+    return;
+  }
   for (j0 = 0; j0 < a->nk; j0 += LAK_ATTN_BK) {     /* scores tile by tile: same masking code */
     int bk = a->nk - j0 < LAK_ATTN_BK ? a->nk - j0 : LAK_ATTN_BK;
     lak_gemm('N', 'T', a->nq, bk, a->dk, a->scale, a->Q, a->ldq, a->K + j0, a->ldk, 0.0,

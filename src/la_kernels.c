@@ -25,6 +25,7 @@
 void lak_ewise(lak_Op op, int m, int n, lak_Arg a, lak_Arg b,
                double *c, int ldc) {
   int i, j;
+  if (m <= 0 || n <= 0) return;       /* e.g. 0 x 2^31-1: no column loop at all */
   if (a.rs == 1 && b.rs == 1 && a.cs == m && b.cs == m && ldc == m) {
     size_t k, N = (size_t)m * (size_t)n;
     switch (op) {
@@ -45,6 +46,7 @@ void lak_ewise(lak_Op op, int m, int n, lak_Arg a, lak_Arg b,
 
 void lak_copy(int m, int n, const double *A, int lda, double *B, int ldb) {
   int i, j;
+  if (m <= 0 || n <= 0) return;
   for (j = 0; j < n; j++) {
     const double *a = A + (ptrdiff_t)j * lda;
     double *b = B + (ptrdiff_t)j * ldb;
@@ -55,6 +57,7 @@ void lak_copy(int m, int n, const double *A, int lda, double *B, int ldb) {
 /* B (n x m) = A^T, in 32x32 blocks so both sides stay in cache. */
 void lak_transpose(int m, int n, const double *A, int lda, double *B, int ldb) {
   int i0, j0, i, j;
+  if (m <= 0 || n <= 0) return;
   for (j0 = 0; j0 < n; j0 += 32)
     for (i0 = 0; i0 < m; i0 += 32) {
       int ie = i0 + 32 < m ? i0 + 32 : m, je = j0 + 32 < n ? j0 + 32 : n;

@@ -128,7 +128,7 @@ static int m_mul(lua_State *L) {
 static int m_eq(lua_State *L) {
   la_Mat *A = la_test(L, 1), *B = la_test(L, 2);
   int i, j, eq = A && B && A->rows == B->rows && A->cols == B->cols;
-  for (j = 0; eq && j < A->cols; j++)
+  for (j = 0; eq && A->rows > 0 && j < A->cols; j++)
     for (i = 0; i < A->rows; i++)
       if (LA_AT(A, i, j) != LA_AT(B, i, j)) { eq = 0; break; }
   lua_pushboolean(L, eq);
@@ -153,12 +153,14 @@ static int sumlike(lua_State *L, const char *fname, int mean) {
     la_error(L, fname, "mean of an empty %s", dim ? "dimension" : "matrix");
   if (dim == 0) {
     double s = 0.0;
+    if (LA_EMPTY(A)) { lua_pushnumber(L, 0.0); return 1; }
     for (j = 0; j < A->cols; j++)
       for (i = 0; i < A->rows; i++) s += LA_AT(A, i, j);
     lua_pushnumber(L, mean ? s / ((double)A->rows * A->cols) : s);
     return 1;
   }
   S = la_newzero(L, fname, dim == 1 ? 1 : A->rows, dim == 1 ? A->cols : 1);
+  if (A->rows == 0) return 1;           /* zeros (sum) or an error above (mean) */
   for (j = 0; j < A->cols; j++)
     for (i = 0; i < A->rows; i++) S->data[dim == 1 ? j : i] += LA_AT(A, i, j);
   if (mean) {
@@ -197,7 +199,7 @@ static int l_map(lua_State *L) {
   int i, j;
   la_checktype(L, "map", 2, LUA_TFUNCTION);
   B = la_new(L, "map", A->rows, A->cols);
-  for (j = 0; j < A->cols; j++)
+  for (j = 0; j < A->cols && A->rows > 0; j++)
     for (i = 0; i < A->rows; i++) {
       lua_pushvalue(L, 2);
       lua_pushnumber(L, LA_AT(A, i, j));
@@ -259,10 +261,12 @@ static double vnorm(lua_State *L, Vec u, double p) {
 
 /* induced 1- or inf-norm: largest absolute column or row sum */
 static double mnorm1(lua_State *L, la_Mat *A, int byrow) {
-  double *acc = la_scratch(L, byrow ? (size_t)A->rows : (size_t)A->cols), best = 0.0;
+  double *acc, best = 0.0;
   int i, j, k, nk = byrow ? A->rows : A->cols;
+  if (LA_EMPTY(A)) return 0.0;          /* no sums to keep, however many columns */
+  acc = la_scratch(L, (size_t)nk);
   for (k = 0; k < nk; k++) acc[k] = 0.0;
-  for (j = 0; j < A->cols; j++)
+  for (j = 0; j < A->cols && A->rows > 0; j++)
     for (i = 0; i < A->rows; i++) acc[byrow ? i : j] += fabs(LA_AT(A, i, j));
   for (k = 0; k < nk; k++) {
     if (isnan(acc[k])) return acc[k];
@@ -305,7 +309,7 @@ static int l_outer(lua_State *L) {
   Vec u = getvec(L, 1, "outer"), v = getvec(L, 2, "outer");
   la_Mat *C = la_new(L, "outer", u.n, v.n);
   int i, j;
-  for (j = 0; j < v.n; j++)
+  for (j = 0; j < v.n && u.n > 0; j++)
     for (i = 0; i < u.n; i++)
       LA_AT(C, i, j) = u.p[(ptrdiff_t)i * u.inc] * v.p[(ptrdiff_t)j * v.inc];
   return 1;
@@ -374,7 +378,7 @@ static int l_allclose(lua_State *L) {
   Operand x, y;
   int m, n, i, j, ok = 1;
   broadcast(L, "allclose", &x, &y, &m, &n);
-  for (j = 0; ok && j < n; j++)
+  for (j = 0; ok && m > 0 && j < n; j++)
     for (i = 0; i < m; i++) {
       double a = x.a.p[i * x.a.rs + j * x.a.cs], b = y.a.p[i * y.a.rs + j * y.a.cs];
       if (a == b) continue;

@@ -40,6 +40,9 @@ const char *la_typename(lua_State *L, int idx);
 la_Mat *la_copyof(lua_State *L, const la_Mat *A);
 double *la_vec(lua_State *L, int idx, const char *fname, int *n, int *inc);
 int la_isvec(const la_Mat *A);
+/* no elements: loops over such a matrix's columns are skipped (a 0 x 2^31-1
+** matrix is legal and must cost nothing) */
+#define LA_EMPTY(A) ((A)->rows == 0 || (A)->cols == 0)
 int la_checksize(lua_State *L, const char *fname, int arg);
 lua_Integer la_checkint(lua_State *L, const char *fname, int arg);
 void la_checktype(lua_State *L, const char *fname, int arg, int t);

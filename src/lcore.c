@@ -264,6 +264,7 @@ double *la_vec(lua_State *L, int idx, const char *fname, int *n, int *inc) {
 void la_checkfinite(lua_State *L, const la_Mat *A, const char *fname,
                     const char *what) {
   int i, j;
+  if (LA_EMPTY(A)) return;
   for (j = 0; j < A->cols; j++)
     if (!lak_allfinite(A->rows, A->data + (ptrdiff_t)j * A->ld))
       for (i = 0; i < A->rows; i++)      /* find it for the message */
@@ -658,7 +659,12 @@ static void cell(const la_Mat *A, int i, int j, char *buf, size_t sz) {
 static int m_tostring(lua_State *L) {
   la_Mat *A = la_check(L, 1, "tostring");
   int elide = (lua_Integer)A->rows * A->cols > ELIDE_OVER, nr, nc, a, b;
-  int *ri = (int *)la_scratch(L, (size_t)A->rows + 2 * (size_t)A->cols + 16);
+  int *ri;
+  if (LA_EMPTY(A)) {
+    lua_pushfstring(L, "%dx%d matrix%s", A->rows, A->cols, (A->flags & LA_VIEW) ? " (view)" : "");
+    return 1;
+  }
+  ri = (int *)la_scratch(L, (size_t)A->rows + 2 * (size_t)A->cols + 16);
   int *ci, *w;
   char buf[64];
   luaL_Buffer B;

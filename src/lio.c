@@ -59,7 +59,7 @@ static int l_frombuffer(lua_State *L) {
              m, n, size, (lua_Integer)need, (lua_Integer)(len - base));
   swap = (bo == '<' && host_big()) || (bo == '>' && !host_big());
   A = la_new(L, "frombuffer", m, n);
-  for (j = 0; j < n; j++)
+  for (j = 0; j < n && m > 0; j++)
     for (i = 0; i < m; i++) {
       size_t k = order[0] == 'C' ? (size_t)i * n + j : (size_t)j * m + i;
       LA_AT(A, i, j) = element_at(s + base + k * size, size, kind, swap);
@@ -73,7 +73,7 @@ static int l_tobytes(lua_State *L) {
   luaL_Buffer B;
   int i, j, k;
   luaL_buffinit(L, &B);
-  for (j = 0; j < A->cols; j++)
+  for (j = 0; j < A->cols && A->rows > 0; j++)
     for (i = 0; i < A->rows; i++) {
       double d = LA_AT(A, i, j);
       uint64_t u;

@@ -128,7 +128,7 @@ static int imin(int a, int b) { return a < b ? a : b; }
 
 static void triu(const la_Mat *W, la_Mat *R) {
   int i, j;
-  for (j = 0; j < R->cols; j++)
+  for (j = 0; j < R->cols && R->rows > 0; j++)
     for (i = 0; i <= j && i < R->rows; i++) LA_AT(R, i, j) = LA_AT(W, i, j);
 }
 
