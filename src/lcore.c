@@ -316,7 +316,7 @@ const char *la_optstr(lua_State *L, int idx, const char *key,
                       const char *def, const char *fname) {
   int t = getopt(L, idx, key, fname);
   const char *v = def;
-  if (t == LUA_TSTRING) v = lua_tostring(L, -1);   /* interned: stays alive */
+  if (t == LUA_TSTRING) v = lua_tostring(L, -1);   /* the options table, on the stack for the whole call, keeps it alive */
   else if (t != LUA_TNIL)
     la_error(L, fname, "option '%s' must be a string, got %s", key,
              luaL_typename(L, -1));
