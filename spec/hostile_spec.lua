@@ -311,6 +311,56 @@ describe("numerical edge cases", function()
     assert.is_true(x(2) ~= x(2))
   end)
 
+  -- dgesdd on this matrix (found by the fuzzer) ran for minutes with the check off
+  local stall = {{0, 3, 3}, {1, 0.5, 4.9e-324}, {-math.huge, -2.5, 7}}
+  local off = {check_finite = false}
+
+  it("check_finite = false never lets NaN/Inf reach an iterative routine", function()
+    local t0 = os.clock()
+    local want = "A(3,1) is Inf (finite input required even with check_finite = false)"
+    local calls = {
+      svd = function() return la.svd(stall, off) end,
+      pinv = function() return la.pinv(stall, off) end,
+      rank = function() return la.rank(stall, off) end,
+      cond = function() return la.cond(stall, off) end,
+      eigh = function() return la.eigh(stall, off) end,
+      lstsq = function() return la.lstsq(stall, {1, 2, 3}, off) end,
+      nnls = function() return la.nnls(stall, {1, 2, 3}, off) end,
+      project = function() return la.project({1, 2, 3}, stall, off) end,
+    }
+    for f, call in pairs(calls) do expect_error("linalg." .. f .. ": " .. want, call) end
+    expect_error("linalg.nnls: b(2,1) is NaN (finite input required", la.nnls, la.eye(2), {1, 0 / 0}, off)
+    expect_error("linalg.svd: A(1,1) is NaN (finite input required", la.svd, {{0 / 0}})
+    assert.are.equal(math.huge, la.norm(la.matrix(stall), 2))
+    assert.is_true(os.clock() - t0 < 2, "took " .. (os.clock() - t0) .. " s")
+  end)
+
+  it("check_finite = false: direct routines propagate NaN/Inf or name what they met", function()
+    local _, R = la.qr(stall, off)
+    expect_error("linalg.check_finite: A(1,1) is", la.check_finite, R)
+    local x = la.solve({{1, 0}, {0, 0 / 0}}, {1, 1}, off)
+    assert.is_true(x(2) ~= x(2))
+    assert.are.equal(math.huge, la.det({{math.huge, 0}, {0, 1}}, off))
+    local Ai = la.inv({{0 / 0, 0}, {0, 1}}, off)
+    assert.is_true(Ai(1, 1) ~= Ai(1, 1))
+    expect_error("linalg.gram_schmidt: column 1 has an infinite norm (V holds NaN or Inf, or overflows)",
+                 la.gram_schmidt, {{math.huge, 1}, {0, 1}}, off)
+    expect_error("linalg.gram_schmidt: column 2 has a NaN norm (V holds NaN or Inf, or overflows)",
+                 la.gram_schmidt, {{1, 0 / 0}, {0, 1}}, off)
+    -- lstsq: A always (dgelsy would call a NaN column dependent and answer 0 for it)
+    for _, meth in ipairs{"svd", "qr", "qrp"} do
+      expect_error("linalg.lstsq: A(2,2) is NaN (finite input required", la.lstsq,
+                   {{1, 0}, {0, 0 / 0}}, {1, 2}, {check_finite = false, method = meth})
+    end
+    -- a finite tall A whose column norm overflows in the TSQR reduction
+    local big = la.randn(8, 2, 1)
+    big:set(1, 1, 1.7e308); big:set(2, 1, 1.7e308)
+    for _, meth in ipairs{"svd", "qr", "qrp"} do
+      expect_error("linalg.lstsq: A's scale overflows the QR factor", la.lstsq, big,
+                   la.randn(8, 1, 2), {method = meth})
+    end
+  end)
+
   it("matmul and attention propagate NaN and Inf (IEEE)", function()
     local P = la.matrix{{0 / 0, 0}, {0, 1}} * la.eye(2)
     assert.is_true(P(1, 1) ~= P(1, 1))

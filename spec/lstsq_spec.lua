@@ -91,7 +91,8 @@ describe("linalg.lstsq", function()
     local r = A * x - b
     assert.near(la.dot(r, r), res(1), 1e-13)   -- residuals are the data-fit part
     assert.near({2.2550335570469784, 1.7852348993288596}, la.lstsq(A, b, {ridge = 0.5, method = "qr"}), 1e-13)
-    assert.error_matches(function() la.lstsq(A, b, {ridge = -1}) end, "linalg.lstsq: ridge must be >= 0")
+    assert.error_matches(function() la.lstsq(A, b, {ridge = -1}) end, "linalg.lstsq: ridge must be finite and >= 0, got -1.0")
+    assert.error_matches(function() la.lstsq(A, b, {ridge = math.huge}) end, "linalg.lstsq: ridge must be finite and >= 0, got inf")
   end)
 
   it("handles empty problems", function()

@@ -276,6 +276,22 @@ static double mnorm1(lua_State *L, la_Mat *A, int byrow) {
   return best;
 }
 
+/* Largest singular value. NaN and Inf propagate as in the other norms
+** (NaN wins) rather than reach dgesdd, which can stall on them. */
+static double mnorm2(lua_State *L, const la_Mat *A) {
+  int i, j, inf = 0;
+  la_Mat *s;
+  for (j = 0; j < A->cols && A->rows > 0; j++)
+    if (!lak_allfinite(A->rows, A->data + (ptrdiff_t)j * A->ld))
+      for (i = 0; i < A->rows; i++) {
+        if (isnan(LA_AT(A, i, j))) return LA_AT(A, i, j);
+        if (isinf(LA_AT(A, i, j))) inf = 1;
+      }
+  if (inf) return HUGE_VAL;
+  s = la_svals(L, A, "norm");
+  return s->rows > 0 ? s->data[0] : 0.0;
+}
+
 /* norm(A [, p]): vectors default to 2; matrices to "fro" (1, 2, inf too) */
 static int l_norm(lua_State *L) {
   la_Mat *A = la_check(L, 1, "norm");
@@ -296,10 +312,9 @@ static int l_norm(lua_State *L) {
                             A->ld, NULL);
   else if (p == 1 || p == HUGE_VAL)
     r = mnorm1(L, A, p != 1);
-  else if (p == 2) {
-    la_Mat *s = la_svals(L, A, "norm", 1);
-    r = s->rows > 0 ? s->data[0] : 0.0;
-  } else
+  else if (p == 2)
+    r = mnorm2(L, A);
+  else
     return la_argerror(L, "norm", 2, "matrix norm order must be 1, 2, math.huge or \"fro\"");
   lua_pushnumber(L, r);
   return 1;

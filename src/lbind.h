@@ -47,8 +47,12 @@ int la_checksize(lua_State *L, const char *fname, int arg);
 lua_Integer la_checkint(lua_State *L, const char *fname, int arg);
 void la_checktype(lua_State *L, const char *fname, int arg, int t);
 double la_optnumber(lua_State *L, const char *fname, int arg, double def);
+/* NaN/Inf checks: la_checkfinite where check_finite = false may skip it,
+** la_needfinite where LAPACK iterates on A and NaN/Inf could stall it */
 void la_checkfinite(lua_State *L, const la_Mat *A, const char *fname,
                     const char *what);
+void la_needfinite(lua_State *L, const la_Mat *A, const char *fname,
+                   const char *what);
 
 /* Scratch memory owned by Lua: room for ndoubles doubles (or as many bytes
 ** of other types) in a full userdata left on the stack, freed by the GC on
@@ -64,7 +68,7 @@ const char *la_optstr(lua_State *L, int idx, const char *key,
                       const char *def, const char *fname);
 
 /* singular values of A (a copy is factorized), pushed as a vector */
-la_Mat *la_svals(lua_State *L, const la_Mat *A, const char *fname, int check);
+la_Mat *la_svals(lua_State *L, const la_Mat *A, const char *fname);
 
 /* LAPACK plumbing (llapack.c): raise on info < 0 or a recorded xerbla
 ** report; workspace of a lwork = -1 query's size, pushed; options. */

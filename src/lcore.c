@@ -261,17 +261,30 @@ double *la_vec(lua_State *L, int idx, const char *fname, int *n, int *inc) {
   return A->data;
 }
 
-void la_checkfinite(lua_State *L, const la_Mat *A, const char *fname,
-                    const char *what) {
+/* First NaN/Inf of A, as an error naming it; hint says what to do about it. */
+static void scanfinite(lua_State *L, const la_Mat *A, const char *fname,
+                       const char *what, const char *hint) {
   int i, j;
   if (LA_EMPTY(A)) return;
   for (j = 0; j < A->cols; j++)
     if (!lak_allfinite(A->rows, A->data + (ptrdiff_t)j * A->ld))
       for (i = 0; i < A->rows; i++)      /* find it for the message */
         if (!isfinite(LA_AT(A, i, j)))
-          la_error(L, fname, "%s(%d,%d) is %s (pass check_finite = false to skip "
-                   "this check)", what, i + 1, j + 1,
-                   isnan(LA_AT(A, i, j)) ? "NaN" : "Inf");
+          la_error(L, fname, "%s(%d,%d) is %s (%s)", what, i + 1, j + 1,
+                   isnan(LA_AT(A, i, j)) ? "NaN" : "Inf", hint);
+}
+
+void la_checkfinite(lua_State *L, const la_Mat *A, const char *fname,
+                    const char *what) {
+  scanfinite(L, A, fname, what, "pass check_finite = false to skip this check");
+}
+
+/* For operands LAPACK iterates on (SVD, eigenvalues, NNLS): on NaN/Inf its
+** iterations can run for minutes or stop with garbage, so check_finite =
+** false does not apply to them. The scan is one pass over A. */
+void la_needfinite(lua_State *L, const la_Mat *A, const char *fname,
+                   const char *what) {
+  scanfinite(L, A, fname, what, "finite input required even with check_finite = false");
 }
 
 /* ---------------------------------------------------------------- options */

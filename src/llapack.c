@@ -62,13 +62,13 @@ double *la_work(lua_State *L, const char *fname, double query, int *lwork) {
 
 /* ------------------------------------------------------------ singular values */
 
-la_Mat *la_svals(lua_State *L, const la_Mat *A, const char *fname, int check) {
+la_Mat *la_svals(lua_State *L, const la_Mat *A, const char *fname) {
   int k = A->rows < A->cols ? A->rows : A->cols, top;
   la_Mat *C, *s;
   lapack_int info, *iwork;
   int lwork;
   double q, *w;
-  if (check) la_checkfinite(L, A, fname, "A");
+  la_needfinite(L, A, fname, "A");
   C = la_copyof(L, A);
   s = la_new(L, fname, k, 1);
   top = lua_gettop(L);
@@ -181,14 +181,13 @@ static int l_qr(lua_State *L) {
 /* ------------------------------------------------------------ SVD, eigh */
 
 /* Pushes U, s, Vt of A (dgesdd; thin unless full), s descending. */
-static la_Mat *svd3(lua_State *L, const la_Mat *A, const char *fname, int full,
-                    int check) {
+static la_Mat *svd3(lua_State *L, const la_Mat *A, const char *fname, int full) {
   la_Mat *W, *U, *s, *Vt;
   int m = A->rows, n = A->cols, k = imin(m, n), lwork, top;
   lapack_int info, *iwork;
   double q, *w;
   char job = full ? 'A' : 'S';
-  if (check) la_checkfinite(L, A, fname, "A");
+  la_needfinite(L, A, fname, "A");
   W = la_copyof(L, A);
   U = la_newzero(L, fname, m, full ? m : k);
   s = la_new(L, fname, k, 1);
@@ -211,7 +210,8 @@ static la_Mat *svd3(lua_State *L, const la_Mat *A, const char *fname, int full,
 /* svd(A [, {full = false}]) -> U, s, Vt with A = U diag(s) Vt */
 static int l_svd(lua_State *L) {
   la_Mat *A = la_check(L, 1, "svd");
-  svd3(L, A, "svd", la_optbool(L, 2, "full", 0, "svd"), la_wantfinite(L, 2, "svd"));
+  (void)la_wantfinite(L, 2, "svd");   /* validated; svd3 checks A regardless */
+  svd3(L, A, "svd", la_optbool(L, 2, "full", 0, "svd"));
   return 3;
 }
 
@@ -236,7 +236,8 @@ static int l_eigh(lua_State *L) {
   int n = A->rows, lwork;
   lapack_int info, liwork, *iwork;
   double q, *work;
-  if (la_wantfinite(L, 2, "eigh")) la_checkfinite(L, A, "eigh", "A");
+  (void)la_wantfinite(L, 2, "eigh");  /* validated; dsyevd iterates on A */
+  la_needfinite(L, A, "eigh", "A");
   checksym(L, A, "eigh");
   w = la_new(L, "eigh", n, 1);
   V = la_copyof(L, A);
@@ -342,7 +343,8 @@ static int l_pinv(lua_State *L) {
   la_Mat *A = la_check(L, 1, "pinv"), *U, *s, *Vt, *P;
   double rcond = optpos(L, 2, 1e-15, "pinv"), cut;
   int i, j, r = 0;
-  s = svd3(L, A, "pinv", 0, la_wantfinite(L, optsat(L, 2), "pinv"));
+  (void)la_wantfinite(L, optsat(L, 2), "pinv");
+  s = svd3(L, A, "pinv", 0);
   U = la_test(L, -3); Vt = la_test(L, -1);
   cut = s->rows > 0 ? rcond * s->data[0] : 0.0;
   for (i = 0; i < s->rows; i++) {
@@ -362,7 +364,8 @@ static int l_rank(lua_State *L) {
   int mx = A->rows > A->cols ? A->rows : A->cols, i, r = 0, oi = optsat(L, 2);
   double tol = optpos(L, 2, -1.0, "rank");     /* read before anything is pushed */
   lua_settop(L, 3);
-  s = la_svals(L, A, "rank", la_wantfinite(L, oi, "rank"));
+  (void)la_wantfinite(L, oi, "rank");
+  s = la_svals(L, A, "rank");
   if (tol < 0) tol = s->rows > 0 ? s->data[0] * mx * EPS : 0.0;
   for (i = 0; i < s->rows; i++) if (s->data[i] > tol) r++;
   lua_pushinteger(L, r);
@@ -373,7 +376,8 @@ static int l_rank(lua_State *L) {
 static int l_cond(lua_State *L) {
   la_Mat *A = la_check(L, 1, "cond"), *s;
   if (A->rows == 0 || A->cols == 0) la_error(L, "cond", "empty matrix");
-  s = la_svals(L, A, "cond", la_wantfinite(L, optsat(L, 2), "cond"));
+  (void)la_wantfinite(L, optsat(L, 2), "cond");
+  s = la_svals(L, A, "cond");
   lua_pushnumber(L, s->data[s->rows - 1] == 0.0 ? HUGE_VAL
                                                 : s->data[0] / s->data[s->rows - 1]);
   return 1;

@@ -48,12 +48,25 @@ static int ls_svd(lua_State *L, LsProblem *P) {
   return rank;
 }
 
+/* The rank check of method "qr": every |R(i,i)| above rcond * max |R(i,i)|
+** (singular: dgels reported an exact zero). */
+static void checkdiag(lua_State *L, const la_Mat *R, int r, double rcond, int singular) {
+  double big = 0.0, tol;
+  int i;
+  for (i = 0; i < r; i++) if (fabs(LA_AT(R, i, i)) > big) big = fabs(LA_AT(R, i, i));
+  tol = (rcond < 0 ? EPS : rcond) * big;
+  for (i = 0; i < r; i++)
+    if (singular || !(fabs(LA_AT(R, i, i)) > tol))
+      la_error(L, "lstsq", "A is rank deficient (|R(%d,%d)| = %f <= %f); "
+               "use method = \"svd\" or \"qrp\"", i + 1, i + 1,
+               fabs(LA_AT(R, i, i)), tol);
+}
 /* dgels: QR (LQ when m < n) of a full-rank A. Rank deficiency is read off
 ** the triangular factor's diagonal and reported. */
 static int ls_qr(lua_State *L, LsProblem *P) {
   lapack_int info;
-  double q, *w, big = 0.0, tol;
-  int lwork, i, r = P->m < P->n ? P->m : P->n;
+  double q, *w;
+  int lwork, r = P->m < P->n ? P->m : P->n;
   info = LAPACKE_dgels_work(LAPACK_COL_MAJOR, 'N', P->m, P->n, P->k, P->W->data,
                             P->W->ld, P->X->data, P->X->ld, &q, -1);
   la_checkinfo(L, "lstsq", "dgels", info);
@@ -62,13 +75,7 @@ static int ls_qr(lua_State *L, LsProblem *P) {
                             P->W->ld, P->X->data, P->X->ld, w, lwork);
   la_checkinfo(L, "lstsq", "dgels", info);
   lua_pop(L, 1);
-  for (i = 0; i < r; i++) if (fabs(LA_AT(P->W, i, i)) > big) big = fabs(LA_AT(P->W, i, i));
-  tol = (P->rcond < 0 ? EPS : P->rcond) * big;
-  for (i = 0; i < r; i++)
-    if (info > 0 || !(fabs(LA_AT(P->W, i, i)) > tol))
-      la_error(L, "lstsq", "A is rank deficient (|R(%d,%d)| = %f <= %f); "
-               "use method = \"svd\" or \"qrp\"", i + 1, i + 1,
-               fabs(LA_AT(P->W, i, i)), tol);
+  checkdiag(L, P->W, r, P->rcond, info > 0);
   return r;
 }
 
@@ -141,15 +148,8 @@ static double *reduce(lua_State *L, LsProblem *P, const la_Mat *A, const la_Mat 
 
 /* qr on the reduced triangle: the rank check of ls_qr, then back substitution */
 static int tri_qr(lua_State *L, LsProblem *P) {
-  double big = 0.0, tol;
-  int i, info;
-  for (i = 0; i < P->n; i++) if (fabs(LA_AT(P->W, i, i)) > big) big = fabs(LA_AT(P->W, i, i));
-  tol = (P->rcond < 0 ? EPS : P->rcond) * big;
-  for (i = 0; i < P->n; i++)
-    if (!(fabs(LA_AT(P->W, i, i)) > tol))
-      la_error(L, "lstsq", "A is rank deficient (|R(%d,%d)| = %f <= %f); "
-               "use method = \"svd\" or \"qrp\"", i + 1, i + 1,
-               fabs(LA_AT(P->W, i, i)), tol);
+  int info;
+  checkdiag(L, P->W, P->n, P->rcond, 0);
   info = LAPACKE_dtrtrs_work(LAPACK_COL_MAJOR, 'U', 'N', 'N', P->n, P->k, P->W->data,
                              P->W->ld, P->X->data, P->X->ld);
   la_checkinfo(L, "lstsq", "dtrtrs", info);
@@ -168,14 +168,23 @@ static int l_lstsq(lua_State *L) {
   if (B->rows != m) la_error(L, "lstsq", "A has %d rows but b has %d", m, B->rows);
   meth = method(L, 3);
   ridge = la_optnum(L, 3, "ridge", 0.0, "lstsq");
-  if (!(ridge >= 0)) la_error(L, "lstsq", "ridge must be >= 0, got %f", ridge);
-  if (la_wantfinite(L, 3, "lstsq")) {
-    la_checkfinite(L, A, "lstsq", "A");
-    la_checkfinite(L, B, "lstsq", "b");
-  }
+  if (!(ridge >= 0 && ridge < HUGE_VAL))
+    la_error(L, "lstsq", "ridge must be finite and >= 0, got %f", ridge);
+  /* dgelsd iterates on A and dgelsy's rank decisions compare its entries:
+  ** A is checked whatever the method; check_finite = false skips b only */
+  la_needfinite(L, A, "lstsq", "A");
+  if (la_wantfinite(L, 3, "lstsq")) la_checkfinite(L, B, "lstsq", "b");
   P.rcond = la_optnum(L, 3, "rcond", EPS * (m > n ? m : n), "lstsq");
   lua_settop(L, 3);
-  if (use_tsqr(m, n)) rss = reduce(L, &P, A, B, ridge, &Rh, &Ch);
+  if (use_tsqr(m, n)) {
+    rss = reduce(L, &P, A, B, ridge, &Rh, &Ch);
+    /* TSQR does not rescale: near DBL_MAX a column norm overflows, and an
+    ** Inf in R must not reach dgelsd */
+    for (j = 0; j < n; j++)
+      if (!lak_allfinite(n, Rh.data + (ptrdiff_t)j * n))
+        la_error(L, "lstsq", "A's scale overflows the QR factor (entries near the "
+                 "largest double); rescale A");
+  }
   else setup(L, &P, A, B, ridge);
   if (m == 0 || n == 0) {
     rank = 0;
@@ -227,6 +236,9 @@ static int l_gram_schmidt(lua_State *L) {
   keep = (int *)la_scratch(L, (size_t)k / 2 + 1);           /* 5 */
   r = lak_gram_schmidt(meth, m, k, W->data, W->ld, R->data, R->ld, tol, drop, keep,
                        la_scratch(L, LAK_GS_WORK(k)), &fail);
+  if (r < 0 && !(isfinite(fail.unorm) && isfinite(fail.vnorm)))
+    la_error(L, "gram_schmidt", "column %d has %s norm (V holds NaN or Inf, or overflows)",
+             fail.col + 1, isnan(fail.unorm) || isnan(fail.vnorm) ? "a NaN" : "an infinite");
   if (r < 0)
     la_error(L, "gram_schmidt", "column %d is linearly dependent on the columns "
              "before it (||u|| = %f <= tol * ||v|| = %f * %f); pass drop = true to "
@@ -255,10 +267,9 @@ static int l_nnls(lua_State *L) {
   p = A->rows; n = A->cols;
   if (B->rows != p || B->cols != 1)
     la_error(L, "nnls", "A is %dx%d but b is %dx%d (expected %dx1)", p, n, B->rows, B->cols, p);
-  if (la_wantfinite(L, 3, "nnls")) {
-    la_checkfinite(L, A, "nnls", "A");
-    la_checkfinite(L, B, "nnls", "b");
-  }
+  (void)la_wantfinite(L, 3, "nnls");  /* validated; the active-set loop compares both */
+  la_needfinite(L, A, "nnls", "A");
+  la_needfinite(L, B, "nnls", "b");
   ldb = p > n ? p : n;
   info = LAPACKE_dgelsy_work(LAPACK_COL_MAJOR, p, n, 1, A->data, A->ld, B->data,
                              ldb > 0 ? ldb : 1, &jp, EPS, &rank, &q, -1);

@@ -87,9 +87,7 @@ static void arg(In *in, Out *o) {
   else {
     static const char *keys[] = { "method", "causal", "mask", "bias", "weights", "scale",
       "drop", "tol", "ridge", "rcond", "mode", "pivoting", "full", "complement",
-      "convex", "kv", "intercept" };
-    /* check_finite = false is left out: with NaN/Inf input, LAPACK's dgesdd
-    ** can run for minutes (an open issue, see the README's Reliability) */
+      "convex", "check_finite", "kv", "intercept" };
     unsigned f = next(in) % 4, i;
     put(o, "{");
     for (i = 0; i < f; i++) {
