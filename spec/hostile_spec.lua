@@ -326,9 +326,16 @@ describe("numerical edge cases", function()
       eigh = function() return la.eigh(stall, off) end,
       lstsq = function() return la.lstsq(stall, {1, 2, 3}, off) end,
       nnls = function() return la.nnls(stall, {1, 2, 3}, off) end,
-      project = function() return la.project({1, 2, 3}, stall, off) end,
     }
     for f, call in pairs(calls) do expect_error("linalg." .. f .. ": " .. want, call) end
+    want = want:gsub("^A", "X")
+    expect_error("linalg.project: " .. want, la.project, {1, 2, 3}, stall, off)
+    expect_error("linalg.projection_matrix: " .. want, la.projection_matrix, stall, off)
+    expect_error("linalg.span_check: " .. want, la.span_check, stall, {1, 2, 3}, off)
+    expect_error("linalg.span_check: y(2,1) is NaN (finite input required", la.span_check,
+                 la.eye(3), {1, 0 / 0, 3}, {convex = true, check_finite = false})
+    expect_error("linalg.f: x(2,1) is NaN (finite input required", la.check_finite,
+                 {1, 0 / 0}, "f", "x", true)
     expect_error("linalg.nnls: b(2,1) is NaN (finite input required", la.nnls, la.eye(2), {1, 0 / 0}, off)
     expect_error("linalg.svd: A(1,1) is NaN (finite input required", la.svd, {{0 / 0}})
     assert.are.equal(math.huge, la.norm(la.matrix(stall), 2))
@@ -341,6 +348,8 @@ describe("numerical edge cases", function()
     local x = la.solve({{1, 0}, {0, 0 / 0}}, {1, 1}, off)
     assert.is_true(x(2) ~= x(2))
     assert.are.equal(math.huge, la.det({{math.huge, 0}, {0, 1}}, off))
+    local inside = la.span_check(la.eye(2), {1, 0 / 0}, off)   -- y is only a right-hand side
+    assert.is_false(inside)
     local Ai = la.inv({{0 / 0, 0}, {0, 1}}, off)
     assert.is_true(Ai(1, 1) ~= Ai(1, 1))
     expect_error("linalg.gram_schmidt: column 1 has an infinite norm (V holds NaN or Inf, or overflows)",

@@ -463,15 +463,18 @@ static int l_asmatrix(lua_State *L) {
   return 1;
 }
 
-/* check_finite(A [, fname [, what]]): A (a table converted), or an error
-** naming the first NaN/Inf entry (NumPy's asarray_chkfinite). */
+/* check_finite(A [, fname [, what [, required]]]): A (a table converted), or
+** an error naming the first NaN/Inf entry (NumPy's asarray_chkfinite);
+** required: the check is one check_finite = false cannot skip. */
 static int l_check_finite(lua_State *L) {
   const char *fname = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : "check_finite";
   const char *what = lua_type(L, 3) == LUA_TSTRING ? lua_tostring(L, 3) : "A";
+  int required = lua_toboolean(L, 4);
   la_Mat *A;
   lua_settop(L, 3);
   A = la_checkarg(L, 1, fname, 1);
-  la_checkfinite(L, A, fname, what);
+  if (required) la_needfinite(L, A, fname, what);
+  else la_checkfinite(L, A, fname, what);
   lua_settop(L, 1);
   return 1;
 }

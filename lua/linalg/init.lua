@@ -55,10 +55,11 @@ end
 
 -- Orthonormal basis of the column space of X: the left singular vectors
 -- whose singular values exceed NumPy's matrix_rank tolerance.
-local function range_basis(X, opts, fname)
+local function range_basis(X, fname)
   local m, n = X:shape()
   if m == 0 or n == 0 then return la.zeros(m, 0), 0 end
-  local U, s = as(fname, "svd", svd, X, {check_finite = opts.check_finite})
+  core.check_finite(X, fname, "X", true)       -- the SVD needs it whatever opts say
+  local U, s = as(fname, "svd", svd, X)
   local tol = s(1) * math.max(m, n) * EPS
   local r = 0
   for i = 1, s:rows() do if s(i) > tol then r = i end end
@@ -78,7 +79,7 @@ function la.project(y, X, opts)
   if X:rows() == 1 and X:cols() ~= 1 then X = X.T end   -- a 1 x m row is a vector
   y = against(y, X, "project", 1)
   if opts.check_finite ~= false then core.check_finite(y, "project", "y") end
-  local U = range_basis(X, opts, "project")
+  local U = range_basis(X, "project")
   local p = U * (U.T * y)
   return p, y - p
 end
@@ -92,7 +93,7 @@ function la.projection_matrix(X, opts)
   opts = options(opts, "projection_matrix", 2)
   X = asmatrix(X, "projection_matrix", 1)
   if X:rows() == 1 and X:cols() ~= 1 then X = X.T end   -- a 1 x m row is a vector
-  local U = range_basis(X, opts, "projection_matrix")
+  local U = range_basis(X, "projection_matrix")
   local P = U * U.T
   if opts.complement then return la.eye(X:rows()) - P end
   return P
@@ -142,10 +143,11 @@ function la.span_check(X, y, opts)
   local m, n = X:shape()
   local k = y:cols()
   local w, rank, _
-  if opts.check_finite ~= false then
-    core.check_finite(X, "span_check", "X")
-    core.check_finite(y, "span_check", "y")
-  end
+  -- X goes into an SVD or NNLS whatever the method (checked regardless), y
+  -- only into a right-hand side, except for convex, where NNLS compares it
+  core.check_finite(X, "span_check", "X", true)
+  if opts.convex then core.check_finite(y, "span_check", "y", true)
+  elseif opts.check_finite ~= false then core.check_finite(y, "span_check", "y") end
   if opts.convex then
     local cols = {}
     for j = 1, k do cols[j] = convex_weights(X, y:col(j)) end
