@@ -277,17 +277,13 @@ static double mnorm1(lua_State *L, la_Mat *A, int byrow) {
 }
 
 /* Largest singular value. NaN and Inf propagate as in the other norms
-** (NaN wins) rather than reach dgesdd, which can stall on them. */
+** rather than reach dgesdd, which can stall on them: dlange's max-abs norm
+** is NaN when any entry is, else Inf when any entry is. */
 static double mnorm2(lua_State *L, const la_Mat *A) {
-  int i, j, inf = 0;
+  double mx = LAPACKE_dlange_work(LAPACK_COL_MAJOR, 'M', A->rows, A->cols, A->data,
+                                  A->ld, NULL);
   la_Mat *s;
-  for (j = 0; j < A->cols && A->rows > 0; j++)
-    if (!lak_allfinite(A->rows, A->data + (ptrdiff_t)j * A->ld))
-      for (i = 0; i < A->rows; i++) {
-        if (isnan(LA_AT(A, i, j))) return LA_AT(A, i, j);
-        if (isinf(LA_AT(A, i, j))) inf = 1;
-      }
-  if (inf) return HUGE_VAL;
+  if (!isfinite(mx)) return mx;
   s = la_svals(L, A, "norm");
   return s->rows > 0 ? s->data[0] : 0.0;
 }

@@ -61,6 +61,7 @@ static void checkdiag(lua_State *L, const la_Mat *R, int r, double rcond, int si
                "use method = \"svd\" or \"qrp\"", i + 1, i + 1,
                fabs(LA_AT(R, i, i)), tol);
 }
+
 /* dgels: QR (LQ when m < n) of a full-rank A. Rank deficiency is read off
 ** the triangular factor's diagonal and reported. */
 static int ls_qr(lua_State *L, LsProblem *P) {
@@ -181,7 +182,7 @@ static int l_lstsq(lua_State *L) {
     /* TSQR does not rescale: near DBL_MAX a column norm overflows, and an
     ** Inf in R must not reach dgelsd */
     for (j = 0; j < n; j++)
-      if (!lak_allfinite(n, Rh.data + (ptrdiff_t)j * n))
+      if (!lak_allfinite(n, Rh.data + (ptrdiff_t)j * Rh.ld))
         la_error(L, "lstsq", "A's scale overflows the QR factor (entries near the "
                  "largest double); rescale A");
   }

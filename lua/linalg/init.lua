@@ -146,8 +146,9 @@ function la.span_check(X, y, opts)
   -- X goes into an SVD or NNLS whatever the method (checked regardless), y
   -- only into a right-hand side, except for convex, where NNLS compares it
   core.check_finite(X, "span_check", "X", true)
-  if opts.convex then core.check_finite(y, "span_check", "y", true)
-  elseif opts.check_finite ~= false then core.check_finite(y, "span_check", "y") end
+  if opts.convex or opts.check_finite ~= false then
+    core.check_finite(y, "span_check", "y", opts.convex)
+  end
   if opts.convex then
     local cols = {}
     for j = 1, k do cols[j] = convex_weights(X, y:col(j)) end
