@@ -26,13 +26,13 @@ WARN       = -std=c99 -Wall -Wextra -pedantic -Wmissing-prototypes -Wshadow
 ALLCFLAGS  = $(CFLAGS) $(WARN) -fPIC -fvisibility=hidden -ffp-contract=off \
              -I$(LUA_INCDIR) $(BLAS_CFLAGS)
 
-SRC  = src/lcore.c src/larith.c src/llapack.c src/llstsq.c src/lattn.c src/lio.c \
-       src/la_kernels.c src/la_rng.c src/la_gs.c src/la_nnls.c src/la_tsqr.c \
-       src/la_attn.c src/lconfig.c src/lelem.c src/la_elem.c src/llsqstate.c \
-       src/lshape.c src/lfactor.c
+# src/*.c: the binding layer (mpi.c is the separate module linalg.mpi);
+# src/kernels/*.c: the Lua-free kernels (see src/README.md)
+KSRC = $(sort $(wildcard src/kernels/*.c))
+SRC  = $(sort $(filter-out src/lmpi.c,$(wildcard src/*.c))) $(KSRC)
 BUILD ?= build
 OBJ  = $(SRC:src/%.c=$(BUILD)/obj/%.o)
-HDR  = src/linalg.h src/lbind.h src/la_kernels.h
+HDR  = $(wildcard src/*.h) src/kernels/kernels.h
 MOD  = $(BUILD)/linalg/core.so
 LINALG_VERSION = $(shell sed -n 's/^\#define LINALG_VERSION "\(.*\)"/\1/p' src/linalg.h)
 HOST = $(BUILD)/host
@@ -55,12 +55,12 @@ deps:
 # The softmax exp loop only vectorizes when comparisons may be if-converted;
 # nothing here reads floating-point exception flags, and NaN/Inf results
 # are unchanged.
-$(BUILD)/obj/la_attn.o: ALLCFLAGS += -O3 -fno-trapping-math
+$(BUILD)/obj/kernels/attention.o: ALLCFLAGS += -O3 -fno-trapping-math
 # Elementwise math: without errno, the loops call glibc's SIMD libm (libmvec).
-$(BUILD)/obj/la_elem.o: ALLCFLAGS += -O3 -fno-math-errno -fno-trapping-math
+$(BUILD)/obj/kernels/elementwise.o: ALLCFLAGS += -O3 -fno-math-errno -fno-trapping-math
 
 $(BUILD)/obj/%.o: src/%.c $(HDR)
-	@mkdir -p $(BUILD)/obj
+	@mkdir -p $(dir $@)
 	$(CC) $(ALLCFLAGS) -c $< -o $@
 
 $(MOD): $(OBJ)
@@ -111,7 +111,7 @@ repl: deps
 lint:
 	@sh tools/deps.sh cppcheck
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability,performance --std=c99 \
-	  -I src -I $(LUA_INCDIR) --suppress=missingIncludeSystem --suppress=toomanyconfigs src/*.c
+	  -I src -I $(LUA_INCDIR) --suppress=missingIncludeSystem --suppress=toomanyconfigs src/*.c src/kernels/*.c
 
 # the HTML reference (LDoc, markdown by lua-discount) into doc/, then
 # tools/check-doc.lua: no unescaped placeholders, every public function
@@ -233,9 +233,9 @@ all: $(if $(HAVE_MPICC),$(MPIMOD))
 
 mpi: $(MPIMOD)
 
-$(MPIMOD): src/lmpi.c src/la_tsqr.c src/la_kernels.h
+$(MPIMOD): src/lmpi.c src/kernels/tsqr.c src/kernels/kernels.h
 	@mkdir -p $(BUILD)/linalg
-	$(MPICC) $(ALLCFLAGS) $(LIBFLAG) -o $@ src/lmpi.c src/la_tsqr.c $(BLAS_LIBS) -lm
+	$(MPICC) $(ALLCFLAGS) $(LIBFLAG) -o $@ src/lmpi.c src/kernels/tsqr.c $(BLAS_LIBS) -lm
 
 $(MPIHOST): spec/mpi/host.c $(MPIMOD)
 	$(MPICC) $(CFLAGS) $(WARN) -I$(LUA_INCDIR) -o $@ spec/mpi/host.c \

@@ -8,7 +8,7 @@
 #include <cblas.h>
 
 #include "lbind.h"
-#include "la_kernels.h"
+#include "kernels/kernels.h"
 
 /* ---------------------------------------------------------------- broadcasting */
 

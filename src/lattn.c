@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "lbind.h"
-#include "la_kernels.h"
+#include "kernels/kernels.h"
 
 extern int openblas_get_num_threads(void);
 

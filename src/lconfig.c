@@ -13,7 +13,7 @@ extern char *openblas_get_config(void);
 extern char *openblas_get_corename(void);
 extern int openblas_get_num_threads(void);
 
-/* The versions of lak_expsum (la_attn.c) compiled in: its target_clones
+/* The versions of lak_expsum (kernels/attention.c) compiled in: its target_clones
 ** attribute is applied under exactly this condition. */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
 #define LA_CLONES 1

@@ -14,7 +14,7 @@
 #endif
 
 #include "lbind.h"
-#include "la_kernels.h"
+#include "kernels/kernels.h"
 
 /* The metatable is also stored under this address in the registry: a
 ** pointer key is cheaper to look up than the name on every allocation. */

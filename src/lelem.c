@@ -7,7 +7,7 @@
 #include <math.h>
 
 #include "lbind.h"
-#include "la_kernels.h"
+#include "kernels/kernels.h"
 
 /* ---------------------------------------------------------------- operands */
 

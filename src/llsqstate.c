@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "lbind.h"
-#include "la_kernels.h"
+#include "kernels/kernels.h"
 
 #define LSQ_NAME "linalg.lsq_state"
 

@@ -8,7 +8,7 @@
 #include <cblas.h>
 
 #include "lbind.h"
-#include "la_kernels.h"
+#include "kernels/kernels.h"
 
 static const double EPS = 2.220446049250313e-16;
 

@@ -4,7 +4,7 @@
 ** did; MPI is then finalized at process exit only if it was initialized
 ** here (the library stays loaded when a Lua state closes: see pin).
 ** States travel as their serialized bytes (lak_lsq_encode): the reduction
-** operator decodes two states, merges them with the kernel of la_tsqr.c
+** operator decodes two states, merges them with the kernel of kernels/tsqr.c
 ** (linked into this library) and encodes the result.
 ** Built with mpicc; depends on linalg.core at run time (require "linalg").
 ** One thread calls it: MPI is initialized with MPI_THREAD_FUNNELED, and the
@@ -21,7 +21,7 @@
 #include <lua.h>
 #include <lauxlib.h>
 
-#include "la_kernels.h"
+#include "kernels/kernels.h"
 
 #if defined(__GNUC__)
 #define LMPI_API __attribute__((visibility("default")))

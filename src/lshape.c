@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "lbind.h"
-#include "la_kernels.h"
+#include "kernels/kernels.h"
 
 /* a count computed in floating point, checked before it becomes a size */
 static int count(lua_State *L, const char *fname, double n) {

@@ -1,5 +1,5 @@
 /*
-** la_tsqr.c: the mergeable least-squares state (no Lua here).
+** kernels/tsqr.c: the mergeable least-squares state (no Lua here).
 ** A state for n unknowns and k right-hand sides holds what a fit needs from
 ** the rows seen so far: the n x n triangle R of the rows' QR, C = Q^T b
 ** (n x k), the residual sums of squares of the rows folded out, and the row
@@ -14,7 +14,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "la_kernels.h"
+#include "kernels.h"
 
 #define NB 32   /* inner block size of dtpqrt */
 

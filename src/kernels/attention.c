@@ -1,5 +1,5 @@
 /*
-** la_attn.c: softmax and scaled dot-product attention (no Lua here).
+** kernels/attention.c: softmax and scaled dot-product attention (no Lua here).
 **
 ** The fused kernel follows the FlashAttention recurrence: queries in blocks
 ** of LAK_ATTN_BQ rows against keys in blocks of LAK_ATTN_BK rows; each tile
@@ -24,7 +24,7 @@
 #include <pthread.h>
 #include <string.h>
 
-#include "la_kernels.h"
+#include "kernels.h"
 
 /* One softmax column step, in place: x[i] = exp(x[i] - m[i]) and
 ** sum[i] += x[i], for x[i] - m[i] <= 0. Cody-Waite reduction

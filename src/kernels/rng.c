@@ -1,5 +1,5 @@
 /*
-** la_rng.c: reproducible random numbers.
+** kernels/rng.c: reproducible random numbers.
 ** xoshiro256** (Blackman and Vigna) seeded through splitmix64; normals by
 ** Marsaglia's polar method. The logarithm is computed here from IEEE basic
 ** operations only (built with -ffp-contract=off), so the same seed yields
@@ -7,7 +7,7 @@
 */
 #include <math.h>
 
-#include "la_kernels.h"
+#include "kernels.h"
 
 static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 

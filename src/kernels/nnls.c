@@ -1,5 +1,5 @@
 /*
-** la_nnls.c: Lawson-Hanson nonnegative least squares (no Lua here).
+** kernels/nnls.c: Lawson-Hanson nonnegative least squares (no Lua here).
 ** C. L. Lawson and R. J. Hanson, Solving Least Squares Problems (1974),
 ** chapter 23: an active-set method that moves the column with the largest
 ** positive gradient into the passive set, solves the unconstrained problem
@@ -9,7 +9,7 @@
 #include <lapacke.h>
 #include <math.h>
 
-#include "la_kernels.h"
+#include "kernels.h"
 
 size_t lak_nnls_work(int p, int n, int lwork_ls) {
   size_t mx = (size_t)(p > n ? p : n);

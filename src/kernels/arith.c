@@ -1,12 +1,12 @@
 /*
-** la_kernels.c: elementwise, copy and product kernels (no Lua here).
+** kernels/arith.c: elementwise, copy and product kernels (no Lua here).
 */
 #include <cblas.h>
 #include <string.h>
 
 #include <math.h>
 
-#include "la_kernels.h"
+#include "kernels.h"
 
 /* Below this many multiply-adds a plain loop beats the BLAS call overhead
 ** (measured with bench/tiny.lua: the crossover on x86-64 is near 3000). */

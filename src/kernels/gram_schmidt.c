@@ -1,5 +1,5 @@
 /*
-** la_gs.c: Gram-Schmidt variants (no Lua here). Column by column, a step is
+** kernels/gram_schmidt.c: Gram-Schmidt variants (no Lua here). Column by column, a step is
 ** one or two BLAS-2 passes: dgemv for the projections, dger (MGS) or dgemv
 ** (CGS) for the update. Without column dropping, MGS and CGS2 run blocked
 ** (panels of LAK_GS_NB columns) so that most of the work is dgemm:
@@ -16,7 +16,7 @@
 */
 #include <cblas.h>
 
-#include "la_kernels.h"
+#include "kernels.h"
 
 static void colnorms(int m, int k, const double *W, int ldw, double *vn) {
   int j;

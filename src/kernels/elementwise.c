@@ -1,5 +1,5 @@
 /*
-** la_elem.c: elementwise kernels (no Lua here): math functions, binary
+** kernels/elementwise.c: elementwise kernels (no Lua here): math functions, binary
 ** comparisons and extremes, where and clip, all over broadcasting operands.
 **
 ** Speed: on x86-64 glibc, the loops of exp, log, sin, ... call libmvec's
@@ -10,7 +10,7 @@
 */
 #include <math.h>
 
-#include "la_kernels.h"
+#include "kernels.h"
 
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && \
     defined(__GLIBC__) && defined(__GLIBC_PREREQ)

@@ -1,5 +1,5 @@
 /*
-** la_kernels.h: numerical kernels with no Lua dependency.
+** kernels/kernels.h: numerical kernels with no Lua dependency.
 ** All matrices are column-major with a leading dimension; callers have
 ** validated shapes, so kernels never fail and never allocate unless noted.
 */
@@ -65,7 +65,7 @@ size_t lak_nnls_work(int p, int n, int lwork_ls);
 int lak_nnls(int p, int n, const double *E, int lde, const double *f,
              double *w, double *work, int lwork_ls, int *iwork);
 
-/* The mergeable least-squares state (la_tsqr.c): for n unknowns and k
+/* The mergeable least-squares state (tsqr.c): for n unknowns and k
 ** right-hand sides, R (n x n, ld n, upper triangular, zero below), C = Q^T b
 ** (n x k, ld n), rss (k: squared norms of what no x reaches) and the row
 ** count. The caller owns the arrays. lak_lsq_add folds the m x n rows A and
@@ -151,7 +151,7 @@ void lak_expsum(double *x, const double *m, double *sum, int n);
 ** subtracted); a row of only -inf gives zeros (log: -inf). mx, sum: m each. */
 void lak_softmax(int m, int n, double *S, int lds, int logs, double *mx, double *sum);
 
-/* Elementwise math (la_elem.c): B = f(A), A and B m x n (either may be a
+/* Elementwise math (elementwise.c): B = f(A), A and B m x n (either may be a
 ** view; A == B in place is fine). The predicates give 1.0 / 0.0. */
 typedef enum {
   LAK_EXP, LAK_LOG, LAK_LOG1P, LAK_EXPM1, LAK_SQRT, LAK_ABS, LAK_SIGN,
