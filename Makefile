@@ -32,6 +32,10 @@ KSRC = $(sort $(wildcard src/kernels/*.c))
 SRC  = $(sort $(filter-out src/lmpi.c,$(wildcard src/*.c))) $(KSRC)
 BUILD ?= build
 OBJ  = $(SRC:src/%.c=$(BUILD)/obj/%.o)
+KOBJ = $(KSRC:src/%.c=$(BUILD)/obj/%.o)
+# the kernels' unit tests: one C program per spec/kernels/*.c, linked with
+# the kernels and BLAS only (no Lua)
+KTESTS = $(patsubst spec/kernels/%.c,$(BUILD)/ktest/%,$(wildcard spec/kernels/*.c))
 HDR  = $(wildcard src/*.h) src/kernels/kernels.h
 MOD  = $(BUILD)/linalg/core.so
 LINALG_VERSION = $(shell sed -n 's/^\#define LINALG_VERSION "\(.*\)"/\1/p' src/linalg.h)
@@ -45,7 +49,8 @@ HAVE_RL   ?= $(shell $(PKG_CONFIG) --exists readline 2>/dev/null || test -e /usr
 RLMOD     = $(BUILD)/linalg/readline.so
 CAPI = $(BUILD)/capi
 
-.PHONY: all deps demo test bench mpi test-mpi install-mpi bench-mpi install uninstall clean check-install check-asan valgrind fuzz repl doc lint env
+# make ktest: the kernels' C unit tests alone
+.PHONY: ktest all deps demo test bench mpi test-mpi install-mpi bench-mpi install uninstall clean check-install check-asan valgrind fuzz repl doc lint env
 
 all: $(MOD) $(if $(HAVE_RL),$(RLMOD))
 
@@ -88,14 +93,23 @@ $(CAPI): spec/capi/capi.c src/linalg.h $(MOD)
 	$(CC) $(CFLAGS) $(WARN) -Isrc -I$(LUA_INCDIR) -o $@ spec/capi/capi.c \
 	  $(OBJ) $(shell $(PKG_CONFIG) --libs lua$(LUA_VERSION)) $(BLAS_LIBS) -lpthread -ldl -lm
 
+$(BUILD)/ktest/%: spec/kernels/%.c $(wildcard spec/kernels/*.h) src/kernels/kernels.h $(KOBJ)
+	@mkdir -p $(BUILD)/ktest
+	$(CC) $(CFLAGS) $(WARN) -Isrc/kernels $(BLAS_CFLAGS) -o $@ $< $(KOBJ) $(BLAS_LIBS) -lpthread -lm
+
+# runs every kernel test program (part of make test)
+ktest: $(KTESTS)
+	@for t in $(KTESTS); do OPENBLAS_NUM_THREADS=1 $$t || exit 1; done
+
 demo: deps
 	@$(MAKE) --no-print-directory all
 	@for f in examples/*.lua; do echo "== $$f"; \
 	  LUA_PATH="./lua/?.lua;./lua/?/init.lua;;" LUA_CPATH="./build/?.so;;" $(LUA) $$f || exit 1; done
 
 test: deps
-	@$(MAKE) --no-print-directory all $(HOST) $(ALLOC) $(THREADS) $(CAPI)
+	@$(MAKE) --no-print-directory all $(HOST) $(ALLOC) $(THREADS) $(CAPI) $(KTESTS)
 	busted --lua=$(LUA)
+	@$(MAKE) --no-print-directory ktest
 	cd build && LUA_PATH="../lua/?.lua;../lua/?/init.lua;;" LUA_CPATH="./?.so;;" ./host
 	cd build && OPENBLAS_NUM_THREADS=1 ./alloc
 	cd build && ./threads
