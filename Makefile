@@ -29,7 +29,7 @@ ALLCFLAGS  = $(CFLAGS) $(WARN) -fPIC -fvisibility=hidden -ffp-contract=off \
 # src/*.c: the binding layer (mpi.c is the separate module linalg.mpi);
 # src/kernels/*.c: the Lua-free kernels (see src/README.md)
 KSRC = $(sort $(wildcard src/kernels/*.c))
-SRC  = $(sort $(filter-out src/lmpi.c,$(wildcard src/*.c))) $(KSRC)
+SRC  = $(sort $(filter-out src/mpi.c,$(wildcard src/*.c))) $(KSRC)
 BUILD ?= build
 OBJ  = $(SRC:src/%.c=$(BUILD)/obj/%.o)
 KOBJ = $(KSRC:src/%.c=$(BUILD)/obj/%.o)
@@ -247,9 +247,9 @@ all: $(if $(HAVE_MPICC),$(MPIMOD))
 
 mpi: $(MPIMOD)
 
-$(MPIMOD): src/lmpi.c src/kernels/tsqr.c src/kernels/kernels.h
+$(MPIMOD): src/mpi.c src/kernels/tsqr.c src/kernels/kernels.h
 	@mkdir -p $(BUILD)/linalg
-	$(MPICC) $(ALLCFLAGS) $(LIBFLAG) -o $@ src/lmpi.c src/kernels/tsqr.c $(BLAS_LIBS) -lm
+	$(MPICC) $(ALLCFLAGS) $(LIBFLAG) -o $@ src/mpi.c src/kernels/tsqr.c $(BLAS_LIBS) -lm
 
 $(MPIHOST): spec/mpi/host.c $(MPIMOD)
 	$(MPICC) $(CFLAGS) $(WARN) -I$(LUA_INCDIR) -o $@ spec/mpi/host.c \

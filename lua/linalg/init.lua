@@ -9,6 +9,7 @@ local core = require "linalg.core"
 local la = {}
 for k, v in pairs(core) do la[k] = v end
 la.checkopts = nil              -- internal: the option reader the front shares with C
+la.named = nil                  -- internal: a core function under another public name
 
 local EPS = 2.220446049250313e-16
 local asmatrix, svd, lstsq = core.asmatrix, core.svd, core.lstsq
@@ -18,12 +19,17 @@ local asmatrix, svd, lstsq = core.asmatrix, core.svd, core.lstsq
 local util = require "linalg.util"
 local fail, typename = util.fail, util.typename
 
--- Calls f(...), a function of the core, and renames its errors ("linalg.from:")
--- as errors of `to`, the function the user called.
-local function as(to, from, f, ...)
-  local r = table.pack(pcall(f, ...))
-  if not r[1] then error((tostring(r[2]):gsub("^linalg%." .. from .. ":", "linalg." .. to .. ":")), 0) end
-  return table.unpack(r, 2, r.n)
+-- f, a function of the core, under the name fname: its errors (and those of
+-- the C helpers it calls) name fname, the function the user called. The C
+-- core binds each function's public name as an upvalue; core.named makes a
+-- closure of the same C function with another name. Cached per (f, fname).
+local renamed = {}
+local function under(fname, f)
+  local byname = renamed[f]
+  if not byname then byname = {}; renamed[f] = byname end
+  local g = byname[fname]
+  if not g then g = core.named(f, fname); byname[fname] = g end
+  return g
 end
 
 -- A vector argument as an n x 1 matrix (a 1 x n row is turned into a column).
@@ -54,7 +60,7 @@ local function range_basis(X, fname)
   local m, n = X:shape()
   if m == 0 or n == 0 then return la.zeros(m, 0), 0 end
   core.check_finite(X, fname, "X", true)       -- the SVD needs it whatever opts say
-  local U, s = as(fname, "svd", svd, X)
+  local U, s = under(fname, svd)(X)
   local tol = s(1) * math.max(m, n) * EPS
   local r = 0
   for i = 1, s:rows() do if s(i) > tol then r = i end end
@@ -303,7 +309,7 @@ function la.multihead_attention(X, Wq, Wk, Wv, Wo, heads, opts)
                  weights = opts.weights or avg}
   local outs, ws, mean = {}, {}, nil
   for h = 1, heads do
-    outs[h], ws[h] = as(F, "attention", core.attention,
+    outs[h], ws[h] = under(F, core.attention)(
       Q:sub(1, nq, (h - 1) * dk + 1, h * dk), K:sub(1, nk, (h - 1) * dk + 1, h * dk),
       V:sub(1, nk, (h - 1) * dv + 1, h * dv), aopts)
     if avg then mean = mean and mean + ws[h] or ws[h]; ws[h] = nil end

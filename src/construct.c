@@ -1,0 +1,154 @@
+/*
+** construct.c: making matrices from tables, sizes and random numbers:
+** matrix, vector, zeros, ones, eye, diag, rand, randn, hstack, vstack.
+** (Ranges, full and the *_like functions are in shape.c.)
+*/
+#include <limits.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+
+#include "helpers.h"
+#include "kernels/kernels.h"
+
+/* la.matrix(tbl) or la.matrix(m, n [, fill]) */
+static int l_matrix(lua_State *L) {
+  const char *F = la_fname(L);
+  if (lua_istable(L, 1)) { la_check(L, 1, F); lua_settop(L, 1); return 1; }
+  if (la_test(L, 1)) { la_copyof(L, la_check(L, 1, F), F); return 1; }
+  if (lua_type(L, 1) != LUA_TNUMBER)
+    la_typeerror(L, F, 1, "table, matrix or size");
+  {
+    int m = la_checksize(L, F, 1), n = la_checksize(L, F, 2);
+    double fill = la_optargnum(L, F, 3, 0.0);
+    la_Mat *A = la_new(L, F, m, n);
+    size_t k, N = (size_t)m * n;
+    for (k = 0; k < N; k++) A->data[k] = fill;
+  }
+  return 1;
+}
+
+static void fill(lua_State *L, const char *fname, double v) {
+  int m = la_checksize(L, fname, 1), n = la_checksize(L, fname, 2);
+  la_Mat *A = la_new(L, fname, m, n);
+  size_t k, N = (size_t)m * n;
+  for (k = 0; k < N; k++) A->data[k] = v;
+}
+
+static int l_zeros(lua_State *L) { fill(L, la_fname(L), 0.0); return 1; }
+
+static int l_ones(lua_State *L) { fill(L, la_fname(L), 1.0); return 1; }
+
+static int l_eye(lua_State *L) {
+  const char *F = la_fname(L);
+  int n = la_checksize(L, F, 1), i;
+  int m = lua_isnoneornil(L, 2) ? n : la_checksize(L, F, 2);
+  la_Mat *A = la_newzero(L, F, n, m);
+  for (i = 0; i < n && i < m; i++) LA_AT(A, i, i) = 1.0;
+  return 1;
+}
+
+/* diag(vector) builds a square matrix; diag(matrix) extracts the diagonal. */
+static int l_diag(lua_State *L) {
+  const char *F = la_fname(L);
+  la_Mat *V = la_check(L, 1, F);
+  int i;
+  if (la_isvec(V)) {
+    int n, inc;
+    double *v = la_vec(L, 1, F, &n, &inc);
+    la_Mat *A = la_newzero(L, F, n, n);
+    for (i = 0; i < n; i++) LA_AT(A, i, i) = v[(ptrdiff_t)i * inc];
+  } else {
+    int k = V->rows < V->cols ? V->rows : V->cols;
+    la_Mat *d = la_new(L, F, k, 1);
+    for (i = 0; i < k; i++) d->data[i] = LA_AT(V, i, i);
+  }
+  return 1;
+}
+
+static int l_vector(lua_State *L) {
+  const char *F = la_fname(L);
+  int n, inc, i;
+  double *v = la_vec(L, 1, F, &n, &inc);
+  la_Mat *A = la_new(L, F, n, 1);
+  for (i = 0; i < n; i++) A->data[i] = v[(ptrdiff_t)i * inc];
+  return 1;
+}
+
+static int fillrandom(lua_State *L, const char *fname, int normal) {
+  int m = la_checksize(L, fname, 1), n = la_checksize(L, fname, 2);
+  lak_Rng local, *r;
+  la_Mat *A;
+  size_t k, N = (size_t)m * n;
+  if (lua_isnoneornil(L, 3)) r = (lak_Rng *)lua_touserdata(L, lua_upvalueindex(3));
+  else { lak_rng_seed(&local, (uint64_t)la_checkint(L, fname, 3)); r = &local; }
+  A = la_new(L, fname, m, n);
+  for (k = 0; k < N; k++)
+    A->data[k] = normal ? lak_rng_normal(r) : lak_rng_uniform(r);
+  return 1;
+}
+
+static int l_randn(lua_State *L) { return fillrandom(L, la_fname(L), 1); }
+
+static int l_rand(lua_State *L) { return fillrandom(L, la_fname(L), 0); }
+
+/* hstack / vstack: items are converted on the stack above the list. */
+static int stack(lua_State *L, const char *fname, int horiz) {
+  lua_Integer k, cnt, m = 0, n = 0, off = 0;
+  int base;
+  la_Mat *C;
+  la_checktype(L, fname, 1, LUA_TTABLE);
+  cnt = (lua_Integer)lua_rawlen(L, 1);
+  /* every item is anchored on the stack while the result is built */
+  if (cnt > INT_MAX - 8 || !lua_checkstack(L, (int)cnt + 4))
+    la_error(L, fname, "too many items (%I)", cnt);
+  base = lua_gettop(L);
+  for (k = 1; k <= cnt; k++) {
+    la_Mat *A;
+    lua_rawgeti(L, 1, k);
+    A = la_test(L, -1);
+    if (!A && !lua_istable(L, -1))
+      la_error(L, fname, "item %I is not a matrix (got %s)", k, la_typename(L, -1));
+    if (A && (A->flags & LA_CLOSED)) la_error(L, fname, "item %I is a closed matrix", k);
+    if (!A) A = la_checkarg(L, lua_gettop(L), fname, 1);
+    if (k == 1) { m = horiz ? A->rows : 0; n = horiz ? 0 : A->cols; }
+    if (horiz && A->rows != m)
+      la_error(L, fname, "item %I has %d rows, expected %I", k, A->rows, m);
+    if (!horiz && A->cols != n)
+      la_error(L, fname, "item %I has %d columns, expected %I", k, A->cols, n);
+    if (horiz) n += A->cols; else m += A->rows;
+    if (m > INT_MAX || n > INT_MAX) la_error(L, fname, "result too large");
+  }
+  C = la_new(L, fname, m, n);
+  for (k = 1; k <= cnt; k++) {
+    la_Mat *A = la_test(L, base + (int)k);
+    double *dst = horiz ? C->data + off * C->ld : C->data + off;
+    lak_copy(A->rows, A->cols, A->data, A->ld, dst, C->ld);
+    off += horiz ? A->cols : A->rows;
+  }
+  return 1;
+}
+
+static int l_hstack(lua_State *L) { return stack(L, la_fname(L), 1); }
+
+static int l_vstack(lua_State *L) { return stack(L, la_fname(L), 0); }
+
+static const luaL_Reg funcs[] = {
+  {"matrix", l_matrix}, {"vector", l_vector}, {"zeros", l_zeros},
+  {"ones", l_ones}, {"eye", l_eye}, {"diag", l_diag},
+  {"hstack", l_hstack}, {"vstack", l_vstack}, {NULL, NULL}
+};
+
+/* rand and randn share the module's generator (upvalue 3), seeded from the
+** clock and an address unless a call passes its own seed */
+static const luaL_Reg random_funcs[] = {
+  {"rand", l_rand}, {"randn", l_randn}, {NULL, NULL}
+};
+
+void la_open_construct(lua_State *L) {
+  lak_Rng *r;
+  la_setfuncs(L, funcs, 0);
+  r = (lak_Rng *)lua_newuserdatauv(L, sizeof(lak_Rng), 0);
+  lak_rng_seed(r, (uint64_t)time(NULL) ^ (uint64_t)(uintptr_t)r);
+  la_setfuncs(L, random_funcs, 1);
+}
