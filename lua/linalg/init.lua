@@ -3,19 +3,24 @@
 -- functions; this module adds the functions written in Lua on top of it and
 -- makes every function a method too, so `A:lstsq(b)` is `la.lstsq(A, b)`.
 -- The reference for each C function is in `doc/` (`make doc`) and the README.
+--
+-- One module table: `require "linalg"` returns the table `require
+-- "linalg.core"` returns, with the functions below added to it. The matrix
+-- metatable's __index reads that table, so they are methods as well.
 -- @module linalg
-local core = require "linalg.core"
+local la = require "linalg.core"
+local core = la                 -- the same table (core.attention below: a C function)
 
-local la = {}
-for k, v in pairs(core) do la[k] = v end
-la.checkopts = nil              -- internal: the option reader the front shares with C
+-- util keeps the option reader (core.checkopts, shared with C) in a local
+-- when it loads, so it is required before the entry leaves the public table.
+local util = require "linalg.util"
+la.checkopts = nil              -- internal: no user function, no method
 
 local EPS = 2.220446049250313e-16
-local asmatrix, svd, lstsq = core.asmatrix, core.svd, core.lstsq
+local asmatrix, check_finite, svd, lstsq, nnls = la.asmatrix, la.check_finite, la.svd, la.lstsq, la.nnls
 
 -- Errors raised here carry no position, like those of the C core, so every
 -- message starts with "linalg.<function>:".
-local util = require "linalg.util"
 local fail, typename = util.fail, util.typename
 
 -- Calls f(...), a function of the core, and renames its errors ("linalg.from:")
@@ -53,7 +58,7 @@ local options = util.options
 local function range_basis(X, fname)
   local m, n = X:shape()
   if m == 0 or n == 0 then return la.zeros(m, 0), 0 end
-  core.check_finite(X, fname, "X", true)       -- the SVD needs it whatever opts say
+  check_finite(X, fname, "X", true)       -- the SVD needs it whatever opts say
   local U, s = as(fname, "svd", svd, X)
   local tol = s(1) * math.max(m, n) * EPS
   local r = 0
@@ -73,7 +78,7 @@ function la.project(y, X, opts)
   X = asmatrix(X, "project", 2)
   if X:rows() == 1 and X:cols() ~= 1 then X = X.T end   -- a 1 x m row is a vector
   y = against(y, X, "project", 1)
-  if opts.check_finite ~= false then core.check_finite(y, "project", "y") end
+  if opts.check_finite ~= false then check_finite(y, "project", "y") end
   local U = range_basis(X, "project")
   local p = U * (U.T * y)
   return p, y - p
@@ -120,7 +125,7 @@ local function convex_weights(X, y)
   local mu = math.max(la.norm(X, 1), la.norm(y), 1e-300)
   local E = la.vstack{X, la.matrix(1, n, mu)}
   local f = la.vstack{y, {{mu}}}
-  local w = core.nnls(E, f, {check_finite = false})
+  local w = nnls(E, f, {check_finite = false})
   local s = w:sum()
   if s > 0 then w = w / s end
   return w
@@ -145,9 +150,9 @@ function la.span_check(X, y, opts)
   local w, rank, _
   -- X goes into an SVD or NNLS whatever the method (checked regardless), y
   -- only into a right-hand side, except for convex, where NNLS compares it
-  core.check_finite(X, "span_check", "X", true)
+  check_finite(X, "span_check", "X", true)
   if opts.convex or opts.check_finite ~= false then
-    core.check_finite(y, "span_check", "y", opts.convex)
+    check_finite(y, "span_check", "y", opts.convex)
   end
   if opts.convex then
     local cols = {}
@@ -356,9 +361,5 @@ la.heatmap = lazy("linalg.svg", "heatmap")
 -- @tab spec the arrows `{u, label = "u"}, ...` and `path`, `title`, `right_angles`
 -- @function la.plot_vectors
 la.plot_vectors = lazy("linalg.svg", "plot_vectors")
-
--- Methods: the matrix metatable's __index reads the core table, so the
--- functions written here join it; every function is then a method.
-for k, v in pairs(la) do if core[k] == nil then core[k] = v end end
 
 return la

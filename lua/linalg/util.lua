@@ -2,6 +2,11 @@
 -- @module linalg.util
 local core = require "linalg.core"
 
+-- The C option reader: read here once, as `require "linalg"` removes it from
+-- the public table after loading this module.
+local checkopts = core.checkopts
+assert(checkopts, "linalg.util: load it before linalg.core's checkopts is hidden")
+
 local M = {}
 
 --- Reads an options table: `opts` (nil, or a plain table) checked against
@@ -10,7 +15,7 @@ local M = {}
 -- known option, read once and type-checked; an unknown key is an error naming
 -- the closest known one. The same code checks the options of the C core.
 function M.options(opts, fname, arg, spec)
-  return core.checkopts(opts, fname, arg, spec)
+  return checkopts(opts, fname, arg, spec)
 end
 
 --- Raises "linalg.<fname>: <message>" without a position, like the C core.
