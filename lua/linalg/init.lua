@@ -40,6 +40,13 @@ local function asvector(x, fname, arg)
   return x
 end
 
+-- X whose columns span a space; a 1 x m row is one vector (a column).
+local function asbasis(X, fname, arg)
+  X = asmatrix(X, fname, arg)
+  if X:rows() == 1 and X:cols() ~= 1 then X = X.T end
+  return X
+end
+
 -- y as a column (or m x k block) against X's m rows; a 1 x m row is read as
 -- a vector.
 local function against(y, X, fname, yarg)
@@ -75,8 +82,7 @@ end
 -- @return p the projection, r = y - p (orthogonal to every column of X)
 function la.project(y, X, opts)
   opts = options(opts, "project", 3, {check_finite = "boolean"})
-  X = asmatrix(X, "project", 2)
-  if X:rows() == 1 and X:cols() ~= 1 then X = X.T end   -- a 1 x m row is a vector
+  X = asbasis(X, "project", 2)
   y = against(y, X, "project", 1)
   if opts.check_finite ~= false then check_finite(y, "project", "y") end
   local U = range_basis(X, "project")
@@ -91,8 +97,7 @@ end
 -- @return P (m x m)
 function la.projection_matrix(X, opts)
   opts = options(opts, "projection_matrix", 2, {complement = "boolean", check_finite = "boolean"})
-  X = asmatrix(X, "projection_matrix", 1)
-  if X:rows() == 1 and X:cols() ~= 1 then X = X.T end   -- a 1 x m row is a vector
+  X = asbasis(X, "projection_matrix", 1)
   local U = range_basis(X, "projection_matrix")
   local P = U * U.T
   if opts.complement then return la.eye(X:rows()) - P end
