@@ -4,6 +4,12 @@
 -- makes every function a method too, so `A:lstsq(b)` is `la.lstsq(A, b)`.
 -- The reference for each C function is in `doc/` (`make doc`) and the README.
 --
+-- This file holds: projections (`project`, `projection_matrix`,
+-- `scalar_projection`), `span_check`, `linear_regression` and its model,
+-- `multihead_attention`, and the entries of the modules loaded on first use
+-- (`linalg.io`: .npy and CSV; `linalg.svg`: pictures). Option reading,
+-- errors and files go through `linalg.util`.
+--
 -- One module table: `require "linalg"` returns the table `require
 -- "linalg.core"` returns, with the functions below added to it. The matrix
 -- metatable's __index reads that table, so they are methods as well.
