@@ -34,9 +34,9 @@ static int l_qr(lua_State *L) {
   static const char *const keys[] = {"mode", "pivoting", "check_finite", NULL};
   static const char *const modes[] = {"reduced", "complete", NULL};
   la_Mat *A = la_check(L, 1, F), *W, *R, *Q;
-  int complete, piv, m = A->rows, n = A->cols, k = imin(m, n), qc, lwork, j;
+  int complete, piv, m = A->rows, n = A->cols, k = imin(m, n), qc, j;
   lapack_int info, *jpvt = NULL;
-  double *tau, q, *w;
+  double *tau;
   la_checkopts(L, 2, F, keys);
   complete = la_optenum(L, 2, "mode", 0, modes, F);
   piv = la_optbool(L, 2, "pivoting", 0, F);
@@ -45,28 +45,20 @@ static int l_qr(lua_State *L) {
   W = la_copyof(L, A, F);
   tau = la_scratch(L, (size_t)k);
   if (piv) {
-    jpvt = (lapack_int *)la_scratch(L, (size_t)n);
+    jpvt = LA_SCRATCH(L, lapack_int, (size_t)n);
     for (j = 0; j < n; j++) jpvt[j] = 0;
-    info = LAPACKE_dgeqp3_work(LAPACK_COL_MAJOR, m, n, W->data, W->ld, jpvt, tau, &q, -1);
-    la_checkinfo(L, F, "dgeqp3", info);
-    w = la_work(L, F, q, &lwork);
-    info = LAPACKE_dgeqp3_work(LAPACK_COL_MAJOR, m, n, W->data, W->ld, jpvt, tau, w, lwork);
-    la_checkinfo(L, F, "dgeqp3", info);
+    LA_WORKCALL(L, F, "dgeqp3", info,
+                LAPACKE_dgeqp3_work(LAPACK_COL_MAJOR, m, n, W->data, W->ld, jpvt, tau,
+                                    WORK, LWORK));
   } else {
-    info = LAPACKE_dgeqrf_work(LAPACK_COL_MAJOR, m, n, W->data, W->ld, tau, &q, -1);
-    la_checkinfo(L, F, "dgeqrf", info);
-    w = la_work(L, F, q, &lwork);
-    info = LAPACKE_dgeqrf_work(LAPACK_COL_MAJOR, m, n, W->data, W->ld, tau, w, lwork);
-    la_checkinfo(L, F, "dgeqrf", info);
+    LA_WORKCALL(L, F, "dgeqrf", info,
+                LAPACKE_dgeqrf_work(LAPACK_COL_MAJOR, m, n, W->data, W->ld, tau, WORK, LWORK));
   }
   Q = la_new(L, F, m, qc);
   lak_copy(m, k, W->data, W->ld, Q->data, Q->ld);
-  info = LAPACKE_dorgqr_work(LAPACK_COL_MAJOR, m, qc, k, Q->data, Q->ld, tau, &q, -1);
-  la_checkinfo(L, F, "dorgqr", info);
-  w = la_work(L, F, q, &lwork);
-  info = LAPACKE_dorgqr_work(LAPACK_COL_MAJOR, m, qc, k, Q->data, Q->ld, tau, w, lwork);
-  la_checkinfo(L, F, "dorgqr", info);
-  lua_pop(L, 1);                         /* work; Q on top */
+  LA_WORKCALL(L, F, "dorgqr", info,
+              LAPACKE_dorgqr_work(LAPACK_COL_MAJOR, m, qc, k, Q->data, Q->ld, tau, WORK, LWORK));
+  lua_pop(L, 1);                         /* dorgqr's work; Q on top */
   R = la_newzero(L, F, qc, n);
   triu(W, R);
   if (!piv) return 2;
@@ -90,25 +82,19 @@ static int l_svd(lua_State *L) {
 static int l_eigh(lua_State *L) {
   const char *F = la_fname(L);
   la_Mat *A = la_checksquare(L, 1, F), *V, *w;
-  int n = A->rows, lwork;
-  lapack_int info, liwork, *iwork;
-  double q, *work;
+  int n = A->rows;
+  lapack_int info;
   la_checkopts(L, 2, F, finite_only);
   (void)la_optcheckfinite(L, 2, F);  /* validated; dsyevd iterates on A */
   la_checkfinite(L, A, F, "A", 1);
   la_checksym(L, A, F);
   w = la_new(L, F, n, 1);
   V = la_copyof(L, A, F);
-  info = LAPACKE_dsyevd_work(LAPACK_COL_MAJOR, 'V', 'L', n, V->data, V->ld, w->data,
-                             &q, -1, &liwork, -1);
-  la_checkinfo(L, F, "dsyevd", info);
-  iwork = (lapack_int *)la_scratch(L, (size_t)(liwork > 0 ? liwork : 1));
-  work = la_work(L, F, q, &lwork);
-  info = LAPACKE_dsyevd_work(LAPACK_COL_MAJOR, 'V', 'L', n, V->data, V->ld, w->data,
-                             work, lwork, iwork, liwork);
-  la_checkinfo(L, F, "dsyevd", info);
+  LA_WORKCALL_IWORK(L, F, "dsyevd", info,
+                    LAPACKE_dsyevd_work(LAPACK_COL_MAJOR, 'V', 'L', n, V->data, V->ld,
+                                        w->data, WORK, LWORK, IWORK, LIWORK));
   if (info > 0) la_error(L, F, "eigenvalue algorithm did not converge");
-  lua_pop(L, 2);
+  lua_pop(L, 2);                         /* IWORK, WORK; w, V on top */
   return 2;
 }
 
@@ -176,24 +162,19 @@ static int l_lu(lua_State *L) {
 /* dgeev on a copy of square A: pushes wr, wi (n x 1) and, with vectors,
 ** VR (n x n); returns VR or NULL */
 static la_Mat *geev(lua_State *L, la_Mat *A, const char *fname, int vectors) {
-  int n = A->rows, info, lwork, top;
+  int n = A->rows, info, top;
   la_Mat *W, *wr, *wi, *VR = NULL;
-  double q, *work, dummy;
+  double dummy;
   la_checkfinite(L, A, fname, "A", 1);
   W = la_copyof(L, A, fname);
   wr = la_new(L, fname, n, 1);
   wi = la_new(L, fname, n, 1);
   if (vectors) VR = la_new(L, fname, n, n);
   top = lua_gettop(L);
-  info = LAPACKE_dgeev_work(LAPACK_COL_MAJOR, 'N', vectors ? 'V' : 'N', n, W->data, W->ld,
-                            wr->data, wi->data, &dummy, 1, VR ? VR->data : &dummy,
-                            VR ? VR->ld : 1, &q, -1);
-  la_checkinfo(L, fname, "dgeev", info);
-  work = la_work(L, fname, q, &lwork);
-  info = LAPACKE_dgeev_work(LAPACK_COL_MAJOR, 'N', vectors ? 'V' : 'N', n, W->data, W->ld,
-                            wr->data, wi->data, &dummy, 1, VR ? VR->data : &dummy,
-                            VR ? VR->ld : 1, work, lwork);
-  la_checkinfo(L, fname, "dgeev", info);
+  LA_WORKCALL(L, fname, "dgeev", info,
+              LAPACKE_dgeev_work(LAPACK_COL_MAJOR, 'N', vectors ? 'V' : 'N', n, W->data,
+                                 W->ld, wr->data, wi->data, &dummy, 1,
+                                 VR ? VR->data : &dummy, VR ? VR->ld : 1, WORK, LWORK));
   if (info > 0) la_error(L, fname, "QR algorithm did not converge (%d eigenvalues)", info);
   lua_settop(L, top);
   lua_remove(L, vectors ? -4 : -3);    /* W */
@@ -232,8 +213,8 @@ static int l_eigvals(lua_State *L) {
 static int l_schur(lua_State *L) {
   const char *F = la_fname(L);
   la_Mat *A = la_checksquare(L, 1, F), *T, *Z;
-  int n = A->rows, info, lwork, sdim;
-  double q, *wr, *work;
+  int n = A->rows, info, sdim;
+  double *wr;
   la_checkopts(L, 2, F, finite_only);
   (void)la_optcheckfinite(L, 2, F);
   la_checkfinite(L, A, F, "A", 1);
@@ -241,13 +222,9 @@ static int l_schur(lua_State *L) {
   T = la_copyof(L, A, F);                                  /* 2 */
   Z = la_new(L, F, n, n);                         /* 3 */
   wr = la_scratch(L, 2 * (size_t)n);                    /* 4 */
-  info = LAPACKE_dgees_work(LAPACK_COL_MAJOR, 'V', 'N', NULL, n, T->data, T->ld, &sdim,
-                            wr, wr + n, Z->data, Z->ld, &q, -1, NULL);
-  la_checkinfo(L, F, "dgees", info);
-  work = la_work(L, F, q, &lwork);                /* 5 */
-  info = LAPACKE_dgees_work(LAPACK_COL_MAJOR, 'V', 'N', NULL, n, T->data, T->ld, &sdim,
-                            wr, wr + n, Z->data, Z->ld, work, lwork, NULL);
-  la_checkinfo(L, F, "dgees", info);
+  LA_WORKCALL(L, F, "dgees", info,
+              LAPACKE_dgees_work(LAPACK_COL_MAJOR, 'V', 'N', NULL, n, T->data, T->ld, &sdim,
+                                 wr, wr + n, Z->data, Z->ld, WORK, LWORK, NULL));
   if (info > 0) la_error(L, F, "QR algorithm did not converge");
   lua_settop(L, 3);
   return 2;
@@ -258,25 +235,19 @@ static int l_schur(lua_State *L) {
 static int l_hessenberg(lua_State *L) {
   const char *F = la_fname(L);
   la_Mat *A = la_checksquare(L, 1, F), *H, *Q;
-  int n = A->rows, info, lwork, i, j;
-  double q, *tau, *work;
+  int n = A->rows, info, i, j;
+  double *tau;
   la_checkopts(L, 2, F, finite_only);
   if (la_optcheckfinite(L, 2, F)) la_checkfinite(L, A, F, "A", 0);
   lua_settop(L, 1);
   H = la_copyof(L, A, F);                                  /* 2 */
   Q = la_new(L, F, n, n);                    /* 3 */
   tau = la_scratch(L, (size_t)n);                       /* 4 */
-  info = LAPACKE_dgehrd_work(LAPACK_COL_MAJOR, n, 1, n, H->data, H->ld, tau, &q, -1);
-  la_checkinfo(L, F, "dgehrd", info);
-  work = la_work(L, F, q, &lwork);           /* 5 */
-  info = LAPACKE_dgehrd_work(LAPACK_COL_MAJOR, n, 1, n, H->data, H->ld, tau, work, lwork);
-  la_checkinfo(L, F, "dgehrd", info);
+  LA_WORKCALL(L, F, "dgehrd", info,
+              LAPACKE_dgehrd_work(LAPACK_COL_MAJOR, n, 1, n, H->data, H->ld, tau, WORK, LWORK));
   if (n > 0) lak_copy(n, n, H->data, H->ld, Q->data, Q->ld);
-  info = LAPACKE_dorghr_work(LAPACK_COL_MAJOR, n, 1, n, Q->data, Q->ld, tau, &q, -1);
-  la_checkinfo(L, F, "dorghr", info);
-  work = la_work(L, F, q, &lwork);           /* 6 */
-  info = LAPACKE_dorghr_work(LAPACK_COL_MAJOR, n, 1, n, Q->data, Q->ld, tau, work, lwork);
-  la_checkinfo(L, F, "dorghr", info);
+  LA_WORKCALL(L, F, "dorghr", info,
+              LAPACKE_dorghr_work(LAPACK_COL_MAJOR, n, 1, n, Q->data, Q->ld, tau, WORK, LWORK));
   for (j = 0; j < n; j++)
     for (i = j + 2; i < n; i++) LA_AT(H, i, j) = 0.0;
   lua_settop(L, 3);

@@ -42,19 +42,13 @@ static const char *const ls_keys[] = {"method", "rcond", "ridge", "check_finite"
 /* dgelsd: minimum-norm solution by divide-and-conquer SVD; pushes sv */
 static int ls_svd(lua_State *L, LsProblem *P) {
   la_Mat *s = la_new(L, P->fname, P->m < P->n ? P->m : P->n, 1);
-  lapack_int info, rank, liw = 1, *iw;
-  double q, *w;
-  int lwork;
-  info = LAPACKE_dgelsd_work(LAPACK_COL_MAJOR, P->m, P->n, P->k, P->W->data, P->W->ld,
-                             P->X->data, P->X->ld, s->data, P->rcond, &rank, &q, -1, &liw);
-  la_checkinfo(L, P->fname, "dgelsd", info);
-  iw = (lapack_int *)la_scratch(L, (size_t)(liw > 1 ? liw : 1));
-  w = la_work(L, P->fname, q, &lwork);
-  info = LAPACKE_dgelsd_work(LAPACK_COL_MAJOR, P->m, P->n, P->k, P->W->data, P->W->ld,
-                             P->X->data, P->X->ld, s->data, P->rcond, &rank, w, lwork, iw);
-  la_checkinfo(L, P->fname, "dgelsd", info);
+  lapack_int info, rank;
+  LA_WORKCALL_IWORK(L, P->fname, "dgelsd", info,
+                    LAPACKE_dgelsd_work(LAPACK_COL_MAJOR, P->m, P->n, P->k, P->W->data,
+                                        P->W->ld, P->X->data, P->X->ld, s->data, P->rcond,
+                                        &rank, WORK, LWORK, IWORK));
   if (info > 0) la_error(L, P->fname, "SVD did not converge");
-  lua_pop(L, 2);
+  lua_pop(L, 2);                          /* IWORK, WORK; sv on top */
   return rank;
 }
 
@@ -77,34 +71,25 @@ static void rankcheck(lua_State *L, const la_Mat *R, int r, double rcond, int si
 ** the triangular factor's diagonal and reported. */
 static int ls_qr(lua_State *L, LsProblem *P) {
   lapack_int info;
-  double q, *w;
-  int lwork, r = P->m < P->n ? P->m : P->n;
-  info = LAPACKE_dgels_work(LAPACK_COL_MAJOR, 'N', P->m, P->n, P->k, P->W->data,
-                            P->W->ld, P->X->data, P->X->ld, &q, -1);
-  la_checkinfo(L, P->fname, "dgels", info);
-  w = la_work(L, P->fname, q, &lwork);
-  info = LAPACKE_dgels_work(LAPACK_COL_MAJOR, 'N', P->m, P->n, P->k, P->W->data,
-                            P->W->ld, P->X->data, P->X->ld, w, lwork);
-  la_checkinfo(L, P->fname, "dgels", info);
-  lua_pop(L, 1);
+  int r = P->m < P->n ? P->m : P->n;
+  LA_WORKCALL(L, P->fname, "dgels", info,
+              LAPACKE_dgels_work(LAPACK_COL_MAJOR, 'N', P->m, P->n, P->k, P->W->data,
+                                 P->W->ld, P->X->data, P->X->ld, WORK, LWORK));
+  lua_pop(L, 1);                          /* WORK */
   rankcheck(L, P->W, r, P->rcond, info > 0, P->fname);
   return r;
 }
 
 /* dgelsy: rank-revealing QR with column pivoting; minimum-norm solution */
 static int ls_qrp(lua_State *L, LsProblem *P) {
-  lapack_int info, rank, *jpvt = (lapack_int *)la_scratch(L, (size_t)P->n);
-  double q, *w, rc = P->rcond < 0 ? EPS : P->rcond;
-  int lwork, j;
+  lapack_int info, rank, *jpvt = LA_SCRATCH(L, lapack_int, (size_t)P->n);
+  double rc = P->rcond < 0 ? EPS : P->rcond;
+  int j;
   for (j = 0; j < P->n; j++) jpvt[j] = 0;
-  info = LAPACKE_dgelsy_work(LAPACK_COL_MAJOR, P->m, P->n, P->k, P->W->data, P->W->ld,
-                             P->X->data, P->X->ld, jpvt, rc, &rank, &q, -1);
-  la_checkinfo(L, P->fname, "dgelsy", info);
-  w = la_work(L, P->fname, q, &lwork);
-  info = LAPACKE_dgelsy_work(LAPACK_COL_MAJOR, P->m, P->n, P->k, P->W->data, P->W->ld,
-                             P->X->data, P->X->ld, jpvt, rc, &rank, w, lwork);
-  la_checkinfo(L, P->fname, "dgelsy", info);
-  lua_pop(L, 2);
+  LA_WORKCALL(L, P->fname, "dgelsy", info,
+              LAPACKE_dgelsy_work(LAPACK_COL_MAJOR, P->m, P->n, P->k, P->W->data, P->W->ld,
+                                  P->X->data, P->X->ld, jpvt, rc, &rank, WORK, LWORK));
+  lua_pop(L, 2);                          /* jpvt, WORK */
   return rank;
 }
 

@@ -24,9 +24,8 @@ enum { ASSUME_GEN, ASSUME_SYM, ASSUME_POS, ASSUME_LOWER, ASSUME_UPPER };
 ** A is square with as many rows as X; pushes scratch. */
 static void solve_assume(lua_State *L, const la_Mat *A, la_Mat *X, int assume) {
   la_Mat *W;
-  int n = A->rows, info, lwork;
+  int n = A->rows, info;
   lapack_int *ipiv;
-  double q, *work;
   if (assume == ASSUME_LOWER || assume == ASSUME_UPPER) {
     info = LAPACKE_dtrtrs_work(LAPACK_COL_MAJOR, assume == ASSUME_LOWER ? 'L' : 'U', 'N',
                                'N', n, X->cols, A->data, A->ld, X->data, X->ld);
@@ -44,14 +43,10 @@ static void solve_assume(lua_State *L, const la_Mat *A, la_Mat *X, int assume) {
                "is not positive)", info);
     return;
   }
-  ipiv = (lapack_int *)la_scratch(L, (size_t)n + 1);
-  info = LAPACKE_dsysv_work(LAPACK_COL_MAJOR, 'L', n, X->cols, W->data, W->ld, ipiv,
-                            X->data, X->ld, &q, -1);
-  la_checkinfo(L, la_fname(L), "dsysv", info);
-  work = la_work(L, la_fname(L), q, &lwork);
-  info = LAPACKE_dsysv_work(LAPACK_COL_MAJOR, 'L', n, X->cols, W->data, W->ld, ipiv,
-                            X->data, X->ld, work, lwork);
-  la_checkinfo(L, la_fname(L), "dsysv", info);
+  ipiv = LA_SCRATCH(L, lapack_int, (size_t)n + 1);
+  LA_WORKCALL(L, la_fname(L), "dsysv", info,
+              LAPACKE_dsysv_work(LAPACK_COL_MAJOR, 'L', n, X->cols, W->data, W->ld, ipiv,
+                                 X->data, X->ld, WORK, LWORK));
   if (info > 0) la_error(L, la_fname(L), "matrix is singular (D(%d,%d) = 0)", info, info);
 }
 
@@ -82,7 +77,7 @@ static int l_solve(lua_State *L) {
   }
   W = la_copyof(L, A, F);
   X = la_copyof(L, B, F);
-  ipiv = (lapack_int *)la_scratch(L, (size_t)A->rows);
+  ipiv = LA_SCRATCH(L, lapack_int, (size_t)A->rows);
   info = LAPACKE_dgesv_work(LAPACK_COL_MAJOR, A->rows, X->cols, W->data, W->ld, ipiv,
                             X->data, X->ld);
   la_checkinfo(L, F, "dgesv", info);
