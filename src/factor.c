@@ -133,8 +133,8 @@ static int l_lu(lua_State *L) {
   if (la_optcheckfinite(L, 2, F)) la_checkfinite(L, A, F, "A", 0);
   lua_settop(L, 1);
   W = la_copyof(L, A, F);                                        /* 2 */
-  ipiv = (lapack_int *)la_scratch(L, (size_t)k + 1);          /* 3 */
-  perm = (int *)la_scratch(L, (size_t)m + 1);                 /* 4 */
+  ipiv = LA_SCRATCH(L, lapack_int, (size_t)k);               /* 3 */
+  perm = LA_SCRATCH(L, int, (size_t)m);                       /* 4 */
   info = LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, m, n, W->data, W->ld, ipiv);
   la_checkinfo(L, F, "dgetrf", info);
   Lm = la_newzero(L, F, m, k);                             /* 5 */
@@ -293,7 +293,7 @@ static int l_expm(lua_State *L) {
   X = la_new(L, F, n, n);                                  /* 2 */
   if (n == 0) return 1;
   w = la_scratch(L, 7 * (size_t)n * n);                         /* 3 */
-  ipiv = (lapack_int *)la_scratch(L, (size_t)n);                /* 4 */
+  ipiv = LA_SCRATCH(L, lapack_int, (size_t)n);                  /* 4 */
   A1 = w; A2 = A1 + (size_t)n * n; A4 = A2 + (size_t)n * n; A6 = A4 + (size_t)n * n;
   U = A6 + (size_t)n * n; V = U + (size_t)n * n; T = V + (size_t)n * n;
   lak_copy(n, n, A->data, A->ld, A1, n);

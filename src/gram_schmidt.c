@@ -28,7 +28,7 @@ static int l_gram_schmidt(lua_State *L) {
   lua_settop(L, 2);
   W = la_copyof(L, V, F);                                      /* 3 */
   R = la_newzero(L, F, k, k);                  /* 4 */
-  keep = (int *)la_scratch(L, (size_t)k / 2 + 1);           /* 5 */
+  keep = LA_SCRATCH(L, int, (size_t)k);                     /* 5 */
   r = lak_gram_schmidt(meth, m, k, W->data, W->ld, R->data, R->ld, tol, drop, keep,
                        la_scratch(L, LAK_GS_WORK(k)), &fail);
   if (r < 0 && !(isfinite(fail.unorm) && isfinite(fail.vnorm)))

@@ -535,7 +535,7 @@ static int l_nnls(lua_State *L) {
   la_checkinfo(L, F, "dgelsy", info);
   lwork = (int)(q > 1 ? q : 1);
   work = la_scratch(L, lak_nnls_work(p, n, lwork));
-  iwork = (int *)la_scratch(L, (3 * (size_t)n + 2) / 2 + 1);
+  iwork = LA_SCRATCH(L, int, 3 * (size_t)n);      /* passive set, pivots, indices */
   bcol = la_scratch(L, (size_t)p);
   lak_copy(p, 1, B->data, B->ld, bcol, p > 0 ? p : 1);
   x = la_new(L, F, n, 1);

@@ -43,7 +43,7 @@ static void solve_assume(lua_State *L, const la_Mat *A, la_Mat *X, int assume) {
                "is not positive)", info);
     return;
   }
-  ipiv = LA_SCRATCH(L, lapack_int, (size_t)n + 1);
+  ipiv = LA_SCRATCH(L, lapack_int, (size_t)n);
   LA_WORKCALL(L, la_fname(L), "dsysv", info,
               LAPACKE_dsysv_work(LAPACK_COL_MAJOR, 'L', n, X->cols, W->data, W->ld, ipiv,
                                  X->data, X->ld, WORK, LWORK));
