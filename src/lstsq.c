@@ -337,10 +337,10 @@ static int lsq_fit(lua_State *L, const la_Mat *A, const la_Mat *B, int method, d
 
 /* method, rcond and ridge of s:solve's options at oi (rcond's default
 ** needs the row count) */
-static int solveopts(lua_State *L, int oi, const lak_Lsq *s, double *rcond, double *ridge) {
+static int solveopts(lua_State *L, int oi, const lak_Lsq *s, double *rcond, double *ridge,
+                     const char *fname) {
   static const char *const methods[] = {"svd", "qr", "qrp", NULL};
   static const char *const keys[] = {"method", "rcond", "ridge", NULL};
-  const char *fname = "lsq_state.solve";
   double m = (double)s->rows;
   int method;
   la_checkopts(L, oi, fname, keys);
@@ -366,22 +366,20 @@ static int solveopts(lua_State *L, int oi, const lak_Lsq *s, double *rcond, doub
 */
 static int l_lsq_state(lua_State *L) {
   const char *F = la_fname(L);
-  const char *fname = F;
   if (lua_type(L, 1) == LUA_TSTRING) {
     size_t len;
     const unsigned char *p = (const unsigned char *)lua_tolstring(L, 1, &len);
     int n, k;
     const char *err = lak_lsq_header(p, len, &n, &k);
     lak_Lsq *s;
-    if (err) return la_error(L, fname, "bad bytes: %s", err);
-    s = newstate(L, fname, n, k);
+    if (err) return la_error(L, F, "bad bytes: %s", err);
+    s = newstate(L, F, n, k);
     err = lak_lsq_decode(p, s);
-    if (err) return la_error(L, fname, "bad bytes: %s", err);
+    if (err) return la_error(L, F, "bad bytes: %s", err);
     return 1;
   }
-  if (lua_type(L, 1) != LUA_TNUMBER) return la_typeerror(L, fname, 1, "integer or string");
-  newstate(L, fname, la_checkint(L, fname, 1),
-           lua_isnoneornil(L, 2) ? 1 : la_checkint(L, fname, 2));
+  if (lua_type(L, 1) != LUA_TNUMBER) return la_typeerror(L, F, 1, "integer or string");
+  newstate(L, F, la_checkint(L, F, 1), lua_isnoneornil(L, 2) ? 1 : la_checkint(L, F, 2));
   return 1;
 }
 
@@ -389,12 +387,12 @@ static int l_lsq_state(lua_State *L) {
 -- k = 1). NaN or Inf is an error. Returns s.
 -- @function lsq_state:add */
 static int m_add(lua_State *L) {
-  const char *fname = "lsq_state.add";
-  lak_Lsq *s = checkstate(L, 1, fname);
-  la_Mat *A = la_check(L, 2, fname), *B = la_rhs(L, 3, fname, A->rows);
-  la_checkfinite(L, A, fname, "A", 1);
-  la_checkfinite(L, B, fname, "b", 1);
-  addrows(L, s, A, B, fname, 0);
+  const char *F = la_fname(L);
+  lak_Lsq *s = checkstate(L, 1, F);
+  la_Mat *A = la_check(L, 2, F), *B = la_rhs(L, 3, F, A->rows);
+  la_checkfinite(L, A, F, "A", 1);
+  la_checkfinite(L, B, F, "b", 1);
+  addrows(L, s, A, B, F, 0);
   lua_settop(L, 1);
   return 1;
 }
@@ -403,9 +401,9 @@ static int m_add(lua_State *L) {
 -- changed). Associative and commutative up to rounding. Returns s.
 -- @function lsq_state:merge */
 static int m_merge(lua_State *L) {
-  const char *fname = "lsq_state.merge";
-  lak_Lsq *s = checkstate(L, 1, fname), *t = checkstate(L, 2, fname);
-  mergeinto(L, s, t, fname);
+  const char *F = la_fname(L);
+  lak_Lsq *s = checkstate(L, 1, F), *t = checkstate(L, 2, F);
+  mergeinto(L, s, t, F);
   lua_settop(L, 1);
   return 1;
 }
@@ -414,7 +412,7 @@ static int m_merge(lua_State *L) {
 -- with `la.lsq_state(bytes)`.
 -- @function lsq_state:tobytes */
 static int m_tobytes(lua_State *L) {
-  lak_Lsq *s = checkstate(L, 1, "lsq_state.tobytes");
+  lak_Lsq *s = checkstate(L, 1, la_fname(L));
   size_t len = lak_lsq_bytes(s->n, s->k);
   luaL_Buffer b;
   unsigned char *p = (unsigned char *)luaL_buffinitsize(L, &b, len);
@@ -428,11 +426,12 @@ static int m_tobytes(lua_State *L) {
 -- (`method` = "svd" | "qr" | "qrp", `rcond`, `ridge`, applied here once).
 -- @function lsq_state:solve */
 static int m_solve(lua_State *L) {
-  lak_Lsq *s = checkstate(L, 1, "lsq_state.solve");
+  const char *F = la_fname(L);
+  lak_Lsq *s = checkstate(L, 1, F);
   double rcond, ridge;
-  int method = solveopts(L, 2, s, &rcond, &ridge);
+  int method = solveopts(L, 2, s, &rcond, &ridge, F);
   lua_settop(L, 2);
-  return solve(L, s, method, rcond, ridge, "lsq_state.solve");
+  return solve(L, s, method, rcond, ridge, F);
 }
 
 static int m_index(lua_State *L) {
@@ -559,6 +558,19 @@ static const luaL_Reg methods[] = {
 
 static const luaL_Reg state_funcs[] = {{"lsq_state", l_lsq_state}, {NULL, NULL}};
 
+/* The methods into the table at -1, each a closure over the matrix
+** metatable and its public name "lsq_state.<method>" (la_setfuncs's
+** upvalues 1 and 2, so that la_fname names the method). */
+static void setmethods(lua_State *L) {
+  const luaL_Reg *r;
+  for (r = methods; r->name; r++) {
+    luaL_getmetatable(L, LINALG_MATRIX);
+    lua_pushfstring(L, "lsq_state.%s", r->name);
+    lua_pushcclosure(L, r->func, 2);
+    lua_setfield(L, -2, r->name);
+  }
+}
+
 /* registers la.lsq_state into the module table at -1 */
 static void open_state(lua_State *L) {
   lua_newtable(L);                                   /* the state's metatable */
@@ -566,8 +578,8 @@ static void open_state(lua_State *L) {
   lua_setfield(L, -2, "__name");
   lua_pushcfunction(L, m_tostring);
   lua_setfield(L, -2, "__tostring");
-  lua_newtable(L);                                   /* methods (upvalue: matrix mt) */
-  la_setfuncs(L, methods, 0);
+  lua_newtable(L);                                   /* methods */
+  setmethods(L);
   lua_pushcclosure(L, m_index, 1);
   lua_setfield(L, -2, "__index");
   lua_rawsetp(L, LUA_REGISTRYINDEX, &lsq_key);

@@ -23,35 +23,36 @@ enum { ASSUME_GEN, ASSUME_SYM, ASSUME_POS, ASSUME_LOWER, ASSUME_UPPER };
 ** "pos" (dposv), "lower" / "upper" (dtrtrs, that triangle only read).
 ** A is square with as many rows as X; pushes scratch. */
 static void solve_assume(lua_State *L, const la_Mat *A, la_Mat *X, int assume) {
+  const char *F = la_fname(L);
   la_Mat *W;
   int n = A->rows, info;
   lapack_int *ipiv;
   if (assume == ASSUME_LOWER || assume == ASSUME_UPPER) {
     info = LAPACKE_dtrtrs_work(LAPACK_COL_MAJOR, assume == ASSUME_LOWER ? 'L' : 'U', 'N',
                                'N', n, X->cols, A->data, A->ld, X->data, X->ld);
-    la_checkinfo(L, la_fname(L), "dtrtrs", info);
-    if (info > 0) la_error(L, la_fname(L), "matrix is singular (A(%d,%d) = 0)", info, info);
+    la_checkinfo(L, F, "dtrtrs", info);
+    if (info > 0) la_error(L, F, "matrix is singular (A(%d,%d) = 0)", info, info);
     return;
   }
-  la_checksym(L, A, la_fname(L));
-  W = la_copyof(L, A, la_fname(L));
+  la_checksym(L, A, F);
+  W = la_copyof(L, A, F);
   if (assume == ASSUME_POS) {
     info = LAPACKE_dposv_work(LAPACK_COL_MAJOR, 'L', n, X->cols, W->data, W->ld, X->data, X->ld);
-    la_checkinfo(L, la_fname(L), "dposv", info);
+    la_checkinfo(L, F, "dposv", info);
     if (info > 0)
-      la_error(L, la_fname(L), "matrix is not positive definite (the leading minor of order %d "
+      la_error(L, F, "matrix is not positive definite (the leading minor of order %d "
                "is not positive)", info);
     return;
   }
   ipiv = LA_SCRATCH(L, lapack_int, (size_t)n);
-  LA_WORKCALL(L, la_fname(L), "dsysv", info,
+  LA_WORKCALL(L, F, "dsysv", info,
               LAPACKE_dsysv_work(LAPACK_COL_MAJOR, 'L', n, X->cols, W->data, W->ld, ipiv,
                                  X->data, X->ld, WORK, LWORK));
-  if (info > 0) la_error(L, la_fname(L), "matrix is singular (D(%d,%d) = 0)", info, info);
+  if (info > 0) la_error(L, F, "matrix is singular (D(%d,%d) = 0)", info, info);
 }
 
 /* solve(A, b [, {assume = "gen"}]) -> x with A x = b (dgesv; assume "sym",
-** "pos", "lower", "upper": la_solve_assume); b is n x k or a vector */
+** "pos", "lower", "upper": solve_assume); b is n x k or a vector */
 static int l_solve(lua_State *L) {
   const char *F = la_fname(L);
   static const char *const keys[] = {"assume", "check_finite", NULL};
