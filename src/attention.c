@@ -1,13 +1,16 @@
 /*
-** lattn.c: softmax and attention bindings.
+** attention.c: softmax and log_softmax (dim 1 or 2), attention (scaled
+** dot-product, fused kernel or with the weights; masks, biases, causal
+** alignments, the log-sum-exp for sharded keys) and attention_combine,
+** which merges two results over disjoint key sets. The numerical loops are
+** in kernels/attention.c.
 */
 #include <math.h>
 #include <string.h>
 
 #include "helpers.h"
 #include "kernels/kernels.h"
-
-extern int openblas_get_num_threads(void);
+#include "kernels/openblas.h"
 
 /* softmax(S [, dim = 2]) / log_softmax: dim 2 normalizes each row, dim 1
 ** each column. Stable (max subtracted); a row of only -inf gives zeros. */

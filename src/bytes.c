@@ -1,6 +1,6 @@
 /*
-** lio.c: matrices from and to raw bytes (the bulk of .npy input and
-** output; headers are parsed by the Lua front).
+** bytes.c: frombuffer and tobytes, matrices from and to raw bytes (the
+** bulk of .npy input and output; headers are parsed by the Lua front).
 */
 #include <stdint.h>
 #include <string.h>
