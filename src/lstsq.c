@@ -26,12 +26,12 @@ typedef struct LsProblem {
   const char *fname;
 } LsProblem;
 
+/* the state's type name, and the key of its metatable in the registry */
 #define LSQ_NAME "linalg.lsq_state"
 
 /* header rounded up so the doubles after it are 16-byte aligned */
 #define LSQ_HDR ((sizeof(lak_Lsq) + 15) & ~(size_t)15)
 
-static const char lsq_key = 'S';   /* the state's metatable in the registry */
 
 /* ------------------------------------------------------------ LAPACK drivers */
 
@@ -39,7 +39,7 @@ static const char *const ls_methods[] = {"svd", "qr", "qrp", NULL};
 
 static const char *const ls_keys[] = {"method", "rcond", "ridge", "check_finite", NULL};
 
-/* dgelsd: minimum-norm solution by divide-and-conquer SVD; pushes sv */
+/* dgelsd: minimum-norm solution by divide-and-conquer SVD (pushes sv) */
 static int ls_svd(lua_State *L, LsProblem *P) {
   la_Mat *s = la_new(L, P->fname, P->m < P->n ? P->m : P->n, 1);
   lapack_int info, rank;
@@ -68,7 +68,7 @@ static void rankcheck(lua_State *L, const la_Mat *R, int r, double rcond, int si
 }
 
 /* dgels: QR (LQ when m < n) of a full-rank A. Rank deficiency is read off
-** the triangular factor's diagonal and reported. */
+** the triangular factor's diagonal and reported (pushes nothing). */
 static int ls_qr(lua_State *L, LsProblem *P) {
   lapack_int info;
   int r = P->m < P->n ? P->m : P->n;
@@ -80,7 +80,8 @@ static int ls_qr(lua_State *L, LsProblem *P) {
   return r;
 }
 
-/* dgelsy: rank-revealing QR with column pivoting; minimum-norm solution */
+/* dgelsy: rank-revealing QR with column pivoting; minimum-norm solution
+** (pushes nothing) */
 static int ls_qrp(lua_State *L, LsProblem *P) {
   lapack_int info, rank, *jpvt = LA_SCRATCH(L, lapack_int, (size_t)P->n);
   double rc = P->rcond < 0 ? EPS : P->rcond;
@@ -104,7 +105,7 @@ static int lssolve(lua_State *L, la_Mat *W, la_Mat *X, int m, int n, int k, doub
   return method == LS_SVD ? ls_svd(L, &P) : method == LS_QR ? ls_qr(L, &P) : ls_qrp(L, &P);
 }
 
-/* squared column norms of B - A X into res (1 x k) */
+/* squared column norms of B - A X into res (1 x k); pushes nothing */
 static void explicit_residuals(lua_State *L, const la_Mat *A, const la_Mat *B,
                                const la_Mat *X, la_Mat *res) {
   la_Mat *R = la_new(L, la_fname(L), B->rows, B->cols);
@@ -119,7 +120,7 @@ static void explicit_residuals(lua_State *L, const la_Mat *A, const la_Mat *B,
   lua_pop(L, 1);
 }
 
-/* The (ridge-augmented) problem's copies, pushed: W then X. */
+/* The (ridge-augmented) problem's copies (pushes W, X). */
 static void setup(lua_State *L, LsProblem *P, const la_Mat *A, const la_Mat *B,
                   double ridge) {
   int m = A->rows, n = A->cols, j, ma = ridge > 0 ? m + n : m;
@@ -139,7 +140,7 @@ static int use_tsqr(int m, int n) {
 
 /* ------------------------------------------------------------ the state */
 
-/* Pushes an empty state for n unknowns and k right-hand sides. */
+/* An empty state for n unknowns and k right-hand sides (pushes 1). */
 static lak_Lsq *newstate(lua_State *L, const char *fname, lua_Integer n, lua_Integer k) {
   lak_Lsq *s;
   size_t cnt;
@@ -156,20 +157,15 @@ static lak_Lsq *newstate(lua_State *L, const char *fname, lua_Integer n, lua_Int
   s->C = s->R + (size_t)n * (size_t)n;
   s->rss = s->C + (size_t)n * (size_t)k;
   lak_lsq_clear(s);
-  lua_rawgetp(L, LUA_REGISTRYINDEX, &lsq_key);
-  lua_setmetatable(L, -2);
+  luaL_setmetatable(L, LSQ_NAME);
   return s;
 }
 
+/* The state at idx or NULL; the size check keeps a userdata given the
+** state's metatable by debug.setmetatable from being read as a state. */
 static lak_Lsq *teststate(lua_State *L, int idx) {
-  void *p = lua_touserdata(L, idx);
-  int same;
-  if (p == NULL || lua_rawlen(L, idx) < sizeof(lak_Lsq) || !lua_getmetatable(L, idx))
-    return NULL;
-  lua_rawgetp(L, LUA_REGISTRYINDEX, &lsq_key);
-  same = lua_rawequal(L, -1, -2);
-  lua_pop(L, 2);
-  return same ? (lak_Lsq *)p : NULL;
+  lak_Lsq *s = (lak_Lsq *)luaL_testudata(L, idx, LSQ_NAME);
+  return s && lua_rawlen(L, idx) >= sizeof(lak_Lsq) ? s : NULL;
 }
 
 static lak_Lsq *checkstate(lua_State *L, int idx, const char *fname) {
@@ -178,7 +174,8 @@ static lak_Lsq *checkstate(lua_State *L, int idx, const char *fname) {
   return s;
 }
 
-/* Scratch copy of s (pushed) to fold into: s changes only when all went well. */
+/* Scratch copy of s to fold into (pushes 1): s changes only when all went
+** well. */
 static lak_Lsq scratchcopy(lua_State *L, const lak_Lsq *s) {
   lak_Lsq w = *s;
   w.R = la_scratch(L, (size_t)s->n * ((size_t)s->n + (size_t)s->k) + (size_t)s->k);
@@ -203,7 +200,8 @@ static void commit(lua_State *L, lak_Lsq *s, const lak_Lsq *w, const char *fname
   lak_lsq_copy(w, s);
 }
 
-/* Folds the rows of A and B (shapes checked here, values by the caller) into s. */
+/* Folds the rows of A and B (shapes checked here, values by the caller) into
+** s (pushes nothing). */
 static void addrows(lua_State *L, lak_Lsq *s, const la_Mat *A, const la_Mat *B,
                     const char *fname, int nanb) {
   int top = lua_gettop(L), info;
@@ -223,6 +221,7 @@ static void addrows(lua_State *L, lak_Lsq *s, const la_Mat *A, const la_Mat *B,
   lua_settop(L, top);
 }
 
+/* Folds t into s (pushes nothing). */
 static void mergeinto(lua_State *L, lak_Lsq *s, const lak_Lsq *t, const char *fname) {
   int top = lua_gettop(L), info;
   lak_Lsq w;
@@ -246,8 +245,8 @@ typedef struct Solve {
 } Solve;
 
 /* full triangle: the rank check and back substitution; otherwise (svd,
-** qrp, or fewer rows than unknowns) lstsq's LAPACK drivers. Pushes sv for
-** svd. */
+** qrp, or fewer rows than unknowns) lstsq's LAPACK drivers (pushes sv for
+** svd, else nothing). */
 static int tri_solve(lua_State *L, Solve *P, int method) {
   lapack_int info;
   if (method != 1 || P->r != P->n)
@@ -259,7 +258,7 @@ static int tri_solve(lua_State *L, Solve *P, int method) {
   return P->n;
 }
 
-/* The pushed copies W, X of the problem: R's top r rows and C, with
+/* The copies W, X of the problem (pushes W, X): R's top r rows and C, with
 ** sqrt(ridge) I merged under R when ridge > 0. */
 static void state_setup(lua_State *L, Solve *P, const lak_Lsq *s, double ridge) {
   int n = s->n, k = s->k, j, info;
@@ -284,11 +283,12 @@ static void state_setup(lua_State *L, Solve *P, const lak_Lsq *s, double ridge) 
     lak_copy(n, k, s->C, n, a.C, n);
     info = lak_lsq_merge(&a, &t, la_scratch(L, lak_lsq_merge_work(n, k)));
     la_checkinfo(L, P->fname, "dtpqrt/dtpmqrt", info);
-    lua_pop(L, 3);
+    lua_pop(L, 3);                       /* a.rss, t, the merge's work */
   }
 }
 
-/* residuals of the data: rss + ||R x - C||^2 for each column (1 x k) */
+/* residuals of the data: rss + ||R x - C||^2 for each column (pushes the
+** 1 x k result) */
 static void residuals(lua_State *L, const lak_Lsq *s, const la_Mat *x, const char *fname) {
   la_Mat *res = la_new(L, fname, 1, s->k);
   double *D = la_scratch(L, (size_t)s->n * (size_t)s->k);
@@ -300,11 +300,12 @@ static void residuals(lua_State *L, const lak_Lsq *s, const la_Mat *x, const cha
     for (i = 0; i < s->n; i++) t += D[i + (ptrdiff_t)j * s->n] * D[i + (ptrdiff_t)j * s->n];
     res->data[(ptrdiff_t)j * res->ld] = t;
   }
-  lua_pop(L, 1);
+  lua_pop(L, 1);                         /* D: res on top */
 }
 
-/* Pushes x, residuals | nil, rank, sv | nil (lstsq's contract); method
-** 0 svd, 1 qr, 2 qrp; rcond as given (negative: machine precision). */
+/* lstsq's contract from a state: pushes W, X, [sv,] then the results
+** x, residuals | nil, rank, sv | nil; method 0 svd, 1 qr, 2 qrp; rcond as
+** given (negative: machine precision). */
 static int solve(lua_State *L, const lak_Lsq *s, int method, double rcond, double ridge,
                  const char *fname) {
   Solve P;
@@ -328,6 +329,8 @@ static int solve(lua_State *L, const lak_Lsq *s, int method, double rcond, doubl
   return 4;
 }
 
+/* lstsq's tall path: a state of A's and B's rows, solved (pushes the
+** state, then what solve pushes). */
 static int lsq_fit(lua_State *L, const la_Mat *A, const la_Mat *B, int method, double rcond,
                double ridge, int nanb, const char *fname) {
   lak_Lsq *s = newstate(L, fname, A->cols, B->cols);
@@ -393,7 +396,7 @@ static int m_add(lua_State *L) {
   la_checkfinite(L, A, F, "A", 1);
   la_checkfinite(L, B, F, "b", 1);
   addrows(L, s, A, B, F, 0);
-  lua_settop(L, 1);
+  lua_settop(L, 1);                      /* s */
   return 1;
 }
 
@@ -404,7 +407,7 @@ static int m_merge(lua_State *L) {
   const char *F = la_fname(L);
   lak_Lsq *s = checkstate(L, 1, F), *t = checkstate(L, 2, F);
   mergeinto(L, s, t, F);
-  lua_settop(L, 1);
+  lua_settop(L, 1);                      /* s */
   return 1;
 }
 
@@ -430,7 +433,7 @@ static int m_solve(lua_State *L) {
   lak_Lsq *s = checkstate(L, 1, F);
   double rcond, ridge;
   int method = solveopts(L, 2, s, &rcond, &ridge, F);
-  lua_settop(L, 2);
+  lua_settop(L, 2);                      /* s, opts; solve pushes above */
   return solve(L, s, method, rcond, ridge, F);
 }
 
@@ -476,14 +479,14 @@ static int l_lstsq(lua_State *L) {
   if (la_optcheckfinite(L, 3, F)) la_checkfinite(L, B, F, "b", 0);
   P.rcond = la_optnum(L, 3, "rcond", EPS * (m > n ? m : n), F);
   if (isnan(P.rcond)) la_error(L, F, "rcond is NaN");
-  lua_settop(L, 3);
+  lua_settop(L, 3);                      /* A, b, opts; everything below is pushed above */
   /* the state takes k = 0 as it is */
   if (use_tsqr(m, n))
     return lsq_fit(L, A, B, (int)meth, P.rcond, ridge, !la_optcheckfinite(L, 3, F), F);
   /* no right-hand sides: rank and sv still come from A, so one zero column
   ** is solved for and dropped (LAPACK rejects nrhs = 0 in some routines) */
   nok = B->cols == 0;
-  if (nok) { B = la_newzero(L, F, m, 1); lua_replace(L, 2); }
+  if (nok) { B = la_newzero(L, F, m, 1); lua_replace(L, 2); }   /* anchored as b */
   setup(L, &P, A, B, ridge);
   if (m == 0 || n == 0) {
     rank = 0;
@@ -582,7 +585,7 @@ static void open_state(lua_State *L) {
   setmethods(L);
   lua_pushcclosure(L, m_index, 1);
   lua_setfield(L, -2, "__index");
-  lua_rawsetp(L, LUA_REGISTRYINDEX, &lsq_key);
+  lua_setfield(L, LUA_REGISTRYINDEX, LSQ_NAME);      /* replaced on a reload */
   la_setfuncs(L, state_funcs, 0);
 }
 
