@@ -171,7 +171,13 @@ local F32NA = "n/a (float32 not available)"
 local function na_note(L)
   if L.f32_na then print("linalg float32: " .. F32NA) end
 end
-local function cell(L, x, fmt) return L.f32_na and "n/a" or f(x, fmt) end
+-- L's float32 time for key, times scale (or rate / time when rate is given)
+local function cell(L, key, fmt, scale, rate)
+  if L.f32_na then return "n/a" end
+  if L["fail_" .. key] then return "fails" end
+  local t = L[key]
+  return f(t and (rate and rate / t or t * scale), fmt)
+end
 
 function suites.sgemm()
   for _, th in ipairs{1, 2} do
@@ -186,7 +192,7 @@ function suites.sgemm()
     for _, n in ipairs{256, 1024, 2048} do
       local k, fl = "sgemm_" .. n, 2 * n ^ 3 / 1e9
       local gl, gr, gn = L[k] and fl / L[k], R[k] and fl / R[k], N[k] and fl / N[k]
-      print(string.format("%6d %12s %12s %12s %14s %14s", n, cell(L, gl, "%.1f"), f(gr, "%.1f"), f(gn, "%.1f"),
+      print(string.format("%6d %12s %12s %12s %14s %14s", n, cell(L, k, "%.1f", nil, fl), f(gr, "%.1f"), f(gn, "%.1f"),
         ratio(gl, gr), ratio(gl, gn)))
     end
   end
@@ -200,7 +206,7 @@ function suites.tiny32()
   for _, row in ipairs{{"t4_add", "4x4 + 4x4"}, {"t4_matmul", "4x4 * 4x4"}, {"t4_matvec", "4x4 * 4x1"},
     {"t4_build", "4x4 from a (prebuilt) table"}} do
     local d, s = L[row[1] .. "64"], L[row[1] .. "32"]
-    print(string.format("%-34s %10s %10s %10s", row[2], f(d and d * 1e6, "%.3f"), cell(L, s and s * 1e6, "%.3f"),
+    print(string.format("%-34s %10s %10s %10s", row[2], f(d and d * 1e6, "%.3f"), cell(L, row[1] .. "32", "%.3f", 1e6),
       ratio(s, d)))
   end
 end
@@ -214,18 +220,17 @@ function suites.lstsq32()
   na_note(L)
   if has_numpy and not gd then print("SciPy: skipped (scipy not importable for " .. PY .. ")") end
   print(string.format("%-36s %10s %12s %12s %12s", "", "ms", "NumPy/this", "gelsd/this", "gelsy/this"))
-  local function row(name, t, is32)
+  local function row(name, t, key32)
     print(string.format("%-36s %10s %12s %12s %12s", name,
-      (is32 and cell or function(_, ...) return f(...) end)(L, t and t * 1e3, "%.2f"),
-      ratio(np_, t), ratio(gd, t), ratio(gy, t)))
+      key32 and cell(L, key32, "%.2f", 1e3) or f(t and t * 1e3, "%.2f"), ratio(np_, t), ratio(gd, t), ratio(gy, t)))
   end
   row("NumPy float32 np.linalg.lstsq", np_)
   row("SciPy float32 lstsq, gelsd", gd)
   row("SciPy float32 lstsq, gelsy", gy)
   row("linalg float64, svd", L.ls64_svd)
-  row("linalg float32, svd", L.ls32_svd, true)
+  row("linalg float32, svd", L.ls32_svd, "ls32_svd")
   row("linalg float64, qr", L.ls64_qr)
-  row("linalg float32, qr", L.ls32_qr, true)
+  row("linalg float32, qr", L.ls32_qr, "ls32_qr")
 end
 
 function suites.attention32()
@@ -239,8 +244,8 @@ function suites.attention32()
   for _, n in ipairs{2048, 4096, 8192} do
     local d, s, c, t = L["a64_" .. n], L["a32_" .. n], L["a32c_" .. n], T["a32_torch_" .. n]
     print(string.format("%6d %10s %10s %9s %12s %12s %10s %12s", n, f(d and d * 1e3, "%.2f"),
-      cell(L, s and s * 1e3, "%.2f"), ratio(d, s), f(t and t * 1e3, "%.2f"), ratio(t, s),
-      cell(L, c and c * 1e3, "%.2f"), ratio(c, s)))
+      cell(L, "a32_" .. n, "%.2f", 1e3), ratio(d, s), f(t and t * 1e3, "%.2f"), ratio(t, s),
+      cell(L, "a32c_" .. n, "%.2f", 1e3), ratio(c, s)))
   end
 end
 
@@ -271,13 +276,15 @@ local O = f32.check(la.attention(Q, K, V))
     if status ~= 0 then return nil, status end
     return kb and kb / 1024
   end
-  local b, d, s = rss("base"), rss("f64"), rss("f32")
+  local b, d = rss("base"), rss("f64")
+  local s, status = rss("f32")
+  local s_cell = s and f(s, "%.1f") or status == 3 and F32NA or "fails (exit status " .. tostring(status) .. ")"
   print("\npeak RSS (/usr/bin/time -v, one child process each), fused attention at n = 16384, d = 64,")
   print("inputs + output + attention's workspace (target: float32 half of float64)")
   print(string.format("%-40s %10s %14s", "", "MiB", "above base"))
   print(string.format("%-40s %10s", "base: require \"linalg\" only", f(b, "%.1f")))
   print(string.format("%-40s %10s %14s", "float64 Q, K, V, attention", f(d, "%.1f"), f(b and d and d - b, "%.1f")))
-  print(string.format("%-40s %10s %14s", "float32 Q, K, V, attention", s and f(s, "%.1f") or F32NA,
+  print(string.format("%-40s %10s %14s", "float32 Q, K, V, attention", s_cell,
     f(b and s and s - b, "%.1f")))
   if s and d and b then
     print(string.format("float32/float64: %.2f of the whole process, %.2f above base", s / d, (s - b) / (d - b)))
