@@ -92,16 +92,22 @@ static double bench_lstsq(int m, int n, int reps) {
   return median(t, reps);
 }
 
+/* repetitions: 1 to 64 (the size of the timing arrays) */
+static int reps_of(const char *s) {
+  int r = atoi(s);
+  return r < 1 ? 1 : r > 64 ? 64 : r;
+}
+
 int main(int argc, char **argv) {
   if (argc >= 4 && strcmp(argv[1], "dgemm") == 0) {
     int n = atoi(argv[2]);
-    printf("dgemm_%d %.9g\n", n, bench_dgemm(n, atoi(argv[3])));
+    printf("dgemm_%d %.9g\n", n, bench_dgemm(n, reps_of(argv[3])));
   } else if (argc >= 4 && strcmp(argv[1], "sgemm") == 0) {
     int n = atoi(argv[2]);
-    printf("sgemm_%d %.9g\n", n, bench_sgemm(n, atoi(argv[3])));
+    printf("sgemm_%d %.9g\n", n, bench_sgemm(n, reps_of(argv[3])));
   } else if (argc >= 5 && strcmp(argv[1], "lstsq") == 0) {
     int m = atoi(argv[2]), n = atoi(argv[3]);
-    printf("lstsq_%d_%d %.9g\n", m, n, bench_lstsq(m, n, atoi(argv[4])));
+    printf("lstsq_%d_%d %.9g\n", m, n, bench_lstsq(m, n, reps_of(argv[4])));
   } else {
     fprintf(stderr, "usage: raw dgemm N REPS | raw sgemm N REPS | raw lstsq M N REPS\n");
     return 2;
