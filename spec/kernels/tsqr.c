@@ -152,8 +152,13 @@ static void bytes(void) {
   CHECK(lak_lsq_header(p, len - 8, &n2, &k2) != NULL, "a length 8 short was accepted");
   CHECK(lak_lsq_header(p, len - 1, &n2, &k2) != NULL, "a length 1 short was accepted");
   CHECK(lak_lsq_header(p, 20, &n2, &k2) != NULL, "a cut header was accepted");
-  memcpy(q, p, len);
-  CHECK(lak_lsq_header(q, len - 8 * 5, &n2, &k2) != NULL, "a missing column was accepted");
+  CHECK(lak_lsq_header(p, len - 8 * 5, &n2, &k2) != NULL, "a missing column was accepted");
+  { /* padded by one double */
+    unsigned char *big = ck_alloc(len + 8, 1);
+    memcpy(big, p, len);
+    CHECK(lak_lsq_header(big, len + 8, &n2, &k2) != NULL, "a padded length was accepted");
+    free(big);
+  }
   /* the values: a negative residual sum passes the checksum, not decode */
   s.rss[1] = -1.0;
   lak_lsq_encode(&s, q);
