@@ -112,7 +112,7 @@ void la_put(la_Mat *A, int i, int j, double x) {
 }
 
 /* B = A, element types converted as needed (B packed or a view) */
-static void copyany(const la_Mat *A, la_Mat *B) {
+void la_copyto(const la_Mat *A, la_Mat *B) {
   int i, j;
   if (A->dtype == LA_F64 && B->dtype == LA_F64) {
     lak_copy(A->rows, A->cols, A->data, A->ld, B->data, B->ld);
@@ -124,7 +124,7 @@ static void copyany(const la_Mat *A, la_Mat *B) {
 
 la_Mat *la_convert(lua_State *L, const la_Mat *A, int dtype, const char *fname) {
   la_Mat *B = la_newt(L, fname, A->rows, A->cols, dtype);
-  copyany(A, B);
+  la_copyto(A, B);
   return B;
 }
 
@@ -603,8 +603,8 @@ static int m_tostring(lua_State *L) {
       len = (int)strlen(buf); if (len > w[b]) w[b] = len;
     }
   luaL_buffinit(L, &B);
-  lua_pushfstring(L, "%dx%d%s matrix%s", A->rows, A->cols,
-                  (A->flags & LA_VIEW) ? " (view)" : "", A->dtype == LA_F32 ? " float32" : "");
+  lua_pushfstring(L, "%dx%d%s matrix%s", A->rows, A->cols, A->dtype == LA_F32 ? " float32" : "",
+                  (A->flags & LA_VIEW) ? " (view)" : "");
   luaL_addvalue(&B);
   for (a = 0; a < nr; a++) {
     luaL_addchar(&B, '\n');

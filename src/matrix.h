@@ -49,6 +49,8 @@ la_Mat *la_copyof(lua_State *L, const la_Mat *A, const char *fname);
 la_Mat *la_convert(lua_State *L, const la_Mat *A, int dtype, const char *fname);
 /* the dtype option of the options table at idx (0: none), def if absent */
 int la_optdtype(lua_State *L, int idx, int def, const char *fname);
+/* B = A (same shape; B packed or a view), element types converted */
+void la_copyto(const la_Mat *A, la_Mat *B);
 
 /* The float64 matrix at idx or NULL. la_checkarg: a matrix argument
 ** reported as argument argno; a Lua table is converted and replaces the
