@@ -173,11 +173,12 @@ clean:
 
 # The whole suite and the host example under AddressSanitizer and UBSan:
 # the module is built instrumented into build-asan/ and lua5.4 runs with
-# libasan preloaded; any report fails the target.
+# libasan preloaded; any report fails the target. The kernel tests
+# (make ktest) build into build-asan/ktest and run first.
 SAN = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 check-asan: deps
 	@$(MAKE) --no-print-directory BUILD=build-asan CFLAGS="$(SAN)" LIBFLAG="-shared $(SAN)" \
-	  all build-asan/host build-asan/alloc build-asan/threads build-asan/capi
+	  all build-asan/host build-asan/alloc build-asan/threads build-asan/capi ktest
 	ASAN_OPTIONS=allocator_may_return_null=1:detect_leaks=1 \
 	  LD_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so)" \
 	  busted --lua=$(LUA) --cpath="./build-asan/?.so"
