@@ -150,7 +150,8 @@ static lak_Lsq *newstate(lua_State *L, const char *fname, lua_Integer n, lua_Int
   if ((size_t)n > ((size_t)-1 / sizeof(double) - LSQ_HDR - (size_t)k) / ((size_t)n + (size_t)k + 1))
     la_error(L, fname, "a state for n = %I, k = %I is too large", n, k);
   cnt = (size_t)n * ((size_t)n + (size_t)k) + (size_t)k;
-  /* out of memory: an error naming the function (la_scratch) */
+  /* the state is one block counted in doubles: the header (LSQ_HDR bytes),
+  ** then R, C and rss; out of memory is an error naming the function */
   s = (lak_Lsq *)la_scratch(L, LSQ_HDR / sizeof(double) + cnt);
   s->n = (int)n; s->k = (int)k;
   s->R = (double *)(void *)((char *)s + LSQ_HDR);
