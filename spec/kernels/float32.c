@@ -168,12 +168,97 @@ static void test_copy_finite(void) {
   free(A); free(B); free(C);
 }
 
+/* ---------------------------------------------------------------- elementwise */
+
+/* same value, or both NaN */
+static int same(double a, double b) { return a == b || (isnan(a) && isnan(b)); }
+
+/* float result within ulps of the double result rounded to float (libmvec's
+** float functions are within 4 ulp); special values give the same class */
+static int ulps_ok(double got, double want, double ulps) {
+  double w = (float)want;
+  if (isnan(w) || isinf(w) || w == 0.0) return same(got, w);
+  return fabs(got - w) <= ulps * EPSF * fabs(w);
+}
+
+static void test_unary(void) {
+  static const struct { lak_Fn f; double lo, hi; } fn[] = {
+    {LAK_EXP, -80, 80}, {LAK_LOG, 1e-3, 1e3}, {LAK_LOG1P, -0.9, 10}, {LAK_EXPM1, -5, 5},
+    {LAK_SQRT, 0, 100}, {LAK_ABS, -3, 3}, {LAK_SIGN, -3, 3}, {LAK_FLOOR, -9, 9},
+    {LAK_CEIL, -9, 9}, {LAK_ROUND, -9, 9}, {LAK_SIN, -3, 3}, {LAK_COS, -3, 3},
+    {LAK_TAN, -1.5, 1.5}, {LAK_TANH, -5, 5}, {LAK_SINH, -5, 5}, {LAK_COSH, -5, 5},
+    {LAK_ASIN, -1, 1}, {LAK_ACOS, -1, 1}, {LAK_ATAN, -9, 9}, {LAK_LOG2, 1e-3, 1e3},
+    {LAK_LOG10, 1e-3, 1e3}, {LAK_ISNAN, -1, 1}, {LAK_ISINF, -1, 1}, {LAK_ISFINITE, -1, 1}
+  };
+  static const float special[] = {0.0f, -0.0f, 1.0f, -1.0f, (float)HUGE_VAL,
+                                  -(float)HUGE_VAL, (float)NAN, 0.5f, 2.5f, -2.5f};
+  int m = 203, n = 5, ld = 211, nsp = (int)(sizeof special / sizeof *special), t, i, j;
+  for (t = 0; t < (int)(sizeof fn / sizeof *fn); t++) {
+    float *x = frand((size_t)ld * n, fn[t].lo, fn[t].hi), *y = alloc((size_t)ld * n, sizeof *y);
+    double *xd, *yd = alloc((size_t)ld * n, sizeof *yd);
+    int bad = 0;
+    for (i = 0; i < nsp; i++) x[i * 7] = special[i];
+    xd = todouble(x, (size_t)ld * n);
+    lak_sunary(fn[t].f, m, n, x, ld, y, ld);            /* columns of a view */
+    lak_unary(fn[t].f, m, n, xd, ld, yd, ld);
+    for (j = 0; j < n; j++)
+      for (i = 0; i < m; i++) bad += !ulps_ok(y[i + j * ld], yd[i + j * ld], 4);
+    lak_sunary(fn[t].f, ld, n, x, ld, y, ld);           /* one flat loop */
+    lak_unary(fn[t].f, ld, n, xd, ld, yd, ld);
+    for (i = 0; i < ld * n; i++) bad += !ulps_ok(y[i], yd[i], 4);
+    for (i = 0; i < nsp; i++)
+      bad += !ulps_ok(lak_sunary1(fn[t].f, special[i]), lak_unary1(fn[t].f, special[i]), 4);
+    CHECK(bad == 0, "unary %d: %d entries off", (int)fn[t].f, bad);
+    free(x); free(y); free(xd); free(yd);
+  }
+}
+
+/* maximum / minimum propagate NaN from either side; comparisons give 1 / 0,
+** false with NaN except ne; where and clip as NumPy's */
+static void test_binary(void) {
+  float a[6] = {1, (float)NAN, 3, -(float)HUGE_VAL, 2, 0}, b[6] = {2, 1, (float)NAN, 0, 2, -0.0f};
+  float c[6], k[6] = {9, 9, 9, 9, 9, 9};
+  double ad[6], bd[6], cd[6], kd[6];
+  lak_sArg sa = {a, 1, 6}, sb = {b, 1, 6}, sk = {k, 1, 6};
+  lak_Arg da = {ad, 1, 6}, db = {bd, 1, 6}, dk = {kd, 1, 6};
+  int op, i;
+  for (i = 0; i < 6; i++) { ad[i] = a[i]; bd[i] = b[i]; kd[i] = k[i]; }
+  for (op = 0; op < LAK_NBIN; op++) {
+    int bad = 0;
+    lak_sbinary((lak_Bin)op, 6, 1, sa, sb, c, 6);
+    lak_binary((lak_Bin)op, 6, 1, da, db, cd, 6);
+    for (i = 0; i < 6; i++) bad += !ulps_ok(c[i], cd[i], 4);
+    CHECK(bad == 0, "binary %d: %d entries off", op, bad);
+  }
+  lak_sbinary(LAK_MAXIMUM, 6, 1, sa, sb, c, 6);
+  CHECK(c[0] == 2 && isnan(c[1]) && isnan(c[2]) && c[3] == 0, "maximum %g %g %g %g",
+        c[0], c[1], c[2], c[3]);
+  lak_sbinary(LAK_MINIMUM, 6, 1, sa, sb, c, 6);
+  CHECK(c[0] == 1 && isnan(c[1]) && isnan(c[2]) && c[3] == -(float)HUGE_VAL, "minimum");
+  lak_sbinary(LAK_NE, 6, 1, sa, sb, c, 6);
+  CHECK(c[0] == 1 && c[1] == 1 && c[2] == 1 && c[4] == 0 && c[5] == 0, "ne");
+  lak_sbinary(LAK_EQ, 6, 1, sa, sb, c, 6);
+  CHECK(c[0] == 0 && c[1] == 0 && c[4] == 1 && c[5] == 1, "eq: 0 == -0");
+  lak_swhere(6, 1, sa, sb, sk, c, 6);            /* a ~= 0 ? b : k; NaN is nonzero */
+  lak_where(6, 1, da, db, dk, cd, 6);
+  CHECK(c[0] == 2 && c[1] == 1 && isnan(c[2]) && c[5] == 9, "where");
+  for (i = 0; i < 6; i++) CHECK(same(c[i], cd[i]), "where %d", i);
+  sb.p = k; sk.p = a + 2; sk.rs = 0;           /* clip(a, 9, 3): lo > hi gives hi */
+  db.p = kd; dk.p = ad + 2; dk.rs = 0;
+  lak_sclip(6, 1, sa, sb, sk, c, 6);
+  lak_clip(6, 1, da, db, dk, cd, 6);
+  CHECK(c[0] == 3 && isnan(c[1]) && c[3] == 3, "clip %g %g %g", c[0], c[1], c[3]);
+  for (i = 0; i < 6; i++) CHECK(same(c[i], cd[i]), "clip %d", i);
+}
+
 /* ---------------------------------------------------------------- main */
 
 int main(void) {
   test_gemm();
   test_ewise();
   test_copy_finite();
+  test_unary();
+  test_binary();
   if (ck_fail == 0) {
     printf("kernels/float32: %d checks passed\n", ck_pass);
     return 0;

@@ -11,38 +11,40 @@
 **   LAK_UINT        the unsigned integer as wide as LAK_REAL
 **   LAK_DOUBLE      1 in the double pass, 0 in the float pass
 ** Usage: #define LAK_GENERIC_FILE "x_gen.h" then #include "generate.h"
-** (it undefines everything, LAK_GENERIC_FILE too, when done).
+** (it undefines all of these, LAK_GENERIC_FILE too, when done).
 */
 #ifndef LAK_GENERIC_FILE
 #error "define LAK_GENERIC_FILE before including generate.h"
 #endif
 
+#ifndef LAK_DOUBLE            /* the two passes: this file again, per type */
+#define LAK_DOUBLE 1
+#include "generate.h"
+#define LAK_DOUBLE 0
+#include "generate.h"
+#undef LAK_GENERIC_FILE
+#else                         /* one pass */
+
+#if LAK_DOUBLE
 #define LAK_REAL double
 #define LAK(name) lak_##name
 #define LAK_CBLAS(op) cblas_d##op
 #define LAK_M(fn) fn
 #define LAK_UINT uint64_t
-#define LAK_DOUBLE 1
-#include LAK_GENERIC_FILE
-#undef LAK_REAL
-#undef LAK
-#undef LAK_CBLAS
-#undef LAK_M
-#undef LAK_UINT
-#undef LAK_DOUBLE
-
+#else
 #define LAK_REAL float
 #define LAK(name) lak_s##name
 #define LAK_CBLAS(op) cblas_s##op
 #define LAK_M(fn) fn##f
 #define LAK_UINT uint32_t
-#define LAK_DOUBLE 0
+#endif
+
 #include LAK_GENERIC_FILE
+
 #undef LAK_REAL
 #undef LAK
 #undef LAK_CBLAS
 #undef LAK_M
 #undef LAK_UINT
 #undef LAK_DOUBLE
-
-#undef LAK_GENERIC_FILE
+#endif
