@@ -1,3 +1,4 @@
+#define _POSIX_C_SOURCE 199309L   /* clock_gettime */
 /*
 ** spec/kernels/float32.c: the float kernels (lak_s*) against their double
 ** twins (lak_*) on the same inputs: float inputs converted exactly to
@@ -11,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "kernels.h"
 
@@ -251,14 +253,287 @@ static void test_binary(void) {
   for (i = 0; i < 6; i++) CHECK(same(c[i], cd[i]), "clip %d", i);
 }
 
+/* ---------------------------------------------------------------- attention */
+
+/* lak_sexpsum against exp in double over every 61st float in [-87.33, 0]
+** (18 million arguments): the measured error is printed and must stay
+** within 2 ulp (the float result's ulp) */
+static void test_expsum(void) {
+  enum { CH = 4096 };
+  static float x[CH], m[CH], sum[CH];
+  static double ref[CH];
+  uint32_t lo, bits;
+  double maxulp = 0.0, maxrel = 0.0, where = 0.0;
+  long count = 0;
+  float f = -87.33f;
+  int i, n;
+  memcpy(&lo, &f, sizeof lo);            /* negative floats: larger bits, larger magnitude */
+  bits = lo;
+  for (;;) {
+    for (n = 0; n < CH && bits >= 0x80000000u; n++, bits = bits >= 61 + 0x80000000u ? bits - 61 : 0) {
+      memcpy(&x[n], &bits, sizeof x[n]);
+      ref[n] = exp((double)x[n]);
+      m[n] = 0.0f; sum[n] = 0.0f;
+    }
+    if (n == 0) break;
+    lak_sexpsum(x, m, sum, n);
+    for (i = 0; i < n; i++) {
+      float r = (float)ref[i];
+      double ulp = nextafterf(r, (float)HUGE_VAL) - r, e = fabs(x[i] - ref[i]);
+      if (e / ulp > maxulp) { maxulp = e / ulp; memcpy(&f, &bits, sizeof f); where = ref[i]; }
+      if (e / ref[i] > maxrel) maxrel = e / ref[i];
+      if (sum[i] != x[i]) maxulp = HUGE_VAL;
+    }
+    count += n;
+    if (bits < 0x80000000u) break;
+  }
+  printf("lak_sexpsum: max error %.2f ulp, %.2e relative, over %ld arguments in [-87.33, 0]\n",
+         maxulp, maxrel, count);
+  CHECK(maxulp <= 2.0, "lak_sexpsum: %.2f ulp near exp = %g", maxulp, where);
+  {  /* edges: 0 -> 1 exactly, -inf and below the float range -> 0, NaN -> NaN */
+    float e[6] = {0.0f, -(float)HUGE_VAL, -87.34f, -100.0f, (float)NAN, -1.0f};
+    float mm[6] = {0, 0, 0, 0, 0, 0}, ss[6] = {1, 1, 1, 1, 1, 1};
+    lak_sexpsum(e, mm, ss, 6);
+    CHECK(e[0] == 1.0f && ss[0] == 2.0f, "exp(0) = %.9g", e[0]);
+    CHECK(e[1] == 0.0f && e[2] == 0.0f && e[3] == 0.0f && ss[1] == 1.0f, "underflow");
+    CHECK(isnan(e[4]) && isnan(ss[4]), "NaN stays NaN");
+    CLOSE(e[5], exp(-1.0), 2 * EPSF);
+  }
+}
+
+/* an attention problem in both types: Q nq x dk, K nk x dk, V nk x dv */
+typedef struct Prob {
+  int nq, nk, dk, dv;
+  float *Q, *K, *V, *mask, *bias;
+  double *Qd, *Kd, *Vd, *maskd, *biasd;
+} Prob;
+
+static void prob_init(Prob *p, int nq, int nk, int dk, int dv) {
+  p->nq = nq; p->nk = nk; p->dk = dk; p->dv = dv;
+  p->Q = frand((size_t)nq * dk, -1, 1); p->Qd = todouble(p->Q, (size_t)nq * dk);
+  p->K = frand((size_t)nk * dk, -1, 1); p->Kd = todouble(p->K, (size_t)nk * dk);
+  p->V = frand((size_t)nk * dv, -2, 2); p->Vd = todouble(p->V, (size_t)nk * dv);
+  p->mask = frand((size_t)nq * nk, 0, 1);
+  { size_t i; for (i = 0; i < (size_t)nq * nk; i++) p->mask[i] = p->mask[i] < 0.3f ? 0.0f : 1.0f; }
+  for (size_t j = 0; j < (size_t)nk; j++) p->mask[5 + j * nq] = 0.0f;   /* row 5: no key */
+  p->maskd = todouble(p->mask, (size_t)nq * nk);
+  p->bias = frand((size_t)nk, -3, 3); p->biasd = todouble(p->bias, (size_t)nk);
+}
+
+static void prob_free(Prob *p) {
+  free(p->Q); free(p->K); free(p->V); free(p->mask); free(p->bias);
+  free(p->Qd); free(p->Kd); free(p->Vd); free(p->maskd); free(p->biasd);
+}
+
+/* kind: 0 plain, 1 causal top-left, 2 causal bottom-right, 3 mask, 4 bias
+** (a 1 x nk row) and mask */
+static void attn_set(const Prob *p, int kind, lak_sAttn *s, lak_Attn *d) {
+  memset(s, 0, sizeof *s); memset(d, 0, sizeof *d);
+  s->nq = d->nq = p->nq; s->nk = d->nk = p->nk; s->dk = d->dk = p->dk; s->dv = d->dv = p->dv;
+  s->Q = p->Q; s->K = p->K; s->V = p->V; d->Q = p->Qd; d->K = p->Kd; d->V = p->Vd;
+  s->ldq = d->ldq = p->nq; s->ldk = d->ldk = p->nk; s->ldv = d->ldv = p->nk;
+  s->scale = (float)(1.0 / sqrt((double)p->dk)); d->scale = s->scale;
+  s->causal = d->causal = kind == 1 || kind == 2;
+  s->coff = d->coff = kind == 2 ? p->nk - p->nq : 0;
+  if (kind >= 3) {
+    s->mask = p->mask; d->mask = p->maskd;
+    s->mrs = d->mrs = 1; s->mcs = d->mcs = p->nq;
+  }
+  if (kind == 4) {
+    s->bias = p->bias; d->bias = p->biasd;
+    s->brs = d->brs = 0; s->bcs = d->bcs = 1;
+  }
+}
+
+/* rows of O within 1e-5 of the row's largest |entry|; lse within 1e-5
+** relative (or both -inf) */
+static int rows_close(int nq, int dv, const float *O, const double *Od, const float *lse,
+                      const double *lsed) {
+  int i, j, bad = 0;
+  for (i = 0; i < nq; i++) {
+    double big = 0.0;
+    for (j = 0; j < dv; j++) big = fmax(big, fabs(Od[i + (size_t)j * nq]));
+    for (j = 0; j < dv; j++)
+      bad += !(fabs(O[i + (size_t)j * nq] - Od[i + (size_t)j * nq]) <= 1e-5 * big);
+    if (lse) bad += !(lse[i] == lsed[i] || fabs(lse[i] - lsed[i]) <= 1e-5 * fmax(1.0, fabs(lsed[i])));
+  }
+  return bad;
+}
+
+static void test_attention(void) {
+  static const int shapes[3][4] = {{300, 700, 24, 17}, {40, 1100, 64, 64}, {7, 9, 3, 2}};
+  int sh, kind, threads;
+  for (sh = 0; sh < 3; sh++) {
+    Prob p;
+    int nq = shapes[sh][0], nk = shapes[sh][1], dv = shapes[sh][3];
+    float *O = alloc((size_t)nq * dv, sizeof *O), *lse = alloc(nq, sizeof *lse);
+    float *W = alloc(3 * ((size_t)LAK_ATTN_BQ * LAK_ATTN_BK + 4 * LAK_ATTN_BQ), sizeof *W);
+    float *A = alloc((size_t)nq * nk, sizeof *A), *mx = alloc(nq, 4), *sm = alloc(nq, 4);
+    double *Od = alloc((size_t)nq * dv, sizeof *Od), *lsed = alloc(nq, sizeof *lsed);
+    double *Wd = alloc(lak_attn_work(NULL), sizeof *Wd);
+    double *Ad = alloc((size_t)nq * nk, sizeof *Ad), *mxd = alloc(nq, 8), *smd = alloc(nq, 8);
+    prob_init(&p, nq, nk, shapes[sh][2], dv);
+    for (kind = 0; kind < 5; kind++) {
+      lak_sAttn s;
+      lak_Attn d;
+      int bad, j;
+      attn_set(&p, kind, &s, &d);
+      CHECK(lak_sattn_work(&s) <= 3 * ((size_t)LAK_ATTN_BQ * LAK_ATTN_BK + 4 * LAK_ATTN_BQ) / 3,
+            "work size");
+      lak_attention(&d, Od, nq, lsed, Wd, 1);
+      for (threads = 1; threads <= 3; threads += 2) {
+        lak_sattention(&s, O, nq, lse, W, threads);
+        bad = rows_close(nq, dv, O, Od, lse, lsed);
+        CHECK(bad == 0, "attention %dx%dx%d kind %d threads %d: %d entries off", nq, nk,
+              shapes[sh][2], kind, threads, bad);
+      }
+      if (kind >= 3 && nq > 5) {           /* row 5 sees no key: zeros, -inf */
+        int zero = 1;
+        for (j = 0; j < dv; j++) zero &= O[5 + (size_t)j * nq] == 0.0f;
+        CHECK(zero && lse[5] == -(float)HUGE_VAL, "masked row: lse %g", lse[5]);
+      }
+      lak_sattention_weights(&s, O, nq, A, nq, lse, mx, sm);
+      lak_attention_weights(&d, Od, nq, Ad, nq, lsed, mxd, smd);
+      bad = rows_close(nq, dv, O, Od, lse, lsed);
+      for (j = 0; j < nq * nk; j++) bad += !(fabs(A[j] - Ad[j]) <= 1e-6);
+      CHECK(bad == 0, "attention_weights %dx%d kind %d: %d entries off", nq, nk, kind, bad);
+    }
+    {  /* keys split in two, each half's result combined: the whole's result */
+      lak_sAttn s, s2;
+      lak_Attn d;
+      float *O2 = alloc((size_t)nq * dv, sizeof *O2), *lse2 = alloc(nq, sizeof *lse2);
+      int h = nk / 3;
+      attn_set(&p, 3, &s, &d);
+      lak_attention(&d, Od, nq, lsed, Wd, 1);
+      s2 = s;
+      s.nk = h;
+      s2.nk = nk - h; s2.K = p.K + h; s2.V = p.V + h; s2.mask = p.mask + (size_t)h * nq;
+      lak_sattention(&s, O, nq, lse, W, 1);
+      lak_sattention(&s2, O2, nq, lse2, W, 1);
+      lak_sattn_combine(nq, dv, O, nq, lse, O2, nq, lse2, O, nq, lse);
+      CHECK(rows_close(nq, dv, O, Od, lse, lsed) == 0, "combine %dx%d", nq, nk);
+      free(O2); free(lse2);
+    }
+    {  /* NaN in a query row reaches that row's output, as in double */
+      lak_sAttn s;
+      lak_Attn d;
+      p.Q[1] = (float)NAN; p.Qd[1] = NAN;
+      attn_set(&p, 0, &s, &d);
+      lak_sattention(&s, O, nq, lse, W, 1);
+      lak_attention(&d, Od, nq, lsed, Wd, 1);
+      CHECK(isnan(O[1]) && isnan(Od[1]) && isnan(lse[1]) && !isnan(O[0]), "NaN row");
+    }
+    prob_free(&p);
+    free(O); free(lse); free(W); free(A); free(mx); free(sm);
+    free(Od); free(lsed); free(Wd); free(Ad); free(mxd); free(smd);
+  }
+}
+
+/* softmax and log-softmax, rows of -inf included */
+static void test_softmax(void) {
+  int m = 33, n = 70, lds = 35, logs, i, j;
+  for (logs = 0; logs < 2; logs++) {
+    float *S = frand((size_t)lds * n, -30, 30), mx[33], sum[33];
+    double *Sd, mxd[33], sumd[33];
+    int bad = 0;
+    for (j = 0; j < n; j++) S[3 + j * lds] = -(float)HUGE_VAL;
+    S[4] = (float)NAN;
+    Sd = todouble(S, (size_t)lds * n);
+    lak_ssoftmax(m, n, S, lds, logs, mx, sum);
+    lak_softmax(m, n, Sd, lds, logs, mxd, sumd);
+    for (j = 0; j < n; j++)
+      for (i = 0; i < m; i++) {
+        double g = S[i + j * lds], w = Sd[i + j * lds];
+        /* s - max rounds to eps_f |s - max| in float: exp's relative error
+        ** grows with |log w| */
+        double tol = logs ? 8 * EPSF * fmax(fabs(w), 1.0) : EPSF * (8 + 2 * fabs(log(w))) * w;
+        bad += !(g == w || (isnan(g) && isnan(w)) || fabs(g - w) <= tol);
+      }
+    CHECK(bad == 0, "softmax logs=%d: %d entries off", logs, bad);
+    CHECK(S[3] == (logs ? -(float)HUGE_VAL : 0.0f) && isnan(S[4 + lds]), "softmax edges");
+    free(S); free(Sd);
+  }
+}
+
+/* ---------------------------------------------------------------- bench */
+
+/* LAK_BENCH=1: lak_attention against lak_sattention at n = 2048, 4096,
+** 8192, d = 64, one thread (run with OPENBLAS_NUM_THREADS=1, as make ktest
+** does), full and causal; medians of 3 (process CPU time and wall time). */
+static double now(clockid_t c) {
+  struct timespec ts;
+  clock_gettime(c, &ts);
+  return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+static double median3(double *t) {
+  double a = t[0], b = t[1], c = t[2];
+  if (a > b) { double x = a; a = b; b = x; }
+  if (b > c) b = c;
+  return a > b ? a : b;
+}
+
+static void bench_attention(void) {
+  static const int ns[3] = {2048, 4096, 8192};
+  int d = 64, in, rep, causal, type;
+  printf("%6s %7s %12s %12s %8s   (ms: CPU / wall, median of 3)\n", "n", "mask",
+         "float64", "float32", "f32/f64");
+  for (in = 0; in < 3; in++) {
+    int n = ns[in];
+    size_t nd = (size_t)n * d;
+    float *Q = frand(nd, -1, 1), *K = frand(nd, -1, 1), *V = frand(nd, -1, 1);
+    float *O = alloc(nd, sizeof *O), *W = alloc((size_t)LAK_ATTN_BQ * LAK_ATTN_BK + 4 * LAK_ATTN_BQ, sizeof *W);
+    double *Qd = todouble(Q, nd), *Kd = todouble(K, nd), *Vd = todouble(V, nd);
+    double *Od = alloc(nd, sizeof *Od), *Wd = alloc((size_t)LAK_ATTN_BQ * LAK_ATTN_BK + 4 * LAK_ATTN_BQ, sizeof *Wd);
+    double full[2][2];
+    for (causal = 0; causal < 2; causal++) {
+      double med[2][2];
+      for (type = 0; type < 2; type++) {
+        double cpu[3], wall[3];
+        for (rep = 0; rep < 3; rep++) {
+          double c0 = now(CLOCK_PROCESS_CPUTIME_ID), w0 = now(CLOCK_MONOTONIC);
+          if (type == 0) {
+            lak_Attn a;
+            memset(&a, 0, sizeof a);
+            a.nq = a.nk = n; a.dk = a.dv = d; a.Q = Qd; a.K = Kd; a.V = Vd;
+            a.ldq = a.ldk = a.ldv = n; a.scale = 0.125; a.causal = causal;
+            lak_attention(&a, Od, n, NULL, Wd, 1);
+          } else {
+            lak_sAttn a;
+            memset(&a, 0, sizeof a);
+            a.nq = a.nk = n; a.dk = a.dv = d; a.Q = Q; a.K = K; a.V = V;
+            a.ldq = a.ldk = a.ldv = n; a.scale = 0.125f; a.causal = causal;
+            lak_sattention(&a, O, n, NULL, W, 1);
+          }
+          cpu[rep] = now(CLOCK_PROCESS_CPUTIME_ID) - c0;
+          wall[rep] = now(CLOCK_MONOTONIC) - w0;
+        }
+        med[type][0] = median3(cpu); med[type][1] = median3(wall);
+        if (!causal) { full[type][0] = med[type][0]; full[type][1] = med[type][1]; }
+      }
+      printf("%6d %7s %5.0f / %4.0f %5.0f / %4.0f %8.2f", n, causal ? "causal" : "full",
+             1e3 * med[0][0], 1e3 * med[0][1], 1e3 * med[1][0], 1e3 * med[1][1],
+             med[1][0] / med[0][0]);
+      if (causal)
+        printf("   causal/full: f64 %.2f f32 %.2f", med[0][0] / full[0][0], med[1][0] / full[1][0]);
+      printf("\n");
+    }
+    free(Q); free(K); free(V); free(O); free(W); free(Qd); free(Kd); free(Vd); free(Od); free(Wd);
+  }
+}
+
 /* ---------------------------------------------------------------- main */
 
 int main(void) {
+  if (getenv("LAK_BENCH")) { bench_attention(); return 0; }
   test_gemm();
   test_ewise();
   test_copy_finite();
   test_unary();
   test_binary();
+  test_expsum();
+  test_attention();
+  test_softmax();
   if (ck_fail == 0) {
     printf("kernels/float32: %d checks passed\n", ck_pass);
     return 0;

@@ -9,6 +9,8 @@
 **   LAK_CBLAS(op)   cblas_dop / cblas_sop
 **   LAK_M(f)        libm's f / ff (exp / expf, fabs / fabsf, ...)
 **   LAK_UINT        the unsigned integer as wide as LAK_REAL
+**   LAK_PICK(d, s)  d in the double pass, s in the float pass (per-type
+**                   constants, written as a two-column table)
 **   LAK_DOUBLE      1 in the double pass, 0 in the float pass
 ** Usage: #define LAK_GENERIC_FILE "x_gen.h" then #include "generate.h"
 ** (it undefines all of these, LAK_GENERIC_FILE too, when done).
@@ -31,12 +33,14 @@
 #define LAK_CBLAS(op) cblas_d##op
 #define LAK_M(fn) fn
 #define LAK_UINT uint64_t
+#define LAK_PICK(d, s) d
 #else
 #define LAK_REAL float
 #define LAK(name) lak_s##name
 #define LAK_CBLAS(op) cblas_s##op
 #define LAK_M(fn) fn##f
 #define LAK_UINT uint32_t
+#define LAK_PICK(d, s) s
 #endif
 
 #include LAK_GENERIC_FILE
@@ -46,5 +50,6 @@
 #undef LAK_CBLAS
 #undef LAK_M
 #undef LAK_UINT
+#undef LAK_PICK
 #undef LAK_DOUBLE
 #endif
