@@ -455,6 +455,58 @@ static void test_softmax(void) {
   }
 }
 
+/* ---------------------------------------------------------------- gram_schmidt */
+
+/* every method, unblocked (k <= LAK_GS_NB) and blocked: V = Q R within
+** 1e-5 of |V|, Q'Q = I within 1e-4 (loss of orthogonality eps_f * cond,
+** cond of a random 300 x k matrix is small), R within 1e-4 of the double R;
+** a dependent column is dropped or reported */
+static void test_gram_schmidt(void) {
+  static const int ks[2] = {10, 75};
+  int ik, meth, m = 300;
+  for (ik = 0; ik < 2; ik++)
+    for (meth = LAK_MGS; meth <= LAK_CGS2; meth++) {
+      int k = ks[ik], i, j, l, r, rd, bad = 0, keep[75], keepd[75];
+      float *V = frand((size_t)m * k, -1, 1), *W = alloc((size_t)m * k, sizeof *W);
+      float *R = alloc((size_t)k * k, sizeof *R), *work = alloc(LAK_GS_WORK(k), sizeof *work);
+      double *Wd = todouble(V, (size_t)m * k), *Rd = alloc((size_t)k * k, sizeof *Rd);
+      double *workd = alloc(LAK_GS_WORK(k), sizeof *workd), orth = 0.0, rec = 0.0, rerr = 0.0;
+      lak_GSFail fail;
+      memcpy(W, V, (size_t)m * k * sizeof *W);
+      r = lak_sgram_schmidt((lak_GS)meth, m, k, W, m, R, k, 1e-4, 0, keep, work, &fail);
+      rd = lak_gram_schmidt((lak_GS)meth, m, k, Wd, m, Rd, k, 1e-4, 0, keepd, workd, &fail);
+      CHECK(r == k && rd == k, "gram_schmidt %d k %d: kept %d", meth, k, r);
+      for (j = 0; j < k; j++)
+        for (i = 0; i < k; i++) {
+          double q = 0.0;
+          for (l = 0; l < m; l++) q += (double)W[l + (size_t)i * m] * W[l + (size_t)j * m];
+          orth = fmax(orth, fabs(q - (i == j)));
+          rerr = fmax(rerr, fabs(R[i + (size_t)j * k] - Rd[i + (size_t)j * k]));
+        }
+      for (j = 0; j < k; j++)
+        for (l = 0; l < m; l++) {
+          double v = 0.0;
+          for (i = 0; i <= j; i++) v += (double)W[l + (size_t)i * m] * R[i + (size_t)j * k];
+          rec = fmax(rec, fabs(v - V[l + (size_t)j * m]));
+        }
+      bad = !(orth <= 1e-4) + !(rec <= 1e-5 * 18) + !(rerr <= 1e-4 * 18);  /* |v| <= sqrt(300) */
+      CHECK(bad == 0, "gram_schmidt %d k %d: orthogonality %.2g, V - QR %.2g, R %.2g",
+            meth, k, orth, rec, rerr);
+      /* column 3 = column 1 + column 2: dropped, or reported */
+      for (l = 0; l < m; l++) V[l + 3 * (size_t)m] = V[l + (size_t)m] + V[l + 2 * (size_t)m];
+      memcpy(W, V, (size_t)m * k * sizeof *W);
+      memset(R, 0, (size_t)k * k * sizeof *R);
+      r = lak_sgram_schmidt((lak_GS)meth, m, k, W, m, R, k, 1e-4, 1, keep, work, &fail);
+      CHECK(r == k - 1 && keep[3] == 0 && keep[2] == 1, "drop: kept %d", r);
+      memcpy(W, V, (size_t)m * k * sizeof *W);
+      memset(R, 0, (size_t)k * k * sizeof *R);
+      r = lak_sgram_schmidt((lak_GS)meth, m, k, W, m, R, k, 1e-4, 0, keep, work, &fail);
+      CHECK(r == -1 && fail.col == 3 && fail.unorm < 1e-4 * fail.vnorm,
+            "dependent: %d at column %d", r, fail.col);
+      free(V); free(W); free(R); free(work); free(Wd); free(Rd); free(workd);
+    }
+}
+
 /* ---------------------------------------------------------------- bench */
 
 /* LAK_BENCH=1: lak_attention against lak_sattention at n = 2048, 4096,
@@ -534,6 +586,7 @@ int main(void) {
   test_expsum();
   test_attention();
   test_softmax();
+  test_gram_schmidt();
   if (ck_fail == 0) {
     printf("kernels/float32: %d checks passed\n", ck_pass);
     return 0;
