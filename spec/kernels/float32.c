@@ -361,9 +361,11 @@ static int rows_close(int nq, int dv, const float *O, const double *Od, const fl
 }
 
 static void test_attention(void) {
-  static const int shapes[3][4] = {{300, 700, 24, 17}, {40, 1100, 64, 64}, {7, 9, 3, 2}};
+  /* more queries than keys: bottom-right causal rows 0 .. 399 see no key */
+  static const int shapes[4][4] = {{300, 700, 24, 17}, {40, 1100, 64, 64}, {7, 9, 3, 2},
+                                   {700, 300, 16, 8}};
   int sh, kind, threads;
-  for (sh = 0; sh < 3; sh++) {
+  for (sh = 0; sh < 4; sh++) {
     Prob p;
     int nq = shapes[sh][0], nk = shapes[sh][1], dv = shapes[sh][3];
     float *O = alloc((size_t)nq * dv, sizeof *O), *lse = alloc(nq, sizeof *lse);
@@ -386,6 +388,12 @@ static void test_attention(void) {
         bad = rows_close(nq, dv, O, Od, lse, lsed);
         CHECK(bad == 0, "attention %dx%dx%d kind %d threads %d: %d entries off", nq, nk,
               shapes[sh][2], kind, threads, bad);
+      }
+      if (kind == 2 && nq > nk) {          /* the first nq - nk rows see no key */
+        int zero = 1;
+        for (j = 0; j < dv; j++) zero &= O[nq - nk - 1 + (size_t)j * nq] == 0.0f;
+        CHECK(zero && lse[nq - nk - 1] == -(float)HUGE_VAL && lse[nq - nk] > -(float)HUGE_VAL,
+              "causal bottom-right: rows without a key");
       }
       if (kind >= 3 && nq > 5) {           /* row 5 sees no key: zeros, -inf */
         int zero = 1;
