@@ -29,7 +29,7 @@ ALLCFLAGS  = $(CFLAGS) $(WARN) -fPIC -fvisibility=hidden -ffp-contract=off \
 # src/*.c: the binding layer (mpi.c is the separate module linalg.mpi);
 # src/kernels/*.c: the Lua-free kernels (see src/README.md)
 KSRC = $(sort $(wildcard src/kernels/*.c))
-SRC  = $(sort $(filter-out src/lmpi.c,$(wildcard src/*.c))) $(KSRC)
+SRC  = $(sort $(filter-out src/mpi.c,$(wildcard src/*.c))) $(KSRC)
 BUILD ?= build
 OBJ  = $(SRC:src/%.c=$(BUILD)/obj/%.o)
 KOBJ = $(KSRC:src/%.c=$(BUILD)/obj/%.o)
@@ -173,11 +173,12 @@ clean:
 
 # The whole suite and the host example under AddressSanitizer and UBSan:
 # the module is built instrumented into build-asan/ and lua5.4 runs with
-# libasan preloaded; any report fails the target.
+# libasan preloaded; any report fails the target. The kernel tests
+# (make ktest) build into build-asan/ktest and run first.
 SAN = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 check-asan: deps
 	@$(MAKE) --no-print-directory BUILD=build-asan CFLAGS="$(SAN)" LIBFLAG="-shared $(SAN)" \
-	  all build-asan/host build-asan/alloc build-asan/threads build-asan/capi
+	  all build-asan/host build-asan/alloc build-asan/threads build-asan/capi ktest
 	ASAN_OPTIONS=allocator_may_return_null=1:detect_leaks=1 \
 	  LD_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so)" \
 	  busted --lua=$(LUA) --cpath="./build-asan/?.so"
@@ -247,9 +248,9 @@ all: $(if $(HAVE_MPICC),$(MPIMOD))
 
 mpi: $(MPIMOD)
 
-$(MPIMOD): src/lmpi.c src/kernels/tsqr.c src/kernels/kernels.h
+$(MPIMOD): src/mpi.c src/kernels/tsqr.c src/kernels/kernels.h
 	@mkdir -p $(BUILD)/linalg
-	$(MPICC) $(ALLCFLAGS) $(LIBFLAG) -o $@ src/lmpi.c src/kernels/tsqr.c $(BLAS_LIBS) -lm
+	$(MPICC) $(ALLCFLAGS) $(LIBFLAG) -o $@ src/mpi.c src/kernels/tsqr.c $(BLAS_LIBS) -lm
 
 $(MPIHOST): spec/mpi/host.c $(MPIMOD)
 	$(MPICC) $(CFLAGS) $(WARN) -I$(LUA_INCDIR) -o $@ spec/mpi/host.c \

@@ -1,4 +1,5 @@
--- Shared by every spec: load paths, and a `near` assertion for matrices.
+-- Shared by every spec (.busted loads it): the assertions `near` (numbers and
+-- matrices within a tolerance) and `error_matches` (a linalg error's text).
 local assert = require "luassert"
 local say = require "say"
 local la = require "linalg"

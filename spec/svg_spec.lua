@@ -317,5 +317,11 @@ describe("SVG markup", function()
       "linalg.plot_vectors: /dev/full: No space left on device", 1, true)
     assert.error_matches(function() la.heatmap({{1}}, dir) end, "linalg.heatmap: " .. dir .. ": Is a directory", 1, true)
     assert.error_matches(function() la.heatmap({{1}}, 5) end, "linalg.heatmap: bad argument #2 (path expected, got number)", 1, true)
+    assert.error_matches(function() la.heatmap({{1}}, "") end, "linalg.heatmap: bad argument #2 (path is empty)", 1, true)
+    -- plot_vectors' path is a field of its one argument
+    assert.error_matches(function() la.plot_vectors{path = "", {{1, 2}}} end,
+      "linalg.plot_vectors: bad argument #1 (path is empty)", 1, true)
+    assert.error_matches(function() la.plot_vectors{path = "a\0b", {{1, 2}}} end,
+      "linalg.plot_vectors: bad argument #1 (path contains a zero byte)", 1, true)
   end)
 end)

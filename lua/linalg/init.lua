@@ -3,27 +3,45 @@
 -- functions; this module adds the functions written in Lua on top of it and
 -- makes every function a method too, so `A:lstsq(b)` is `la.lstsq(A, b)`.
 -- The reference for each C function is in `doc/` (`make doc`) and the README.
+--
+-- This file holds: projections (`project`, `projection_matrix`,
+-- `scalar_projection`), `span_check`, `linear_regression` and its model,
+-- `multihead_attention`, and the entries of the modules loaded on first use
+-- (`linalg.io`: .npy and CSV; `linalg.svg`: pictures). Option reading,
+-- errors and files go through `linalg.util`.
+--
+-- One module table: `require "linalg"` returns the table `require
+-- "linalg.core"` returns, with the functions below added to it. The matrix
+-- metatable's __index reads that table, so they are methods as well.
 -- @module linalg
-local core = require "linalg.core"
+local la = require "linalg.core"
+local core = la                 -- the same table (core.attention below: a C function)
 
-local la = {}
-for k, v in pairs(core) do la[k] = v end
-la.checkopts = nil              -- internal: the option reader the front shares with C
+-- util keeps the option reader (core.checkopts, shared with C) in a local
+-- when it loads, so it is required before the entry leaves the public table.
+local util = require "linalg.util"
+la.checkopts = nil              -- internal: no user function, no method
+local named = la.named          -- internal: a core function under another public name
+la.named = nil
 
 local EPS = 2.220446049250313e-16
-local asmatrix, svd, lstsq = core.asmatrix, core.svd, core.lstsq
+local asmatrix, check_finite, svd, lstsq, nnls = la.asmatrix, la.check_finite, la.svd, la.lstsq, la.nnls
 
 -- Errors raised here carry no position, like those of the C core, so every
 -- message starts with "linalg.<function>:".
-local util = require "linalg.util"
 local fail, typename = util.fail, util.typename
 
--- Calls f(...), a function of the core, and renames its errors ("linalg.from:")
--- as errors of `to`, the function the user called.
-local function as(to, from, f, ...)
-  local r = table.pack(pcall(f, ...))
-  if not r[1] then error((tostring(r[2]):gsub("^linalg%." .. from .. ":", "linalg." .. to .. ":")), 0) end
-  return table.unpack(r, 2, r.n)
+-- f, a function of the core, under the name fname: its errors (and those of
+-- the C helpers it calls) name fname, the function the user called. The C
+-- core binds each function's public name as an upvalue; core.named makes a
+-- closure of the same C function with another name. Cached per (f, fname).
+local renamed = {}
+local function under(fname, f)
+  local byname = renamed[f]
+  if not byname then byname = {}; renamed[f] = byname end
+  local g = byname[fname]
+  if not g then g = named(f, fname); byname[fname] = g end
+  return g
 end
 
 -- A vector argument as an n x 1 matrix (a 1 x n row is turned into a column).
@@ -33,6 +51,13 @@ local function asvector(x, fname, arg)
   if m == 1 and n ~= 1 then return x.T end
   if n ~= 1 then fail(fname, "bad argument #%d (vector expected, got a %dx%d matrix)", arg, m, n) end
   return x
+end
+
+-- X whose columns span a space; a 1 x m row is one vector (a column).
+local function asbasis(X, fname, arg)
+  X = asmatrix(X, fname, arg)
+  if X:rows() == 1 and X:cols() ~= 1 then X = X.T end
+  return X
 end
 
 -- y as a column (or m x k block) against X's m rows; a 1 x m row is read as
@@ -53,8 +78,8 @@ local options = util.options
 local function range_basis(X, fname)
   local m, n = X:shape()
   if m == 0 or n == 0 then return la.zeros(m, 0), 0 end
-  core.check_finite(X, fname, "X", true)       -- the SVD needs it whatever opts say
-  local U, s = as(fname, "svd", svd, X)
+  check_finite(X, fname, "X", true)       -- the SVD needs it whatever opts say
+  local U, s = under(fname, svd)(X)
   local tol = s(1) * math.max(m, n) * EPS
   local r = 0
   for i = 1, s:rows() do if s(i) > tol then r = i end end
@@ -70,10 +95,9 @@ end
 -- @return p the projection, r = y - p (orthogonal to every column of X)
 function la.project(y, X, opts)
   opts = options(opts, "project", 3, {check_finite = "boolean"})
-  X = asmatrix(X, "project", 2)
-  if X:rows() == 1 and X:cols() ~= 1 then X = X.T end   -- a 1 x m row is a vector
+  X = asbasis(X, "project", 2)
   y = against(y, X, "project", 1)
-  if opts.check_finite ~= false then core.check_finite(y, "project", "y") end
+  if opts.check_finite ~= false then check_finite(y, "project", "y") end
   local U = range_basis(X, "project")
   local p = U * (U.T * y)
   return p, y - p
@@ -86,8 +110,7 @@ end
 -- @return P (m x m)
 function la.projection_matrix(X, opts)
   opts = options(opts, "projection_matrix", 2, {complement = "boolean", check_finite = "boolean"})
-  X = asmatrix(X, "projection_matrix", 1)
-  if X:rows() == 1 and X:cols() ~= 1 then X = X.T end   -- a 1 x m row is a vector
+  X = asbasis(X, "projection_matrix", 1)
   local U = range_basis(X, "projection_matrix")
   local P = U * U.T
   if opts.complement then return la.eye(X:rows()) - P end
@@ -120,7 +143,7 @@ local function convex_weights(X, y)
   local mu = math.max(la.norm(X, 1), la.norm(y), 1e-300)
   local E = la.vstack{X, la.matrix(1, n, mu)}
   local f = la.vstack{y, {{mu}}}
-  local w = core.nnls(E, f, {check_finite = false})
+  local w = nnls(E, f, {check_finite = false})
   local s = w:sum()
   if s > 0 then w = w / s end
   return w
@@ -145,9 +168,9 @@ function la.span_check(X, y, opts)
   local w, rank, _
   -- X goes into an SVD or NNLS whatever the method (checked regardless), y
   -- only into a right-hand side, except for convex, where NNLS compares it
-  core.check_finite(X, "span_check", "X", true)
+  check_finite(X, "span_check", "X", true)
   if opts.convex or opts.check_finite ~= false then
-    core.check_finite(y, "span_check", "y", opts.convex)
+    check_finite(y, "span_check", "y", opts.convex)
   end
   if opts.convex then
     local cols = {}
@@ -223,11 +246,11 @@ function la.linear_regression(X, y, opts)
     xm, ym = X:mean(1), y:mean()
     A, b = X - xm, y - ym
   end
-  local ok, coef = pcall(lstsq, A, b, {method = opts.method or "qr", ridge = opts.ridge or 0})
-  if not ok then      -- lstsq's A is the user's X (centred)
-    error((tostring(coef):gsub("^linalg%.lstsq: A ", "linalg.linear_regression: X ")
-      :gsub("^linalg%.lstsq:", "linalg.linear_regression:")), 0)
-  end
+  -- lstsq under this function's name; its matrix argument, which it calls A,
+  -- is the user's X (centred): that one word is renamed here
+  local ok, coef = pcall(under("linear_regression", lstsq), A, b,
+                         {method = opts.method or "qr", ridge = opts.ridge or 0})
+  if not ok then error((tostring(coef):gsub("^(linalg%.linear_regression: )A([ '])", "%1X%2")), 0) end
   local c0 = intercept and ym - (xm * coef)(1, 1) or 0
   local model = setmetatable({coef = coef, intercept = c0}, Model)
   local yc = y - y:mean()
@@ -303,7 +326,7 @@ function la.multihead_attention(X, Wq, Wk, Wv, Wo, heads, opts)
                  weights = opts.weights or avg}
   local outs, ws, mean = {}, {}, nil
   for h = 1, heads do
-    outs[h], ws[h] = as(F, "attention", core.attention,
+    outs[h], ws[h] = under(F, core.attention)(
       Q:sub(1, nq, (h - 1) * dk + 1, h * dk), K:sub(1, nk, (h - 1) * dk + 1, h * dk),
       V:sub(1, nk, (h - 1) * dv + 1, h * dv), aopts)
     if avg then mean = mean and mean + ws[h] or ws[h]; ws[h] = nil end
@@ -356,9 +379,5 @@ la.heatmap = lazy("linalg.svg", "heatmap")
 -- @tab spec the arrows `{u, label = "u"}, ...` and `path`, `title`, `right_angles`
 -- @function la.plot_vectors
 la.plot_vectors = lazy("linalg.svg", "plot_vectors")
-
--- Methods: the matrix metatable's __index reads the core table, so the
--- functions written here join it; every function is then a method.
-for k, v in pairs(la) do if core[k] == nil then core[k] = v end end
 
 return la

@@ -5,7 +5,7 @@
 local core = require "linalg.core"
 
 local util = require "linalg.util"
-local fail, typename = util.fail, util.typename
+local fail, filefail, typename = util.fail, util.filefail, util.typename
 
 local M = {}
 
@@ -105,74 +105,67 @@ end
 local function read_header(f, path, fname)
   local pre = util.read(f, 10, path, fname)
   if pre:sub(1, 6) ~= ("\x93NUMPY"):sub(1, #pre) or #pre < 6 then
-    fail(fname, "%s: bad magic (not a .npy file)", path)
+    filefail(fname, path, "bad magic (not a .npy file)")
   end
-  if #pre < 10 then fail(fname, "%s: truncated header", path) end
+  if #pre < 10 then filefail(fname, path, "truncated header") end
   local major, minor = pre:byte(7, 8)
   local hlen, start
   if major == 1 then hlen, start = string.unpack("<I2", pre, 9), 10
   elseif major == 2 or major == 3 then
     local more = util.read(f, 2, path, fname)
-    if #more < 2 then fail(fname, "%s: truncated header", path) end
+    if #more < 2 then filefail(fname, path, "truncated header") end
     hlen, start = string.unpack("<I4", pre:sub(9, 10) .. more), 12
-  else fail(fname, "%s: unsupported format version %d.%d", path, major, minor) end
-  if minor ~= 0 then fail(fname, "%s: unsupported format version %d.%d", path, major, minor) end
-  if hlen > MAXHEADER then fail(fname, "%s: header of %d bytes is too long", path, hlen) end
+  else filefail(fname, path, "unsupported format version %d.%d", major, minor) end
+  if minor ~= 0 then filefail(fname, path, "unsupported format version %d.%d", major, minor) end
+  if hlen > MAXHEADER then filefail(fname, path, "header of %d bytes is too long", hlen) end
   local h = util.read(f, hlen, path, fname)
-  if #h < hlen then fail(fname, "%s: truncated header", path) end
+  if #h < hlen then filefail(fname, path, "truncated header") end
   start = start + hlen
   local d, why = parse_literal(h, major)
   if not d then
     local shown = h:gsub("%s+$", ""):sub(1, 80):gsub("[%c\128-\255\\]", function(c)
       return string.format("\\x%02x", c:byte()) end)
-    fail(fname, "%s: malformed header (%s): %s", path, why, shown)
+    filefail(fname, path, "malformed header (%s): %s", why, shown)
   end
   for k in pairs(d) do
     if k ~= "descr" and k ~= "fortran_order" and k ~= "shape" then
-      fail(fname, "%s: malformed header: unexpected key '%s'", path, k)
+      filefail(fname, path, "malformed header: unexpected key '%s'", k)
     end
   end
   local descr, fortran, shape = d.descr, d.fortran_order, d.shape
-  if type(descr) ~= "string" then fail(fname, "%s: malformed header: 'descr' must be a string", path) end
-  if type(fortran) ~= "boolean" then fail(fname, "%s: malformed header: 'fortran_order' must be True or False", path) end
+  if type(descr) ~= "string" then filefail(fname, path, "malformed header: 'descr' must be a string") end
+  if type(fortran) ~= "boolean" then filefail(fname, path, "malformed header: 'fortran_order' must be True or False") end
   if type(shape) ~= "table" or not shape.tuple then
-    fail(fname, "%s: malformed header: 'shape' must be a tuple of integers", path)
+    filefail(fname, path, "malformed header: 'shape' must be a tuple of integers")
   end
   local text = "(" .. table.concat(shape, ", ") .. (#shape == 1 and ",)" or ")")
   if #shape ~= 1 and #shape ~= 2 then
-    fail(fname, "%s: %d-D array (shape %s) is not supported: 1-D and 2-D are", path, #shape, text)
+    filefail(fname, path, "%d-D array (shape %s) is not supported: 1-D and 2-D are", #shape, text)
   end
   if not descr:match("^[<>|=]?[fi][48]$") then
-    fail(fname, "%s: unsupported dtype '%s' (float64/32 and int64/32 are)", path, descr)
+    filefail(fname, path, "unsupported dtype '%s' (float64/32 and int64/32 are)", descr)
   end
   local size = tonumber(descr:sub(-1))
   -- entries as integers, their product (the bytes) without overflow
   local dims, total, zero = {}, size, false
   for i, s in ipairs(shape) do
     local v = #s <= 18 and math.tointeger(tonumber(s))
-    if not v then fail(fname, "%s: shape %s: %s is too large", path, text, s) end
+    if not v then filefail(fname, path, "shape %s: %s is too large", text, s) end
     dims[i] = v
     if v == 0 then zero = true elseif total > MAXINT // v then total = nil end
     if total then total = total * v end
   end
   if zero then total = 0 end
-  if not total then fail(fname, "%s: shape %s of '%s' overflows a byte count", path, text, descr) end
+  if not total then filefail(fname, path, "shape %s of '%s' overflows a byte count", text, descr) end
   local here = util.seek(f, 0, path, fname, "cur")
   local have = util.seek(f, 0, path, fname, "end") - here
   if total ~= have then
-    fail(fname, "%s: header says shape %s of '%s' (%d bytes) but the file holds %d bytes of data",
-         path, text, descr, total, have)
+    filefail(fname, path, "header says shape %s of '%s' (%d bytes) but the file holds %d bytes of data",
+         text, descr, total, have)
   end
   assert(here == start)
   return {descr = descr, fortran = fortran, dims = dims, m = dims[1], n = dims[2] or 1,
           size = size, start = start, bytes = total}
-end
-
--- Raises e again, named after fname when it is not (not enough memory).
-local function rethrow(e, fname, path)
-  e = tostring(e)
-  if e:sub(1, #fname + 8) ~= "linalg." .. fname .. ":" then e = "linalg." .. fname .. ": " .. path .. ": " .. e end
-  error(e, 0)
 end
 
 --- Reads the header of a NumPy .npy file without reading its data: the
@@ -184,10 +177,7 @@ end
 -- @string path
 -- @treturn table `{shape = {m, n}, dtype = "<f8", fortran_order = bool}`
 function M.npy_info(path)
-  local f = util.open_read(path, "npy_info", 1)
-  local ok, h = pcall(read_header, f, path, "npy_info")
-  f:close()
-  if not ok then rethrow(h, "npy_info", path) end
+  local h = util.withfile(path, "npy_info", 1, function(f) return read_header(f, path, "npy_info") end)
   return {shape = {h.m, h.n}, dtype = h.descr, fortran_order = h.fortran}
 end
 
@@ -212,10 +202,9 @@ end
 --   so a slice of a file larger than memory loads (see `npy_info`)
 -- @return matrix
 function M.load_npy(path, opts)
-  if type(path) ~= "string" then fail("load_npy", "bad argument #1 (path expected, got %s)", typename(path)) end
+  util.checkpath(path, "load_npy", 1)
   opts = util.options(opts, "load_npy", 2, {rows = "table"})
-  local f = util.open_read(path, "load_npy", 1)
-  local ok, A = pcall(function()
+  return util.withfile(path, "load_npy", 1, function(f)
     local h = read_header(f, path, "load_npy")
     local m, n, size = h.m, h.n, h.size
     local first, last = 1, m
@@ -226,13 +215,13 @@ function M.load_npy(path, opts)
         fail("load_npy", "option 'rows' must be {first, last} (two integers)")
       end
       if first < 1 or last > m or last < first - 1 then
-        fail("load_npy", "%s: rows {%d, %d} outside 1..%d", path, first, last, m)
+        filefail("load_npy", path, "rows {%d, %d} outside 1..%d", first, last, m)
       end
     end
     local k = last - first + 1
     local why = toobig(k, n)
     if why then
-      fail("load_npy", "%s: %s%s", path, why, opts.rows and "" or "; read it in slices with {rows = {first, last}}")
+      filefail("load_npy", path, "%s%s", why, opts.rows and "" or "; read it in slices with {rows = {first, last}}")
     end
     local parts = {}
     if not h.fortran or n == 1 then             -- the rows are one run of bytes
@@ -245,12 +234,9 @@ function M.load_npy(path, opts)
       end
     end
     local s = table.concat(parts)
-    if #s ~= k * n * size then fail("load_npy", "%s: the file changed while being read", path) end
+    if #s ~= k * n * size then filefail("load_npy", path, "the file changed while being read") end
     return core.frombuffer(s, k, n, {dtype = h.descr, order = h.fortran and "F" or "C"})
   end)
-  f:close()
-  if not ok then rethrow(A, "load_npy", path) end
-  return A
 end
 
 --- Writes a matrix as a NumPy .npy file (format 1.0, little-endian float64,
@@ -259,6 +245,7 @@ end
 -- @string path
 function M.save_npy(A, path)
   A = core.asmatrix(A, "save_npy", 1)
+  util.checkpath(path, "save_npy", 2)
   local m, n = A:shape()
   local dict = string.format("{'descr': '<f8', 'fortran_order': True, 'shape': (%d, %d), }", m, n)
   local total = 10 + #dict + 1
@@ -295,7 +282,7 @@ end
 --   true the first line is skipped and returned as a table of names)
 -- @return matrix [, names]
 function M.load_csv(path, opts)
-  if type(path) ~= "string" then fail("load_csv", "bad argument #1 (path expected, got %s)", typename(path)) end
+  util.checkpath(path, "load_csv", 1)
   opts = util.options(opts, "load_csv", 2, {sep = "string", header = "boolean"})
   local sep = opts.sep or ","
   if sep == "" or sep:find("[\r\n]") then fail("load_csv", "option 'sep' must be a non-empty string without line breaks") end
@@ -310,13 +297,13 @@ function M.load_csv(path, opts)
       local fields = split(line, sep)
       local r = #rows + 1
       if width and #fields ~= width then
-        fail("load_csv", "%s: row %d (line %d) has %d fields, expected %d", path, r, lineno, #fields, width)
+        filefail("load_csv", path, "row %d (line %d) has %d fields, expected %d", r, lineno, #fields, width)
       end
       width = #fields
       for j, v in ipairs(fields) do
         local x = number(v)
         if not x then
-          fail("load_csv", "%s: row %d, column %d (line %d): %q is not a number", path, r, j, lineno, v)
+          filefail("load_csv", path, "row %d, column %d (line %d): %q is not a number", r, j, lineno, v)
         end
         fields[j] = x
       end
@@ -334,7 +321,7 @@ end
 -- @tparam[opt] table opts `sep` (default ","), `header` (a table of column names)
 function M.save_csv(A, path, opts)
   A = core.asmatrix(A, "save_csv", 1)
-  if type(path) ~= "string" then fail("save_csv", "bad argument #2 (path expected, got %s)", typename(path)) end
+  util.checkpath(path, "save_csv", 2)
   opts = util.options(opts, "save_csv", 3, {sep = "string", header = "table"})
   local sep = opts.sep or ","
   -- the separator must not occur in what is written: numbers, nan, inf
@@ -347,20 +334,14 @@ function M.save_csv(A, path, opts)
   -- columns writes no rows (and costs nothing, however many rows it has)
   if n == 0 then m = 0 end
   local out = {}
-  local header = opts.header
-  if header then
-    if rawlen(header) ~= n then fail("save_csv", "header must be a table of %d names, got %d", n, rawlen(header)) end
-    local names = {}
-    for j = 1, n do
-      local v = rawget(header, j)
-      if type(v) ~= "string" and type(v) ~= "number" then
-        fail("save_csv", "header entry %d must be a string, got %s", j, typename(v))
+  if opts.header then
+    local names, why, j, v = util.stringlist(opts.header, n)
+    if why == "length" then fail("save_csv", "header must be a table of %d names, got %d", n, j) end
+    if why == "entry" then fail("save_csv", "header entry %d must be a string, got %s", j, typename(v)) end
+    for k, name in ipairs(names) do
+      if name:find(sep, 1, true) or name:find("[\r\n]") then
+        fail("save_csv", "header entry %d (%q) contains the separator or a line break", k, name)
       end
-      v = tostring(v)
-      if v:find(sep, 1, true) or v:find("[\r\n]") then
-        fail("save_csv", "header entry %d (%q) contains the separator or a line break", j, v)
-      end
-      names[j] = v
     end
     out[1] = table.concat(names, sep)
   end

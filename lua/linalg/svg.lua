@@ -37,8 +37,6 @@ local function xmltext(s)
 end
 local function esc(s) return xmltext(tostring(s)) end
 
-local write = function(path, parts, fname) util.writefile(path, parts, fname, 2) end
-
 -- ------------------------------------------------------------------ colours
 
 -- CSS named colours (CSS Color Module Level 4)
@@ -122,15 +120,10 @@ end
 -- A list of labels: exactly `count` strings or numbers.
 local function labels(t, count, key, what)
   if t == nil then return nil end
-  local len = rawlen(t)
-  if len ~= count then fail("heatmap", "option '%s' has %d entries for %d %s", key, len, count, what) end
-  local out = {}
-  for i = 1, count do
-    local v = rawget(t, i)
-    if type(v) ~= "string" and type(v) ~= "number" then
-      fail("heatmap", "option '%s': entry %d must be a string or number, got %s", key, i, typename(v))
-    end
-    out[i] = tostring(v)
+  local out, why, i, v = util.stringlist(t, count)
+  if why == "length" then fail("heatmap", "option '%s' has %d entries for %d %s", key, i, count, what) end
+  if why == "entry" then
+    fail("heatmap", "option '%s': entry %d must be a string or number, got %s", key, i, typename(v))
   end
   return out
 end
@@ -173,6 +166,19 @@ end
 -- A rough text width in pixels at 12 px sans-serif.
 local function textwidth(s) return 7 * (utf8.len(s) or #s) end
 
+-- Labels of every step-th of `count` cells on an axis where a cell is a
+-- block of `block` rows or columns: the given labels, else indices; the
+-- first of each block. Returns them (keyed by cell) and the widest's width.
+local function axislabels(count, step, block, given)
+  local text, width = {}, 0
+  for i = 1, count, step do
+    local r = (i - 1) * block + 1
+    text[i] = given and given[r] or tostring(r)
+    width = math.max(width, textwidth(text[i]))
+  end
+  return text, width
+end
+
 local HEATMAP = {title = "string", row_labels = "table", col_labels = "table", cmap = {"viridis", "rdbu"},
                  vmin = "number", vmax = "number", cell = "integer", max_cells = "integer"}
 
@@ -192,7 +198,7 @@ local HEATMAP = {title = "string", row_labels = "table", col_labels = "table", c
 --   before block averaging, 1..1000, default 200)
 function M.heatmap(A, path, opts)
   A = core.asmatrix(A, "heatmap", 1)
-  if type(path) ~= "string" then fail("heatmap", "bad argument #2 (path expected, got %s)", typename(path)) end
+  util.checkpath(path, "heatmap", 2)
   opts = util.options(opts, "heatmap", 3, HEATMAP)
   local m, n = A:shape()
   if m == 0 or n == 0 then fail("heatmap", "empty %dx%d matrix", m, n) end
@@ -235,17 +241,8 @@ function M.heatmap(A, path, opts)
   local cell = opts.cell or math.max(2, math.min(40, math.floor(600 / math.max(dm, dn))))
   local step = math.max(1, math.ceil(13 / cell))       -- labels at least 13 px apart
   -- axis labels: the given ones, else indices; the first of each block
-  local rowtext, coltext, rw, cw = {}, {}, 0, 0
-  for i = 1, dm, step do
-    local r = (i - 1) * fr + 1
-    rowtext[i] = rl and rl[r] or tostring(r)
-    rw = math.max(rw, textwidth(rowtext[i]))
-  end
-  for j = 1, dn, step do
-    local c = (j - 1) * fc + 1
-    coltext[j] = cl and cl[c] or tostring(c)
-    cw = math.max(cw, textwidth(coltext[j]))
-  end
+  local rowtext, rw = axislabels(dm, step, fr, rl)
+  local coltext, cw = axislabels(dn, step, fc, cl)
   local left = math.min(240, math.max(20, rw + 12))
   local top = (opts.title and 36 or 12) + math.min(200, math.floor(cw * 0.87) + 10)
   -- legend: a vertical colour bar, ticks at round values, NaN below it
@@ -300,7 +297,7 @@ function M.heatmap(A, path, opts)
       left, top + dm * cell + 18, m, n, dm, dn)
   end
   out[#out + 1] = "</svg>\n"
-  write(path, out, "heatmap")
+  util.writefile(path, out, "heatmap", 2)
 end
 
 -- ------------------------------------------------------------ plot_vectors
@@ -308,8 +305,7 @@ end
 local COLORS = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#17becf"}
 
 local function vec2(x, fname, what)
-  local ok, v = pcall(core.asmatrix, x, fname, 1)
-  if not ok then error(v, 0) end
+  local v = core.asmatrix(x, fname, 1)
   if v:numel() ~= 2 then fail(fname, "%s must be a 2-D vector, got %dx%d", what, v:rows(), v:cols()) end
   local a, b = v(1), v(2)
   if not (finite(a) and finite(b)) then
@@ -442,7 +438,7 @@ function M.plot_vectors(spec)
     end
   end
   out[#out + 1] = "</svg>\n"
-  write(o.path, out, "plot_vectors")
+  util.writefile(o.path, out, "plot_vectors", 1)     -- spec.path: in argument #1
 end
 
 return M

@@ -1,6 +1,16 @@
 --- linalg.util: helpers shared by the Lua modules of linalg (internal).
+-- The one place the Lua front reads options (`options`, which calls the C
+-- core's reader, and `stringlist`), raises errors (`fail`, `filefail`,
+-- `typename`), checks paths (`checkpath`), reads files (`withfile`, `read`,
+-- `seek`, `readfile`) and writes them (`writefile`: every write and the
+-- close checked, a temporary renamed onto the target).
 -- @module linalg.util
 local core = require "linalg.core"
+
+-- The C option reader: read here once, as `require "linalg"` removes it from
+-- the public table after loading this module.
+local checkopts = core.checkopts
+assert(checkopts, "linalg.util: load it before linalg.core's checkopts is hidden")
 
 local M = {}
 
@@ -10,12 +20,28 @@ local M = {}
 -- known option, read once and type-checked; an unknown key is an error naming
 -- the closest known one. The same code checks the options of the C core.
 function M.options(opts, fname, arg, spec)
-  return core.checkopts(opts, fname, arg, spec)
+  return checkopts(opts, fname, arg, spec)
 end
 
 --- Raises "linalg.<fname>: <message>" without a position, like the C core.
 function M.fail(fname, fmt, ...)
   error("linalg." .. fname .. ": " .. string.format(fmt, ...), 0)
+end
+
+--- A list option: exactly `count` strings or numbers (raw entries
+-- 1..count), returned as strings. Otherwise returns nil and why, for the
+-- caller to word: "length" and the list's length, or "entry", the index
+-- and the value that is neither a string nor a number.
+function M.stringlist(t, count)
+  local len = rawlen(t)
+  if len ~= count then return nil, "length", len end
+  local out = {}
+  for i = 1, count do
+    local v = rawget(t, i)
+    if type(v) ~= "string" and type(v) ~= "number" then return nil, "entry", i, v end
+    out[i] = tostring(v)
+  end
+  return out
 end
 
 --- A value's type for messages: a metatable's __name when it has one (FILE*),
@@ -29,15 +55,23 @@ end
 
 -- ------------------------------------------------------------------ files
 
--- "linalg.<fname>: <path>: <reason>"; Lua's io messages already start with
--- the path, others get it prefixed.
-local function ioerror(fname, path, msg)
-  msg = tostring(msg or "unknown error")
-  if msg:sub(1, #path + 2) ~= path .. ": " then msg = path .. ": " .. msg end
-  M.fail(fname, "%s", msg)
+--- Raises "linalg.<fname>: <path>: <reason>", the reason formatted from
+-- `fmt` and the rest (the path is not a format: any bytes are safe in it).
+function M.filefail(fname, path, fmt, ...)
+  error("linalg." .. fname .. ": " .. path .. ": " .. string.format(fmt, ...), 0)
 end
 
-local function checkpath(path, fname, argno)
+-- The same for a message of Lua's io library or the OS: those already
+-- start with the path, others get it prefixed.
+local function ioerror(fname, path, msg)
+  msg = tostring(msg or "unknown error")
+  if msg:sub(1, #path + 2) == path .. ": " then msg = msg:sub(#path + 3) end
+  M.filefail(fname, path, "%s", msg)
+end
+
+--- A path argument (argument `argno` of `fname`): a non-empty string
+-- without zero bytes, else an error that says which.
+function M.checkpath(path, fname, argno)
   if type(path) ~= "string" then
     M.fail(fname, "bad argument #%d (path expected, got %s)", argno, M.typename(path))
   end
@@ -45,10 +79,10 @@ local function checkpath(path, fname, argno)
   if path:find("\0", 1, true) then M.fail(fname, "bad argument #%d (path contains a zero byte)", argno) end
 end
 
---- Opens a file for reading: path checked (argument `argno` of `fname`),
+-- Opens a file for reading: path checked (argument `argno` of `fname`),
 -- a directory or unreadable file is a named error. Returns the handle.
-function M.open_read(path, fname, argno)
-  checkpath(path, fname, argno)
+local function open_read(path, fname, argno)
+  M.checkpath(path, fname, argno)
   local f, err = io.open(path, "rb")
   if not f then ioerror(fname, path, err) end
   local ok, rerr = f:read(0)             -- a directory opens, then fails here
@@ -57,7 +91,8 @@ function M.open_read(path, fname, argno)
 end
 
 --- Reads `n` bytes at the handle's position (fewer at the end of the
--- file); a read error is a named error. Returns a string ("" at the end).
+-- file; "a": the rest); a read error is a named error. Returns a string
+-- ("" at the end).
 -- The caller owns f and closes it on every path (read and seek never do:
 -- a second close would be a raw "attempt to use a closed file").
 function M.read(f, n, path, fname)
@@ -79,15 +114,26 @@ function M.seek(f, pos, path, fname, whence)
   return p
 end
 
+--- Opens `path` for reading (a directory or unreadable file is an error), calls `body(f)` and closes the
+-- file whatever happens; returns what body returns. An error is raised again
+-- named after `fname` ("linalg.<fname>: <path>: <reason>" unless it already
+-- names fname: not enough memory, or an error of a core function).
+function M.withfile(path, fname, argno, body)
+  local f = open_read(path, fname, argno)
+  local r = table.pack(pcall(body, f))
+  f:close()
+  if not r[1] then
+    local e = tostring(r[2])
+    if e:sub(1, #fname + 8) == "linalg." .. fname .. ":" then error(e, 0) end
+    ioerror(fname, path, e)
+  end
+  return table.unpack(r, 2, r.n)
+end
+
 --- Reads a whole file as a string; every failure (missing, a directory, a
 -- read error) is an error "linalg.<fname>: <path>: <reason>".
 function M.readfile(path, fname, argno)
-  local f = M.open_read(path, fname, argno)
-  local ok, s, err = pcall(f.read, f, "a")
-  f:close()
-  if not ok then ioerror(fname, path, s) end              -- not enough memory
-  if s == nil then ioerror(fname, path, err) end
-  return s
+  return M.withfile(path, fname, argno, function(f) return M.read(f, "a", path, fname) end)
 end
 
 local tmpcount = 0
@@ -123,7 +169,7 @@ end
 -- written in place, with the same checks. A symbolic link at `path` is
 -- replaced by the new file, as editors do.
 function M.writefile(path, parts, fname, argno)
-  checkpath(path, fname, argno)
+  M.checkpath(path, fname, argno)
   -- Is there something at path, and is it a regular file? "r+" opens
   -- without creating, truncating or blocking (a FIFO); a device such as
   -- /dev/null or /dev/full seeks to 0 whatever is asked, a pipe not at all.
@@ -145,15 +191,17 @@ function M.writefile(path, parts, fname, argno)
     return
   end
   local tmp = tmpname(path)
-  local f, err = io.open(tmp, "wb")
-  if not f then
-    ioerror(fname, path, (tostring(err):gsub("^" .. tmp:gsub("%p", "%%%0") .. ": ", "")))
+  -- the OS names the temporary in its messages; the user knows path
+  local function reason(err, what)
+    return err and (tostring(err):gsub("^" .. tmp:gsub("%p", "%%%0") .. ": ", "")) or what
   end
+  local f, err = io.open(tmp, "wb")
+  if not f then ioerror(fname, path, reason(err, "open failed")) end
   local werr = writeall(f, parts)
   if not werr then
     local ok, rerr = os.rename(tmp, path)
     if ok then return end
-    werr = rerr and tostring(rerr):gsub("^" .. tmp:gsub("%p", "%%%0") .. ": ", "") or "rename failed"
+    werr = reason(rerr, "rename failed")
   end
   os.remove(tmp)
   ioerror(fname, path, werr)

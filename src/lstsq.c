@@ -1,25 +1,158 @@
 /*
-** llsqstate.c: la.lsq_state, the mergeable least-squares state, and the
-** tall path of la.lstsq (a state with every row added, then solved).
-** The state is its own userdata type (metatable "linalg.lsq_state"): an
-** lak_Lsq header with R, C and rss following it in the same block.
+** lstsq.c: least squares. lstsq on LAPACK's drivers (dgelsd, dgels,
+** dgelsy) for problems that fit as they are; la.lsq_state, the mergeable
+** state (TSQR, kernels/tsqr.c) that is also lstsq's path for tall problems;
+** nnls (kernels/nnls.c). The state is its own userdata type (metatable
+** "linalg.lsq_state"): an lak_Lsq header with R, C and rss following it
+** in the same block.
 */
 #include <lapacke.h>
-#include <limits.h>
 #include <math.h>
 #include <string.h>
+#include <cblas.h>
 
-#include "lbind.h"
+#include "helpers.h"
 #include "kernels/kernels.h"
 
-#define LSQ_NAME "linalg.lsq_state"
-
 static const double EPS = 2.220446049250313e-16;
+
+typedef enum { LS_SVD, LS_QR, LS_QRP } LsMethod;
+
+typedef struct LsProblem {
+  la_Mat *W;       /* copy of A, overwritten */
+  la_Mat *X;       /* max(m, n) x k: b on entry, x (and residual rows) on exit */
+  int m, n, k;
+  double rcond;
+  const char *fname;
+} LsProblem;
+
+#define LSQ_NAME "linalg.lsq_state"
 
 /* header rounded up so the doubles after it are 16-byte aligned */
 #define LSQ_HDR ((sizeof(lak_Lsq) + 15) & ~(size_t)15)
 
 static const char lsq_key = 'S';   /* the state's metatable in the registry */
+
+/* ------------------------------------------------------------ LAPACK drivers */
+
+static const char *const ls_methods[] = {"svd", "qr", "qrp", NULL};
+
+static const char *const ls_keys[] = {"method", "rcond", "ridge", "check_finite", NULL};
+
+/* dgelsd: minimum-norm solution by divide-and-conquer SVD; pushes sv */
+static int ls_svd(lua_State *L, LsProblem *P) {
+  la_Mat *s = la_new(L, P->fname, P->m < P->n ? P->m : P->n, 1);
+  lapack_int info, rank, liw = 1, *iw;
+  double q, *w;
+  int lwork;
+  info = LAPACKE_dgelsd_work(LAPACK_COL_MAJOR, P->m, P->n, P->k, P->W->data, P->W->ld,
+                             P->X->data, P->X->ld, s->data, P->rcond, &rank, &q, -1, &liw);
+  la_checkinfo(L, P->fname, "dgelsd", info);
+  iw = (lapack_int *)la_scratch(L, (size_t)(liw > 1 ? liw : 1));
+  w = la_work(L, P->fname, q, &lwork);
+  info = LAPACKE_dgelsd_work(LAPACK_COL_MAJOR, P->m, P->n, P->k, P->W->data, P->W->ld,
+                             P->X->data, P->X->ld, s->data, P->rcond, &rank, w, lwork, iw);
+  la_checkinfo(L, P->fname, "dgelsd", info);
+  if (info > 0) la_error(L, P->fname, "SVD did not converge");
+  lua_pop(L, 2);
+  return rank;
+}
+
+/* The rank check of method "qr": every |R(i,i)| above rcond * max |R(i,i)|
+** (singular: dgels reported an exact zero). */
+static void rankcheck(lua_State *L, const la_Mat *R, int r, double rcond, int singular,
+                  const char *fname) {
+  double big = 0.0, tol;
+  int i;
+  for (i = 0; i < r; i++) if (fabs(LA_AT(R, i, i)) > big) big = fabs(LA_AT(R, i, i));
+  tol = (rcond < 0 ? EPS : rcond) * big;
+  for (i = 0; i < r; i++)
+    if (singular || !(fabs(LA_AT(R, i, i)) > tol))
+      la_error(L, fname, "A is rank deficient (|R(%d,%d)| = %f <= %f); "
+               "use method = \"svd\" or \"qrp\"", i + 1, i + 1,
+               fabs(LA_AT(R, i, i)), tol);
+}
+
+/* dgels: QR (LQ when m < n) of a full-rank A. Rank deficiency is read off
+** the triangular factor's diagonal and reported. */
+static int ls_qr(lua_State *L, LsProblem *P) {
+  lapack_int info;
+  double q, *w;
+  int lwork, r = P->m < P->n ? P->m : P->n;
+  info = LAPACKE_dgels_work(LAPACK_COL_MAJOR, 'N', P->m, P->n, P->k, P->W->data,
+                            P->W->ld, P->X->data, P->X->ld, &q, -1);
+  la_checkinfo(L, P->fname, "dgels", info);
+  w = la_work(L, P->fname, q, &lwork);
+  info = LAPACKE_dgels_work(LAPACK_COL_MAJOR, 'N', P->m, P->n, P->k, P->W->data,
+                            P->W->ld, P->X->data, P->X->ld, w, lwork);
+  la_checkinfo(L, P->fname, "dgels", info);
+  lua_pop(L, 1);
+  rankcheck(L, P->W, r, P->rcond, info > 0, P->fname);
+  return r;
+}
+
+/* dgelsy: rank-revealing QR with column pivoting; minimum-norm solution */
+static int ls_qrp(lua_State *L, LsProblem *P) {
+  lapack_int info, rank, *jpvt = (lapack_int *)la_scratch(L, (size_t)P->n);
+  double q, *w, rc = P->rcond < 0 ? EPS : P->rcond;
+  int lwork, j;
+  for (j = 0; j < P->n; j++) jpvt[j] = 0;
+  info = LAPACKE_dgelsy_work(LAPACK_COL_MAJOR, P->m, P->n, P->k, P->W->data, P->W->ld,
+                             P->X->data, P->X->ld, jpvt, rc, &rank, &q, -1);
+  la_checkinfo(L, P->fname, "dgelsy", info);
+  w = la_work(L, P->fname, q, &lwork);
+  info = LAPACKE_dgelsy_work(LAPACK_COL_MAJOR, P->m, P->n, P->k, P->W->data, P->W->ld,
+                             P->X->data, P->X->ld, jpvt, rc, &rank, w, lwork);
+  la_checkinfo(L, P->fname, "dgelsy", info);
+  lua_pop(L, 2);
+  return rank;
+}
+
+/* The one dispatch to LAPACK's least-squares drivers, for lstsq and the
+** least-squares state: W (m x n) is overwritten, X (ld >= max(m, n), k
+** columns) holds b on entry and x on exit. method 0 svd (pushes sv),
+** 1 qr, 2 qrp. Returns the rank. */
+static int lssolve(lua_State *L, la_Mat *W, la_Mat *X, int m, int n, int k, double rcond,
+               int method, const char *fname) {
+  LsProblem P;
+  P.W = W; P.X = X; P.m = m; P.n = n; P.k = k; P.rcond = rcond; P.fname = fname;
+  return method == LS_SVD ? ls_svd(L, &P) : method == LS_QR ? ls_qr(L, &P) : ls_qrp(L, &P);
+}
+
+/* squared column norms of B - A X into res (1 x k) */
+static void explicit_residuals(lua_State *L, const la_Mat *A, const la_Mat *B,
+                               const la_Mat *X, la_Mat *res) {
+  la_Mat *R = la_new(L, la_fname(L), B->rows, B->cols);
+  int j;
+  lak_copy(B->rows, B->cols, B->data, B->ld, R->data, R->ld);
+  lak_gemm('N', 'N', A->rows, B->cols, A->cols, -1.0, A->data, A->ld, X->data, X->ld,
+           1.0, R->data, R->ld);
+  for (j = 0; j < B->cols; j++) {
+    double nr = cblas_dnrm2(R->rows, R->data + (ptrdiff_t)j * R->ld, 1);
+    res->data[(ptrdiff_t)j * res->ld] = nr * nr;
+  }
+  lua_pop(L, 1);
+}
+
+/* The (ridge-augmented) problem's copies, pushed: W then X. */
+static void setup(lua_State *L, LsProblem *P, const la_Mat *A, const la_Mat *B,
+                  double ridge) {
+  int m = A->rows, n = A->cols, j, ma = ridge > 0 ? m + n : m;
+  P->m = ma; P->n = n; P->k = B->cols; P->fname = la_fname(L);
+  P->W = la_newzero(L, la_fname(L), ma, n);
+  lak_copy(m, n, A->data, A->ld, P->W->data, P->W->ld);
+  for (j = 0; ridge > 0 && j < n; j++) LA_AT(P->W, m + j, j) = sqrt(ridge);
+  P->X = la_newzero(L, la_fname(L), ma > n ? ma : n, P->k);
+  lak_copy(m, P->k, B->data, B->ld, P->X->data, P->X->ld);
+}
+
+/* Tall problems (m >= 4n) go to the least-squares state (sequential TSQR
+** down to n x n); the rest to LAPACK directly. */
+static int use_tsqr(int m, int n) {
+  return n > 0 && m / 4 >= n;
+}
+
+/* ------------------------------------------------------------ the state */
 
 /* Pushes an empty state for n unknowns and k right-hand sides. */
 static lak_Lsq *newstate(lua_State *L, const char *fname, lua_Integer n, lua_Integer k) {
@@ -119,8 +252,6 @@ static void mergeinto(lua_State *L, lak_Lsq *s, const lak_Lsq *t, const char *fn
   lua_settop(L, top);
 }
 
-/* ------------------------------------------------------------ solve */
-
 typedef struct Solve {
   la_Mat *W;     /* r x n, overwritten */
   la_Mat *X;     /* n x k: C on entry, x on exit */
@@ -135,8 +266,8 @@ typedef struct Solve {
 static int tri_solve(lua_State *L, Solve *P, int method) {
   lapack_int info;
   if (method != 1 || P->r != P->n)
-    return la_lssolve(L, P->W, P->X, P->r, P->n, P->k, P->rcond, method, P->fname);
-  la_rankcheck(L, P->W, P->n, P->rcond, 0, P->fname);
+    return lssolve(L, P->W, P->X, P->r, P->n, P->k, P->rcond, method, P->fname);
+  rankcheck(L, P->W, P->n, P->rcond, 0, P->fname);
   info = LAPACKE_dtrtrs_work(LAPACK_COL_MAJOR, 'U', 'N', 'N', P->n, P->k, P->W->data,
                              P->W->ld, P->X->data, P->X->ld);
   la_checkinfo(L, P->fname, "dtrtrs", info);
@@ -145,7 +276,7 @@ static int tri_solve(lua_State *L, Solve *P, int method) {
 
 /* The pushed copies W, X of the problem: R's top r rows and C, with
 ** sqrt(ridge) I merged under R when ridge > 0. */
-static void setup(lua_State *L, Solve *P, const lak_Lsq *s, double ridge) {
+static void state_setup(lua_State *L, Solve *P, const lak_Lsq *s, double ridge) {
   int n = s->n, k = s->k, j, info;
   /* no right-hand sides: one zero column is solved for and dropped (LAPACK
   ** rejects nrhs = 0 in some routines) */
@@ -195,7 +326,7 @@ static int solve(lua_State *L, const lak_Lsq *s, int method, double rcond, doubl
   la_Mat *x;
   int rank = 0, svidx = 0;
   P.rcond = rcond; P.fname = fname;
-  setup(L, &P, s, ridge);
+  state_setup(L, &P, s, ridge);
   if (s->rows == 0 || s->n == 0) {
     if (method == 0) { la_new(L, fname, 0, 1); svidx = lua_gettop(L); }
     memset(P.X->data, 0, (size_t)s->n * (size_t)s->k * sizeof(double));
@@ -212,14 +343,12 @@ static int solve(lua_State *L, const lak_Lsq *s, int method, double rcond, doubl
   return 4;
 }
 
-int la_lsq_fit(lua_State *L, const la_Mat *A, const la_Mat *B, int method, double rcond,
+static int lsq_fit(lua_State *L, const la_Mat *A, const la_Mat *B, int method, double rcond,
                double ridge, int nanb, const char *fname) {
   lak_Lsq *s = newstate(L, fname, A->cols, B->cols);
   addrows(L, s, A, B, fname, nanb);
   return solve(L, s, method, rcond, ridge, fname);
 }
-
-/* ------------------------------------------------------------ bindings */
 
 /* method, rcond and ridge of s:solve's options at oi (rcond's default
 ** needs the row count) */
@@ -251,7 +380,8 @@ static int solveopts(lua_State *L, int oi, const lak_Lsq *s, double *rcond, doub
 -- @usage local s = la.lsq_state(3); s:add(A1, b1); s:add(A2, b2); local x = s:solve()
 */
 static int l_lsq_state(lua_State *L) {
-  const char *fname = "lsq_state";
+  const char *F = la_fname(L);
+  const char *fname = F;
   if (lua_type(L, 1) == LUA_TSTRING) {
     size_t len;
     const unsigned char *p = (const unsigned char *)lua_tolstring(L, 1, &len);
@@ -277,8 +407,8 @@ static int m_add(lua_State *L) {
   const char *fname = "lsq_state.add";
   lak_Lsq *s = checkstate(L, 1, fname);
   la_Mat *A = la_check(L, 2, fname), *B = la_rhs(L, 3, fname, A->rows);
-  la_needfinite(L, A, fname, "A");
-  la_needfinite(L, B, fname, "b");
+  la_checkfinite(L, A, fname, "A", 1);
+  la_checkfinite(L, B, fname, "b", 1);
   addrows(L, s, A, B, fname, 0);
   lua_settop(L, 1);
   return 1;
@@ -338,24 +468,128 @@ static int m_tostring(lua_State *L) {
   return 1;
 }
 
+/* ------------------------------------------------------------ lstsq, nnls */
+
+/* lstsq(A, b [, opts]) -> x, residuals | nil, rank, sv | nil (NumPy's contract) */
+static int l_lstsq(lua_State *L) {
+  const char *F = la_fname(L);
+  la_Mat *A = la_check(L, 1, F), *B, *x, *res;
+  LsProblem P;
+  LsMethod meth;
+  double ridge;
+  int rank, m, n, j, svidx = 0, nok;
+  la_checkopts(L, 3, F, ls_keys);
+  B = la_rhs(L, 2, F, A->rows);
+  m = A->rows; n = A->cols;
+  if (B->rows != m) la_error(L, F, "A has %d rows but b has %d", m, B->rows);
+  meth = (LsMethod)la_optenum(L, 3, "method", LS_SVD, ls_methods, F);
+  ridge = la_optnum(L, 3, "ridge", 0.0, F);
+  if (!(ridge >= 0 && ridge < HUGE_VAL))
+    la_error(L, F, "ridge must be finite and >= 0, got %f", ridge);
+  /* dgelsd iterates on A and dgelsy's rank decisions compare its entries:
+  ** A is checked whatever the method; check_finite = false skips b only */
+  la_checkfinite(L, A, F, "A", 1);
+  if (la_optcheckfinite(L, 3, F)) la_checkfinite(L, B, F, "b", 0);
+  P.rcond = la_optnum(L, 3, "rcond", EPS * (m > n ? m : n), F);
+  if (isnan(P.rcond)) la_error(L, F, "rcond is NaN");
+  lua_settop(L, 3);
+  /* the state takes k = 0 as it is */
+  if (use_tsqr(m, n))
+    return lsq_fit(L, A, B, (int)meth, P.rcond, ridge, !la_optcheckfinite(L, 3, F), F);
+  /* no right-hand sides: rank and sv still come from A, so one zero column
+  ** is solved for and dropped (LAPACK rejects nrhs = 0 in some routines) */
+  nok = B->cols == 0;
+  if (nok) { B = la_newzero(L, F, m, 1); lua_replace(L, 2); }
+  setup(L, &P, A, B, ridge);
+  if (m == 0 || n == 0) {
+    rank = 0;
+    if (meth == LS_SVD) { la_new(L, F, 0, 1); svidx = lua_gettop(L); }
+  } else if (meth == LS_SVD) {
+    rank = ls_svd(L, &P);
+    svidx = lua_gettop(L);
+  } else if (meth == LS_QR) {
+    rank = ls_qr(L, &P);
+  } else rank = ls_qrp(L, &P);
+  x = la_new(L, F, n, nok ? 0 : P.k);
+  lak_copy(n, x->cols, P.X->data, P.X->ld, x->data, x->ld);
+  if (rank == n && m > n) {
+    res = la_new(L, F, 1, x->cols);
+    for (j = 0; j < res->cols; j++) {
+      double nr = cblas_dnrm2(P.m - n, P.X->data + n + (ptrdiff_t)j * P.X->ld, 1);
+      res->data[(ptrdiff_t)j * res->ld] = nr * nr;
+    }
+    /* ridge fits the augmented system and qrp leaves no residual rows: both
+    ** report ||A x - b||^2 of the data itself */
+    if (!nok && (meth == LS_QRP || ridge > 0 || n == 0)) explicit_residuals(L, A, B, x, res);
+  } else lua_pushnil(L);
+  lua_pushinteger(L, rank);
+  if (svidx) lua_pushvalue(L, svidx); else lua_pushnil(L);
+  return 4;
+}
+
+/* nnls(A, b) -> x >= 0 minimising ||A x - b||, and the residual norm */
+static int l_nnls(lua_State *L) {
+  const char *F = la_fname(L);
+  la_Mat *A = la_check(L, 1, F), *B, *x;
+  int p, n, lwork, it, ldb;
+  lapack_int info, rank, jp = 0;
+  double q, *work, *bcol, nr;
+  int *iwork;
+  B = la_rhs(L, 2, F, A->rows);
+  p = A->rows; n = A->cols;
+  if (B->rows != p || B->cols != 1)
+    la_error(L, F, "A is %dx%d but b is %dx%d (expected %dx1)", p, n, B->rows, B->cols, p);
+  static const char *const keys[] = {"check_finite", NULL};
+  la_checkopts(L, 3, F, keys);
+  (void)la_optcheckfinite(L, 3, F);  /* validated; the active-set loop compares both */
+  la_checkfinite(L, A, F, "A", 1);
+  la_checkfinite(L, B, F, "b", 1);
+  ldb = p > n ? p : n;
+  info = LAPACKE_dgelsy_work(LAPACK_COL_MAJOR, p, n, 1, A->data, A->ld, B->data,
+                             ldb > 0 ? ldb : 1, &jp, EPS, &rank, &q, -1);
+  la_checkinfo(L, F, "dgelsy", info);
+  lwork = (int)(q > 1 ? q : 1);
+  work = la_scratch(L, lak_nnls_work(p, n, lwork));
+  iwork = (int *)la_scratch(L, (3 * (size_t)n + 2) / 2 + 1);
+  bcol = la_scratch(L, (size_t)p);
+  lak_copy(p, 1, B->data, B->ld, bcol, p > 0 ? p : 1);
+  x = la_new(L, F, n, 1);
+  it = lak_nnls(p, n, A->data, A->ld, bcol, x->data, work, lwork, iwork);
+  if (it < 0) la_error(L, F, "did not converge in %d iterations", 3 * n + 3);
+  cblas_dgemv(CblasColMajor, CblasNoTrans, p, n, -1.0, A->data, A->ld, x->data, 1,
+              1.0, bcol, 1);
+  nr = cblas_dnrm2(p, bcol, 1);
+  lua_pushnumber(L, nr);
+  return 2;
+}
+
+static const luaL_Reg funcs[] = {
+  {"lstsq", l_lstsq}, {"nnls", l_nnls}, {NULL, NULL}
+};
+
 static const luaL_Reg methods[] = {
   {"add", m_add}, {"merge", m_merge}, {"tobytes", m_tobytes}, {"solve", m_solve},
   {NULL, NULL}
 };
 
-static const luaL_Reg funcs[] = {{"lsq_state", l_lsq_state}, {NULL, NULL}};
+static const luaL_Reg state_funcs[] = {{"lsq_state", l_lsq_state}, {NULL, NULL}};
 
 /* registers la.lsq_state into the module table at -1 */
-void la_open_lsqstate(lua_State *L) {
+static void open_state(lua_State *L) {
   lua_newtable(L);                                   /* the state's metatable */
   lua_pushliteral(L, LSQ_NAME);
   lua_setfield(L, -2, "__name");
   lua_pushcfunction(L, m_tostring);
   lua_setfield(L, -2, "__tostring");
   lua_newtable(L);                                   /* methods (upvalue: matrix mt) */
-  la_setfuncs(L, methods);
+  la_setfuncs(L, methods, 0);
   lua_pushcclosure(L, m_index, 1);
   lua_setfield(L, -2, "__index");
   lua_rawsetp(L, LUA_REGISTRYINDEX, &lsq_key);
-  la_setfuncs(L, funcs);
+  la_setfuncs(L, state_funcs, 0);
+}
+
+void la_open_lstsq(lua_State *L) {
+  la_setfuncs(L, funcs, 0);
+  open_state(L);
 }

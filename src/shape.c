@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lbind.h"
+#include "helpers.h"
 #include "kernels/kernels.h"
 
 /* a count computed in floating point, checked before it becomes a size */
@@ -29,14 +29,15 @@ static double checknum(lua_State *L, const char *fname, int arg) {
 ** stop (above it for a negative step), ceil((stop - start) / step) values
 ** as a column (NumPy's arange: stop is excluded) */
 static int l_arange(lua_State *L) {
+  const char *F = la_fname(L);
   int one = lua_isnoneornil(L, 2), n, i;
-  double start = one ? 0.0 : checknum(L, "arange", 1);
-  double stop = checknum(L, "arange", one ? 1 : 2);
-  double step = lua_isnoneornil(L, 3) ? 1.0 : checknum(L, "arange", 3);
+  double start = one ? 0.0 : checknum(L, F, 1);
+  double stop = checknum(L, F, one ? 1 : 2);
+  double step = lua_isnoneornil(L, 3) ? 1.0 : checknum(L, F, 3);
   la_Mat *v;
-  if (step == 0.0) la_argerror(L, "arange", 3, "step must not be 0");
-  n = count(L, "arange", ceil((stop - start) / step));
-  v = la_new(L, "arange", n, 1);
+  if (step == 0.0) la_argerror(L, F, 3, "step must not be 0");
+  n = count(L, F, ceil((stop - start) / step));
+  v = la_new(L, F, n, 1);
   step = (start + step) - start;        /* NumPy's delta: the same values */
   for (i = 0; i < n; i++) v->data[i] = start + i * step;
   return 1;
@@ -57,12 +58,13 @@ static la_Mat *spaced(lua_State *L, const char *fname) {
 }
 
 /* linspace(a, b [, n = 50]) */
-static int l_linspace(lua_State *L) { spaced(L, "linspace"); return 1; }
+static int l_linspace(lua_State *L) { spaced(L, la_fname(L)); return 1; }
 
 /* logspace(a, b [, n = 50 [, base = 10]]): base ^ linspace(a, b, n) */
 static int l_logspace(lua_State *L) {
-  double base = lua_isnoneornil(L, 4) ? 10.0 : checknum(L, "logspace", 4);
-  la_Mat *v = spaced(L, "logspace");
+  const char *F = la_fname(L);
+  double base = lua_isnoneornil(L, 4) ? 10.0 : checknum(L, F, 4);
+  la_Mat *v = spaced(L, F);
   int i;
   for (i = 0; i < v->rows; i++) v->data[i] = pow(base, v->data[i]);
   return 1;
@@ -75,9 +77,10 @@ static void fillwith(la_Mat *A, double x) {
 
 /* full(m, n, x): m x n filled with x */
 static int l_full(lua_State *L) {
-  int m = la_checksize(L, "full", 1), n = la_checksize(L, "full", 2);
-  double x = checknum(L, "full", 3);
-  fillwith(la_new(L, "full", m, n), x);
+  const char *F = la_fname(L);
+  int m = la_checksize(L, F, 1), n = la_checksize(L, F, 2);
+  double x = checknum(L, F, 3);
+  fillwith(la_new(L, F, m, n), x);
   return 1;
 }
 
@@ -88,13 +91,14 @@ static int like(lua_State *L, const char *fname, double x) {
   return 1;
 }
 
-static int l_zeros_like(lua_State *L) { return like(L, "zeros_like", 0.0); }
-static int l_ones_like(lua_State *L) { return like(L, "ones_like", 1.0); }
+static int l_zeros_like(lua_State *L) { return like(L, la_fname(L), 0.0); }
+static int l_ones_like(lua_State *L) { return like(L, la_fname(L), 1.0); }
 static int l_full_like(lua_State *L) {
+  const char *F = la_fname(L);
   double x;
-  la_check(L, 1, "full_like");
-  x = checknum(L, "full_like", 2);
-  return like(L, "full_like", x);
+  la_check(L, 1, F);
+  x = checknum(L, F, 2);
+  return like(L, F, x);
 }
 
 /* triu / tril (A [, k = 0]): entries with j - i >= k (<= k) kept, the rest 0 */
@@ -111,8 +115,8 @@ static int tri(lua_State *L, const char *fname, int upper) {
   return 1;
 }
 
-static int l_triu(lua_State *L) { return tri(L, "triu", 1); }
-static int l_tril(lua_State *L) { return tri(L, "tril", 0); }
+static int l_triu(lua_State *L) { return tri(L, la_fname(L), 1); }
+static int l_tril(lua_State *L) { return tri(L, la_fname(L), 0); }
 
 /* a product of sizes that must stay a legal matrix size */
 static lua_Integer mulsize(lua_State *L, const char *fname, lua_Integer a, lua_Integer b) {
@@ -123,10 +127,11 @@ static lua_Integer mulsize(lua_State *L, const char *fname, lua_Integer a, lua_I
 
 /* kron(A, B): the Kronecker product, block (i, j) = A(i, j) * B */
 static int l_kron(lua_State *L) {
-  la_Mat *A = la_check(L, 1, "kron"), *B = la_check(L, 2, "kron"), *C;
+  const char *F = la_fname(L);
+  la_Mat *A = la_check(L, 1, F), *B = la_check(L, 2, F), *C;
   int i, j, r, s;
-  C = la_new(L, "kron", mulsize(L, "kron", A->rows, B->rows),
-             mulsize(L, "kron", A->cols, B->cols));
+  C = la_new(L, F, mulsize(L, F, A->rows, B->rows),
+             mulsize(L, F, A->cols, B->cols));
   for (j = 0; j < A->cols; j++)
     for (s = 0; s < B->cols; s++)
       for (i = 0; i < A->rows; i++)
@@ -148,19 +153,21 @@ static int tilemat(lua_State *L, const char *fname, lua_Integer rm, lua_Integer 
 
 /* tile(A, rm, rn): both counts (NumPy's tile(A, k) repeats columns only) */
 static int l_tile(lua_State *L) {
-  lua_Integer rm = la_checkint(L, "tile", 2), rn;
+  const char *F = la_fname(L);
+  lua_Integer rm = la_checkint(L, F, 2), rn;
   if (lua_isnoneornil(L, 3))
-    la_argerror(L, "tile", 3, lua_pushfstring(L, "column count expected, got %s (write tile(A, 1, k) "
+    la_argerror(L, F, 3, lua_pushfstring(L, "column count expected, got %s (write tile(A, 1, k) "
                 "for NumPy's tile(A, k))", luaL_typename(L, 3)));
-  rn = la_checkint(L, "tile", 3);
-  return tilemat(L, "tile", rm, rn);
+  rn = la_checkint(L, F, 3);
+  return tilemat(L, F, rm, rn);
 }
 
 /* repmat(A, m [, n = m]): Octave's */
 static int l_repmat(lua_State *L) {
-  lua_Integer rm = la_checkint(L, "repmat", 2);
-  lua_Integer rn = lua_isnoneornil(L, 3) ? rm : la_checkint(L, "repmat", 3);
-  return tilemat(L, "repmat", rm, rn);
+  const char *F = la_fname(L);
+  lua_Integer rm = la_checkint(L, F, 2);
+  lua_Integer rn = lua_isnoneornil(L, 3) ? rm : la_checkint(L, F, 3);
+  return tilemat(L, F, rm, rn);
 }
 
 /* dim argument of flip and roll: given (1 or 2), else along a 1 x n row
@@ -196,9 +203,9 @@ static int flip(lua_State *L, const char *fname, int dim) {
 }
 
 /* flip(A [, dim]): reversed along dim (default as linedim); fliplr, flipud */
-static int l_flip(lua_State *L) { return flip(L, "flip", 0); }
-static int l_fliplr(lua_State *L) { return flip(L, "fliplr", 2); }
-static int l_flipud(lua_State *L) { return flip(L, "flipud", 1); }
+static int l_flip(lua_State *L) { return flip(L, la_fname(L), 0); }
+static int l_fliplr(lua_State *L) { return flip(L, la_fname(L), 2); }
+static int l_flipud(lua_State *L) { return flip(L, la_fname(L), 1); }
 
 /* roll(A, k [, dim]): entries move k places down (dim 1) or right (dim 2),
 ** wrapping around; circshift is Octave's name */
@@ -210,28 +217,30 @@ static int roll(lua_State *L, const char *fname) {
   return permute(L, fname, dim, 1, len ? -(k % len) : 0);
 }
 
-static int l_roll(lua_State *L) { return roll(L, "roll"); }
-static int l_circshift(lua_State *L) { return roll(L, "circshift"); }
+static int l_roll(lua_State *L) { return roll(L, la_fname(L)); }
+static int l_circshift(lua_State *L) { return roll(L, la_fname(L)); }
 
 /* vec(A): the columns stacked into one column (Octave's A(:)) */
 static int l_vec(lua_State *L) {
-  la_Mat *A = la_check(L, 1, "vec"), *v;
-  v = la_new(L, "vec", (lua_Integer)A->rows * A->cols, 1);
+  const char *F = la_fname(L);
+  la_Mat *A = la_check(L, 1, F), *v;
+  v = la_new(L, F, (lua_Integer)A->rows * A->cols, 1);
   if (!LA_EMPTY(A)) lak_copy(A->rows, A->cols, A->data, A->ld, v->data, A->rows);
   return 1;
 }
 
 /* blkdiag(A, B, ...): the matrices along the diagonal, zeros elsewhere */
 static int l_blkdiag(lua_State *L) {
+  const char *F = la_fname(L);
   int k, top = lua_gettop(L), i, j;
   lua_Integer m = 0, n = 0;
   la_Mat *C;
   for (k = 1; k <= top; k++) {
-    la_Mat *A = la_check(L, k, "blkdiag");
+    la_Mat *A = la_check(L, k, F);
     m += A->rows; n += A->cols;
-    if (m > 2147483647 || n > 2147483647) la_error(L, "blkdiag", "result is too large");
+    if (m > 2147483647 || n > 2147483647) la_error(L, F, "result is too large");
   }
-  C = la_newzero(L, "blkdiag", m, n);
+  C = la_newzero(L, F, m, n);
   m = n = 0;
   for (k = 1; k <= top; k++) {
     la_Mat *A = la_test(L, k);
@@ -274,15 +283,15 @@ static void rangesel(lua_State *L, int arg, int len, const char *what, Sel *s) {
       p++;
     }
     if (*p != '\0' || k < 2)
-      la_argerror(L, "slice", arg, lua_pushfstring(L, "bad range \"%s\" (write \"a:b\", "
+      la_argerror(L, la_fname(L), arg, lua_pushfstring(L, "bad range \"%s\" (write \"a:b\", "
                   "\"a:step:b\" or \":\"; \"end\" is the last %s)", str, what));
     a = v[0]; st = k == 3 ? v[1] : 1; b = v[k - 1];
   }
-  if (st == 0) { la_argerror(L, "slice", arg, "range step must not be 0"); return; }
+  if (st == 0) { la_argerror(L, la_fname(L), arg, "range step must not be 0"); return; }
   n = ((lua_Integer)b - a) / st + 1;
   if (n < 0) n = 0;
   if (n > 0 && (a < 1 || a > len || a + (n - 1) * st < 1 || a + (n - 1) * st > len))
-    la_error(L, "slice", "%s range \"%s\" out of range 1..%d", what, str, len);
+    la_error(L, la_fname(L), "%s range \"%s\" out of range 1..%d", what, str, len);
   s->n = (int)n; s->range = 1; s->first = a - 1; s->step = st;
 }
 
@@ -296,12 +305,12 @@ static void selparse(lua_State *L, int arg, int len, const char *what, Sel *s) {
   if (t == LUA_TNONE || t == LUA_TNIL) { s->n = len; s->range = 1; s->first = 0; s->step = 1; }
   else if (t == LUA_TSTRING) rangesel(L, arg, len, what, s);
   else if (t == LUA_TNUMBER) {
-    lua_Integer k = la_checkint(L, "slice", arg);
-    if (k < 1 || k > len) la_error(L, "slice", "%s index %I out of range 1..%d", what, k, len);
+    lua_Integer k = la_checkint(L, la_fname(L), arg);
+    if (k < 1 || k > len) la_error(L, la_fname(L), "%s index %I out of range 1..%d", what, k, len);
     s->n = 1; s->range = 1; s->first = (int)k - 1; s->step = 1;
   } else if ((M = la_test(L, arg)) == NULL && t == LUA_TTABLE) {
     lua_Integer n = (lua_Integer)lua_rawlen(L, arg);
-    if (n > 2147483647) la_error(L, "slice", "too many indices");
+    if (n > 2147483647) la_error(L, la_fname(L), "too many indices");
     s->n = (int)n;
     s->idx = (int *)la_scratch(L, (size_t)n / 2 + 1);
     for (i = 0; i < s->n; i++) {
@@ -310,7 +319,7 @@ static void selparse(lua_State *L, int arg, int len, const char *what, Sel *s) {
       lua_rawgeti(L, arg, i + 1);
       k = lua_tointegerx(L, -1, &ok);
       if (!ok || k < 1 || k > len)
-        la_error(L, "slice", "%s index list: entry %d is %s, expected an integer in 1..%d",
+        la_error(L, la_fname(L), "%s index list: entry %d is %s, expected an integer in 1..%d",
                  what, i + 1, luaL_tolstring(L, -1, NULL), len);
       lua_pop(L, 1);
       s->idx[i] = (int)k - 1;
@@ -318,9 +327,9 @@ static void selparse(lua_State *L, int arg, int len, const char *what, Sel *s) {
   } else {
     int mask = 1;
     size_t N, k;
-    M = la_checkarg(L, arg, "slice", arg);
+    M = la_checkarg(L, arg, la_fname(L), arg);
     N = (size_t)M->rows * M->cols;
-    if (!la_isvec(M) && N > 0) la_error(L, "slice", "%s selection is a %dx%d matrix, expected a vector", what, M->rows, M->cols);
+    if (!la_isvec(M) && N > 0) la_error(L, la_fname(L), "%s selection is a %dx%d matrix, expected a vector", what, M->rows, M->cols);
     for (k = 0; k < N; k++) {
       double x = M->rows == 1 ? LA_AT(M, 0, k) : LA_AT(M, k, 0);
       mask = mask && (x == 0.0 || x == 1.0);
@@ -332,7 +341,7 @@ static void selparse(lua_State *L, int arg, int len, const char *what, Sel *s) {
       double x = M->rows == 1 ? LA_AT(M, 0, k) : LA_AT(M, k, 0);
       if (mask) { if (x != 0.0) s->idx[s->n++] = (int)k; continue; }
       if (!(x == floor(x) && x >= 1 && x <= len))
-        la_error(L, "slice", "%s index %f out of range 1..%d (or a mask of length %d)",
+        la_error(L, la_fname(L), "%s index %f out of range 1..%d (or a mask of length %d)",
                  what, x, len, len);
       s->idx[s->n++] = (int)x - 1;
     }
@@ -347,7 +356,8 @@ static int selat(const Sel *s, int k) {
 ** through) when rows are a range with step 1 and columns a range with a
 ** positive step; a copy otherwise. */
 static int l_slice(lua_State *L) {
-  la_Mat *A = la_check(L, 1, "slice"), *B;
+  const char *F = la_fname(L);
+  la_Mat *A = la_check(L, 1, F), *B;
   Sel r, c;
   int i, j;
   lua_settop(L, 3);
@@ -364,7 +374,7 @@ static int l_slice(lua_State *L) {
     lua_setiuservalue(L, -2, 1);
     return 1;
   }
-  B = la_new(L, "slice", r.n, c.n);
+  B = la_new(L, F, r.n, c.n);
   for (j = 0; j < c.n && r.n > 0; j++)
     for (i = 0; i < r.n; i++) LA_AT(B, i, j) = LA_AT(A, selat(&r, i), selat(&c, j));
   return 1;
@@ -381,5 +391,5 @@ static const luaL_Reg funcs[] = {
 };
 
 void la_open_shape(lua_State *L) {
-  la_setfuncs(L, funcs);
+  la_setfuncs(L, funcs, 0);
 }

@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "lbind.h"
+#include "helpers.h"
 #include "kernels/kernels.h"
 
 extern int openblas_get_num_threads(void);
@@ -21,7 +21,7 @@ static int softmax(lua_State *L, const char *fname, int logs) {
     return 1;
   }
   if (dim == 2) {
-    R = la_copyof(L, S);
+    R = la_copyof(L, S, fname);
     mx = la_scratch(L, 2 * (size_t)R->rows);
     lak_softmax(R->rows, R->cols, R->data, R->ld, logs, mx, mx + R->rows);
     lua_pop(L, 1);
@@ -36,8 +36,8 @@ static int softmax(lua_State *L, const char *fname, int logs) {
   return 1;
 }
 
-static int l_softmax(lua_State *L) { return softmax(L, "softmax", 0); }
-static int l_log_softmax(lua_State *L) { return softmax(L, "log_softmax", 1); }
+static int l_softmax(lua_State *L) { return softmax(L, la_fname(L), 0); }
+static int l_log_softmax(lua_State *L) { return softmax(L, la_fname(L), 1); }
 
 /* A boolean mask given as a table of rows of booleans (true = attend), or a
 ** flat table (a column), as la.matrix reads numbers: read raw, converted
@@ -48,19 +48,19 @@ static la_Mat *boolmask(lua_State *L, int idx) {
   la_Mat *M;
   if (rows) n = (lua_Integer)lua_rawlen(L, -1);
   lua_pop(L, 1);
-  M = la_new(L, "attention", m, n);
+  M = la_new(L, la_fname(L), m, n);
   for (i = 1; i <= m; i++) {
     int t = lua_rawgeti(L, idx, i);
     if (rows && t != LUA_TTABLE)
-      la_error(L, "attention", "mask row %I is not a table (got %s)", i, luaL_typename(L, -1));
+      la_error(L, la_fname(L), "mask row %I is not a table (got %s)", i, luaL_typename(L, -1));
     if (rows && (lua_Integer)lua_rawlen(L, -1) != n)
-      la_error(L, "attention", "mask row %I has %I entries, expected %I", i,
+      la_error(L, la_fname(L), "mask row %I has %I entries, expected %I", i,
                (lua_Integer)lua_rawlen(L, -1), n);
     for (j = 1; j <= n; j++) {
       if (rows) lua_rawgeti(L, -1, j);
       else lua_pushvalue(L, -1);
       if (lua_type(L, -1) != LUA_TBOOLEAN)
-        la_error(L, "attention", "mask(%I,%I) is a %s in a boolean mask (use true or false)",
+        la_error(L, la_fname(L), "mask(%I,%I) is a %s in a boolean mask (use true or false)",
                  i, j, luaL_typename(L, -1));
       LA_AT(M, i - 1, j - 1) = lua_toboolean(L, -1) ? 1.0 : 0.0;
       lua_pop(L, 1);
@@ -91,17 +91,17 @@ static const double *optmat(lua_State *L, int oi, const char *key, int slot,
   lua_replace(L, slot);
   if (lua_isnil(L, slot)) return NULL;
   if (!la_test(L, slot) && !lua_istable(L, slot))
-    la_error(L, "attention", "option '%s' must be a matrix, got %s", key, la_typename(L, slot));
+    la_error(L, la_fname(L), "option '%s' must be a matrix, got %s", key, la_typename(L, slot));
   if (key[0] == 'm' && isboolmask(L, slot)) {
     boolmask(L, slot);
     lua_replace(L, slot);
   }
-  M = la_check(L, slot, "attention");
+  M = la_check(L, slot, la_fname(L));
   if (M->rows == nq && M->cols == nk) { *rs = 1; *cs = M->ld; }
   else if (M->rows == 1 && M->cols == nk) { *rs = 0; *cs = M->ld; }
   else if (M->rows == nq && M->cols == 1) { *rs = 1; *cs = 0; }
   else
-    la_error(L, "attention", "%s is %dx%d, expected %dx%d (nq x nk), 1x%d or %dx1", key,
+    la_error(L, la_fname(L), "%s is %dx%d, expected %dx%d (nq x nk), 1x%d or %dx1", key,
              M->rows, M->cols, nq, nk, nk, nq);
   return M->data;
 }
@@ -112,7 +112,7 @@ static void checkmask(lua_State *L, const la_Mat *M) {
   for (j = 0; j < M->cols; j++)
     for (i = 0; i < M->rows; i++)
       if (isnan(LA_AT(M, i, j)))
-        la_error(L, "attention", "mask(%d,%d) is NaN (use 0 to mask, nonzero to keep)",
+        la_error(L, la_fname(L), "mask(%d,%d) is NaN (use 0 to mask, nonzero to keep)",
                  i + 1, j + 1);
 }
 
@@ -122,11 +122,11 @@ static int optcausal(lua_State *L, int oi) {
   static const char *const aligns[] = {"upper_left", "lower_right", NULL};
   int t = oi ? lua_getfield(L, oi, "causal") : LUA_TNIL;
   if (t != LUA_TNIL && t != LUA_TBOOLEAN && t != LUA_TSTRING)
-    la_error(L, "attention", "option 'causal' must be true, false, \"upper_left\" or "
+    la_error(L, la_fname(L), "option 'causal' must be true, false, \"upper_left\" or "
              "\"lower_right\", got %s", la_typename(L, -1));
   if (oi) lua_pop(L, 1);
-  if (t == LUA_TNIL || t == LUA_TBOOLEAN) return la_optbool(L, oi, "causal", 0, "attention");
-  return 1 + la_optenum(L, oi, "causal", 0, aligns, "attention");
+  if (t == LUA_TNIL || t == LUA_TBOOLEAN) return la_optbool(L, oi, "causal", 0, la_fname(L));
+  return 1 + la_optenum(L, oi, "causal", 0, aligns, la_fname(L));
 }
 
 /* Reads the options at oi (0: none) into a; the mask and bias matrices are
@@ -134,13 +134,13 @@ static int optcausal(lua_State *L, int oi) {
 static void attnopts(lua_State *L, int oi, lak_Attn *a, int *weights, int *lse) {
   static const char *const keys[] = {"scale", "causal", "weights", "mask", "bias", "lse", NULL};
   int causal;
-  la_checkopts(L, oi, "attention", keys);
-  a->scale = la_optnum(L, oi, "scale", a->dk > 0 ? 1.0 / sqrt((double)a->dk) : 1.0, "attention");
+  la_checkopts(L, oi, la_fname(L), keys);
+  a->scale = la_optnum(L, oi, "scale", a->dk > 0 ? 1.0 / sqrt((double)a->dk) : 1.0, la_fname(L));
   causal = optcausal(L, oi);
   a->causal = causal != 0;
   a->coff = causal == 2 ? (long long)a->nk - a->nq : 0;
-  *weights = la_optbool(L, oi, "weights", 0, "attention");
-  *lse = la_optbool(L, oi, "lse", 0, "attention");
+  *weights = la_optbool(L, oi, "weights", 0, la_fname(L));
+  *lse = la_optbool(L, oi, "lse", 0, la_fname(L));
   a->mask = optmat(L, oi, "mask", 5, a->nq, a->nk, &a->mrs, &a->mcs);
   a->bias = optmat(L, oi, "bias", 6, a->nq, a->nk, &a->brs, &a->bcs);
   if (a->mask) checkmask(L, la_test(L, 5));
@@ -148,26 +148,27 @@ static void attnopts(lua_State *L, int oi, lak_Attn *a, int *weights, int *lse) 
 
 /* attention(Q, K, V [, opts]) -> O [, A] [, lse]: O = softmax(Q K^T * scale) V */
 static int l_attention(lua_State *L) {
-  la_Mat *Q = la_check(L, 1, "attention"), *K = la_check(L, 2, "attention");
-  la_Mat *V = la_check(L, 3, "attention"), *O, *A = NULL, *lse = NULL;
+  const char *F = la_fname(L);
+  la_Mat *Q = la_check(L, 1, F), *K = la_check(L, 2, F);
+  la_Mat *V = la_check(L, 3, F), *O, *A = NULL, *lse = NULL;
   lak_Attn a;
   int oi = lua_isnoneornil(L, 4) ? 0 : 4, weights, wantlse;
   if (oi && (!lua_istable(L, 4) || la_test(L, 4)))
-    la_typeerror(L, "attention", 4, "options table");
+    la_typeerror(L, F, 4, "options table");
   if (K->cols != Q->cols)
-    la_error(L, "attention", "Q is %dx%d but K is %dx%d (dk %d ~= %d)", Q->rows, Q->cols,
+    la_error(L, F, "Q is %dx%d but K is %dx%d (dk %d ~= %d)", Q->rows, Q->cols,
              K->rows, K->cols, Q->cols, K->cols);
   if (V->rows != K->rows)
-    la_error(L, "attention", "K has %d rows but V has %d (one value per key)", K->rows, V->rows);
+    la_error(L, F, "K has %d rows but V has %d (one value per key)", K->rows, V->rows);
   memset(&a, 0, sizeof a);
   a.nq = Q->rows; a.nk = K->rows; a.dk = Q->cols; a.dv = V->cols;
   a.Q = Q->data; a.K = K->data; a.V = V->data;
   a.ldq = Q->ld; a.ldk = K->ld; a.ldv = V->ld;
   lua_settop(L, 6);                                   /* 5: mask, 6: bias */
   attnopts(L, oi, &a, &weights, &wantlse);
-  O = la_new(L, "attention", a.nq, a.dv);             /* 7 */
-  if (weights) A = la_new(L, "attention", a.nq, a.nk);
-  if (wantlse) lse = la_new(L, "attention", a.nq, 1);
+  O = la_new(L, F, a.nq, a.dv);             /* 7 */
+  if (weights) A = la_new(L, F, a.nq, a.nk);
+  if (wantlse) lse = la_new(L, F, a.nq, 1);
   if (!weights) {
     int nt = openblas_get_num_threads();
     nt = nt < 1 ? 1 : nt > LAK_ATTN_MAXTHREADS ? LAK_ATTN_MAXTHREADS : nt;
@@ -184,9 +185,9 @@ static int l_attention(lua_State *L) {
 
 /* An nq x 1 log-sum-exp argument. */
 static la_Mat *checklse(lua_State *L, int arg, int nq, int k) {
-  la_Mat *S = la_checkarg(L, arg, "attention_combine", arg);
+  la_Mat *S = la_checkarg(L, arg, la_fname(L), arg);
   if (S->rows != nq || S->cols != 1)
-    la_error(L, "attention_combine", "lse%d is %dx%d, expected %dx1 (one per row of O%d)", k,
+    la_error(L, la_fname(L), "lse%d is %dx%d, expected %dx1 (one per row of O%d)", k,
              S->rows, S->cols, nq, k);
   return S;
 }
@@ -194,16 +195,17 @@ static la_Mat *checklse(lua_State *L, int arg, int nq, int k) {
 /* attention_combine(O1, lse1, O2, lse2) -> O, lse: attention over the union
 ** of two disjoint key sets from the results over each. */
 static int l_attention_combine(lua_State *L) {
-  la_Mat *O1 = la_checkarg(L, 1, "attention_combine", 1), *O2, *l1, *l2, *O, *lse;
-  O2 = la_checkarg(L, 3, "attention_combine", 3);
+  const char *F = la_fname(L);
+  la_Mat *O1 = la_checkarg(L, 1, F, 1), *O2, *l1, *l2, *O, *lse;
+  O2 = la_checkarg(L, 3, F, 3);
   if (O2->rows != O1->rows || O2->cols != O1->cols)
-    la_error(L, "attention_combine", "O1 is %dx%d but O2 is %dx%d", O1->rows, O1->cols,
+    la_error(L, F, "O1 is %dx%d but O2 is %dx%d", O1->rows, O1->cols,
              O2->rows, O2->cols);
   l1 = checklse(L, 2, O1->rows, 1);
   l2 = checklse(L, 4, O1->rows, 2);
   lua_settop(L, 4);
-  O = la_new(L, "attention_combine", O1->rows, O1->cols);
-  lse = la_new(L, "attention_combine", O1->rows, 1);
+  O = la_new(L, F, O1->rows, O1->cols);
+  lse = la_new(L, F, O1->rows, 1);
   lak_attn_combine(O1->rows, O1->cols, O1->data, O1->ld, l1->data, O2->data, O2->ld, l2->data,
                    O->data, O->ld, lse->data);
   return 2;
@@ -215,7 +217,7 @@ static const luaL_Reg funcs[] = {
   {NULL, NULL}
 };
 
-void la_open_attn(lua_State *L) {
+void la_open_attention(lua_State *L) {
   lak_attn_atfork();
-  la_setfuncs(L, funcs);
+  la_setfuncs(L, funcs, 0);
 }

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "lbind.h"
+#include "helpers.h"
 
 static int host_big(void) {
   const uint16_t one = 1;
@@ -37,6 +37,7 @@ static const char *const dtypes[] = {
 ** order "C" (rows first) or "F" (columns first). The string must hold
 ** exactly rows * cols elements after offset. */
 static int l_frombuffer(lua_State *L) {
+  const char *F = la_fname(L);
   static const char *const keys[] = {"dtype", "order", "offset", NULL};
   static const char *const orders[] = {"C", "F", NULL};
   size_t len, need, base;
@@ -44,24 +45,24 @@ static int l_frombuffer(lua_State *L) {
   int m, n, dt, fortran, size, kind, swap, i, j;
   double off;
   la_Mat *A;
-  if (lua_type(L, 1) != LUA_TSTRING) la_typeerror(L, "frombuffer", 1, "string");
-  m = la_checksize(L, "frombuffer", 2); n = la_checksize(L, "frombuffer", 3);
+  if (lua_type(L, 1) != LUA_TSTRING) la_typeerror(L, F, 1, "string");
+  m = la_checksize(L, F, 2); n = la_checksize(L, F, 3);
   s = (const unsigned char *)lua_tolstring(L, 1, &len);
-  la_checkopts(L, 4, "frombuffer", keys);
-  dt = la_optenum(L, 4, "dtype", 4, dtypes, "frombuffer");
-  fortran = la_optenum(L, 4, "order", 0, orders, "frombuffer");
-  off = la_optnum(L, 4, "offset", 0, "frombuffer");
+  la_checkopts(L, 4, F, keys);
+  dt = la_optenum(L, 4, "dtype", 4, dtypes, F);
+  fortran = la_optenum(L, 4, "order", 0, orders, F);
+  off = la_optnum(L, 4, "offset", 0, F);
   size = dt % 2 ? 4 : 8;
   kind = dt % 4 < 2 ? 'f' : 'i';
   swap = (dt / 4 == 1 && host_big()) || (dt / 4 == 2 && !host_big());
   if (!(off >= 0) || off > (double)len || off != (double)(size_t)off)
-    la_error(L, "frombuffer", "offset %f outside the %d-byte buffer", off, (int)len);
+    la_error(L, F, "offset %f outside the %d-byte buffer", off, (int)len);
   base = (size_t)off;
   need = (size_t)m * (size_t)n * (size_t)size;
   if ((size_t)m * (size_t)n > ((size_t)-1) / 8 || len - base != need)
-    la_error(L, "frombuffer", "%dx%d elements of %d bytes need %I bytes, the buffer holds %I",
+    la_error(L, F, "%dx%d elements of %d bytes need %I bytes, the buffer holds %I",
              m, n, size, (lua_Integer)need, (lua_Integer)(len - base));
-  A = la_new(L, "frombuffer", m, n);
+  A = la_new(L, F, m, n);
   for (j = 0; j < n && m > 0; j++)
     for (i = 0; i < m; i++) {
       size_t k = !fortran ? (size_t)i * n + j : (size_t)j * m + i;
@@ -72,7 +73,8 @@ static int l_frombuffer(lua_State *L) {
 
 /* tobytes(A): little-endian float64 in column-major (Fortran) order */
 static int l_tobytes(lua_State *L) {
-  la_Mat *A = la_check(L, 1, "tobytes");
+  const char *F = la_fname(L);
+  la_Mat *A = la_check(L, 1, F);
   luaL_Buffer B;
   int i, j, k;
   luaL_buffinit(L, &B);
@@ -93,6 +95,6 @@ static const luaL_Reg funcs[] = {
   {"frombuffer", l_frombuffer}, {"tobytes", l_tobytes}, {NULL, NULL}
 };
 
-void la_open_io(lua_State *L) {
-  la_setfuncs(L, funcs);
+void la_open_bytes(lua_State *L) {
+  la_setfuncs(L, funcs, 0);
 }

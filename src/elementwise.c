@@ -6,7 +6,7 @@
 */
 #include <math.h>
 
-#include "lbind.h"
+#include "helpers.h"
 #include "kernels/kernels.h"
 
 /* ---------------------------------------------------------------- operands */
@@ -136,9 +136,9 @@ static int ternary(lua_State *L, const char *fname, Ternary f) {
 }
 
 /* where(mask, A, B): A where mask is nonzero (NaN included), else B */
-static int l_where(lua_State *L) { return ternary(L, "where", lak_where); }
+static int l_where(lua_State *L) { return ternary(L, la_fname(L), lak_where); }
 /* clip(A, lo, hi): min(max(A, lo), hi) */
-static int l_clip(lua_State *L) { return ternary(L, "clip", lak_clip); }
+static int l_clip(lua_State *L) { return ternary(L, la_fname(L), lak_clip); }
 
 /* ---------------------------------------------------------------- logical */
 
@@ -173,18 +173,19 @@ static int logical(lua_State *L, const char *fname, int what) {
   return 1;
 }
 
-static int l_any(lua_State *L) { return logical(L, "any", ANY); }
-static int l_all(lua_State *L) { return logical(L, "all", ALL); }
-static int l_count_nonzero(lua_State *L) { return logical(L, "count_nonzero", COUNT); }
+static int l_any(lua_State *L) { return logical(L, la_fname(L), ANY); }
+static int l_all(lua_State *L) { return logical(L, la_fname(L), ALL); }
+static int l_count_nonzero(lua_State *L) { return logical(L, la_fname(L), COUNT); }
 
 /* find(A [, k]): a table of the column-major linear indices of A's
 ** nonzero entries (Octave's find), at most k of them */
 static int l_find(lua_State *L) {
-  la_Mat *A = la_check(L, 1, "find");
-  lua_Integer k = lua_isnoneornil(L, 2) ? -1 : la_checkint(L, "find", 2), cnt = 0;
+  const char *F = la_fname(L);
+  la_Mat *A = la_check(L, 1, F);
+  lua_Integer k = lua_isnoneornil(L, 2) ? -1 : la_checkint(L, F, 2), cnt = 0;
   int i, j;
   if (lua_gettop(L) >= 2 && !lua_isnil(L, 2) && k < 0)
-    la_argerror(L, "find", 2, "count must be >= 0");
+    la_argerror(L, F, 2, "count must be >= 0");
   lua_newtable(L);
   for (j = 0; j < A->cols && A->rows > 0 && cnt != k; j++)
     for (i = 0; i < A->rows && cnt != k; i++)
@@ -198,7 +199,8 @@ static int l_find(lua_State *L) {
 /* nonzero(A): two tables, the row and column indices of the nonzero
 ** entries in row-major order (NumPy's nonzero, 1-based) */
 static int l_nonzero(lua_State *L) {
-  la_Mat *A = la_check(L, 1, "nonzero");
+  const char *F = la_fname(L);
+  la_Mat *A = la_check(L, 1, F);
   lua_Integer cnt = 0;
   int i, j;
   lua_newtable(L);
@@ -231,10 +233,8 @@ static void family(lua_State *L, const char *const names[], int n, lua_CFunction
   }
 }
 
-void la_open_elem(lua_State *L) {
+void la_open_elementwise(lua_State *L) {
   family(L, fn_names, LAK_NFN, l_unary);
   family(L, bin_names, LAK_NBIN, l_binary);
-  la_setfuncs(L, funcs);
-  la_open_shape(L);
-  la_open_factor(L);
+  la_setfuncs(L, funcs, 0);
 }

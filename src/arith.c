@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cblas.h>
 
-#include "lbind.h"
+#include "helpers.h"
 #include "kernels/kernels.h"
 
 /* ---------------------------------------------------------------- broadcasting */
@@ -87,8 +87,8 @@ static int ewise(lua_State *L, lak_Op op, const char *fname) {
 
 static int m_add(lua_State *L) { return ewise(L, LAK_ADD, "add"); }
 static int m_sub(lua_State *L) { return ewise(L, LAK_SUB, "sub"); }
-static int l_emul(lua_State *L) { return ewise(L, LAK_MUL, "emul"); }
-static int l_ediv(lua_State *L) { return ewise(L, LAK_DIV, "ediv"); }
+static int l_emul(lua_State *L) { return ewise(L, LAK_MUL, la_fname(L)); }
+static int l_ediv(lua_State *L) { return ewise(L, LAK_DIV, la_fname(L)); }
 
 static int m_unm(lua_State *L) {
   lua_settop(L, 1);
@@ -99,11 +99,12 @@ static int m_unm(lua_State *L) {
 /* pow(A, p): elementwise power, broadcasting as + does; two numbers give
 ** a number (math's x ^ y). A ^ k is the matrix power. */
 static int l_pow(lua_State *L) {
+  const char *F = la_fname(L);
   if (lua_type(L, 1) == LUA_TNUMBER && lua_type(L, 2) == LUA_TNUMBER) {
     lua_pushnumber(L, pow(lua_tonumber(L, 1), lua_tonumber(L, 2)));
     return 1;
   }
-  return ewise(L, LAK_POW, "pow");
+  return ewise(L, LAK_POW, F);
 }
 
 /* A / s and s / A are elementwise; A / B for a matrix B would mean
@@ -128,7 +129,7 @@ static int matmul(lua_State *L, const char *fname) {
   return 1;
 }
 
-static int l_matmul(lua_State *L) { return matmul(L, "matmul"); }
+static int l_matmul(lua_State *L) { return matmul(L, la_fname(L)); }
 
 static int m_mul(lua_State *L) {
   if (lua_type(L, 1) == LUA_TNUMBER || lua_type(L, 2) == LUA_TNUMBER)
@@ -147,15 +148,6 @@ static int m_eq(lua_State *L) {
 }
 
 /* ---------------------------------------------------------------- reductions */
-
-/* dim argument: 0 when absent (all entries), else 1 or 2 */
-int la_optdim(lua_State *L, const char *fname, int arg) {
-  lua_Integer d;
-  if (lua_isnoneornil(L, arg)) return 0;
-  d = la_checkint(L, fname, arg);
-  if (d != 1 && d != 2) la_argerror(L, fname, arg, "dim must be 1 or 2");
-  return (int)d;
-}
 
 /* The dim of scans and sorts: given, else along a 1 x n row and down the
 ** columns of anything else (Octave's first non-singleton dimension). */
@@ -250,7 +242,7 @@ static int reduction(lua_State *L, const char *fname, Red r) {
   else if (oi == 2 || !lua_isnoneornil(L, 3)) la_checkopts(L, oi, fname, ddof_keys + 1);
   if (dim == 0) {
     Line l;
-    if (A->ld != A->rows && !LA_EMPTY(A)) A = la_copyof(L, A);   /* a view */
+    if (A->ld != A->rows && !LA_EMPTY(A)) A = la_copyof(L, A, fname);   /* a view */
     l.p = A->data; l.s = 1; l.n = count;
     if (r == R_ARGMIN || r == R_ARGMAX) {
       int at = argext(l, r == R_ARGMAX);
@@ -267,15 +259,15 @@ static int reduction(lua_State *L, const char *fname, Red r) {
   return 1;
 }
 
-static int l_sum(lua_State *L) { return reduction(L, "sum", R_SUM); }
-static int l_mean(lua_State *L) { return reduction(L, "mean", R_MEAN); }
-static int l_prod(lua_State *L) { return reduction(L, "prod", R_PROD); }
-static int l_min(lua_State *L) { return reduction(L, "min", R_MIN); }
-static int l_max(lua_State *L) { return reduction(L, "max", R_MAX); }
-static int l_var(lua_State *L) { return reduction(L, "var", R_VAR); }
-static int l_std(lua_State *L) { return reduction(L, "std", R_STD); }
-static int l_argmin(lua_State *L) { return reduction(L, "argmin", R_ARGMIN); }
-static int l_argmax(lua_State *L) { return reduction(L, "argmax", R_ARGMAX); }
+static int l_sum(lua_State *L) { return reduction(L, la_fname(L), R_SUM); }
+static int l_mean(lua_State *L) { return reduction(L, la_fname(L), R_MEAN); }
+static int l_prod(lua_State *L) { return reduction(L, la_fname(L), R_PROD); }
+static int l_min(lua_State *L) { return reduction(L, la_fname(L), R_MIN); }
+static int l_max(lua_State *L) { return reduction(L, la_fname(L), R_MAX); }
+static int l_var(lua_State *L) { return reduction(L, la_fname(L), R_VAR); }
+static int l_std(lua_State *L) { return reduction(L, la_fname(L), R_STD); }
+static int l_argmin(lua_State *L) { return reduction(L, la_fname(L), R_ARGMIN); }
+static int l_argmax(lua_State *L) { return reduction(L, la_fname(L), R_ARGMAX); }
 
 /* cumsum / cumprod (A [, dim]): running sums or products along dim (see
 ** linedim), same shape as A */
@@ -294,8 +286,8 @@ static int scan(lua_State *L, const char *fname, int prod) {
   return 1;
 }
 
-static int l_cumsum(lua_State *L) { return scan(L, "cumsum", 0); }
-static int l_cumprod(lua_State *L) { return scan(L, "cumprod", 1); }
+static int l_cumsum(lua_State *L) { return scan(L, la_fname(L), 0); }
+static int l_cumprod(lua_State *L) { return scan(L, la_fname(L), 1); }
 
 /* ---------------------------------------------------------------- sorting */
 
@@ -349,15 +341,16 @@ static int sort(lua_State *L, const char *fname, int want) {
   return want;
 }
 
-static int l_sort(lua_State *L) { return sort(L, "sort", 2); }
-static int l_argsort(lua_State *L) { return sort(L, "argsort", 1); }
+static int l_sort(lua_State *L) { return sort(L, la_fname(L), 2); }
+static int l_argsort(lua_State *L) { return sort(L, la_fname(L), 1); }
 
 /* map(A, f): f(x, i, j) for every entry, column by column */
 static int l_map(lua_State *L) {
-  la_Mat *A = la_check(L, 1, "map"), *B;
+  const char *F = la_fname(L);
+  la_Mat *A = la_check(L, 1, F), *B;
   int i, j;
-  la_checktype(L, "map", 2, LUA_TFUNCTION);
-  B = la_new(L, "map", A->rows, A->cols);
+  la_checktype(L, F, 2, LUA_TFUNCTION);
+  B = la_new(L, F, A->rows, A->cols);
   for (j = 0; j < A->cols && A->rows > 0; j++)
     for (i = 0; i < A->rows; i++) {
       lua_pushvalue(L, 2);
@@ -366,7 +359,7 @@ static int l_map(lua_State *L) {
       lua_pushinteger(L, j + 1);
       lua_call(L, 3, 1);
       if (lua_type(L, -1) != LUA_TNUMBER)
-        la_error(L, "map", "function returned %s at (%d,%d), expected a number",
+        la_error(L, F, "function returned %s at (%d,%d), expected a number",
                  luaL_typename(L, -1), i + 1, j + 1);
       LA_AT(B, i, j) = lua_tonumber(L, -1);
       lua_pop(L, 1);
@@ -392,8 +385,9 @@ static double vdot(Vec u, Vec v) { return cblas_ddot(u.n, u.p, u.inc, v.p, v.inc
 static double vnrm2(Vec u) { return cblas_dnrm2(u.n, u.p, u.inc); }
 
 static int l_dot(lua_State *L) {
-  Vec u = getvec(L, 1, "dot"), v = getvec(L, 2, "dot");
-  samelen(L, "dot", u, v);
+  const char *F = la_fname(L);
+  Vec u = getvec(L, 1, F), v = getvec(L, 2, F);
+  samelen(L, F, u, v);
   lua_pushnumber(L, vdot(u, v));
   return 1;
 }
@@ -447,7 +441,7 @@ static double mnormsv(lua_State *L, const la_Mat *A, int kind) {
   la_Mat *s;
   int i;
   if (!isfinite(mx)) return kind == -2 && !isnan(mx) ? NAN : mx;
-  s = la_svals(L, A, "norm");
+  s = la_svd(L, A, la_fname(L), 'N');
   if (kind == 2) r = s->data[0];
   else if (kind == -2) r = s->data[s->rows - 1];
   else for (i = 0; i < s->rows; i++) r += s->data[i];
@@ -458,7 +452,7 @@ static double mnormsv(lua_State *L, const la_Mat *A, int kind) {
 /* A matrix norm of A by NumPy's ord: p one of 1, -1, 2, -2, +-inf, or
 ** kind 'f' (Frobenius) / 'n' (nuclear). Negative orders of an empty
 ** matrix are an error (a minimum over nothing); the rest are 0. */
-double la_matnorm(lua_State *L, const la_Mat *A, double p, int kind,
+static double la_matnorm(lua_State *L, const la_Mat *A, double p, int kind,
                   const char *fname) {
   if (kind == 'f')
     return LAPACKE_dlange_work(LAPACK_COL_MAJOR, 'F', A->rows, A->cols, A->data,
@@ -477,7 +471,7 @@ double la_matnorm(lua_State *L, const la_Mat *A, double p, int kind,
 
 /* The order argument at arg: a number, "fro" or "nuc" (kind 'f' / 'n'),
 ** or absent (kind 0). */
-int la_normord(lua_State *L, int arg, const char *fname, double *p) {
+static int la_normord(lua_State *L, int arg, const char *fname, double *p) {
   *p = 2.0;
   if (lua_type(L, arg) == LUA_TSTRING) {
     const char *s = lua_tostring(L, arg);
@@ -496,17 +490,18 @@ int la_normord(lua_State *L, int arg, const char *fname, double *p) {
 ** and "nuc" are the 2-norm of a vector); matrices NumPy's 1, -1, 2, -2,
 ** +-inf, "fro" (default) and "nuc" */
 static int l_norm(lua_State *L) {
-  la_Mat *A = la_check(L, 1, "norm");
+  const char *F = la_fname(L);
+  la_Mat *A = la_check(L, 1, F);
   double p, r;
-  int kind = la_normord(L, 2, "norm", &p);
+  int kind = la_normord(L, 2, F, &p);
   if (la_isvec(A))
-    r = vnorm(getvec(L, 1, "norm"), kind == 'p' ? p : 2.0);
+    r = vnorm(getvec(L, 1, F), kind == 'p' ? p : 2.0);
   else if (kind == 0 || kind == 'f' || kind == 'n')
-    r = la_matnorm(L, A, p, kind ? kind : 'f', "norm");
+    r = la_matnorm(L, A, p, kind ? kind : 'f', F);
   else if (p == 1 || p == -1 || p == 2 || p == -2 || isinf(p))
-    r = la_matnorm(L, A, p, 'p', "norm");
+    r = la_matnorm(L, A, p, 'p', F);
   else
-    return la_argerror(L, "norm", 2, "matrix norm order must be 1, -1, 2, -2, "
+    return la_argerror(L, F, 2, "matrix norm order must be 1, -1, 2, -2, "
                        "math.huge, -math.huge, \"fro\" or \"nuc\"");
   lua_pushnumber(L, r);
   return 1;
@@ -515,11 +510,12 @@ static int l_norm(lua_State *L) {
 /* vecnorm(A [, p = 2 [, dim]]): the p-norm (any order norm takes for a
 ** vector) of each line along dim (see linedim), Octave's vecnorm */
 static int l_vecnorm(lua_State *L) {
-  la_Mat *A = la_check(L, 1, "vecnorm"), *R;
-  double p = lua_isnoneornil(L, 2) ? 2.0 : la_optnumber(L, "vecnorm", 2, 2.0);
-  int dim = linedim(L, A, "vecnorm", 3), k, nk = dim == 1 ? A->cols : A->rows;
-  if (isnan(p)) la_argerror(L, "vecnorm", 2, "order is NaN");
-  R = la_new(L, "vecnorm", dim == 1 ? 1 : A->rows, dim == 1 ? A->cols : 1);
+  const char *F = la_fname(L);
+  la_Mat *A = la_check(L, 1, F), *R;
+  double p = lua_isnoneornil(L, 2) ? 2.0 : la_optargnum(L, F, 2, 2.0);
+  int dim = linedim(L, A, F, 3), k, nk = dim == 1 ? A->cols : A->rows;
+  if (isnan(p)) la_argerror(L, F, 2, "order is NaN");
+  R = la_new(L, F, dim == 1 ? 1 : A->rows, dim == 1 ? A->cols : 1);
   for (k = 0; k < nk; k++) {
     Line l = line(A, dim, k);
     Vec v;
@@ -530,8 +526,9 @@ static int l_vecnorm(lua_State *L) {
 }
 
 static int l_outer(lua_State *L) {
-  Vec u = getvec(L, 1, "outer"), v = getvec(L, 2, "outer");
-  la_Mat *C = la_new(L, "outer", u.n, v.n);
+  const char *F = la_fname(L);
+  Vec u = getvec(L, 1, F), v = getvec(L, 2, F);
+  la_Mat *C = la_new(L, F, u.n, v.n);
   int i, j;
   for (j = 0; j < v.n && u.n > 0; j++)
     for (i = 0; i < u.n; i++)
@@ -540,7 +537,8 @@ static int l_outer(lua_State *L) {
 }
 
 static int l_trace(lua_State *L) {
-  la_Mat *A = la_check(L, 1, "trace");
+  const char *F = la_fname(L);
+  la_Mat *A = la_check(L, 1, F);
   double s = 0.0;
   int i;
   for (i = 0; i < A->rows && i < A->cols; i++) s += LA_AT(A, i, i);
@@ -561,8 +559,8 @@ static double cosine(lua_State *L, const char *fname) {
   return clamp1(vdot(u, v) / (nu * nv));
 }
 
-static int l_cosine(lua_State *L) { lua_pushnumber(L, cosine(L, "cosine")); return 1; }
-static int l_angle(lua_State *L) { lua_pushnumber(L, acos(cosine(L, "angle"))); return 1; }
+static int l_cosine(lua_State *L) { lua_pushnumber(L, cosine(L, la_fname(L))); return 1; }
+static int l_angle(lua_State *L) { lua_pushnumber(L, acos(cosine(L, la_fname(L)))); return 1; }
 
 /* norms of the rows of A into out; a zero row is an error naming it */
 static void rownorms(lua_State *L, la_Mat *A, double *out, const char *which) {
@@ -570,24 +568,25 @@ static void rownorms(lua_State *L, la_Mat *A, double *out, const char *which) {
   for (i = 0; i < A->rows; i++) {
     out[i] = cblas_dnrm2(A->cols, A->data + i, A->ld);
     if (out[i] == 0.0)
-      la_error(L, "cosine_matrix", "row %d of %s is zero (the angle is undefined)",
+      la_error(L, la_fname(L), "row %d of %s is zero (the angle is undefined)",
                i + 1, which);
   }
 }
 
 /* cosine_matrix(U, V): C(i,j) = cos(U row i, V row j), via one dgemm */
 static int l_cosine_matrix(lua_State *L) {
-  la_Mat *U = la_check(L, 1, "cosine_matrix"), *V = la_check(L, 2, "cosine_matrix"), *C;
+  const char *F = la_fname(L);
+  la_Mat *U = la_check(L, 1, F), *V = la_check(L, 2, F), *C;
   double *nu, *nv;
   int i, j;
   if (U->cols != V->cols)
-    la_error(L, "cosine_matrix", "U is %dx%d but V is %dx%d (column counts differ)",
+    la_error(L, F, "U is %dx%d but V is %dx%d (column counts differ)",
              U->rows, U->cols, V->rows, V->cols);
   nu = la_scratch(L, (size_t)U->rows + V->rows);
   nv = nu + U->rows;
   rownorms(L, U, nu, "U");
   rownorms(L, V, nv, "V");
-  C = la_new(L, "cosine_matrix", U->rows, V->rows);
+  C = la_new(L, F, U->rows, V->rows);
   lak_gemm('N', 'T', U->rows, V->rows, U->cols, 1.0, U->data, U->ld, V->data,
            V->ld, 0.0, C->data, C->ld);
   for (j = 0; j < V->rows; j++)
@@ -598,10 +597,11 @@ static int l_cosine_matrix(lua_State *L) {
 /* allclose(A, B [, rtol [, atol]]): NumPy's |a - b| <= atol + rtol * |b|,
 ** broadcasting; NaN is never close; equal infinities are. */
 static int l_allclose(lua_State *L) {
-  double rtol = la_optnumber(L, "allclose", 3, 1e-5), atol = la_optnumber(L, "allclose", 4, 1e-8);
+  const char *F = la_fname(L);
+  double rtol = la_optargnum(L, F, 3, 1e-5), atol = la_optargnum(L, F, 4, 1e-8);
   Operand x, y;
   int m, n, i, j, ok = 1;
-  broadcast(L, "allclose", &x, &y, &m, &n);
+  broadcast(L, F, &x, &y, &m, &n);
   for (j = 0; ok && m > 0 && j < n; j++)
     for (i = 0; i < m; i++) {
       double a = x.a.p[i * x.a.rs + j * x.a.cs], b = y.a.p[i * y.a.rs + j * y.a.cs];
@@ -612,13 +612,68 @@ static int l_allclose(lua_State *L) {
   return 1;
 }
 
+
+/* ---------------------------------------------------------------- rank, cond */
+
+static const char *const finite_only[] = {"check_finite", NULL};
+static const double EPS = 2.220446049250313e-16;
+
+/* rank(A [, tol]): singular values above tol = s_max * max(m, n) * eps */
+static int l_rank(lua_State *L) {
+  const char *F = la_fname(L);
+  la_Mat *A = la_check(L, 1, F), *s;
+  int mx = A->rows > A->cols ? A->rows : A->cols, i, r = 0, oi = la_optsat(L, 2);
+  double tol = la_optposnum(L, F, 2, -1.0);     /* read before anything is pushed */
+  lua_settop(L, 3);
+  la_checkopts(L, oi, F, finite_only);
+  (void)la_optcheckfinite(L, oi, F);
+  s = la_svd(L, A, F, 'N');
+  if (tol < 0) tol = s->rows > 0 ? s->data[0] * mx * EPS : 0.0;
+  for (i = 0; i < s->rows; i++) if (s->data[i] > tol) r++;
+  lua_pushinteger(L, r);
+  return 1;
+}
+
+/* cond(A [, p]): NumPy's condition number. p = 2 (default) or -2 from the
+** singular values (any shape); the other orders (1, -1, +-inf, "fro",
+** "nuc") as norm(A, p) * norm(inv(A), p) of a square A. Singular: inf. */
+static int l_cond(lua_State *L) {
+  const char *F = la_fname(L);
+  la_Mat *A = la_check(L, 1, F), *s, *W;
+  int oi = la_optsat(L, 2), kind;
+  double p, r;
+  lapack_int info, *ipiv;
+  kind = la_normord(L, oi == 2 ? 3 : 2, F, &p);
+  la_checkopts(L, oi, F, finite_only);
+  if (A->rows == 0 || A->cols == 0) la_error(L, F, "empty matrix");
+  if (kind == 'p' && !(p == 1 || p == -1 || p == 2 || p == -2 || isinf(p)))
+    la_argerror(L, F, 2, "order must be 1, -1, 2, -2, math.huge, -math.huge, "
+                "\"fro\" or \"nuc\"");
+  if (kind == 0 || (kind == 'p' && fabs(p) == 2)) {
+    (void)la_optcheckfinite(L, oi, F);     /* the SVD checks A regardless */
+    s = la_svd(L, A, F, 'N');
+    r = s->data[s->rows - 1] == 0.0 ? (p > 0 ? HUGE_VAL : 0.0)
+      : p > 0 ? s->data[0] / s->data[s->rows - 1] : s->data[s->rows - 1] / s->data[0];
+    lua_pushnumber(L, r);
+    return 1;
+  }
+  A = la_checksquare(L, 1, F);
+  if (la_optcheckfinite(L, oi, F)) la_checkfinite(L, A, F, "A", 0);
+  r = la_matnorm(L, A, p, kind, F);
+  W = la_lu(L, A, F, &ipiv, &info);
+  if (info > 0) { lua_pushnumber(L, HUGE_VAL); return 1; }
+  la_inverse(L, W, ipiv, F);
+  lua_pushnumber(L, r * la_matnorm(L, W, p, kind, F));
+  return 1;
+}
+
 static const luaL_Reg funcs[] = {
   {"emul", l_emul}, {"ediv", l_ediv}, {"sum", l_sum}, {"mean", l_mean},
   {"min", l_min}, {"max", l_max}, {"prod", l_prod}, {"var", l_var},
   {"std", l_std}, {"argmin", l_argmin}, {"argmax", l_argmax},
   {"cumsum", l_cumsum}, {"cumprod", l_cumprod}, {"sort", l_sort},
   {"argsort", l_argsort}, {"vecnorm", l_vecnorm}, {"map", l_map}, {"dot", l_dot},
-  {"norm", l_norm}, {"outer", l_outer}, {"trace", l_trace},
+  {"norm", l_norm}, {"rank", l_rank}, {"cond", l_cond}, {"outer", l_outer}, {"trace", l_trace},
   {"cosine", l_cosine}, {"angle", l_angle}, {"cosine_matrix", l_cosine_matrix},
   {"allclose", l_allclose}, {"matmul", l_matmul}, {"pow", l_pow},
   {NULL, NULL}
@@ -630,6 +685,6 @@ static const luaL_Reg meta[] = {
 };
 
 void la_open_arith(lua_State *L) {
-  la_setfuncs(L, funcs);
+  la_setfuncs(L, funcs, 0);
   la_setmeta(L, meta);
 }

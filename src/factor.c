@@ -1,24 +1,16 @@
 /*
-** lfactor.c: more factorizations (cholesky, lu, eig, schur, hessenberg),
-** expm, null/orth, and the structured solves behind solve's assume option.
+** factor.c: the factorizations: qr, svd, eigh, cholesky, lu, eig and
+** eigvals, schur, hessenberg; expm, null and orth on top of them.
 ** LAPACKE _work variants only: every byte of workspace is Lua's.
 */
 #include <lapacke.h>
 #include <math.h>
 #include <string.h>
 
-#include "lbind.h"
+#include "helpers.h"
 #include "kernels/kernels.h"
 
 static const double EPS = 2.220446049250313e-16;
-
-static la_Mat *square(lua_State *L, int idx, const char *fname) {
-  la_Mat *A = la_check(L, idx, fname);
-  if (A->rows != A->cols)
-    la_error(L, fname, "matrix must be square, got %dx%d", A->rows, A->cols);
-  return A;
-}
-
 
 static void notpd(lua_State *L, const char *fname, int k) {
   la_error(L, fname, "matrix is not positive definite (the leading minor of order %d "
@@ -27,49 +19,140 @@ static void notpd(lua_State *L, const char *fname, int k) {
 
 static const char *const finite_only[] = {"check_finite", NULL};
 
-/* ------------------------------------------------------------ cholesky */
+static int imin(int a, int b) { return a < b ? a : b; }
+
+static void triu(const la_Mat *W, la_Mat *R) {
+  int i, j;
+  for (j = 0; j < R->cols && R->rows > 0; j++)
+    for (i = 0; i <= j && i < R->rows; i++) LA_AT(R, i, j) = LA_AT(W, i, j);
+}
+
+/* qr(A [, {mode = "reduced"|"complete", pivoting = false}]) -> Q, R [, perm]
+** Householder: dgeqrf (dgeqp3 with pivoting), then dorgqr forms Q. */
+static int l_qr(lua_State *L) {
+  const char *F = la_fname(L);
+  static const char *const keys[] = {"mode", "pivoting", "check_finite", NULL};
+  static const char *const modes[] = {"reduced", "complete", NULL};
+  la_Mat *A = la_check(L, 1, F), *W, *R, *Q;
+  int complete, piv, m = A->rows, n = A->cols, k = imin(m, n), qc, lwork, j;
+  lapack_int info, *jpvt = NULL;
+  double *tau, q, *w;
+  la_checkopts(L, 2, F, keys);
+  complete = la_optenum(L, 2, "mode", 0, modes, F);
+  piv = la_optbool(L, 2, "pivoting", 0, F);
+  if (la_optcheckfinite(L, 2, F)) la_checkfinite(L, A, F, "A", 0);
+  qc = complete ? m : k;
+  W = la_copyof(L, A, F);
+  tau = la_scratch(L, (size_t)k);
+  if (piv) {
+    jpvt = (lapack_int *)la_scratch(L, (size_t)n);
+    for (j = 0; j < n; j++) jpvt[j] = 0;
+    info = LAPACKE_dgeqp3_work(LAPACK_COL_MAJOR, m, n, W->data, W->ld, jpvt, tau, &q, -1);
+    la_checkinfo(L, F, "dgeqp3", info);
+    w = la_work(L, F, q, &lwork);
+    info = LAPACKE_dgeqp3_work(LAPACK_COL_MAJOR, m, n, W->data, W->ld, jpvt, tau, w, lwork);
+    la_checkinfo(L, F, "dgeqp3", info);
+  } else {
+    info = LAPACKE_dgeqrf_work(LAPACK_COL_MAJOR, m, n, W->data, W->ld, tau, &q, -1);
+    la_checkinfo(L, F, "dgeqrf", info);
+    w = la_work(L, F, q, &lwork);
+    info = LAPACKE_dgeqrf_work(LAPACK_COL_MAJOR, m, n, W->data, W->ld, tau, w, lwork);
+    la_checkinfo(L, F, "dgeqrf", info);
+  }
+  Q = la_new(L, F, m, qc);
+  lak_copy(m, k, W->data, W->ld, Q->data, Q->ld);
+  info = LAPACKE_dorgqr_work(LAPACK_COL_MAJOR, m, qc, k, Q->data, Q->ld, tau, &q, -1);
+  la_checkinfo(L, F, "dorgqr", info);
+  w = la_work(L, F, q, &lwork);
+  info = LAPACKE_dorgqr_work(LAPACK_COL_MAJOR, m, qc, k, Q->data, Q->ld, tau, w, lwork);
+  la_checkinfo(L, F, "dorgqr", info);
+  lua_pop(L, 1);                         /* work; Q on top */
+  R = la_newzero(L, F, qc, n);
+  triu(W, R);
+  if (!piv) return 2;
+  lua_createtable(L, n, 0);
+  for (j = 0; j < n; j++) { lua_pushinteger(L, jpvt[j]); lua_rawseti(L, -2, j + 1); }
+  return 3;
+}
+
+/* svd(A [, {full = false}]) -> U, s, Vt with A = U diag(s) Vt */
+static int l_svd(lua_State *L) {
+  const char *F = la_fname(L);
+  static const char *const keys[] = {"full", "check_finite", NULL};
+  la_Mat *A = la_check(L, 1, F);
+  la_checkopts(L, 2, F, keys);
+  (void)la_optcheckfinite(L, 2, F);   /* validated; la_svd checks A regardless */
+  la_svd(L, A, F, la_optbool(L, 2, "full", 0, F) ? 'A' : 'S');
+  return 3;
+}
+
+/* eigh(A) -> w, V (dsyevd, lower triangle); w ascending, A V = V diag(w) */
+static int l_eigh(lua_State *L) {
+  const char *F = la_fname(L);
+  la_Mat *A = la_checksquare(L, 1, F), *V, *w;
+  int n = A->rows, lwork;
+  lapack_int info, liwork, *iwork;
+  double q, *work;
+  la_checkopts(L, 2, F, finite_only);
+  (void)la_optcheckfinite(L, 2, F);  /* validated; dsyevd iterates on A */
+  la_checkfinite(L, A, F, "A", 1);
+  la_checksym(L, A, F);
+  w = la_new(L, F, n, 1);
+  V = la_copyof(L, A, F);
+  info = LAPACKE_dsyevd_work(LAPACK_COL_MAJOR, 'V', 'L', n, V->data, V->ld, w->data,
+                             &q, -1, &liwork, -1);
+  la_checkinfo(L, F, "dsyevd", info);
+  iwork = (lapack_int *)la_scratch(L, (size_t)(liwork > 0 ? liwork : 1));
+  work = la_work(L, F, q, &lwork);
+  info = LAPACKE_dsyevd_work(LAPACK_COL_MAJOR, 'V', 'L', n, V->data, V->ld, w->data,
+                             work, lwork, iwork, liwork);
+  la_checkinfo(L, F, "dsyevd", info);
+  if (info > 0) la_error(L, F, "eigenvalue algorithm did not converge");
+  lua_pop(L, 2);
+  return 2;
+}
 
 /* cholesky(A [, {lower = true}]) -> L with A = L L^T (or U with A = U^T U):
 ** dpotrf on a symmetric A (checked); NumPy's default is lower, SciPy's
 ** upper */
 static int l_cholesky(lua_State *L) {
+  const char *F = la_fname(L);
   static const char *const keys[] = {"lower", "check_finite", NULL};
-  la_Mat *A = square(L, 1, "cholesky"), *C;
+  la_Mat *A = la_checksquare(L, 1, F), *C;
   int lower, info, i, j;
-  la_checkopts(L, 2, "cholesky", keys);
-  lower = la_optbool(L, 2, "lower", 1, "cholesky");
-  if (la_wantfinite(L, 2, "cholesky")) la_checkfinite(L, A, "cholesky", "A");
-  la_checksym(L, A, "cholesky");
-  C = la_copyof(L, A);
+  la_checkopts(L, 2, F, keys);
+  lower = la_optbool(L, 2, "lower", 1, F);
+  if (la_optcheckfinite(L, 2, F)) la_checkfinite(L, A, F, "A", 0);
+  la_checksym(L, A, F);
+  C = la_copyof(L, A, F);
   info = LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, lower ? 'L' : 'U', C->rows, C->data, C->ld);
-  la_checkinfo(L, "cholesky", "dpotrf", info);
-  if (info > 0) notpd(L, "cholesky", info);
+  la_checkinfo(L, F, "dpotrf", info);
+  if (info > 0) notpd(L, F, info);
   for (j = 0; j < C->cols; j++)          /* zero the other triangle */
     for (i = 0; i < C->rows; i++)
       if (lower ? i < j : i > j) LA_AT(C, i, j) = 0.0;
   return 1;
 }
 
-/* ------------------------------------------------------------ lu */
-
 /* lu(A) -> L, U, perm, P: P A = L U (Octave's [L, U, P] = lu(A)), A m x n,
 ** L m x k unit lower, U k x n upper, k = min(m, n); perm is a table with
 ** A[perm[i], :] = (L U)[i, :]. A singular A factors fine (U has a zero
 ** pivot), as in Octave and SciPy. */
 static int l_lu(lua_State *L) {
-  la_Mat *A = la_check(L, 1, "lu"), *W, *Lm, *U, *P;
+  const char *F = la_fname(L);
+  la_Mat *A = la_check(L, 1, F), *W, *Lm, *U, *P;
   int m = A->rows, n = A->cols, k = m < n ? m : n, i, j, info, *perm;
   lapack_int *ipiv;
-  la_checkopts(L, 2, "lu", finite_only);
-  if (la_wantfinite(L, 2, "lu")) la_checkfinite(L, A, "lu", "A");
+  la_checkopts(L, 2, F, finite_only);
+  if (la_optcheckfinite(L, 2, F)) la_checkfinite(L, A, F, "A", 0);
   lua_settop(L, 1);
-  W = la_copyof(L, A);                                        /* 2 */
+  W = la_copyof(L, A, F);                                        /* 2 */
   ipiv = (lapack_int *)la_scratch(L, (size_t)k + 1);          /* 3 */
   perm = (int *)la_scratch(L, (size_t)m + 1);                 /* 4 */
   info = LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, m, n, W->data, W->ld, ipiv);
-  la_checkinfo(L, "lu", "dgetrf", info);
-  Lm = la_newzero(L, "lu", m, k);                             /* 5 */
-  U = la_newzero(L, "lu", k, n);                              /* 6 */
+  la_checkinfo(L, F, "dgetrf", info);
+  Lm = la_newzero(L, F, m, k);                             /* 5 */
+  U = la_newzero(L, F, k, n);                              /* 6 */
   for (j = 0; j < n; j++)
     for (i = 0; i < m; i++) {
       if (i <= j && i < k) LA_AT(U, i, j) = LA_AT(W, i, j);
@@ -81,7 +164,7 @@ static int l_lu(lua_State *L) {
     int t = perm[i]; perm[i] = perm[ipiv[i] - 1]; perm[ipiv[i] - 1] = t;
   }
   lua_createtable(L, m, 0);                                   /* 7 */
-  P = la_newzero(L, "lu", m, m);                              /* 8 */
+  P = la_newzero(L, F, m, m);                              /* 8 */
   for (i = 0; i < m; i++) {
     lua_pushinteger(L, perm[i] + 1);
     lua_rawseti(L, -3, i + 1);
@@ -90,16 +173,14 @@ static int l_lu(lua_State *L) {
   return 4;
 }
 
-/* ------------------------------------------------------------ eig */
-
 /* dgeev on a copy of square A: pushes wr, wi (n x 1) and, with vectors,
 ** VR (n x n); returns VR or NULL */
 static la_Mat *geev(lua_State *L, la_Mat *A, const char *fname, int vectors) {
   int n = A->rows, info, lwork, top;
   la_Mat *W, *wr, *wi, *VR = NULL;
   double q, *work, dummy;
-  la_needfinite(L, A, fname, "A");
-  W = la_copyof(L, A);
+  la_checkfinite(L, A, fname, "A", 1);
+  W = la_copyof(L, A, fname);
   wr = la_new(L, fname, n, 1);
   wi = la_new(L, fname, n, 1);
   if (vectors) VR = la_new(L, fname, n, n);
@@ -125,48 +206,49 @@ static la_Mat *geev(lua_State *L, la_Mat *A, const char *fname, int vectors) {
 ** are VR(:, j) +- i VR(:, j+1) (dgeev's packing). Unit 2-norm, largest
 ** component real (NumPy's eig gives the same vectors as complex columns). */
 static int l_eig(lua_State *L) {
-  la_Mat *A = square(L, 1, "eig");
-  la_checkopts(L, 2, "eig", finite_only);
-  (void)la_wantfinite(L, 2, "eig");     /* dgeev iterates: A is checked regardless */
+  const char *F = la_fname(L);
+  la_Mat *A = la_checksquare(L, 1, F);
+  la_checkopts(L, 2, F, finite_only);
+  (void)la_optcheckfinite(L, 2, F);     /* dgeev iterates: A is checked regardless */
   lua_settop(L, 1);
-  geev(L, A, "eig", 1);
+  geev(L, A, F, 1);
   return 3;
 }
 
 /* eigvals(A) -> wr, wi */
 static int l_eigvals(lua_State *L) {
-  la_Mat *A = square(L, 1, "eigvals");
-  la_checkopts(L, 2, "eigvals", finite_only);
-  (void)la_wantfinite(L, 2, "eigvals");
+  const char *F = la_fname(L);
+  la_Mat *A = la_checksquare(L, 1, F);
+  la_checkopts(L, 2, F, finite_only);
+  (void)la_optcheckfinite(L, 2, F);
   lua_settop(L, 1);
-  geev(L, A, "eigvals", 0);
+  geev(L, A, F, 0);
   return 2;
 }
-
-/* ------------------------------------------------------------ schur, hessenberg */
 
 /* schur(A) -> T, Z: A = Z T Z^T, Z orthogonal, T upper quasi-triangular
 ** (real Schur form: 2x2 blocks for complex pairs), dgees unsorted (SciPy's
 ** schur(A, output="real")) */
 static int l_schur(lua_State *L) {
-  la_Mat *A = square(L, 1, "schur"), *T, *Z;
+  const char *F = la_fname(L);
+  la_Mat *A = la_checksquare(L, 1, F), *T, *Z;
   int n = A->rows, info, lwork, sdim;
   double q, *wr, *work;
-  la_checkopts(L, 2, "schur", finite_only);
-  (void)la_wantfinite(L, 2, "schur");
-  la_needfinite(L, A, "schur", "A");
+  la_checkopts(L, 2, F, finite_only);
+  (void)la_optcheckfinite(L, 2, F);
+  la_checkfinite(L, A, F, "A", 1);
   lua_settop(L, 1);
-  T = la_copyof(L, A);                                  /* 2 */
-  Z = la_new(L, "schur", n, n);                         /* 3 */
+  T = la_copyof(L, A, F);                                  /* 2 */
+  Z = la_new(L, F, n, n);                         /* 3 */
   wr = la_scratch(L, 2 * (size_t)n);                    /* 4 */
   info = LAPACKE_dgees_work(LAPACK_COL_MAJOR, 'V', 'N', NULL, n, T->data, T->ld, &sdim,
                             wr, wr + n, Z->data, Z->ld, &q, -1, NULL);
-  la_checkinfo(L, "schur", "dgees", info);
-  work = la_work(L, "schur", q, &lwork);                /* 5 */
+  la_checkinfo(L, F, "dgees", info);
+  work = la_work(L, F, q, &lwork);                /* 5 */
   info = LAPACKE_dgees_work(LAPACK_COL_MAJOR, 'V', 'N', NULL, n, T->data, T->ld, &sdim,
                             wr, wr + n, Z->data, Z->ld, work, lwork, NULL);
-  la_checkinfo(L, "schur", "dgees", info);
-  if (info > 0) la_error(L, "schur", "QR algorithm did not converge");
+  la_checkinfo(L, F, "dgees", info);
+  if (info > 0) la_error(L, F, "QR algorithm did not converge");
   lua_settop(L, 3);
   return 2;
 }
@@ -174,26 +256,27 @@ static int l_schur(lua_State *L) {
 /* hessenberg(A) -> H, Q: A = Q H Q^T, H zero below the first subdiagonal
 ** (dgehrd + dorghr; SciPy's hessenberg(A, calc_q=True)) */
 static int l_hessenberg(lua_State *L) {
-  la_Mat *A = square(L, 1, "hessenberg"), *H, *Q;
+  const char *F = la_fname(L);
+  la_Mat *A = la_checksquare(L, 1, F), *H, *Q;
   int n = A->rows, info, lwork, i, j;
   double q, *tau, *work;
-  la_checkopts(L, 2, "hessenberg", finite_only);
-  if (la_wantfinite(L, 2, "hessenberg")) la_checkfinite(L, A, "hessenberg", "A");
+  la_checkopts(L, 2, F, finite_only);
+  if (la_optcheckfinite(L, 2, F)) la_checkfinite(L, A, F, "A", 0);
   lua_settop(L, 1);
-  H = la_copyof(L, A);                                  /* 2 */
-  Q = la_new(L, "hessenberg", n, n);                    /* 3 */
+  H = la_copyof(L, A, F);                                  /* 2 */
+  Q = la_new(L, F, n, n);                    /* 3 */
   tau = la_scratch(L, (size_t)n);                       /* 4 */
   info = LAPACKE_dgehrd_work(LAPACK_COL_MAJOR, n, 1, n, H->data, H->ld, tau, &q, -1);
-  la_checkinfo(L, "hessenberg", "dgehrd", info);
-  work = la_work(L, "hessenberg", q, &lwork);           /* 5 */
+  la_checkinfo(L, F, "dgehrd", info);
+  work = la_work(L, F, q, &lwork);           /* 5 */
   info = LAPACKE_dgehrd_work(LAPACK_COL_MAJOR, n, 1, n, H->data, H->ld, tau, work, lwork);
-  la_checkinfo(L, "hessenberg", "dgehrd", info);
+  la_checkinfo(L, F, "dgehrd", info);
   if (n > 0) lak_copy(n, n, H->data, H->ld, Q->data, Q->ld);
   info = LAPACKE_dorghr_work(LAPACK_COL_MAJOR, n, 1, n, Q->data, Q->ld, tau, &q, -1);
-  la_checkinfo(L, "hessenberg", "dorghr", info);
-  work = la_work(L, "hessenberg", q, &lwork);           /* 6 */
+  la_checkinfo(L, F, "dorghr", info);
+  work = la_work(L, F, q, &lwork);           /* 6 */
   info = LAPACKE_dorghr_work(LAPACK_COL_MAJOR, n, 1, n, Q->data, Q->ld, tau, work, lwork);
-  la_checkinfo(L, "hessenberg", "dorghr", info);
+  la_checkinfo(L, F, "dorghr", info);
   for (j = 0; j < n; j++)
     for (i = j + 2; i < n; i++) LA_AT(H, i, j) = 0.0;
   lua_settop(L, 3);
@@ -227,15 +310,16 @@ static void mm(int n, const double *A, const double *B, double *C) {
 ** Pade approximant (Higham 2005; SciPy's expm and Octave's expm use the
 ** same family); NaN/Inf entries are an error */
 static int l_expm(lua_State *L) {
-  la_Mat *A = square(L, 1, "expm"), *X;
+  const char *F = la_fname(L);
+  la_Mat *A = la_checksquare(L, 1, F), *X;
   int n = A->rows, s = 0, k, info;
   double nrm = 0.0, sc, *w, *A1, *A2, *A4, *A6, *U, *V, *T;
   lapack_int *ipiv;
-  la_checkopts(L, 2, "expm", finite_only);
-  (void)la_wantfinite(L, 2, "expm");
-  la_needfinite(L, A, "expm", "A");
+  la_checkopts(L, 2, F, finite_only);
+  (void)la_optcheckfinite(L, 2, F);
+  la_checkfinite(L, A, F, "A", 1);
   lua_settop(L, 1);
-  X = la_new(L, "expm", n, n);                                  /* 2 */
+  X = la_new(L, F, n, n);                                  /* 2 */
   if (n == 0) return 1;
   w = la_scratch(L, 7 * (size_t)n * n);                         /* 3 */
   ipiv = (lapack_int *)la_scratch(L, (size_t)n);                /* 4 */
@@ -263,39 +347,12 @@ static int l_expm(lua_State *L) {
   lincomb(n, V, 1.0, T, pade13[2], A2, 0.0, A2, pade13[0]);     /* V: even part */
   for (k = 0; k < n * n; k++) { double u = U[k]; U[k] = V[k] - u; T[k] = V[k] + u; }
   info = LAPACKE_dgesv_work(LAPACK_COL_MAJOR, n, n, U, n, ipiv, T, n);
-  la_checkinfo(L, "expm", "dgesv", info);
-  if (info > 0) la_error(L, "expm", "the Pade denominator is singular");
+  la_checkinfo(L, F, "dgesv", info);
+  if (info > 0) la_error(L, F, "the Pade denominator is singular");
   for (k = 0; k < s; k++) { mm(n, T, T, A2); memcpy(T, A2, (size_t)n * n * sizeof(double)); }
   lak_copy(n, n, T, n, X->data, X->ld);
   lua_settop(L, 2);
   return 1;
-}
-
-/* ------------------------------------------------------------ null, orth */
-
-/* full SVD of A: pushes U (m x m), s (k), Vt (n x n) */
-static void svdfull(lua_State *L, la_Mat *A, const char *fname, la_Mat **U,
-                    la_Mat **s, la_Mat **Vt) {
-  int m = A->rows, n = A->cols, k = m < n ? m : n, info, lwork, top;
-  la_Mat *W;
-  lapack_int *iwork;
-  double q, *work;
-  la_needfinite(L, A, fname, "A");
-  W = la_copyof(L, A);
-  *U = la_new(L, fname, m, m);
-  *s = la_new(L, fname, k, 1);
-  *Vt = la_new(L, fname, n, n);
-  top = lua_gettop(L);
-  iwork = (lapack_int *)la_scratch(L, 8 * (size_t)k + 1);
-  info = LAPACKE_dgesdd_work(LAPACK_COL_MAJOR, 'A', m, n, W->data, W->ld, (*s)->data,
-                             (*U)->data, (*U)->ld, (*Vt)->data, (*Vt)->ld, &q, -1, iwork);
-  la_checkinfo(L, fname, "dgesdd", info);
-  work = la_work(L, fname, q, &lwork);
-  info = LAPACKE_dgesdd_work(LAPACK_COL_MAJOR, 'A', m, n, W->data, W->ld, (*s)->data,
-                             (*U)->data, (*U)->ld, (*Vt)->data, (*Vt)->ld, work, lwork, iwork);
-  la_checkinfo(L, fname, "dgesdd", info);
-  if (info > 0) la_error(L, fname, "SVD did not converge");
-  lua_settop(L, top);
 }
 
 /* null(A [, tol]) / orth(A [, tol]): orthonormal bases of the null space
@@ -306,10 +363,11 @@ static int nullorth(lua_State *L, const char *fname, int wantnull) {
   la_Mat *A = la_check(L, 1, fname), *U, *s, *Vt, *B;
   double tol;
   int i, j, r = 0, m = A->rows, n = A->cols;
-  tol = la_optnumber(L, fname, 2, -1.0);
+  tol = la_optargnum(L, fname, 2, -1.0);
   if (!lua_isnoneornil(L, 2) && !(tol >= 0)) la_argerror(L, fname, 2, "tol must be >= 0");
   lua_settop(L, 3);
-  svdfull(L, A, fname, &U, &s, &Vt);
+  s = la_svd(L, A, fname, 'A');                 /* U, s, Vt */
+  U = la_test(L, -3); Vt = la_test(L, -1);
   if (tol < 0) tol = s->rows > 0 ? (m > n ? m : n) * s->data[0] * EPS : 0.0;
   for (i = 0; i < s->rows; i++) if (s->data[i] > tol) r = i + 1;
   if (wantnull) {
@@ -323,51 +381,17 @@ static int nullorth(lua_State *L, const char *fname, int wantnull) {
   return 1;
 }
 
-static int l_null(lua_State *L) { return nullorth(L, "null", 1); }
-static int l_orth(lua_State *L) { return nullorth(L, "orth", 0); }
+static int l_null(lua_State *L) { return nullorth(L, la_fname(L), 1); }
 
-/* ------------------------------------------------------------ structured solves */
-
-/* Solves A X = X (X holds b on entry) for solve's assume = "sym" (dsysv),
-** "pos" (dposv), "lower" / "upper" (dtrtrs, that triangle only read).
-** A is square with as many rows as X; pushes scratch. */
-void la_solve_assume(lua_State *L, const la_Mat *A, la_Mat *X, int assume) {
-  la_Mat *W;
-  int n = A->rows, info, lwork;
-  lapack_int *ipiv;
-  double q, *work;
-  if (assume == LA_ASSUME_LOWER || assume == LA_ASSUME_UPPER) {
-    info = LAPACKE_dtrtrs_work(LAPACK_COL_MAJOR, assume == LA_ASSUME_LOWER ? 'L' : 'U', 'N',
-                               'N', n, X->cols, A->data, A->ld, X->data, X->ld);
-    la_checkinfo(L, "solve", "dtrtrs", info);
-    if (info > 0) la_error(L, "solve", "matrix is singular (A(%d,%d) = 0)", info, info);
-    return;
-  }
-  la_checksym(L, A, "solve");
-  W = la_copyof(L, A);
-  if (assume == LA_ASSUME_POS) {
-    info = LAPACKE_dposv_work(LAPACK_COL_MAJOR, 'L', n, X->cols, W->data, W->ld, X->data, X->ld);
-    la_checkinfo(L, "solve", "dposv", info);
-    if (info > 0) notpd(L, "solve", info);
-    return;
-  }
-  ipiv = (lapack_int *)la_scratch(L, (size_t)n + 1);
-  info = LAPACKE_dsysv_work(LAPACK_COL_MAJOR, 'L', n, X->cols, W->data, W->ld, ipiv,
-                            X->data, X->ld, &q, -1);
-  la_checkinfo(L, "solve", "dsysv", info);
-  work = la_work(L, "solve", q, &lwork);
-  info = LAPACKE_dsysv_work(LAPACK_COL_MAJOR, 'L', n, X->cols, W->data, W->ld, ipiv,
-                            X->data, X->ld, work, lwork);
-  la_checkinfo(L, "solve", "dsysv", info);
-  if (info > 0) la_error(L, "solve", "matrix is singular (D(%d,%d) = 0)", info, info);
-}
+static int l_orth(lua_State *L) { return nullorth(L, la_fname(L), 0); }
 
 static const luaL_Reg funcs[] = {
+  {"qr", l_qr}, {"svd", l_svd}, {"eigh", l_eigh},
   {"cholesky", l_cholesky}, {"lu", l_lu}, {"eig", l_eig}, {"eigvals", l_eigvals},
   {"schur", l_schur}, {"hessenberg", l_hessenberg}, {"expm", l_expm},
   {"null", l_null}, {"orth", l_orth}, {NULL, NULL}
 };
 
 void la_open_factor(lua_State *L) {
-  la_setfuncs(L, funcs);
+  la_setfuncs(L, funcs, 0);
 }

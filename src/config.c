@@ -1,17 +1,13 @@
 /*
-** lconfig.c: la.config(), what this process runs on (the BLAS library, the
+** config.c: la.threads(n) sets OpenBLAS's thread count; la.config(), what this process runs on (the BLAS library, the
 ** kernel core OpenBLAS chose, its thread count) and how the module was
 ** built (compiler, the SIMD versions of attention's exp compiled in and the
 ** one this CPU uses).
 */
 #include <string.h>
 
-#include "lbind.h"
-
-/* OpenBLAS exports these (cblas.h declares them only in some packagings) */
-extern char *openblas_get_config(void);
-extern char *openblas_get_corename(void);
-extern int openblas_get_num_threads(void);
+#include "helpers.h"
+#include "kernels/openblas.h"
 
 /* The versions of lak_expsum (kernels/attention.c) compiled in: its target_clones
 ** attribute is applied under exactly this condition. */
@@ -83,10 +79,23 @@ static int l_config(lua_State *L) {
   return 1;
 }
 
+/* threads([n]) -> OpenBLAS's thread count, after setting it to n */
+static int l_threads(lua_State *L) {
+  const char *F = la_fname(L);
+  if (!lua_isnoneornil(L, 1)) {
+    lua_Integer n = la_checkint(L, F, 1);
+    if (n < 1 || n > 1024)
+      la_argerror(L, F, 1, "thread count must be in 1..1024");
+    openblas_set_num_threads((int)n);
+  }
+  lua_pushinteger(L, openblas_get_num_threads());
+  return 1;
+}
+
 static const luaL_Reg funcs[] = {
-  {"config", l_config}, {NULL, NULL}
+  {"config", l_config}, {"threads", l_threads}, {NULL, NULL}
 };
 
 void la_open_config(lua_State *L) {
-  la_setfuncs(L, funcs);
+  la_setfuncs(L, funcs, 0);
 }

@@ -1,0 +1,173 @@
+/*
+** front.c: what the Lua front (the Lua modules) needs from C and users do
+** not see: the option reader for Lua option specs, asmatrix and
+** check_finite under the caller's name, and named() to call a core
+** function under another public name. Also is_matrix and threads.
+*/
+#include <math.h>
+#include <string.h>
+
+#include "helpers.h"
+
+/* The type a Lua option spec names: "boolean", "number", "integer",
+** "string", "table", "matrix", "function", "any", or a list of strings. */
+static int spectype(lua_State *L, int v, int spec, const char *fname, const char *key) {
+  const char *want;
+  if (lua_type(L, spec) == LUA_TTABLE) {
+    lua_Integer i, n = (lua_Integer)lua_rawlen(L, spec);
+    for (i = 1; i <= n && lua_type(L, v) == LUA_TSTRING; i++) {
+      int same;
+      lua_rawgeti(L, spec, i);
+      same = lua_rawequal(L, -1, v);
+      lua_pop(L, 1);
+      if (same) return 1;
+    }
+    return 0;
+  }
+  want = lua_tostring(L, spec);
+  if (want == NULL) return la_error(L, fname, "option '%s' has a bad spec", key);
+  if (strcmp(want, "any") == 0) return 1;
+  if (strcmp(want, "integer") == 0) {      /* an integral float counts, if a Lua integer holds it */
+    lua_Integer i;
+    lua_Number x = lua_tonumber(L, v);
+    return lua_isinteger(L, v) || (lua_type(L, v) == LUA_TNUMBER && x == floor(x) &&
+                                   lua_numbertointeger(x, &i));
+  }
+  if (strcmp(want, "matrix") == 0) return la_test(L, v) != NULL || lua_istable(L, v);
+  if (strcmp(want, "table") == 0) return lua_istable(L, v) && !la_test(L, v);
+  return strcmp(luaL_typename(L, v), want) == 0;
+}
+
+/* A wrong value for key (value at v, spec at spec): names both. */
+static int specerror(lua_State *L, int v, int spec, const char *fname, const char *key) {
+  luaL_Buffer B;
+  luaL_buffinit(L, &B);
+  lua_pushfstring(L, "linalg.%s: option '%s' must be ", fname, key);
+  luaL_addvalue(&B);
+  if (lua_type(L, spec) == LUA_TTABLE) {
+    lua_Integer i, n = (lua_Integer)lua_rawlen(L, spec);
+    for (i = 1; i <= n; i++) {
+      if (i > 1) luaL_addstring(&B, i == n ? " or " : ", ");
+      lua_rawgeti(L, spec, i);
+      lua_pushfstring(L, "\"%s\"", lua_tostring(L, -1));
+      lua_remove(L, -2);
+      luaL_addvalue(&B);
+    }
+  } else {
+    const char *w = lua_tostring(L, spec);
+    if (strcmp(w, "boolean") == 0) luaL_addstring(&B, "true or false");
+    else lua_pushfstring(L, "a%s %s", strchr("aeiou", w[0]) ? "n" : "", w), luaL_addvalue(&B);
+  }
+  if (lua_type(L, v) == LUA_TSTRING && lua_type(L, spec) == LUA_TTABLE)
+    lua_pushfstring(L, ", got \"%s\"", lua_tostring(L, v));
+  else lua_pushfstring(L, ", got %s", la_typename(L, v));
+  luaL_addvalue(&B);
+  luaL_pushresult(&B);
+  return lua_error(L);
+}
+
+/* checkopts(opts, fname, arg, spec) -> a plain table of the options spec
+** names, each read once (through __index too) and type-checked; an
+** unknown key in opts is an error naming the closest known one. The Lua
+** front reads its options through this, so C and Lua share one rule. */
+static int l_checkopts(lua_State *L) {
+  const char *fname = luaL_checkstring(L, 2);
+  int arg = (int)luaL_optinteger(L, 3, 1);
+  luaL_checktype(L, 4, LUA_TTABLE);
+  lua_settop(L, 4);
+  lua_newtable(L);                                          /* 5: result */
+  if (lua_isnil(L, 1)) return 1;
+  if (!lua_istable(L, 1) || la_test(L, 1))
+    return la_error(L, fname, "bad argument #%d (options table expected, got %s)",
+                    arg, la_typename(L, 1));
+  lua_pushnil(L);
+  while (lua_next(L, 1)) {                                  /* unknown keys */
+    const char *best = NULL;
+    int bd = 99;
+    lua_pop(L, 1);
+    if (lua_type(L, -1) == LUA_TSTRING) {
+      lua_pushvalue(L, -1);
+      if (lua_rawget(L, 4) != LUA_TNIL) { lua_pop(L, 1); continue; }
+      lua_pop(L, 1);
+      lua_pushnil(L);
+      while (lua_next(L, 4)) {
+        lua_pop(L, 1);
+        if (lua_type(L, -1) == LUA_TSTRING) la_closest(lua_tostring(L, -2), lua_tostring(L, -1), &best, &bd);
+      }
+      /* best points into a key of spec, which stays referenced at 4 */
+    }
+    la_unknownkey(L, fname, best);
+  }
+  lua_pushnil(L);
+  while (lua_next(L, 4)) {                                  /* 6: key, 7: spec */
+    const char *key = lua_type(L, 6) == LUA_TSTRING ? lua_tostring(L, 6) : NULL;
+    if (key == NULL) return la_error(L, fname, "option spec has a %s key", luaL_typename(L, 6));
+    if (lua_getfield(L, 1, key) != LUA_TNIL) {              /* 8: value */
+      if (!spectype(L, 8, 7, fname, key)) specerror(L, 8, 7, fname, key);
+      lua_pushvalue(L, 6); lua_insert(L, -2);
+      lua_rawset(L, 5);
+    } else lua_pop(L, 1);
+    lua_pop(L, 1);
+  }
+  lua_settop(L, 5);
+  return 1;
+}
+
+/* asmatrix(x [, fname [, arg]]): x itself if a matrix, a table converted
+** (NumPy's asarray); errors name function fname and argument number arg. */
+static int l_asmatrix(lua_State *L) {
+  const char *fname = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : "asmatrix";
+  lua_Integer arg = lua_isinteger(L, 3) ? lua_tointeger(L, 3) : 1;
+  lua_settop(L, 3);                        /* fname stays alive at 2 */
+  la_checkarg(L, 1, fname, arg >= 1 && arg <= 255 ? (int)arg : 1);
+  lua_settop(L, 1);
+  return 1;
+}
+
+/* check_finite(A [, fname [, what [, required]]]): A (a table converted), or
+** an error naming the first NaN/Inf entry (NumPy's asarray_chkfinite);
+** required: the check is one check_finite = false cannot skip. */
+static int l_check_finite(lua_State *L) {
+  const char *fname = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : "check_finite";
+  const char *what = lua_type(L, 3) == LUA_TSTRING ? lua_tostring(L, 3) : "A";
+  int required = lua_toboolean(L, 4);
+  la_Mat *A;
+  lua_settop(L, 3);
+  A = la_checkarg(L, 1, fname, 1);
+  la_checkfinite(L, A, fname, what, required);
+  lua_settop(L, 1);
+  return 1;
+}
+
+static int l_is_matrix(lua_State *L) {
+  lua_pushboolean(L, la_test(L, 1) != NULL);
+  return 1;
+}
+
+/* named(f, name) -> f as a closure whose errors name `name`: the Lua front
+** calls a core function under the name of the function the user called
+** (f's upvalues are copied, its name, upvalue 2, replaced). */
+static int l_named(lua_State *L) {
+  lua_CFunction f = lua_tocfunction(L, 1);
+  int n = 0;
+  luaL_checkstring(L, 2);
+  lua_settop(L, 2);
+  if (f == NULL || lua_getupvalue(L, 1, 2) == NULL || lua_type(L, -1) != LUA_TSTRING)
+    return la_typeerror(L, "named", 1, "function of linalg.core");
+  lua_pop(L, 1);
+  while (lua_getupvalue(L, 1, n + 1) != NULL) n++;   /* upvalue k at 2 + k */
+  lua_pushvalue(L, 2);
+  lua_replace(L, 4);
+  lua_pushcclosure(L, f, n);
+  return 1;
+}
+
+static const luaL_Reg funcs[] = {
+  {"is_matrix", l_is_matrix}, {"asmatrix", l_asmatrix},
+  {"check_finite", l_check_finite}, {"checkopts", l_checkopts},
+  {"named", l_named}, {NULL, NULL}
+};
+
+void la_open_front(lua_State *L) {
+  la_setfuncs(L, funcs, 0);
+}

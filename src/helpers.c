@@ -1,0 +1,294 @@
+/*
+** helpers.c: the helper layer's Lua side: errors that name the function the
+** user called, positional argument readers, the one options reader (C and,
+** through front.c's checkopts, the Lua front), Lua-owned scratch memory and
+** registration under public names. Nothing here knows the matrix type.
+*/
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "helpers.h"
+
+/* ------------------------------------------------------- names */
+
+const char *la_fname(lua_State *L) {
+  const char *s = lua_tostring(L, lua_upvalueindex(2));
+  return s ? s : "?";
+}
+
+/* funcs are closures over (metatable, name, the nup values on top) */
+void la_setfuncs(lua_State *L, const luaL_Reg *funcs, int nup) {
+  int i;
+  luaL_checkstack(L, nup + 2, "too many upvalues");
+  for (; funcs->name; funcs++) {
+    luaL_getmetatable(L, LINALG_MATRIX);
+    lua_pushstring(L, funcs->name);
+    for (i = 0; i < nup; i++) lua_pushvalue(L, -nup - 2);
+    lua_pushcclosure(L, funcs->func, nup + 2);
+    lua_setfield(L, -(nup + 2), funcs->name);
+  }
+  lua_pop(L, nup);
+}
+
+void la_setmeta(lua_State *L, const luaL_Reg *meta) {
+  luaL_getmetatable(L, LINALG_MATRIX);
+  la_setfuncs(L, meta, 0);
+  lua_pop(L, 1);
+}
+
+/* ------------------------------------------------------ errors */
+
+int la_error(lua_State *L, const char *fname, const char *fmt, ...) {
+  va_list ap;
+  lua_pushfstring(L, "linalg.%s: ", fname);
+  va_start(ap, fmt);
+  lua_pushvfstring(L, fmt, ap);
+  va_end(ap);
+  lua_concat(L, 2);
+  return lua_error(L);
+}
+
+int la_argerror(lua_State *L, const char *fname, int arg, const char *msg) {
+  return la_error(L, fname, "bad argument #%d (%s)", arg, msg);
+}
+
+/* the type name for messages: a metatable's __name if it has one */
+const char *la_typename(lua_State *L, int idx) {
+  const char *got = luaL_typename(L, idx);
+  if (luaL_getmetafield(L, idx, "__name") == LUA_TSTRING) return lua_tostring(L, -1);
+  return got;
+}
+
+int la_typeerror(lua_State *L, const char *fname, int arg, const char *what) {
+  return la_argerror(L, fname, arg, lua_pushfstring(L, "%s expected, got %s", what,
+                                                    la_typename(L, arg)));
+}
+
+/* Optimal string alignment distance (edits and swaps of neighbours),
+** capped: keys are short, anything longer is no match. */
+static int editdist(const char *a, const char *b) {
+  int d[33][33], i, j, n = (int)strlen(a), m = (int)strlen(b);
+  if (n > 32 || m > 32) return 99;
+  for (i = 0; i <= n; i++) d[i][0] = i;
+  for (j = 0; j <= m; j++) d[0][j] = j;
+  for (i = 1; i <= n; i++)
+    for (j = 1; j <= m; j++) {
+      int c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+      if (d[i - 1][j] + 1 < c) c = d[i - 1][j] + 1;
+      if (d[i][j - 1] + 1 < c) c = d[i][j - 1] + 1;
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+          d[i - 2][j - 2] + 1 < c)
+        c = d[i - 2][j - 2] + 1;
+      d[i][j] = c;
+    }
+  return d[n][m];
+}
+
+/* Keeps cand in *best when it is closer to key than what *best holds. */
+void la_closest(const char *key, const char *cand, const char **best, int *bd) {
+  int d = editdist(key, cand);
+  if (d < *bd && d <= 2 && d < (int)strlen(key)) { *bd = d; *best = cand; }
+}
+
+/* --------------------------------------------------- arguments */
+
+/* An integer argument; floats with an integral value are accepted. */
+lua_Integer la_checkint(lua_State *L, const char *fname, int arg) {
+  int ok;
+  lua_Integer v = lua_tointegerx(L, arg, &ok);
+  if (!ok) {
+    if (lua_type(L, arg) == LUA_TNUMBER)
+      la_argerror(L, fname, arg, lua_pushfstring(L,
+                  "integer expected, got %s", lua_tostring(L, arg)));
+    la_typeerror(L, fname, arg, "integer");
+  }
+  return v;
+}
+
+int la_checksize(lua_State *L, const char *fname, int arg) {
+  lua_Integer v = la_checkint(L, fname, arg);
+  if (v < 0 || v > INT_MAX)
+    la_argerror(L, fname, arg, lua_pushfstring(L,
+                "size must be in 0..%d, got %I", INT_MAX, v));
+  return (int)v;
+}
+
+void la_checktype(lua_State *L, const char *fname, int arg, int t) {
+  if (lua_type(L, arg) != t) la_typeerror(L, fname, arg, lua_typename(L, t));
+}
+
+double la_optargnum(lua_State *L, const char *fname, int arg, double def) {
+  if (lua_isnoneornil(L, arg)) return def;
+  if (lua_type(L, arg) != LUA_TNUMBER) la_typeerror(L, fname, arg, "number");
+  return lua_tonumber(L, arg);
+}
+
+/* ----------------------------------------------------- options */
+
+/* Options live in a table at idx; idx 0 means there is none. A value is
+** read with lua_getfield (an __index may supply it), checked while it is on
+** the stack and popped; no pointer into it outlives the read. */
+static int getopt(lua_State *L, int idx, const char *key, const char *fname) {
+  if (idx == 0 || lua_isnoneornil(L, idx)) { lua_pushnil(L); return LUA_TNIL; }
+  if (!lua_istable(L, idx)) la_typeerror(L, fname, idx, "options table");
+  return lua_getfield(L, idx, key);
+}
+
+static int opterror(lua_State *L, const char *fname, const char *key,
+                    const char *want) {
+  return la_error(L, fname, "option '%s' must be %s, got %s", key, want,
+                  la_typename(L, -1));
+}
+
+int la_optbool(lua_State *L, int idx, const char *key, int def,
+               const char *fname) {
+  int t = getopt(L, idx, key, fname), v = def;
+  if (t == LUA_TBOOLEAN) v = lua_toboolean(L, -1);
+  else if (t != LUA_TNIL) opterror(L, fname, key, "true or false");
+  lua_pop(L, 1);
+  return v;
+}
+
+double la_optnum(lua_State *L, int idx, const char *key, double def,
+                 const char *fname) {
+  int t = getopt(L, idx, key, fname);
+  double v = def;
+  if (t == LUA_TNUMBER) v = lua_tonumber(L, -1);
+  else if (t != LUA_TNIL) opterror(L, fname, key, "a number");
+  lua_pop(L, 1);
+  return v;
+}
+
+lua_Integer la_optint(lua_State *L, int idx, const char *key, lua_Integer def,
+                      const char *fname) {
+  int t = getopt(L, idx, key, fname), ok = 1;
+  lua_Integer v = def;
+  if (t == LUA_TNUMBER) v = lua_tointegerx(L, -1, &ok);
+  if (!ok || (t != LUA_TNUMBER && t != LUA_TNIL)) opterror(L, fname, key, "an integer");
+  lua_pop(L, 1);
+  return v;
+}
+
+/* Appends the choices as "a", "b" or "c" to the buffer. */
+static void addchoices(luaL_Buffer *B, const char *const choices[]) {
+  int i;
+  for (i = 0; choices[i]; i++) {
+    if (i > 0) luaL_addstring(B, choices[i + 1] ? ", " : " or ");
+    luaL_addchar(B, '"'); luaL_addstring(B, choices[i]); luaL_addchar(B, '"');
+  }
+}
+
+/* A string option that must be one of choices (NULL-terminated), returned
+** as its index, as luaL_checkoption does; def is the index when absent. */
+int la_optenum(lua_State *L, int idx, const char *key, int def,
+               const char *const choices[], const char *fname) {
+  int t = getopt(L, idx, key, fname), i;
+  luaL_Buffer B;
+  if (t == LUA_TNIL) { lua_pop(L, 1); return def; }
+  if (t == LUA_TSTRING) {
+    const char *s = lua_tostring(L, -1);
+    for (i = 0; choices[i]; i++)
+      if (strcmp(s, choices[i]) == 0) { lua_pop(L, 1); return i; }
+  }
+  luaL_buffinit(L, &B);
+  lua_pushfstring(L, "linalg.%s: option '%s' must be ", fname, key);
+  luaL_addvalue(&B);
+  addchoices(&B, choices);
+  if (t == LUA_TSTRING) lua_pushfstring(L, ", got \"%s\"", lua_tostring(L, -2));
+  else lua_pushfstring(L, ", got %s", la_typename(L, -2));
+  luaL_addvalue(&B);
+  luaL_pushresult(&B);
+  return lua_error(L);
+}
+
+/* "unknown option 'casual' (did you mean 'causal'?)"; the key is at -1. */
+int la_unknownkey(lua_State *L, const char *fname, const char *best) {
+  if (lua_type(L, -1) != LUA_TSTRING)
+    return la_error(L, fname, "options are named: got a %s key", luaL_typename(L, -1));
+  if (best)
+    return la_error(L, fname, "unknown option '%s' (did you mean '%s'?)",
+                    lua_tostring(L, -1), best);
+  return la_error(L, fname, "unknown option '%s'", lua_tostring(L, -1));
+}
+
+/* Every key of the options table at idx (read raw: keys an __index would
+** supply cannot be listed) must be one of keys (NULL-terminated). */
+void la_checkopts(lua_State *L, int idx, const char *fname,
+                  const char *const keys[]) {
+  if (idx == 0 || lua_isnoneornil(L, idx)) return;
+  if (!lua_istable(L, idx)) la_typeerror(L, fname, idx, "options table");
+  idx = lua_absindex(L, idx);
+  lua_pushnil(L);
+  while (lua_next(L, idx)) {
+    const char *best = NULL;
+    int i, bd = 99, known = 0;
+    lua_pop(L, 1);
+    if (lua_type(L, -1) == LUA_TSTRING)
+      for (i = 0; keys[i] && !known; i++) known = strcmp(lua_tostring(L, -1), keys[i]) == 0;
+    if (known) continue;
+    for (i = 0; keys[i] && lua_type(L, -1) == LUA_TSTRING; i++)   /* only for the message */
+      la_closest(lua_tostring(L, -1), keys[i], &best, &bd);
+    la_unknownkey(L, fname, best);
+  }
+}
+
+/* ----------------------------------------------------- scratch */
+
+static int newud(lua_State *L) {
+  lua_newuserdatauv(L, *(const size_t *)lua_touserdata(L, 1), (int)lua_tointeger(L, 2));
+  return 1;
+}
+
+/* A full userdata of sz bytes with nuv user values; out of memory is an
+** error of fname's that says what was asked (what: a description). */
+void *la_allocud(lua_State *L, const char *fname, size_t sz, int nuv,
+                      const char *what) {
+  if (sz < LA_BIGALLOC) return lua_newuserdatauv(L, sz, nuv);
+  lua_pushcfunction(L, newud);
+  lua_pushlightuserdata(L, &sz);
+  lua_pushinteger(L, nuv);
+  switch (lua_pcall(L, 2, 1, 0)) {
+    case LUA_OK: return lua_touserdata(L, -1);
+    case LUA_ERRMEM: {
+      char num[32];
+      snprintf(num, sizeof num, "%.1f", (double)sz / (sz >= ((size_t)1 << 30) ? 1073741824.0 : 1048576.0));
+      la_error(L, fname, "not enough memory for %s (%s %s)", what, num,
+               sz >= ((size_t)1 << 30) ? "GiB" : "MiB");
+    }
+    /* FALLTHROUGH */
+    default: lua_error(L);
+  }
+  return NULL;
+}
+
+void *la_alloc(lua_State *L, size_t n, size_t size) {
+  if (n > ((size_t)-1) / size - 1)
+    la_error(L, la_fname(L), "not enough memory for %f elements of workspace", (double)n);
+  if (n * size < LA_BIGALLOC) return lua_newuserdatauv(L, (n ? n : 1) * size, 0);
+  return la_allocud(L, la_fname(L), n * size, 0, "workspace");
+}
+
+int la_optcheckfinite(lua_State *L, int idx, const char *fname) {
+  return la_optbool(L, idx, "check_finite", 1, fname);
+}
+
+int la_optsat(lua_State *L, int first) {
+  int top = lua_gettop(L);
+  return (top >= first && lua_type(L, top) == LUA_TTABLE) ? top : 0;
+}
+
+int la_optdim(lua_State *L, const char *fname, int arg) {
+  lua_Integer d;
+  if (lua_isnoneornil(L, arg)) return 0;
+  d = la_checkint(L, fname, arg);
+  if (d != 1 && d != 2) la_argerror(L, fname, arg, "dim must be 1 or 2");
+  return (int)d;
+}
+
+double la_optposnum(lua_State *L, const char *fname, int arg, double def) {
+  if (lua_isnoneornil(L, arg) || lua_istable(L, arg)) return def;
+  return la_optargnum(L, fname, arg, def);
+}

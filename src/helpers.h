@@ -1,0 +1,150 @@
+/*
+** helpers.h: the helper layer every binding file builds on (not for hosts;
+** their header is linalg.h). helpers.c: errors, argument and option
+** readers, Lua-owned scratch, registration under public names;
+** lapackcall.c: LAPACK's error reports and workspace queries. The matrix
+** type is in matrix.h, included here. Conventions: src/README.md.
+*/
+#ifndef LA_HELPERS_H
+#define LA_HELPERS_H
+
+#include <lua.h>
+#include <lauxlib.h>
+
+#include "linalg.h"
+#include "matrix.h"
+
+/* ------------------------------------------------------------ names */
+
+/* Every entry point is a closure with upvalue 1 the matrix metatable and
+** upvalue 2 its public name (la_setfuncs binds both): la_fname gives the
+** name the user called, for every message the function and its helpers
+** raise. Further upvalues (3, ...) are the function's own. */
+const char *la_fname(lua_State *L);
+
+/* Registers funcs into the table at -(nup + 1), each with the metatable,
+** its name and the nup values on top as upvalues; pops those values. */
+void la_setfuncs(lua_State *L, const luaL_Reg *funcs, int nup);
+/* the same into the matrix metatable (names as keys: "__add", ...) */
+void la_setmeta(lua_State *L, const luaL_Reg *meta);
+
+/* ------------------------------------------------------------ errors */
+
+/* Every message starts with "linalg.<fname>: ". None of them returns. */
+int la_error(lua_State *L, const char *fname, const char *fmt, ...);
+int la_argerror(lua_State *L, const char *fname, int arg, const char *msg);
+int la_typeerror(lua_State *L, const char *fname, int arg, const char *what);
+/* the type name for messages: a metatable's __name if it has one */
+const char *la_typename(lua_State *L, int idx);
+
+/* Keeps cand in *best when it is closer to key than *bd edits (at most 2):
+** the "did you mean" of option and method names. */
+void la_closest(const char *key, const char *cand, const char **best, int *bd);
+/* "unknown option 'casual' (did you mean 'causal'?)" for the key at -1 */
+int la_unknownkey(lua_State *L, const char *fname, const char *best);
+
+/* ------------------------------------------------------------ arguments */
+
+/* positional arguments: an integer (an integral float accepted), a size
+** in 0..INT_MAX, a value of Lua type t, an optional number */
+lua_Integer la_checkint(lua_State *L, const char *fname, int arg);
+int la_checksize(lua_State *L, const char *fname, int arg);
+void la_checktype(lua_State *L, const char *fname, int arg, int t);
+double la_optargnum(lua_State *L, const char *fname, int arg, double def);
+
+/* a positional number at arg, or def when it is absent or is the options
+** table (pinv(A, {...}), rank(A, tol)) */
+double la_optposnum(lua_State *L, const char *fname, int arg, double def);
+
+/* a dim argument at arg: 0 when absent, else 1 (down columns) or 2 */
+int la_optdim(lua_State *L, const char *fname, int arg);
+
+/* ------------------------------------------------------------ options */
+
+/* The options table at stack index idx (0, none or nil: no options). Every
+** reader checks the value's type while it is on the stack and keeps no
+** pointer into it; la_checkopts rejects keys not in keys (NULL-terminated),
+** naming the closest known one. */
+void la_checkopts(lua_State *L, int idx, const char *fname,
+                  const char *const keys[]);
+int la_optbool(lua_State *L, int idx, const char *key, int def,
+               const char *fname);
+double la_optnum(lua_State *L, int idx, const char *key, double def,
+                 const char *fname);
+lua_Integer la_optint(lua_State *L, int idx, const char *key, lua_Integer def,
+                      const char *fname);
+/* index of the option's string in choices (NULL-terminated), def if
+** absent; anything else is an error listing the choices
+** (luaL_checkoption's contract for an option) */
+int la_optenum(lua_State *L, int idx, const char *key, int def,
+               const char *const choices[], const char *fname);
+/* the check_finite option (default true) */
+int la_optcheckfinite(lua_State *L, int idx, const char *fname);
+/* Index of the options table: the last argument when it is a plain table
+** at or after position first (a table before that is a matrix), else 0. */
+int la_optsat(lua_State *L, int first);
+
+/* ------------------------------------------------------------ scratch */
+
+/* Scratch memory owned by Lua: room for n elements of size bytes in a full
+** userdata left on the stack (pushes 1), freed by the GC on any path,
+** error or not; running out of memory is an error of la_fname's. */
+void *la_alloc(lua_State *L, size_t n, size_t size);
+#define LA_SCRATCH(L, T, n) ((T *)la_alloc((L), (n), sizeof(T)))
+#define la_scratch(L, n) LA_SCRATCH(L, double, n)
+/* A full userdata of sz bytes with nuv user values (pushes 1): from
+** LA_BIGALLOC bytes on through a protected call, so that running out of
+** memory is an error of fname's that says what was asked (what: "a 3x4
+** matrix", "workspace"); below, the call would cost more than it says. */
+#define LA_BIGALLOC ((size_t)1 << 16)
+void *la_allocud(lua_State *L, const char *fname, size_t sz, int nuv, const char *what);
+
+/* ------------------------------------------------------------ LAPACK */
+
+/* LAPACK's argument reports (xerbla) are recorded, never printed; this
+** raises on info < 0 or a recorded report, naming the routine. */
+void la_checkinfo(lua_State *L, const char *fname, const char *routine, int info);
+/* workspace of a lwork = -1 query's size (pushes 1) */
+double *la_work(lua_State *L, const char *fname, double query, int *lwork);
+
+/* Runs a LAPACKE _work routine the way LAPACK asks to be run: `call` once
+** with WORK a one-element query and LWORK = -1, then again with WORK a
+** workspace of the size the query returned (Lua-owned, pushed) and LWORK
+** its length; info receives each result and is checked. `call` is the
+** routine's call written with the names WORK and LWORK. */
+#define LA_WORKCALL(L, fname, routine, info, call) do {                   \
+    double la_query_; double *WORK = &la_query_; int LWORK = -1;         \
+    (info) = (call); la_checkinfo((L), (fname), (routine), (info));      \
+    WORK = la_work((L), (fname), la_query_, &LWORK);                     \
+    (info) = (call); la_checkinfo((L), (fname), (routine), (info));      \
+  } while (0)
+
+/* The singular values of A (a copy is factorized by dgesdd; NaN/Inf in A
+** is an error), descending, as a vector: job 'N' pushes s; 'S' (thin) and
+** 'A' (full) push U, s, Vt. Returns s. */
+la_Mat *la_svd(lua_State *L, const la_Mat *A, const char *fname, char job);
+
+/* LU of a copy of square A by dgetrf (pushes the copy and ipiv; info > 0:
+** singular); la_inverse turns such an LU into the inverse by dgetri. */
+la_Mat *la_lu(lua_State *L, const la_Mat *A, const char *fname, int **ipiv, int *info);
+void la_inverse(lua_State *L, la_Mat *W, int *ipiv, const char *fname);
+
+/* ------------------------------------------------------------ the parts */
+
+/* Each binding file registers its functions into the module table at -1;
+** module.c calls these in order. */
+void la_open_matrix(lua_State *L);
+void la_open_construct(lua_State *L);
+void la_open_front(lua_State *L);
+void la_open_arith(lua_State *L);
+void la_open_elementwise(lua_State *L);
+void la_open_shape(lua_State *L);
+void la_open_solve(lua_State *L);
+void la_open_factor(lua_State *L);
+void la_open_lstsq(lua_State *L);
+void la_open_gram_schmidt(lua_State *L);
+void la_open_attention(lua_State *L);
+void la_open_bytes(lua_State *L);
+void la_open_config(lua_State *L);
+
+#endif

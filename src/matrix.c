@@ -1,0 +1,712 @@
+/*
+** matrix.c: the matrix type: the userdata (owned storage or a view), making
+** and copying matrices, recognising them (la_test / la_check, tables
+** converted), vectors and right-hand sides, the finiteness and shape
+** checks, element access, views, printing, the metamethods that make a
+** matrix behave as a value, and the C API of linalg.h.
+*/
+#define _DEFAULT_SOURCE   /* madvise */
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+#include "helpers.h"
+#include "kernels/kernels.h"
+
+/* The metatable is also stored under this address in the registry: a
+** pointer key is cheaper to look up than the name on every allocation. */
+static const char mt_key = 'M';
+
+/* header rounded up so owned data is 16-byte aligned */
+#define LA_HDR ((sizeof(la_Mat) + 15) & ~(size_t)15)
+
+/* --------------------------------------------- making matrices */
+
+static void checkdims(lua_State *L, const char *fname, lua_Integer m,
+                      lua_Integer n) {
+  if (m < 0 || n < 0 || m > INT_MAX || n > INT_MAX)
+    la_error(L, fname, "invalid size %Ix%I", m, n);
+  /* 32-bit BLAS/LAPACK integers index at most INT_MAX elements */
+  if (m > 0 && n > INT_MAX / m)
+    la_error(L, fname, "size %Ix%I exceeds %d elements (32-bit BLAS indexing)",
+             m, n, INT_MAX);
+}
+
+/* Large matrices ask for transparent huge pages (as NumPy does from 4 MiB):
+** fewer page faults when a fresh result is first written. Only a hint, on
+** the 2 MiB-aligned interior of memory this matrix owns. */
+static void hugepages(void *p, size_t len) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  const uintptr_t huge = (uintptr_t)1 << 21;
+  uintptr_t a = ((uintptr_t)p + huge - 1) & ~(huge - 1);
+  uintptr_t e = ((uintptr_t)p + len) & ~(huge - 1);
+  if (len >= ((size_t)4 << 20) && e > a) madvise((void *)a, e - a, MADV_HUGEPAGE);
+#else
+  (void)p; (void)len;
+#endif
+}
+
+const char *const la_dtypes[] = {"float64", "float32", NULL};
+
+static size_t esize(int dtype) { return dtype == LA_F32 ? sizeof(float) : sizeof(double); }
+
+/* Pushes a new m x n matrix of type dtype with uninitialised contents. mt
+** is where the matrix metatable is: a stack index, or 0 for the registry
+** (the C API, which runs inside the host's functions). */
+static la_Mat *newmat(lua_State *L, const char *fname, lua_Integer m, lua_Integer n,
+                      int mt, int dtype) {
+  la_Mat *A;
+  size_t sz;
+  void *p;
+  if (mt) mt = lua_absindex(L, mt);
+  checkdims(L, fname, m, n);
+  sz = LA_HDR + (size_t)(m * n) * esize(dtype);
+  /* no user value: only views need one, and the GC skips a userdata without */
+  if (sz < LA_BIGALLOC) A = (la_Mat *)lua_newuserdatauv(L, sz, 0);
+  else {
+    lua_pushfstring(L, "a %Ix%I matrix", m, n);
+    A = (la_Mat *)la_allocud(L, fname, sz, 0, lua_tostring(L, -1));
+    lua_remove(L, -2);
+  }
+  p = (void *)((char *)A + LA_HDR);                 /* owned data follows the header */
+  hugepages(p, (size_t)(m * n) * esize(dtype));
+  A->data = dtype == LA_F64 ? (double *)p : NULL;
+  A->fdata = dtype == LA_F32 ? (float *)p : NULL;
+  A->dtype = dtype;
+  A->rows = (int)m; A->cols = (int)n; A->ld = m > 0 ? (int)m : 1;
+  A->flags = 0;
+  if (mt) {
+    lua_pushvalue(L, mt);
+    if (lua_type(L, -1) != LUA_TTABLE) { lua_pop(L, 1); mt = 0; }
+  }
+  if (!mt) lua_rawgetp(L, LUA_REGISTRYINDEX, &mt_key);
+  lua_setmetatable(L, -2);
+  return A;
+}
+
+/* Every function of the module is a closure with the metatable as upvalue
+** 1 (la_setfuncs), which is much cheaper to reach than the registry. */
+la_Mat *la_new(lua_State *L, const char *fname, lua_Integer m, lua_Integer n) {
+  return newmat(L, fname, m, n, lua_upvalueindex(1), LA_F64);
+}
+
+la_Mat *la_newat(lua_State *L, const char *fname, lua_Integer m, lua_Integer n, int mt) {
+  return newmat(L, fname, m, n, mt, LA_F64);
+}
+
+la_Mat *la_newt(lua_State *L, const char *fname, lua_Integer m, lua_Integer n, int dtype) {
+  return newmat(L, fname, m, n, lua_upvalueindex(1), dtype);
+}
+
+double la_get(const la_Mat *A, int i, int j) {
+  return A->dtype == LA_F32 ? (double)LA_ATF(A, i, j) : LA_AT(A, i, j);
+}
+
+void la_put(la_Mat *A, int i, int j, double x) {
+  if (A->dtype == LA_F32) LA_ATF(A, i, j) = (float)x;
+  else LA_AT(A, i, j) = x;
+}
+
+/* B = A, element types converted as needed (B packed or a view) */
+void la_copyto(const la_Mat *A, la_Mat *B) {
+  int i, j;
+  if (A->dtype == LA_F64 && B->dtype == LA_F64) {
+    lak_copy(A->rows, A->cols, A->data, A->ld, B->data, B->ld);
+    return;
+  }
+  for (j = 0; j < A->cols; j++)
+    for (i = 0; i < A->rows; i++) la_put(B, i, j, la_get(A, i, j));
+}
+
+la_Mat *la_convert(lua_State *L, const la_Mat *A, int dtype, const char *fname) {
+  la_Mat *B = la_newt(L, fname, A->rows, A->cols, dtype);
+  la_copyto(A, B);
+  return B;
+}
+
+int la_optdtype(lua_State *L, int idx, int def, const char *fname) {
+  return la_optenum(L, idx, "dtype", def, la_dtypes, fname);
+}
+
+la_Mat *la_newzero(lua_State *L, const char *fname, lua_Integer m, lua_Integer n) {
+  la_Mat *A = la_new(L, fname, m, n);
+  memset(A->data, 0, (size_t)(m * n) * sizeof(double));
+  return A;
+}
+
+la_Mat *la_copyof(lua_State *L, const la_Mat *A, const char *fname) {
+  return la_convert(L, A, A->dtype, fname);
+}
+
+/* ---------------------------------------- recognising matrices */
+
+/* The module's closures carry the metatable as upvalue 1, which makes the
+** common check one comparison; from elsewhere (the C API) the registry
+** decides. */
+la_Mat *la_testany(lua_State *L, int idx) {
+  void *p = lua_touserdata(L, idx);
+  int same;
+  /* the size check keeps a foreign userdata that was given our metatable
+  ** (debug.setmetatable) from being read as a matrix header */
+  if (p == NULL || lua_rawlen(L, idx) < sizeof(la_Mat) || !lua_getmetatable(L, idx))
+    return NULL;
+  same = lua_rawequal(L, -1, lua_upvalueindex(1));
+  if (!same) {
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &mt_key);
+    same = lua_rawequal(L, -1, -2);
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
+  return same ? (la_Mat *)p : NULL;
+}
+
+la_Mat *la_test(lua_State *L, int idx) {
+  la_Mat *A = la_testany(L, idx);
+  return A && A->dtype == LA_F64 ? A : NULL;
+}
+
+/* Tables are read raw (no __index / __len): data, not proxies, and the
+** conversion cannot run arbitrary code. */
+static lua_Integer tlen(lua_State *L, int idx) {
+  return (lua_Integer)lua_rawlen(L, idx);
+}
+
+static double tnumber(lua_State *L, const char *fname, lua_Integer i,
+                      lua_Integer j) {
+  int isnum;
+  double x = lua_tonumberx(L, -1, &isnum);
+  if (isnum && lua_type(L, -1) == LUA_TNUMBER) return x;
+  la_error(L, fname, "entry (%I,%I) is not a number (got %s)", i, j,
+             luaL_typename(L, -1));
+  return x;
+}
+
+/* Converts the table at idx: a table of rows, or a flat table (a column
+** vector). Pushes the new matrix. */
+static la_Mat *fromtable(lua_State *L, int idx, const char *fname) {
+  lua_Integer m = tlen(L, idx), n = 1, i, j;
+  int rowsmode;
+  la_Mat *A;
+  rowsmode = lua_rawgeti(L, idx, 1) == LUA_TTABLE;
+  if (rowsmode) n = tlen(L, -1);
+  lua_pop(L, 1);
+  A = la_new(L, fname, m, rowsmode ? n : 1);
+  for (i = 1; i <= m; i++) {
+    int t = lua_rawgeti(L, idx, i);
+    if (!rowsmode) {
+      A->data[i - 1] = tnumber(L, fname, i, 1);
+    } else {
+      double *p = A->data + (i - 1);
+      if (t != LUA_TTABLE)
+        la_error(L, fname, "row %I is not a table (got %s)", i, luaL_typename(L, -1));
+      if (tlen(L, -1) != n)
+        la_error(L, fname, "row %I has %I entries, expected %I (ragged rows)",
+                 i, tlen(L, -1), n);
+      for (j = 1; j <= n; j++, p += A->ld) {
+        lua_rawgeti(L, -1, j);
+        *p = tnumber(L, fname, i, j);
+        lua_pop(L, 1);
+      }
+    }
+    lua_pop(L, 1);
+  }
+  return A;
+}
+
+/* A matrix argument at stack index idx, reported as argument argno; a Lua
+** table is converted and replaces the argument, which keeps it anchored. */
+static la_Mat *checkarg(lua_State *L, int idx, const char *fname, int argno, int any) {
+  la_Mat *A = la_testany(L, idx);
+  if (A) {
+    if (A->flags & LA_CLOSED)
+      la_error(L, fname, "bad argument #%d (matrix is closed)", argno);
+    if (A->dtype != LA_F64 && !any) {        /* computed in float64 */
+      idx = lua_absindex(L, idx);
+      A = la_convert(L, A, LA_F64, fname);
+      lua_replace(L, idx);
+    }
+    return A;
+  }
+  if (lua_istable(L, idx)) {
+    idx = lua_absindex(L, idx);
+    A = fromtable(L, idx, fname);
+    lua_replace(L, idx);
+    return A;
+  }
+  la_error(L, fname, "bad argument #%d (matrix expected, got %s)", argno,
+           la_typename(L, idx));
+  return NULL;
+}
+
+la_Mat *la_checkarg(lua_State *L, int idx, const char *fname, int argno) {
+  return checkarg(L, idx, fname, argno, 0);
+}
+
+la_Mat *la_check(lua_State *L, int idx, const char *fname) {
+  return checkarg(L, idx, fname, idx, 0);
+}
+
+la_Mat *la_checkany(lua_State *L, int idx, const char *fname) {
+  return checkarg(L, idx, fname, idx, 1);
+}
+
+int la_isvec(const la_Mat *A) { return A->cols == 1 || A->rows == 1; }
+
+/* A vector argument (n x 1 or 1 x n): its data, length and stride. */
+double *la_vec(lua_State *L, int idx, const char *fname, int *n, int *inc) {
+  la_Mat *A = la_check(L, idx, fname);
+  if (!la_isvec(A))
+    la_argerror(L, fname, idx, lua_pushfstring(L,
+                "vector expected, got a %dx%d matrix", A->rows, A->cols));
+  if (A->cols == 1) { *n = A->rows; *inc = 1; }
+  else { *n = A->cols; *inc = A->ld; }
+  return A->data;
+}
+
+la_Mat *la_rhs(lua_State *L, int idx, const char *fname, int m) {
+  la_Mat *B = la_check(L, idx, fname);
+  if (B->rows == 1 && B->cols == m && m != 1) {
+    la_Mat *C = la_new(L, fname, m, 1);
+    int i;
+    for (i = 0; i < m; i++) C->data[i] = LA_AT(B, 0, i);
+    lua_replace(L, idx);
+    return C;
+  }
+  return B;
+}
+
+/* ------------------------------------------------------ checks */
+
+/* First NaN/Inf of A, as an error naming it; hint says what to do about it. */
+static void scanfinite(lua_State *L, const la_Mat *A, const char *fname,
+                       const char *what, const char *hint) {
+  int i, j;
+  if (LA_EMPTY(A)) return;
+  for (j = 0; j < A->cols; j++)
+    if (A->dtype == LA_F32 || !lak_allfinite(A->rows, A->data + (ptrdiff_t)j * A->ld))
+      for (i = 0; i < A->rows; i++)      /* find it for the message */
+        if (!isfinite(la_get(A, i, j)))
+          la_error(L, fname, "%s(%d,%d) is %s (%s)", what, i + 1, j + 1,
+                   isnan(la_get(A, i, j)) ? "NaN" : "Inf", hint);
+}
+
+void la_checkfinite(lua_State *L, const la_Mat *A, const char *fname,
+                    const char *what, int required) {
+  scanfinite(L, A, fname, what, required ? "finite input required even with check_finite = false"
+                                         : "pass check_finite = false to skip this check");
+}
+
+la_Mat *la_checksquare(lua_State *L, int idx, const char *fname) {
+  la_Mat *A = la_check(L, idx, fname);
+  if (A->rows != A->cols)
+    la_error(L, fname, "matrix must be square, got %dx%d", A->rows, A->cols);
+  return A;
+}
+
+/* Symmetric within sqrt(eps) of the largest entry (NumPy reads only the
+** lower triangle and never checks; a silently wrong answer is worse). */
+void la_checksym(lua_State *L, const la_Mat *A, const char *fname) {
+  double big = 0.0, tol;
+  int i, j;
+  for (j = 0; j < A->cols; j++)
+    for (i = 0; i < A->rows; i++) if (fabs(LA_AT(A, i, j)) > big) big = fabs(LA_AT(A, i, j));
+  tol = 1.4901161193847656e-08 * big;
+  for (j = 0; j < A->cols; j++)
+    for (i = j + 1; i < A->rows; i++)
+      if (!(fabs(LA_AT(A, i, j) - LA_AT(A, j, i)) <= tol))
+        la_error(L, fname, "matrix is not symmetric (A(%d,%d) = %f, A(%d,%d) = %f)",
+                 i + 1, j + 1, LA_AT(A, i, j), j + 1, i + 1, LA_AT(A, j, i));
+}
+
+/* ------------------------------------------------------ access */
+
+static int l_shape(lua_State *L) {
+  const char *F = la_fname(L);
+  la_Mat *A = la_checkany(L, 1, F);
+  lua_pushinteger(L, A->rows); lua_pushinteger(L, A->cols);
+  return 2;
+}
+
+static int l_rows(lua_State *L) { lua_pushinteger(L, la_checkany(L, 1, "rows")->rows); return 1; }
+
+static int l_cols(lua_State *L) { lua_pushinteger(L, la_checkany(L, 1, la_fname(L))->cols); return 1; }
+
+static int l_numel(lua_State *L) {
+  const char *F = la_fname(L);
+  la_Mat *A = la_checkany(L, 1, F);
+  lua_pushinteger(L, (lua_Integer)A->rows * A->cols);
+  return 1;
+}
+
+/* A 1-based index argument in 1..lim, returned 0-based. */
+static int checkindex(lua_State *L, const char *fname, int arg, lua_Integer lim,
+                      const char *what) {
+  lua_Integer i = la_checkint(L, fname, arg);
+  if (i < 1 || i > lim)
+    la_error(L, fname, "%s index %I out of range 1..%I", what, i, lim);
+  return (int)(i - 1);
+}
+
+/* Element (i, j) for (A, i, j) at args 2, 3; one index is the linear,
+** column-major index (so v(i) works for both vector orientations). */
+static void element(lua_State *L, la_Mat *A, const char *fname, int linear, int *pi, int *pj) {
+  int i, j;
+  if (linear) {
+    lua_Integer k = checkindex(L, fname, 2, (lua_Integer)A->rows * A->cols,
+                               "linear");
+    if (A->rows == 1) { i = 0; j = (int)k; }
+    else { i = (int)(k % A->rows); j = (int)(k / A->rows); }
+  } else {
+    i = checkindex(L, fname, 2, A->rows, "row");
+    j = checkindex(L, fname, 3, A->cols, "column");
+  }
+  *pi = i; *pj = j;
+}
+
+static int l_get(lua_State *L) {
+  la_Mat *A = la_checkany(L, 1, "get");
+  int i, j;
+  element(L, A, "get", lua_isnoneornil(L, 3), &i, &j);
+  lua_pushnumber(L, la_get(A, i, j));
+  return 1;
+}
+
+static int l_set(lua_State *L) {
+  const char *F = la_fname(L);
+  la_Mat *A = la_checkany(L, 1, F);
+  int linear = lua_gettop(L) <= 3, varg = linear ? 3 : 4, i, j;
+  if (lua_type(L, varg) != LUA_TNUMBER) la_typeerror(L, F, varg, "number");
+  element(L, A, F, linear, &i, &j);
+  la_put(A, i, j, lua_tonumber(L, varg));
+  lua_settop(L, 1);
+  return 1;
+}
+
+/* Pushes a view of rows i..i+m-1, columns j..j+n-1 (0-based) of the matrix
+** at index 1; the view holds its parent in user value 1. */
+static la_Mat *view(lua_State *L, la_Mat *P, int i, int j, int m, int n) {
+  la_Mat *V = (la_Mat *)lua_newuserdatauv(L, sizeof(la_Mat), 1);
+  int some = m > 0 && n > 0;
+  V->data = P->data && some ? &LA_AT(P, i, j) : P->data;
+  V->fdata = P->fdata && some ? &LA_ATF(P, i, j) : P->fdata;
+  V->dtype = P->dtype;
+  V->rows = m; V->cols = n; V->ld = P->ld; V->flags = LA_VIEW;
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &mt_key);
+  lua_setmetatable(L, -2);
+  lua_pushvalue(L, 1);
+  lua_setiuservalue(L, -2, 1);
+  return V;
+}
+
+static int l_row(lua_State *L) {
+  const char *F = la_fname(L);
+  la_Mat *A = la_checkany(L, 1, F);
+  view(L, A, checkindex(L, F, 2, A->rows, "row"), 0, 1, A->cols);
+  return 1;
+}
+
+static int l_col(lua_State *L) {
+  const char *F = la_fname(L);
+  la_Mat *A = la_checkany(L, 1, F);
+  view(L, A, 0, checkindex(L, F, 2, A->cols, "column"), A->rows, 1);
+  return 1;
+}
+
+/* sub(i1, i2, j1, j2): inclusive ranges; i2 = i1 - 1 gives an empty view */
+static int l_sub(lua_State *L) {
+  const char *F = la_fname(L);
+  la_Mat *A = la_checkany(L, 1, F);
+  lua_Integer r[4];
+  int k;
+  for (k = 0; k < 4; k++) r[k] = la_checkint(L, F, k + 2);
+  if (r[0] < 1 || r[1] > A->rows || r[1] < r[0] - 1)
+    la_error(L, F, "rows %I..%I out of range for a %dx%d matrix",
+             r[0], r[1], A->rows, A->cols);
+  if (r[2] < 1 || r[3] > A->cols || r[3] < r[2] - 1)
+    la_error(L, F, "columns %I..%I out of range for a %dx%d matrix",
+             r[2], r[3], A->rows, A->cols);
+  view(L, A, (int)r[0] - 1, (int)r[2] - 1, (int)(r[1] - r[0] + 1),
+       (int)(r[3] - r[2] + 1));
+  return 1;
+}
+
+static int l_copy(lua_State *L) {
+  const char *F = la_fname(L);
+  la_copyof(L, la_checkany(L, 1, F), F);
+  return 1;
+}
+
+static int l_reshape(lua_State *L) {
+  const char *F = la_fname(L);
+  la_Mat *A = la_checkany(L, 1, F), *B;
+  int m = la_checksize(L, F, 2), n = la_checksize(L, F, 3);
+  if ((lua_Integer)m * n != (lua_Integer)A->rows * A->cols)
+    la_error(L, F, "cannot reshape %dx%d into %dx%d", A->rows, A->cols, m, n);
+  B = la_newt(L, F, m, n, A->dtype);
+  if (A->dtype == LA_F64) lak_copy(A->rows, A->cols, A->data, A->ld, B->data, A->rows > 0 ? A->rows : 1);
+  else {   /* the same column-major order, packed */
+    int i, j;
+    float *q = B->fdata;
+    for (j = 0; j < A->cols; j++) for (i = 0; i < A->rows; i++) *q++ = LA_ATF(A, i, j);
+  }
+  return 1;
+}
+
+static int l_totable(lua_State *L) {
+  const char *F = la_fname(L);
+  la_Mat *A = la_checkany(L, 1, F);
+  int i, j;
+  lua_createtable(L, A->rows, 0);
+  for (i = 0; i < A->rows; i++) {
+    if (A->cols == 1) { lua_pushnumber(L, la_get(A, i, 0)); lua_rawseti(L, -2, i + 1); continue; }
+    lua_createtable(L, A->cols, 0);
+    for (j = 0; j < A->cols; j++) {
+      lua_pushnumber(L, la_get(A, i, j));
+      lua_rawseti(L, -2, j + 1);
+    }
+    lua_rawseti(L, -2, i + 1);
+  }
+  return 1;
+}
+
+static int l_t(lua_State *L) {
+  la_Mat *A = la_checkany(L, 1, "t");
+  la_Mat *B = la_newt(L, "t", A->cols, A->rows, A->dtype);
+  if (A->dtype == LA_F64) lak_transpose(A->rows, A->cols, A->data, A->ld, B->data, B->ld);
+  else {
+    int i, j;
+    for (j = 0; j < A->cols; j++) for (i = 0; i < A->rows; i++) LA_ATF(B, j, i) = LA_ATF(A, i, j);
+  }
+  return 1;
+}
+
+/* astype(A, dtype) -> a copy of A with elements of type dtype ("float64"
+** or "float32"), as NumPy's astype */
+static int l_astype(lua_State *L) {
+  const char *F = la_fname(L);
+  la_Mat *A = la_checkany(L, 1, F);
+  int t = luaL_checkoption(L, 2, NULL, la_dtypes);
+  la_convert(L, A, t, F);
+  return 1;
+}
+
+/* ------------------------------------------------- metamethods */
+
+/* A[k] for anything but a method name or T: an error that says what to
+** write instead (A[1] could mean an entry in Octave and a row in NumPy). */
+static int badindex(lua_State *L) {
+  const char *best = NULL;
+  int bd = 99;
+  if (lua_type(L, 2) == LUA_TNUMBER)
+    return la_error(L, "matrix", "A[%s] is not defined: use A(i, j) or A:get(i, j) for "
+                    "an entry, A:row(i) or A:col(j) for a view", lua_tostring(L, 2));
+  if (lua_type(L, 2) != LUA_TSTRING)
+    return la_error(L, "matrix", "no field with a %s key", la_typename(L, 2));
+  lua_pushnil(L);
+  while (lua_next(L, lua_upvalueindex(3))) {
+    lua_pop(L, 1);
+    if (lua_type(L, -1) == LUA_TSTRING) la_closest(lua_tostring(L, 2), lua_tostring(L, -1), &best, &bd);
+  }
+  if (best)
+    return la_error(L, "matrix", "no method or field '%s' (did you mean '%s'?)",
+                    lua_tostring(L, 2), best);
+  return la_error(L, "matrix", "no method or field '%s'", lua_tostring(L, 2));
+}
+
+static int m_index(lua_State *L) {
+  const char *k = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : NULL;
+  if (k && k[0] == 'T' && k[1] == '\0') {
+    lua_settop(L, 1);
+    return l_t(L);
+  }
+  if (k && strcmp(k, "dtype") == 0) {
+    la_Mat *A = la_testany(L, 1);
+    if (A) { lua_pushstring(L, la_dtypes[A->dtype]); return 1; }
+  }
+  lua_pushvalue(L, 2);
+  if (lua_rawget(L, lua_upvalueindex(3)) == LUA_TNIL) return badindex(L);
+  return 1;
+}
+
+/* matrices take no fields; entries are set with set */
+static int m_newindex(lua_State *L) {
+  if (lua_type(L, 2) == LUA_TSTRING)
+    return la_error(L, "matrix", "matrices take no fields (A.%s = ...): use "
+                    "A:set(i, j, x) to set an entry", lua_tostring(L, 2));
+  return la_error(L, "matrix", "A[%s] = ... is not defined: use A:set(i, j, x) to set "
+                  "an entry", luaL_tolstring(L, 2, NULL));
+}
+
+static int m_len(lua_State *L) { return l_rows(L); }
+
+/* __close: later use is an error; closing twice is harmless. No memory is
+** released early: views of this matrix may still point into it. */
+static int m_close(lua_State *L) {
+  la_Mat *A = la_testany(L, 1);
+  if (A == NULL) return la_typeerror(L, "close", 1, "matrix");
+  A->flags |= LA_CLOSED;
+  return 0;
+}
+
+/* ---------------------------------------------------- printing */
+
+#define ELIDE_OVER 1000   /* entries, as NumPy's threshold */
+#define EDGE 3            /* rows / columns kept at each end when eliding */
+
+static void fmtnum(char *buf, size_t sz, double x) {
+  if (isnan(x)) snprintf(buf, sz, "nan");
+  else if (isinf(x)) snprintf(buf, sz, x > 0 ? "inf" : "-inf");
+  else snprintf(buf, sz, "%.6g", x == 0.0 ? 0.0 : x);   /* no "-0" */
+}
+
+/* Fills idx with the indices shown along a dimension of length n; -1 marks
+** the ellipsis. Returns how many. */
+static int shown(int n, int elide, int *idx) {
+  int k = 0, i;
+  if (!elide || n <= 2 * EDGE) { for (i = 0; i < n; i++) idx[k++] = i; return k; }
+  for (i = 0; i < EDGE; i++) idx[k++] = i;
+  idx[k++] = -1;
+  for (i = n - EDGE; i < n; i++) idx[k++] = i;
+  return k;
+}
+
+static void cell(const la_Mat *A, int i, int j, char *buf, size_t sz) {
+  if (i >= 0 && j >= 0) fmtnum(buf, sz, la_get(A, i, j));
+  else snprintf(buf, sz, "%s", i < 0 && j < 0 ? "" : i < 0 ? ":" : "...");
+}
+
+/* "3x2 matrix" then right-aligned columns; beyond ELIDE_OVER entries only
+** the first and last EDGE rows and columns, as NumPy does. */
+static int m_tostring(lua_State *L) {
+  la_Mat *A = la_checkany(L, 1, "tostring");
+  int elide = (lua_Integer)A->rows * A->cols > ELIDE_OVER, nr, nc, a, b;
+  int *ri;
+  if (LA_EMPTY(A)) {
+    lua_pushfstring(L, "%dx%d%s matrix%s", A->rows, A->cols, A->dtype == LA_F32 ? " float32" : "",
+                  (A->flags & LA_VIEW) ? " (view)" : "");
+    return 1;
+  }
+  ri = (int *)la_scratch(L, (size_t)A->rows + 2 * (size_t)A->cols + 16);
+  int *ci, *w;
+  char buf[64];
+  luaL_Buffer B;
+  nr = shown(A->rows, elide, ri);
+  ci = ri + nr; nc = shown(A->cols, elide, ci); w = ci + nc;
+  for (b = 0; b < nc; b++)
+    for (w[b] = 1, a = 0; a < nr; a++) {
+      int len;
+      cell(A, ri[a], ci[b], buf, sizeof buf);
+      len = (int)strlen(buf); if (len > w[b]) w[b] = len;
+    }
+  luaL_buffinit(L, &B);
+  lua_pushfstring(L, "%dx%d%s matrix%s", A->rows, A->cols, A->dtype == LA_F32 ? " float32" : "",
+                  (A->flags & LA_VIEW) ? " (view)" : "");
+  luaL_addvalue(&B);
+  for (a = 0; a < nr; a++) {
+    luaL_addchar(&B, '\n');
+    for (b = 0; b < nc; b++) {
+      int pad;
+      cell(A, ri[a], ci[b], buf, sizeof buf);
+      for (pad = w[b] + 2 - (int)strlen(buf); pad > 0; pad--) luaL_addchar(&B, ' ');
+      luaL_addstring(&B, buf);
+    }
+  }
+  luaL_pushresult(&B);
+  return 1;
+}
+
+/* ------------------------------------------------ registration */
+
+static const luaL_Reg funcs[] = {
+  {"shape", l_shape}, {"rows", l_rows}, {"cols", l_cols}, {"numel", l_numel},
+  {"get", l_get}, {"set", l_set}, {"row", l_row}, {"col", l_col},
+  {"sub", l_sub}, {"copy", l_copy}, {"reshape", l_reshape},
+  {"totable", l_totable}, {"t", l_t}, {"astype", l_astype}, {NULL, NULL}
+};
+
+static const luaL_Reg meta[] = {
+  {"__len", m_len}, {"__call", l_get}, {"__tostring", m_tostring},
+  {"__close", m_close}, {"__newindex", m_newindex}, {NULL, NULL}
+};
+
+/* Creates the matrix metatable (registered by name for hosts and under a
+** pointer key for speed) and registers the access functions in the module
+** table at -1. __index reads the module table (its upvalue 3), so
+** A:f(...) is la.f(A, ...) for every function any part registers. */
+void la_open_matrix(lua_State *L) {
+  static const luaL_Reg index[] = {{"__index", m_index}, {NULL, NULL}};
+  luaL_newmetatable(L, LINALG_MATRIX);
+  lua_pushliteral(L, LINALG_MATRIX);      /* getmetatable(A) gives the name only */
+  lua_setfield(L, -2, "__metatable");
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &mt_key);
+  la_setfuncs(L, funcs, 0);
+  la_setmeta(L, meta);
+  luaL_getmetatable(L, LINALG_MATRIX);
+  lua_pushvalue(L, -2);                   /* mod mt mod */
+  la_setfuncs(L, index, 1);
+  lua_pop(L, 1);
+}
+
+/* ------------------------------------------------------- C API */
+
+/* Errors of the C API carry no position: the Lua code that called the
+** host's function did nothing wrong. */
+static void needmeta(lua_State *L) {
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &mt_key) == LUA_TNIL) {
+    lua_pushliteral(L, "linalg: module not loaded (require \"linalg\" first)");
+    lua_error(L);
+  }
+  lua_pop(L, 1);
+}
+
+/* "Is this a matrix?" for the C API, which runs inside the host's own
+** functions: their upvalue 1 is theirs, so only the registry's metatable
+** (which only this module creates) decides. */
+static la_Mat *testapi(lua_State *L, int idx) {
+  void *p = lua_touserdata(L, idx);
+  int same;
+  if (p == NULL || lua_rawlen(L, idx) < sizeof(la_Mat) || !lua_getmetatable(L, idx))
+    return NULL;
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &mt_key);
+  same = lua_rawequal(L, -1, -2);
+  lua_pop(L, 2);
+  return same ? (la_Mat *)p : NULL;
+}
+
+LINALG_API double *linalg_pushmatrix(lua_State *L, int rows, int cols,
+                                     const double *src, int ld_src) {
+  la_Mat *A;
+  needmeta(L);
+  A = la_newat(L, "pushmatrix", rows, cols, 0);     /* the registry's metatable */
+  if (!src) memset(A->data, 0, (size_t)rows * (size_t)cols * sizeof(double));
+  if (src) {
+    if (ld_src < (rows > 0 ? rows : 1))
+      la_error(L, "pushmatrix", "ld_src %d < rows %d", ld_src, rows);
+    lak_copy(rows, cols, src, ld_src, A->data, A->ld);
+  }
+  return A->data;
+}
+
+LINALG_API double *linalg_testmatrix(lua_State *L, int idx, int *rows,
+                                     int *cols, int *ld) {
+  la_Mat *A = testapi(L, idx);
+  if (!A || (A->flags & LA_CLOSED)) return NULL;
+  if (rows) *rows = A->rows;
+  if (cols) *cols = A->cols;
+  if (ld) *ld = A->ld;
+  return A->data;
+}
+
+LINALG_API double *linalg_checkmatrix(lua_State *L, int idx, int *rows,
+                                      int *cols, int *ld) {
+  double *p = linalg_testmatrix(L, idx, rows, cols, ld);
+  if (!p) {
+    if (testapi(L, idx)) la_argerror(L, "checkmatrix", idx, "matrix is closed");
+    la_typeerror(L, "checkmatrix", idx, "matrix");
+  }
+  return p;
+}

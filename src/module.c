@@ -1,0 +1,27 @@
+/*
+** module.c: luaopen_linalg_core, the one file that knows every part. It
+** makes the module table and lets each binding file register its
+** functions into it, in this order: the matrix type first (it creates the
+** metatable every other function carries as upvalue 1).
+*/
+#include "helpers.h"
+
+LINALG_API int luaopen_linalg_core(lua_State *L) {
+  lua_newtable(L);
+  la_open_matrix(L);        /* matrix.c: the type, access, views, printing */
+  la_open_construct(L);     /* construct.c: matrix, zeros, eye, rand, ... */
+  la_open_shape(L);         /* shape.c: ranges, full, tile, flip, slice, ... */
+  la_open_arith(L);         /* arith.c: operators, products, reductions, norms */
+  la_open_elementwise(L);   /* elementwise.c: exp, maximum, where, comparisons */
+  la_open_solve(L);         /* solve.c: qr, svd, eigh, solve, inv, det, pinv, ... */
+  la_open_factor(L);        /* factor.c: cholesky, lu, eig, schur, expm, null */
+  la_open_lstsq(L);         /* lstsq.c: lstsq, lsq_state, nnls */
+  la_open_gram_schmidt(L);  /* gram_schmidt.c */
+  la_open_attention(L);     /* attention.c: softmax, attention, combine */
+  la_open_bytes(L);         /* bytes.c: frombuffer, tobytes */
+  la_open_config(L);        /* config.c: threads, config */
+  la_open_front(L);         /* front.c: what the Lua front uses */
+  lua_pushliteral(L, LINALG_VERSION);
+  lua_setfield(L, -2, "version");
+  return 1;
+}
