@@ -254,6 +254,10 @@ la_Mat *la_checkany(lua_State *L, int idx, const char *fname) {
   return checkarg(L, idx, fname, idx, 1);
 }
 
+la_Mat *la_checkargany(lua_State *L, int idx, const char *fname, int argno) {
+  return checkarg(L, idx, fname, argno, 1);
+}
+
 int la_isvec(const la_Mat *A) { return A->cols == 1 || A->rows == 1; }
 
 /* A vector argument (n x 1 or 1 x n): its data, length and stride. */
@@ -677,36 +681,85 @@ static la_Mat *testapi(lua_State *L, int idx) {
   return same ? (la_Mat *)p : NULL;
 }
 
-LINALG_API double *linalg_pushmatrix(lua_State *L, int rows, int cols,
-                                     const double *src, int ld_src) {
-  la_Mat *A;
+/* Pushes a rows x cols matrix of type dtype, a copy of src (esize-byte
+** elements, leading dimension ld_src) or zeros; returns its data. */
+static void *pushany(lua_State *L, int rows, int cols, const void *src, int ld_src,
+                     int dtype) {
+  la_Mat *A, S;
   needmeta(L);
-  A = la_newat(L, "pushmatrix", rows, cols, 0);     /* the registry's metatable */
-  if (!src) memset(A->data, 0, (size_t)rows * (size_t)cols * sizeof(double));
-  if (src) {
+  A = newmat(L, "pushmatrix", rows, cols, 0, dtype);   /* the registry's metatable */
+  if (!src) memset(dtype == LA_F32 ? (void *)A->fdata : (void *)A->data, 0,
+                   (size_t)rows * (size_t)cols * esize(dtype));
+  else {
     if (ld_src < (rows > 0 ? rows : 1))
       la_error(L, "pushmatrix", "ld_src %d < rows %d", ld_src, rows);
-    lak_copy(rows, cols, src, ld_src, A->data, A->ld);
+    S = *A;                                  /* src as a matrix of the same type */
+    S.ld = ld_src;
+    S.data = dtype == LA_F64 ? (double *)(uintptr_t)src : NULL;
+    S.fdata = dtype == LA_F32 ? (float *)(uintptr_t)src : NULL;
+    la_copyto(&S, A);
   }
-  return A->data;
+  return dtype == LA_F32 ? (void *)A->fdata : (void *)A->data;
+}
+
+/* The matrix at idx if it is one of type dtype and open, else NULL. */
+static la_Mat *testtyped(lua_State *L, int idx, int dtype, int *rows, int *cols, int *ld) {
+  la_Mat *A = testapi(L, idx);
+  if (!A || (A->flags & LA_CLOSED) || A->dtype != dtype) return NULL;
+  if (rows) *rows = A->rows;
+  if (cols) *cols = A->cols;
+  if (ld) *ld = A->ld;
+  return A;
+}
+
+/* the error of a failed check: closed, of the other type, or no matrix */
+static void checkfail(lua_State *L, int idx, int dtype) {
+  la_Mat *A = testapi(L, idx);
+  if (A && (A->flags & LA_CLOSED)) la_argerror(L, "checkmatrix", idx, "matrix is closed");
+  if (A)
+    la_argerror(L, "checkmatrix", idx, lua_pushfstring(L, "%s matrix expected, got a %s "
+                "matrix (A:astype(\"%s\") converts it)", la_dtypes[dtype],
+                la_dtypes[A->dtype], la_dtypes[dtype]));
+  la_typeerror(L, "checkmatrix", idx, "matrix");
+}
+
+LINALG_API double *linalg_pushmatrix(lua_State *L, int rows, int cols,
+                                     const double *src, int ld_src) {
+  return (double *)pushany(L, rows, cols, src, ld_src, LA_F64);
 }
 
 LINALG_API double *linalg_testmatrix(lua_State *L, int idx, int *rows,
                                      int *cols, int *ld) {
-  la_Mat *A = testapi(L, idx);
-  if (!A || (A->flags & LA_CLOSED)) return NULL;
-  if (rows) *rows = A->rows;
-  if (cols) *cols = A->cols;
-  if (ld) *ld = A->ld;
-  return A->data;
+  la_Mat *A = testtyped(L, idx, LA_F64, rows, cols, ld);
+  return A ? A->data : NULL;
 }
 
 LINALG_API double *linalg_checkmatrix(lua_State *L, int idx, int *rows,
                                       int *cols, int *ld) {
-  double *p = linalg_testmatrix(L, idx, rows, cols, ld);
-  if (!p) {
-    if (testapi(L, idx)) la_argerror(L, "checkmatrix", idx, "matrix is closed");
-    la_typeerror(L, "checkmatrix", idx, "matrix");
-  }
-  return p;
+  la_Mat *A = testtyped(L, idx, LA_F64, rows, cols, ld);
+  if (!A) checkfail(L, idx, LA_F64);
+  return A->data;
+}
+
+LINALG_API float *linalg_pushmatrixf(lua_State *L, int rows, int cols,
+                                     const float *src, int ld_src) {
+  return (float *)pushany(L, rows, cols, src, ld_src, LA_F32);
+}
+
+LINALG_API float *linalg_testmatrixf(lua_State *L, int idx, int *rows,
+                                     int *cols, int *ld) {
+  la_Mat *A = testtyped(L, idx, LA_F32, rows, cols, ld);
+  return A ? A->fdata : NULL;
+}
+
+LINALG_API float *linalg_checkmatrixf(lua_State *L, int idx, int *rows,
+                                      int *cols, int *ld) {
+  la_Mat *A = testtyped(L, idx, LA_F32, rows, cols, ld);
+  if (!A) checkfail(L, idx, LA_F32);
+  return A->fdata;
+}
+
+LINALG_API const char *linalg_dtype(lua_State *L, int idx) {
+  la_Mat *A = testapi(L, idx);
+  return A ? la_dtypes[A->dtype] : NULL;
 }

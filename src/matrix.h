@@ -63,6 +63,7 @@ la_Mat *la_check(lua_State *L, int idx, const char *fname);
 /* the same for code written for both types: a matrix of either type */
 la_Mat *la_testany(lua_State *L, int idx);
 la_Mat *la_checkany(lua_State *L, int idx, const char *fname);
+la_Mat *la_checkargany(lua_State *L, int idx, const char *fname, int argno);
 /* a square matrix argument */
 la_Mat *la_checksquare(lua_State *L, int idx, const char *fname);
 
