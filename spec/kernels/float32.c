@@ -3,8 +3,9 @@
 ** spec/kernels/float32.c: the float kernels (lak_s*) against their double
 ** twins (lak_*) on the same inputs: float inputs converted exactly to
 ** double, the double result taken as the reference, float tolerances.
-** LAK_BENCH=1 also times lak_attention against lak_sattention (see
-** bench_attention at the end).
+** With LAK_BENCH=1 set it runs no checks but times lak_attention against
+** lak_sattention (bench_attention at the end):
+**   make build/ktest/float32 && OPENBLAS_NUM_THREADS=1 LAK_BENCH=1 build/ktest/float32
 */
 #include <float.h>
 #include <math.h>
@@ -14,34 +15,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "check.h"
 #include "kernels.h"
-
-/* ---- checks (the same shape as spec/kernels/check.h's) */
-
-static int ck_pass, ck_fail;
-
-#define CHECK(cond, ...) do { \
-    if (cond) ck_pass++; \
-    else { \
-      ck_fail++; \
-      fprintf(stderr, "%s:%d: CHECK(%s) failed: ", __FILE__, __LINE__, #cond); \
-      fprintf(stderr, __VA_ARGS__); \
-      fputc('\n', stderr); \
-    } \
-  } while (0)
-
-#define CLOSE(got, want, tol) do { \
-    double ck_g = (got), ck_w = (want), ck_t = (tol); \
-    CHECK(ck_g == ck_w || fabs(ck_g - ck_w) <= ck_t, \
-          "%s: expected %.17g within %.3g, got %.17g (off by %.3g)", \
-          #got, ck_w, ck_t, ck_g, fabs(ck_g - ck_w)); \
-  } while (0)
-
-static void *alloc(size_t n, size_t size) {
-  void *p = calloc(n ? n : 1, size ? size : 1);
-  if (!p) { fprintf(stderr, "out of memory\n"); exit(2); }
-  return p;
-}
 
 #define EPSF ((double)FLT_EPSILON)
 
@@ -54,14 +29,14 @@ static double urand(void) {
 }
 
 static float *frand(size_t n, double lo, double hi) {
-  float *x = alloc(n, sizeof *x);
+  float *x = ck_alloc(n, sizeof *x);
   size_t i;
   for (i = 0; i < n; i++) x[i] = (float)(lo + (hi - lo) * urand());
   return x;
 }
 
 static double *todouble(const float *x, size_t n) {
-  double *y = alloc(n, sizeof *y);
+  double *y = ck_alloc(n, sizeof *y);
   size_t i;
   for (i = 0; i < n; i++) y[i] = x[i];
   return y;
@@ -125,9 +100,9 @@ static void test_gemm(void) {
 static void test_ewise(void) {
   int m = 7, n = 5, op, i, j;
   float *a = frand((size_t)m * n, 0.5, 2), *b = frand((size_t)m * n, -2, 2);
-  float *c = alloc((size_t)m * n, sizeof *c);
+  float *c = ck_alloc((size_t)m * n, sizeof *c);
   double *ad = todouble(a, (size_t)m * n), *bd = todouble(b, (size_t)m * n);
-  double *cd = alloc((size_t)m * n, sizeof *cd);
+  double *cd = ck_alloc((size_t)m * n, sizeof *cd);
   for (op = LAK_ADD; op <= LAK_POW; op++) {
     int flat, bad = 0;
     for (flat = 0; flat < 2; flat++) {
@@ -150,8 +125,8 @@ static void test_ewise(void) {
 
 static void test_copy_finite(void) {
   int m = 37, n = 41, i, j, bad = 0;
-  float *A = frand((size_t)m * n, -1, 1), *B = alloc((size_t)(n + 2) * m, sizeof *B);
-  float *C = alloc((size_t)(m + 1) * n, sizeof *C);
+  float *A = frand((size_t)m * n, -1, 1), *B = ck_alloc((size_t)(n + 2) * m, sizeof *B);
+  float *C = ck_alloc((size_t)(m + 1) * n, sizeof *C);
   lak_stranspose(m, n, A, m, B, n + 2);
   lak_scopy(m, n, A, m, C, m + 1);
   for (j = 0; j < n; j++)
@@ -196,8 +171,8 @@ static void test_unary(void) {
                                   -(float)HUGE_VAL, (float)NAN, 0.5f, 2.5f, -2.5f};
   int m = 203, n = 5, ld = 211, nsp = (int)(sizeof special / sizeof *special), t, i, j;
   for (t = 0; t < (int)(sizeof fn / sizeof *fn); t++) {
-    float *x = frand((size_t)ld * n, fn[t].lo, fn[t].hi), *y = alloc((size_t)ld * n, sizeof *y);
-    double *xd, *yd = alloc((size_t)ld * n, sizeof *yd);
+    float *x = frand((size_t)ld * n, fn[t].lo, fn[t].hi), *y = ck_alloc((size_t)ld * n, sizeof *y);
+    double *xd, *yd = ck_alloc((size_t)ld * n, sizeof *yd);
     int bad = 0;
     for (i = 0; i < nsp; i++) x[i * 7] = special[i];
     xd = todouble(x, (size_t)ld * n);
@@ -368,12 +343,12 @@ static void test_attention(void) {
   for (sh = 0; sh < 4; sh++) {
     Prob p;
     int nq = shapes[sh][0], nk = shapes[sh][1], dv = shapes[sh][3];
-    float *O = alloc((size_t)nq * dv, sizeof *O), *lse = alloc(nq, sizeof *lse);
-    float *W = alloc(3 * ((size_t)LAK_ATTN_BQ * LAK_ATTN_BK + 4 * LAK_ATTN_BQ), sizeof *W);
-    float *A = alloc((size_t)nq * nk, sizeof *A), *mx = alloc(nq, 4), *sm = alloc(nq, 4);
-    double *Od = alloc((size_t)nq * dv, sizeof *Od), *lsed = alloc(nq, sizeof *lsed);
-    double *Wd = alloc(lak_attn_work(NULL), sizeof *Wd);
-    double *Ad = alloc((size_t)nq * nk, sizeof *Ad), *mxd = alloc(nq, 8), *smd = alloc(nq, 8);
+    float *O = ck_alloc((size_t)nq * dv, sizeof *O), *lse = ck_alloc(nq, sizeof *lse);
+    float *W = ck_alloc(3 * ((size_t)LAK_ATTN_BQ * LAK_ATTN_BK + 4 * LAK_ATTN_BQ), sizeof *W);
+    float *A = ck_alloc((size_t)nq * nk, sizeof *A), *mx = ck_alloc(nq, 4), *sm = ck_alloc(nq, 4);
+    double *Od = ck_alloc((size_t)nq * dv, sizeof *Od), *lsed = ck_alloc(nq, sizeof *lsed);
+    double *Wd = ck_alloc(lak_attn_work(NULL), sizeof *Wd);
+    double *Ad = ck_alloc((size_t)nq * nk, sizeof *Ad), *mxd = ck_alloc(nq, 8), *smd = ck_alloc(nq, 8);
     prob_init(&p, nq, nk, shapes[sh][2], dv);
     for (kind = 0; kind < 5; kind++) {
       lak_sAttn s;
@@ -409,7 +384,7 @@ static void test_attention(void) {
     {  /* keys split in two, each half's result combined: the whole's result */
       lak_sAttn s, s2;
       lak_Attn d;
-      float *O2 = alloc((size_t)nq * dv, sizeof *O2), *lse2 = alloc(nq, sizeof *lse2);
+      float *O2 = ck_alloc((size_t)nq * dv, sizeof *O2), *lse2 = ck_alloc(nq, sizeof *lse2);
       int h = nk / 3;
       attn_set(&p, 3, &s, &d);
       lak_attention(&d, Od, nq, lsed, Wd, 1);
@@ -475,10 +450,10 @@ static void test_gram_schmidt(void) {
   for (ik = 0; ik < 2; ik++)
     for (meth = LAK_MGS; meth <= LAK_CGS2; meth++) {
       int k = ks[ik], i, j, l, r, rd, bad = 0, keep[75], keepd[75];
-      float *V = frand((size_t)m * k, -1, 1), *W = alloc((size_t)m * k, sizeof *W);
-      float *R = alloc((size_t)k * k, sizeof *R), *work = alloc(LAK_GS_WORK(k), sizeof *work);
-      double *Wd = todouble(V, (size_t)m * k), *Rd = alloc((size_t)k * k, sizeof *Rd);
-      double *workd = alloc(LAK_GS_WORK(k), sizeof *workd), orth = 0.0, rec = 0.0, rerr = 0.0;
+      float *V = frand((size_t)m * k, -1, 1), *W = ck_alloc((size_t)m * k, sizeof *W);
+      float *R = ck_alloc((size_t)k * k, sizeof *R), *work = ck_alloc(LAK_GS_WORK(k), sizeof *work);
+      double *Wd = todouble(V, (size_t)m * k), *Rd = ck_alloc((size_t)k * k, sizeof *Rd);
+      double *workd = ck_alloc(LAK_GS_WORK(k), sizeof *workd), orth = 0.0, rec = 0.0, rerr = 0.0;
       lak_GSFail fail;
       memcpy(W, V, (size_t)m * k * sizeof *W);
       r = lak_sgram_schmidt((lak_GS)meth, m, k, W, m, R, k, 1e-4, 0, keep, work, &fail);
@@ -542,9 +517,9 @@ static void bench_attention(void) {
     int n = ns[in];
     size_t nd = (size_t)n * d;
     float *Q = frand(nd, -1, 1), *K = frand(nd, -1, 1), *V = frand(nd, -1, 1);
-    float *O = alloc(nd, sizeof *O), *W = alloc((size_t)LAK_ATTN_BQ * LAK_ATTN_BK + 4 * LAK_ATTN_BQ, sizeof *W);
+    float *O = ck_alloc(nd, sizeof *O), *W = ck_alloc((size_t)LAK_ATTN_BQ * LAK_ATTN_BK + 4 * LAK_ATTN_BQ, sizeof *W);
     double *Qd = todouble(Q, nd), *Kd = todouble(K, nd), *Vd = todouble(V, nd);
-    double *Od = alloc(nd, sizeof *Od), *Wd = alloc((size_t)LAK_ATTN_BQ * LAK_ATTN_BK + 4 * LAK_ATTN_BQ, sizeof *Wd);
+    double *Od = ck_alloc(nd, sizeof *Od), *Wd = ck_alloc((size_t)LAK_ATTN_BQ * LAK_ATTN_BK + 4 * LAK_ATTN_BQ, sizeof *Wd);
     double full[2][2];
     for (causal = 0; causal < 2; causal++) {
       double med[2][2];
@@ -595,10 +570,5 @@ int main(void) {
   test_attention();
   test_softmax();
   test_gram_schmidt();
-  if (ck_fail == 0) {
-    printf("kernels/float32: %d checks passed\n", ck_pass);
-    return 0;
-  }
-  printf("kernels/float32: %d of %d checks FAILED\n", ck_fail, ck_pass + ck_fail);
-  return 1;
+  return ck_done("float32");
 }
