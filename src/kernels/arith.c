@@ -25,5 +25,15 @@
 #define FLATLOOP(expr) \
   for (k = 0; k < N; k++) { LAK_REAL x = a.p[k], y = b.p[k]; c[k] = (expr); }
 
+/* one switch for both loop shapes */
+#define EWSWITCH(LOOP) \
+  switch (op) { \
+    case LAK_ADD: LOOP(x + y); break; \
+    case LAK_SUB: LOOP(x - y); break; \
+    case LAK_MUL: LOOP(x * y); break; \
+    case LAK_DIV: LOOP(x / y); break; \
+    case LAK_POW: LOOP(LAK_M(pow)(x, y)); break; \
+  }
+
 #define LAK_GENERIC_FILE "arith_gen.h"
 #include "generate.h"

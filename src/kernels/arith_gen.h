@@ -9,21 +9,9 @@ void LAK(ewise)(lak_Op op, int m, int n, LAK(Arg) a, LAK(Arg) b,
   if (m <= 0 || n <= 0) return;       /* e.g. 0 x 2^31-1: no column loop at all */
   if (a.rs == 1 && b.rs == 1 && a.cs == m && b.cs == m && ldc == m) {
     size_t k, N = (size_t)m * (size_t)n;
-    switch (op) {
-      case LAK_ADD: FLATLOOP(x + y); break;
-      case LAK_SUB: FLATLOOP(x - y); break;
-      case LAK_MUL: FLATLOOP(x * y); break;
-      case LAK_DIV: FLATLOOP(x / y); break;
-      case LAK_POW: FLATLOOP(LAK_M(pow)(x, y)); break;
-    }
-    return;
-  }
-  switch (op) {
-    case LAK_ADD: EWLOOP(x + y); break;
-    case LAK_SUB: EWLOOP(x - y); break;
-    case LAK_MUL: EWLOOP(x * y); break;
-    case LAK_DIV: EWLOOP(x / y); break;
-    case LAK_POW: EWLOOP(LAK_M(pow)(x, y)); break;
+    EWSWITCH(FLATLOOP)
+  } else {
+    EWSWITCH(EWLOOP)
   }
 }
 
