@@ -162,10 +162,42 @@ static int l_named(lua_State *L) {
   return 1;
 }
 
+/* The closure f32wrap makes over f (upvalue 3), for functions written for
+** float64: a float32 argument reaches f as a float64 copy (la_check
+** converts it), and when every matrix argument was float32, f's matrix
+** results come back float32 (NumPy's rule; Lua numbers do not promote). */
+static int l_float32call(lua_State *L) {
+  int n = lua_gettop(L), i, any32 = 0, any64 = 0, nres;
+  for (i = 1; i <= n; i++) {
+    la_Mat *A = la_testany(L, i);
+    if (A) { if (A->dtype == LA_F32) any32 = 1; else any64 = 1; }
+  }
+  lua_pushvalue(L, lua_upvalueindex(3));
+  lua_insert(L, 1);
+  lua_call(L, n, LUA_MULTRET);
+  nres = lua_gettop(L);
+  if (!any32 || any64) return nres;
+  for (i = 1; i <= nres; i++) {
+    la_Mat *A = la_test(L, i);
+    if (A) { la_convert(L, A, LA_F32, la_fname(L)); lua_replace(L, i); }
+  }
+  return nres;
+}
+
+/* f32wrap(f, name) -> f with float32 arguments and results as above */
+static int l_f32wrap(lua_State *L) {
+  luaL_checktype(L, 1, LUA_TFUNCTION);
+  luaL_getmetatable(L, LINALG_MATRIX);
+  lua_pushstring(L, luaL_checkstring(L, 2));
+  lua_pushvalue(L, 1);
+  lua_pushcclosure(L, l_float32call, 3);
+  return 1;
+}
+
 static const luaL_Reg funcs[] = {
   {"is_matrix", l_is_matrix}, {"asmatrix", l_asmatrix},
   {"check_finite", l_check_finite}, {"checkopts", l_checkopts},
-  {"named", l_named}, {NULL, NULL}
+  {"named", l_named}, {"f32wrap", l_f32wrap}, {NULL, NULL}
 };
 
 void la_open_front(lua_State *L) {

@@ -390,15 +390,13 @@ static int l_set(lua_State *L) {
   return 1;
 }
 
-/* Pushes a view of rows i..i+m-1, columns j..j+n-1 (0-based) of the matrix
-** at index 1; the view holds its parent in user value 1. */
-static la_Mat *view(lua_State *L, la_Mat *P, int i, int j, int m, int n) {
+la_Mat *la_view(lua_State *L, la_Mat *P, int i, int j, int m, int n, int ld) {
   la_Mat *V = (la_Mat *)lua_newuserdatauv(L, sizeof(la_Mat), 1);
   int some = m > 0 && n > 0;
   V->data = P->data && some ? &LA_AT(P, i, j) : P->data;
   V->fdata = P->fdata && some ? &LA_ATF(P, i, j) : P->fdata;
   V->dtype = P->dtype;
-  V->rows = m; V->cols = n; V->ld = P->ld; V->flags = LA_VIEW;
+  V->rows = m; V->cols = n; V->ld = ld; V->flags = LA_VIEW;
   lua_rawgetp(L, LUA_REGISTRYINDEX, &mt_key);
   lua_setmetatable(L, -2);
   lua_pushvalue(L, 1);
@@ -409,14 +407,14 @@ static la_Mat *view(lua_State *L, la_Mat *P, int i, int j, int m, int n) {
 static int l_row(lua_State *L) {
   const char *F = la_fname(L);
   la_Mat *A = la_checkany(L, 1, F);
-  view(L, A, checkindex(L, F, 2, A->rows, "row"), 0, 1, A->cols);
+  la_view(L, A, checkindex(L, F, 2, A->rows, "row"), 0, 1, A->cols, A->ld);
   return 1;
 }
 
 static int l_col(lua_State *L) {
   const char *F = la_fname(L);
   la_Mat *A = la_checkany(L, 1, F);
-  view(L, A, 0, checkindex(L, F, 2, A->cols, "column"), A->rows, 1);
+  la_view(L, A, 0, checkindex(L, F, 2, A->cols, "column"), A->rows, 1, A->ld);
   return 1;
 }
 
@@ -433,8 +431,8 @@ static int l_sub(lua_State *L) {
   if (r[2] < 1 || r[3] > A->cols || r[3] < r[2] - 1)
     la_error(L, F, "columns %I..%I out of range for a %dx%d matrix",
              r[2], r[3], A->rows, A->cols);
-  view(L, A, (int)r[0] - 1, (int)r[2] - 1, (int)(r[1] - r[0] + 1),
-       (int)(r[3] - r[2] + 1));
+  la_view(L, A, (int)r[0] - 1, (int)r[2] - 1, (int)(r[1] - r[0] + 1),
+          (int)(r[3] - r[2] + 1), A->ld);
   return 1;
 }
 
@@ -493,7 +491,13 @@ static int l_t(lua_State *L) {
 static int l_astype(lua_State *L) {
   const char *F = la_fname(L);
   la_Mat *A = la_checkany(L, 1, F);
-  int t = luaL_checkoption(L, 2, NULL, la_dtypes);
+  const char *s;
+  int t;
+  if (lua_type(L, 2) != LUA_TSTRING) return la_typeerror(L, F, 2, "string");
+  s = lua_tostring(L, 2);
+  t = strcmp(s, "float32") == 0 ? LA_F32 : strcmp(s, "float64") == 0 ? LA_F64 : -1;
+  if (t < 0)
+    return la_argerror(L, F, 2, lua_pushfstring(L, "dtype must be \"float64\" or \"float32\", got \"%s\"", s));
   la_convert(L, A, t, F);
   return 1;
 }

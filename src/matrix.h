@@ -67,6 +67,11 @@ la_Mat *la_checkargany(lua_State *L, int idx, const char *fname, int argno);
 /* a square matrix argument */
 la_Mat *la_checksquare(lua_State *L, int idx, const char *fname);
 
+/* Pushes a view of rows i..i+m-1, columns j..j+n-1 (0-based) of P, the
+** matrix at stack index 1, with leading dimension ld (P's, or a multiple for
+** a column stride); the view keeps P alive in its user value 1. */
+la_Mat *la_view(lua_State *L, la_Mat *P, int i, int j, int m, int n, int ld);
+
 /* Vectors: n x 1 or 1 x n. la_vec gives a vector argument's data, length
 ** and stride. la_rhs: an m x k right-hand side; a 1 x m row is read as a
 ** vector (replaced at idx by its column copy): the one place that rule is. */
