@@ -157,13 +157,66 @@ static void attnopts(lua_State *L, int oi, lak_Attn *a, int *weights, int *lse) 
   if (a->mask) checkmask(L, la_test(L, MASK_SLOT));
 }
 
-/* attention(Q, K, V [, opts]) -> O [, A] [, lse]: O = softmax(Q K^T * scale) V */
+/* 1 when Q, K and V (1..3) are all float32 matrices: attention then runs
+** the float32 kernel; any float64 (or table) operand makes it float64,
+** NumPy's promotion rule. */
+static int allfloat32(lua_State *L) {
+  int i;
+  for (i = 1; i <= 3; i++) {
+    la_Mat *M = la_testany(L, i);
+    if (!M || M->dtype != LA_F32) return 0;
+  }
+  return 1;
+}
+
+/* The float32 run of attention: a's shapes and options with float32 data;
+** the mask and bias (float64, in their slots) converted into their slots.
+** Pushes O [, A] [, lse], then the workspace. */
+static void attention32(lua_State *L, const lak_Attn *a, int weights, int wantlse,
+                        const char *F) {
+  lak_sAttn s;
+  la_Mat *Q = la_testany(L, 1), *K = la_testany(L, 2), *V = la_testany(L, 3), *O, *A = NULL,
+         *lse = NULL;
+  memset(&s, 0, sizeof s);
+  s.nq = a->nq; s.nk = a->nk; s.dk = a->dk; s.dv = a->dv;
+  s.Q = Q->fdata; s.K = K->fdata; s.V = V->fdata;
+  s.ldq = Q->ld; s.ldk = K->ld; s.ldv = V->ld;
+  s.scale = a->scale; s.causal = a->causal; s.coff = a->coff;
+  s.mrs = a->mrs; s.mcs = a->mcs; s.brs = a->brs; s.bcs = a->bcs;
+  if (a->mask) {
+    s.mask = la_convert(L, la_test(L, MASK_SLOT), LA_F32, F)->fdata;
+    lua_replace(L, MASK_SLOT);
+  }
+  if (a->bias) {
+    s.bias = la_convert(L, la_test(L, BIAS_SLOT), LA_F32, F)->fdata;
+    lua_replace(L, BIAS_SLOT);
+  }
+  O = la_newt(L, F, s.nq, s.dv, LA_F32);
+  if (weights) A = la_newt(L, F, s.nq, s.nk, LA_F32);
+  if (wantlse) lse = la_newt(L, F, s.nq, 1, LA_F32);
+  if (!weights) {
+    int nt = openblas_get_num_threads();
+    nt = nt < 1 ? 1 : nt > LAK_ATTN_MAXTHREADS ? LAK_ATTN_MAXTHREADS : nt;
+    lak_sattention(&s, O->fdata, O->ld, lse ? lse->fdata : NULL,
+                   LA_SCRATCH(L, float, (size_t)nt * lak_sattn_work(&s)), nt);
+  } else {
+    float *mx = LA_SCRATCH(L, float, 2 * (size_t)(s.nk > 0 ? s.nq : 0));
+    lak_sattention_weights(&s, O->fdata, O->ld, A->fdata, A->ld, lse ? lse->fdata : NULL,
+                           mx, mx + s.nq);
+  }
+}
+
+/* attention(Q, K, V [, opts]) -> O [, A] [, lse]: O = softmax(Q K^T * scale) V,
+** in float32 when Q, K and V are float32 */
 static int l_attention(lua_State *L) {
   const char *F = la_fname(L);
-  la_Mat *Q = la_check(L, 1, F), *K = la_check(L, 2, F);
-  la_Mat *V = la_check(L, 3, F), *O, *A = NULL, *lse = NULL;
+  int f32 = allfloat32(L);
+  la_Mat *Q = f32 ? la_testany(L, 1) : la_check(L, 1, F), *K = f32 ? la_testany(L, 2) : la_check(L, 2, F);
+  la_Mat *V = f32 ? la_testany(L, 3) : la_check(L, 3, F), *O, *A = NULL, *lse = NULL;
   lak_Attn a;
   int oi = lua_isnoneornil(L, OPTS_SLOT) ? 0 : OPTS_SLOT, weights, wantlse;
+  if (f32 && ((Q->flags | K->flags | V->flags) & LA_CLOSED)) f32 = 0;   /* la_check says so */
+  if (!f32) { Q = la_check(L, 1, F); K = la_check(L, 2, F); V = la_check(L, 3, F); }
   if (oi && (!lua_istable(L, oi) || la_test(L, oi)))
     la_typeerror(L, F, OPTS_SLOT, "options table");
   if (K->cols != Q->cols)
@@ -173,10 +226,15 @@ static int l_attention(lua_State *L) {
     la_error(L, F, "K has %d rows but V has %d (one value per key)", K->rows, V->rows);
   memset(&a, 0, sizeof a);
   a.nq = Q->rows; a.nk = K->rows; a.dk = Q->cols; a.dv = V->cols;
-  a.Q = Q->data; a.K = K->data; a.V = V->data;
+  a.Q = Q->data; a.K = K->data; a.V = V->data;   /* NULL when f32: attention32 sets them */
   a.ldq = Q->ld; a.ldk = K->ld; a.ldv = V->ld;
   lua_settop(L, BIAS_SLOT);              /* reserves MASK_SLOT and BIAS_SLOT */
   attnopts(L, oi, &a, &weights, &wantlse);
+  if (f32) {
+    attention32(L, &a, weights, wantlse, F);
+    lua_pop(L, 1);                       /* the workspace */
+    return 1 + weights + wantlse;
+  }
   O = la_new(L, F, a.nq, a.dv);          /* pushes O [, A] [, lse], then the workspace */
   if (weights) A = la_new(L, F, a.nq, a.nk);
   if (wantlse) lse = la_new(L, F, a.nq, 1);
