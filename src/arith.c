@@ -12,46 +12,6 @@
 
 /* ---------------------------------------------------------------- broadcasting */
 
-typedef struct Operand { lak_Arg a; int m, n; double s; } Operand;
-
-/* A number is a 1 x 1 operand; anything else must be a matrix (or table).
-** The matrix test comes first: it is the common case. */
-static void operand(lua_State *L, int idx, const char *fname, Operand *o) {
-  la_Mat *A = la_test(L, idx);
-  if (A == NULL && lua_type(L, idx) == LUA_TNUMBER) {
-    o->s = lua_tonumber(L, idx);
-    o->a.p = &o->s; o->a.rs = o->a.cs = 0; o->m = o->n = 1;
-    return;
-  }
-  if (A == NULL || (A->flags & LA_CLOSED)) A = la_check(L, idx, fname);
-  o->a.p = A->data; o->a.rs = 1; o->a.cs = A->ld; o->m = A->rows; o->n = A->cols;
-}
-
-/* NumPy's rule in two dimensions: sizes equal, or one of them is 1. */
-static int bdim(int x, int y, int *r) {
-  if (x == y || y == 1) { *r = x; return 1; }
-  if (x == 1) { *r = y; return 1; }
-  return 0;
-}
-
-/* Resolves operands at 1 and 2 to a common shape; strides of broadcast
-** dimensions become 0. */
-static void broadcast(lua_State *L, const char *fname, Operand *x, Operand *y,
-                      int *m, int *n) {
-  int okm, okn;
-  operand(L, 1, fname, x);
-  operand(L, 2, fname, y);
-  okm = bdim(x->m, y->m, m);
-  okn = bdim(x->n, y->n, n);
-  if (!okm || !okn)
-    la_error(L, fname, "shapes %dx%d and %dx%d do not broadcast",
-             x->m, x->n, y->m, y->n);
-  if (x->m != *m) x->a.rs = 0;
-  if (x->n != *n) x->a.cs = 0;
-  if (y->m != *m) y->a.rs = 0;
-  if (y->n != *n) y->a.cs = 0;
-}
-
 /* la_test for the fast path below: the same checks, but the metatable is
 ** left on the stack (a C function's extra stack values are discarded when
 ** it returns), which saves an API call on an operation that costs ~20. */
@@ -64,7 +24,7 @@ static la_Mat *quick_test(lua_State *L, int idx) {
 }
 
 static int ewise(lua_State *L, lak_Op op, const char *fname) {
-  Operand x, y;
+  la_Operand o[2];
   int m, n, top = lua_gettop(L);
   la_Mat *C, *A = quick_test(L, 1), *B;
   /* the common case, two open matrices of one shape, skips the general
@@ -79,9 +39,9 @@ static int ewise(lua_State *L, lak_Op op, const char *fname) {
     return 1;
   }
   lua_settop(L, top);
-  broadcast(L, fname, &x, &y, &m, &n);
+  la_broadcast(L, fname, o, 2, &m, &n);
   C = la_new(L, fname, m, n);
-  lak_ewise(op, m, n, x.a, y.a, C->data, C->ld);
+  lak_ewise(op, m, n, o[0].a, o[1].a, C->data, C->ld);
   return 1;
 }
 
@@ -149,60 +109,39 @@ static int m_eq(lua_State *L) {
 
 /* ---------------------------------------------------------------- reductions */
 
-/* The dim of scans and sorts: given, else along a 1 x n row and down the
-** columns of anything else (Octave's first non-singleton dimension). */
-static int linedim(lua_State *L, const la_Mat *A, const char *fname, int arg) {
-  int d = la_optdim(L, fname, arg);
-  return d ? d : (A->rows == 1 && A->cols != 1) ? 2 : 1;
-}
-
-/* A line of a matrix: n entries p[0], p[s], p[2s], ... */
-typedef struct Line { const double *p; ptrdiff_t s; int n; } Line;
-
-/* line k of A along dim (1: column k, 2: row k) */
-static Line line(const la_Mat *A, int dim, int k) {
-  Line l;
-  l.p = A->data + (dim == 1 ? (ptrdiff_t)k * A->ld : k);
-  l.s = dim == 1 ? 1 : A->ld;
-  l.n = dim == 1 ? A->rows : A->cols;
-  return l;
-}
-
-#define LX(l, i) ((l).p[(ptrdiff_t)(i) * (l).s])
-
 typedef enum { R_SUM, R_PROD, R_MEAN, R_MIN, R_MAX, R_VAR, R_STD, R_ARGMIN,
                R_ARGMAX } Red;
 
 /* index of the smallest (or largest) entry; the first NaN wins, then the
 ** first of equal extremes */
-static int argext(Line l, int wantmax) {
+static int argext(la_Line l, int wantmax) {
   int i, at = 0;
   for (i = 0; i < l.n; i++) {
-    double x = LX(l, i);
+    double x = LA_LX(l, i);
     if (isnan(x)) return i;
-    if (wantmax ? x > LX(l, at) : x < LX(l, at)) at = i;
+    if (wantmax ? x > LA_LX(l, at) : x < LA_LX(l, at)) at = i;
   }
   return at;
 }
 
 /* variance with ddof subtracted from the count, two passes (mean first) */
-static double variance(Line l, double ddof) {
+static double variance(la_Line l, double ddof) {
   double mean = 0.0, ss = 0.0;
   int i;
-  for (i = 0; i < l.n; i++) mean += LX(l, i);
+  for (i = 0; i < l.n; i++) mean += LA_LX(l, i);
   mean /= l.n;
-  for (i = 0; i < l.n; i++) ss += (LX(l, i) - mean) * (LX(l, i) - mean);
+  for (i = 0; i < l.n; i++) ss += (LA_LX(l, i) - mean) * (LA_LX(l, i) - mean);
   return ss / (l.n - ddof);
 }
 
 /* one line reduced; argmin/argmax give a 1-based index */
-static double reduce(Red r, Line l, double ddof) {
+static double reduce(Red r, la_Line l, double ddof) {
   double s = r == R_PROD ? 1.0 : 0.0;
   int i;
   switch (r) {
-    case R_SUM: case R_MEAN: for (i = 0; i < l.n; i++) s += LX(l, i); break;
-    case R_PROD: for (i = 0; i < l.n; i++) s *= LX(l, i); break;
-    case R_MIN: case R_MAX: return LX(l, argext(l, r == R_MAX));
+    case R_SUM: case R_MEAN: for (i = 0; i < l.n; i++) s += LA_LX(l, i); break;
+    case R_PROD: for (i = 0; i < l.n; i++) s *= LA_LX(l, i); break;
+    case R_MIN: case R_MAX: return LA_LX(l, argext(l, r == R_MAX));
     case R_ARGMIN: case R_ARGMAX: return argext(l, r == R_ARGMAX) + 1;
     case R_VAR: return variance(l, ddof);
     case R_STD: return sqrt(variance(l, ddof));
@@ -241,7 +180,7 @@ static int reduction(lua_State *L, const char *fname, Red r) {
   if (r == R_VAR || r == R_STD) ddof = getddof(L, oi, fname, count);
   else if (oi == 2 || !lua_isnoneornil(L, 3)) la_checkopts(L, oi, fname, ddof_keys + 1);
   if (dim == 0) {
-    Line l;
+    la_Line l;
     if (A->ld != A->rows && !LA_EMPTY(A)) A = la_copyof(L, A, fname);   /* a view */
     l.p = A->data; l.s = 1; l.n = count;
     if (r == R_ARGMIN || r == R_ARGMAX) {
@@ -255,7 +194,7 @@ static int reduction(lua_State *L, const char *fname, Red r) {
   }
   nk = dim == 1 ? A->cols : A->rows;
   R = la_new(L, fname, dim == 1 ? 1 : A->rows, dim == 1 ? A->cols : 1);
-  for (k = 0; k < nk; k++) R->data[k] = reduce(r, line(A, dim, k), ddof);
+  for (k = 0; k < nk; k++) R->data[k] = reduce(r, la_line(A, dim, k), ddof);
   return 1;
 }
 
@@ -270,17 +209,17 @@ static int l_argmin(lua_State *L) { return reduction(L, la_fname(L), R_ARGMIN); 
 static int l_argmax(lua_State *L) { return reduction(L, la_fname(L), R_ARGMAX); }
 
 /* cumsum / cumprod (A [, dim]): running sums or products along dim (see
-** linedim), same shape as A */
+** la_optlinedim), same shape as A */
 static int scan(lua_State *L, const char *fname, int prod) {
   la_Mat *A = la_check(L, 1, fname), *R;
-  int dim = linedim(L, A, fname, 2), k, i, nk = dim == 1 ? A->cols : A->rows;
+  int dim = la_optlinedim(L, fname, 2, A->rows, A->cols), k, i, nk = dim == 1 ? A->cols : A->rows;
   R = la_new(L, fname, A->rows, A->cols);
   for (k = 0; k < nk && !LA_EMPTY(A); k++) {
-    Line a = line(A, dim, k), r = line(R, dim, k);
+    la_Line a = la_line(A, dim, k), r = la_line(R, dim, k);
     double acc = prod ? 1.0 : 0.0;
     for (i = 0; i < a.n; i++) {
-      acc = prod ? acc * LX(a, i) : acc + LX(a, i);
-      ((double *)r.p)[(ptrdiff_t)i * r.s] = acc;
+      acc = prod ? acc * LA_LX(a, i) : acc + LA_LX(a, i);
+      LA_LX(r, i) = acc;
     }
   }
   return 1;
@@ -314,12 +253,12 @@ static int keydown(const void *pa, const void *pb) {
 static const char *const sort_keys[] = {"descending", NULL};
 
 /* sort(A [, dim [, {descending = false}]]) -> S, I: each line along dim
-** (see linedim) sorted, with I the 1-based positions the entries came
+** (see la_optlinedim) sorted, with I the 1-based positions the entries came
 ** from (Octave's [S, I] = sort(A)); argsort returns I only. */
 static int sort(lua_State *L, const char *fname, int want) {
   la_Mat *A = la_check(L, 1, fname), *S, *P;
   int oi = lua_istable(L, 2) && !la_test(L, 2) ? 2 : 3;
-  int dim = linedim(L, A, fname, oi == 2 ? lua_gettop(L) + 1 : 2), down, k, i, nk;
+  int dim = la_optlinedim(L, fname, oi == 2 ? lua_gettop(L) + 1 : 2, A->rows, A->cols), down, k, i, nk;
   Key *key;
   la_checkopts(L, oi, fname, sort_keys);
   down = la_optbool(L, oi, "descending", 0, fname);
@@ -328,12 +267,12 @@ static int sort(lua_State *L, const char *fname, int want) {
   P = la_new(L, fname, A->rows, A->cols);
   key = (Key *)la_scratch(L, LA_EMPTY(A) ? 0 : 2 * (size_t)(dim == 1 ? A->rows : A->cols));
   for (k = 0; k < nk && !LA_EMPTY(A); k++) {
-    Line a = line(A, dim, k), s = line(S, dim, k), ix = line(P, dim, k);
-    for (i = 0; i < a.n; i++) { key[i].v = LX(a, i); key[i].i = i; }
+    la_Line a = la_line(A, dim, k), s = la_line(S, dim, k), ix = la_line(P, dim, k);
+    for (i = 0; i < a.n; i++) { key[i].v = LA_LX(a, i); key[i].i = i; }
     qsort(key, (size_t)a.n, sizeof *key, down ? keydown : keyup);
     for (i = 0; i < a.n; i++) {
-      ((double *)s.p)[(ptrdiff_t)i * s.s] = key[i].v;
-      ((double *)ix.p)[(ptrdiff_t)i * ix.s] = key[i].i + 1;
+      LA_LX(s, i) = key[i].v;
+      LA_LX(ix, i) = key[i].i + 1;
     }
   }
   lua_pop(L, 1);
@@ -369,32 +308,20 @@ static int l_map(lua_State *L) {
 
 /* ---------------------------------------------------------------- measures */
 
-typedef struct Vec { double *p; int n, inc; } Vec;
-
-static Vec getvec(lua_State *L, int idx, const char *fname) {
-  Vec v;
-  v.p = la_vec(L, idx, fname, &v.n, &v.inc);
-  return v;
-}
-
-static void samelen(lua_State *L, const char *fname, Vec u, Vec v) {
-  if (u.n != v.n) la_error(L, fname, "vector lengths %d and %d differ", u.n, v.n);
-}
-
-static double vdot(Vec u, Vec v) { return cblas_ddot(u.n, u.p, u.inc, v.p, v.inc); }
-static double vnrm2(Vec u) { return cblas_dnrm2(u.n, u.p, u.inc); }
+static double vdot(la_Vec u, la_Vec v) { return cblas_ddot(u.n, u.p, u.inc, v.p, v.inc); }
+static double vnrm2(la_Vec u) { return cblas_dnrm2(u.n, u.p, u.inc); }
 
 static int l_dot(lua_State *L) {
   const char *F = la_fname(L);
-  Vec u = getvec(L, 1, F), v = getvec(L, 2, F);
-  samelen(L, F, u, v);
+  la_Vec u, v;
+  la_vecpair(L, F, &u, &v);
   lua_pushnumber(L, vdot(u, v));
   return 1;
 }
 
 /* vector p-norm for any p (NumPy's ord): 2, +-inf, 1, 0 (count of
 ** nonzeros), else (sum |x|^p)^(1/p), negative p included */
-static double vnorm(Vec u, double p) {
+static double vnorm(la_Vec u, double p) {
   int i;
   double s = 0.0;
   if (p == 2) return vnrm2(u);
@@ -495,7 +422,7 @@ static int l_norm(lua_State *L) {
   double p, r;
   int kind = la_normord(L, 2, F, &p);
   if (la_isvec(A))
-    r = vnorm(getvec(L, 1, F), kind == 'p' ? p : 2.0);
+    r = vnorm(la_getvec(L, 1, F), kind == 'p' ? p : 2.0);
   else if (kind == 0 || kind == 'f' || kind == 'n')
     r = la_matnorm(L, A, p, kind ? kind : 'f', F);
   else if (p == 1 || p == -1 || p == 2 || p == -2 || isinf(p))
@@ -508,18 +435,18 @@ static int l_norm(lua_State *L) {
 }
 
 /* vecnorm(A [, p = 2 [, dim]]): the p-norm (any order norm takes for a
-** vector) of each line along dim (see linedim), Octave's vecnorm */
+** vector) of each line along dim (see la_optlinedim), Octave's vecnorm */
 static int l_vecnorm(lua_State *L) {
   const char *F = la_fname(L);
   la_Mat *A = la_check(L, 1, F), *R;
   double p = lua_isnoneornil(L, 2) ? 2.0 : la_optargnum(L, F, 2, 2.0);
-  int dim = linedim(L, A, F, 3), k, nk = dim == 1 ? A->cols : A->rows;
+  int dim = la_optlinedim(L, F, 3, A->rows, A->cols), k, nk = dim == 1 ? A->cols : A->rows;
   if (isnan(p)) la_argerror(L, F, 2, "order is NaN");
   R = la_new(L, F, dim == 1 ? 1 : A->rows, dim == 1 ? A->cols : 1);
   for (k = 0; k < nk; k++) {
-    Line l = line(A, dim, k);
-    Vec v;
-    v.p = (double *)l.p; v.n = l.n; v.inc = (int)l.s;
+    la_Line l = la_line(A, dim, k);
+    la_Vec v;
+    v.p = l.p; v.n = l.n; v.inc = (int)l.s;
     R->data[k] = vnorm(v, p);
   }
   return 1;
@@ -527,7 +454,7 @@ static int l_vecnorm(lua_State *L) {
 
 static int l_outer(lua_State *L) {
   const char *F = la_fname(L);
-  Vec u = getvec(L, 1, F), v = getvec(L, 2, F);
+  la_Vec u = la_getvec(L, 1, F), v = la_getvec(L, 2, F);
   la_Mat *C = la_new(L, F, u.n, v.n);
   int i, j;
   for (j = 0; j < v.n && u.n > 0; j++)
@@ -549,9 +476,9 @@ static int l_trace(lua_State *L) {
 static double clamp1(double c) { return c > 1.0 ? 1.0 : c < -1.0 ? -1.0 : c; }
 
 static double cosine(lua_State *L, const char *fname) {
-  Vec u = getvec(L, 1, fname), v = getvec(L, 2, fname);
+  la_Vec u, v;
   double nu, nv;
-  samelen(L, fname, u, v);
+  la_vecpair(L, fname, &u, &v);
   nu = vnrm2(u); nv = vnrm2(v);
   if (nu == 0.0 || nv == 0.0)
     la_error(L, fname, "%s vector is zero (the angle is undefined)",
@@ -599,12 +526,12 @@ static int l_cosine_matrix(lua_State *L) {
 static int l_allclose(lua_State *L) {
   const char *F = la_fname(L);
   double rtol = la_optargnum(L, F, 3, 1e-5), atol = la_optargnum(L, F, 4, 1e-8);
-  Operand x, y;
+  la_Operand o[2];
   int m, n, i, j, ok = 1;
-  broadcast(L, F, &x, &y, &m, &n);
+  la_broadcast(L, F, o, 2, &m, &n);
   for (j = 0; ok && m > 0 && j < n; j++)
     for (i = 0; i < m; i++) {
-      double a = x.a.p[i * x.a.rs + j * x.a.cs], b = y.a.p[i * y.a.rs + j * y.a.cs];
+      double a = o[0].a.p[i * o[0].a.rs + j * o[0].a.cs], b = o[1].a.p[i * o[1].a.rs + j * o[1].a.cs];
       if (a == b) continue;
       if (!(fabs(a - b) <= atol + rtol * fabs(b))) { ok = 0; break; }
     }

@@ -288,6 +288,11 @@ int la_optdim(lua_State *L, const char *fname, int arg) {
   return (int)d;
 }
 
+int la_optlinedim(lua_State *L, const char *fname, int arg, int rows, int cols) {
+  int d = la_optdim(L, fname, arg);
+  return d ? d : (rows == 1 && cols != 1) ? 2 : 1;
+}
+
 double la_optposnum(lua_State *L, const char *fname, int arg, double def) {
   if (lua_isnoneornil(L, arg) || lua_istable(L, arg)) return def;
   return la_optargnum(L, fname, arg, def);
