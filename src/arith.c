@@ -265,7 +265,7 @@ static int sort(lua_State *L, const char *fname, int want) {
   nk = dim == 1 ? A->cols : A->rows;
   S = la_new(L, fname, A->rows, A->cols);
   P = la_new(L, fname, A->rows, A->cols);
-  key = (Key *)la_scratch(L, LA_EMPTY(A) ? 0 : 2 * (size_t)(dim == 1 ? A->rows : A->cols));
+  key = LA_SCRATCH(L, Key, LA_EMPTY(A) ? 0 : (size_t)(dim == 1 ? A->rows : A->cols));
   for (k = 0; k < nk && !LA_EMPTY(A); k++) {
     la_Line a = la_line(A, dim, k), s = la_line(S, dim, k), ix = la_line(P, dim, k);
     for (i = 0; i < a.n; i++) { key[i].v = LA_LX(a, i); key[i].i = i; }

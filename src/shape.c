@@ -302,7 +302,7 @@ static void selparse(lua_State *L, int arg, int len, const char *what, Sel *s) {
     lua_Integer n = (lua_Integer)lua_rawlen(L, arg);
     if (n > 2147483647) la_error(L, la_fname(L), "too many indices");
     s->n = (int)n;
-    s->idx = (int *)la_scratch(L, (size_t)n / 2 + 1);
+    s->idx = LA_SCRATCH(L, int, (size_t)n);
     for (i = 0; i < s->n; i++) {
       lua_Integer k;
       int ok;
@@ -325,7 +325,7 @@ static void selparse(lua_State *L, int arg, int len, const char *what, Sel *s) {
       mask = mask && (x == 0.0 || x == 1.0);
     }
     mask = mask && N == (size_t)len;
-    s->idx = (int *)la_scratch(L, N / 2 + 1);
+    s->idx = LA_SCRATCH(L, int, N);
     s->n = 0;
     for (k = 0; k < N; k++) {
       double x = M->rows == 1 ? LA_AT(M, 0, k) : LA_AT(M, k, 0);
