@@ -168,6 +168,8 @@ void la_open_matrix(lua_State *L);
 void la_open_construct(lua_State *L);
 void la_open_front(lua_State *L);
 void la_open_arith(lua_State *L);
+void la_open_reduce(lua_State *L);
+void la_open_measures(lua_State *L);
 void la_open_elementwise(lua_State *L);
 void la_open_shape(lua_State *L);
 void la_open_solve(lua_State *L);
