@@ -53,6 +53,13 @@ int la_checksize(lua_State *L, const char *fname, int arg);
 void la_checktype(lua_State *L, const char *fname, int arg, int t);
 double la_optargnum(lua_State *L, const char *fname, int arg, double def);
 
+/* the string at arg as its index in choices (NULL-terminated), as
+** luaL_checkoption does: another string is the argument error msg
+** ("order must be a number, \"fro\" or \"nuc\""), another type a type
+** error */
+int la_checkenum(lua_State *L, const char *fname, int arg,
+                 const char *const choices[], const char *msg);
+
 /* a positional number at arg, or def when it is absent or is the options
 ** table (pinv(A, {...}), rank(A, tol)) */
 double la_optposnum(lua_State *L, const char *fname, int arg, double def);

@@ -6,7 +6,6 @@
 */
 #include <lapacke.h>
 #include <math.h>
-#include <string.h>
 #include <cblas.h>
 
 #include "helpers.h"
@@ -73,41 +72,43 @@ static double mnormsv(lua_State *L, const la_Mat *A, int kind) {
   return r;
 }
 
-/* A matrix norm of A by NumPy's ord: p one of 1, -1, 2, -2, +-inf, or
-** kind 'f' (Frobenius) / 'n' (nuclear). Negative orders of an empty
-** matrix are an error (a minimum over nothing); the rest are 0. */
-static double matnorm(lua_State *L, const la_Mat *A, double p, int kind,
-                  const char *fname) {
-  if (kind == 'f')
+/* The kinds of order norm and cond take: absent, a number p, or a name
+** (ORD_FRO + its index in ord_names). */
+typedef enum { ORD_NONE, ORD_P, ORD_FRO, ORD_NUC } Ord;
+static const char *const ord_names[] = {"fro", "nuc", NULL};
+
+/* A matrix norm of A by NumPy's ord: kind ORD_P with p one of 1, -1, 2,
+** -2, +-inf, or ORD_FRO (Frobenius) / ORD_NUC (nuclear). Negative orders
+** of an empty matrix are an error (a minimum over nothing); the rest are 0. */
+static double matnorm(lua_State *L, const la_Mat *A, double p, Ord kind,
+                      const char *fname) {
+  if (kind == ORD_FRO)
     return LAPACKE_dlange_work(LAPACK_COL_MAJOR, 'F', A->rows, A->cols, A->data,
                                A->ld, NULL);
   if (LA_EMPTY(A)) {
-    if (kind != 'n' && p < 0)
+    if (kind != ORD_NUC && p < 0)
       la_error(L, fname, "order %s of an empty %dx%d matrix is undefined",
                isinf(p) ? "-inf" : p == -1 ? "-1" : "-2", A->rows, A->cols);
     return 0.0;
   }
-  if (kind == 'n') return mnormsv(L, A, 0);
+  if (kind == ORD_NUC) return mnormsv(L, A, 0);
   if (p == 1 || p == -1) return mnorm1(L, A, 0, p < 0);
   if (isinf(p)) return mnorm1(L, A, 1, p < 0);
   return mnormsv(L, A, p > 0 ? 2 : -2);
 }
 
-/* The order argument at arg: a number, "fro" or "nuc" (kind 'f' / 'n'),
-** or absent (kind 0). */
-static int normord(lua_State *L, int arg, const char *fname, double *p) {
+/* The order argument at arg: a number (ORD_P, *p), "fro" or "nuc", or
+** absent (ORD_NONE); *p is 2 unless a number is given. */
+static Ord normord(lua_State *L, int arg, const char *fname, double *p) {
   *p = 2.0;
-  if (lua_type(L, arg) == LUA_TSTRING) {
-    const char *s = lua_tostring(L, arg);
-    if (strcmp(s, "fro") == 0) return 'f';
-    if (strcmp(s, "nuc") == 0) return 'n';
-    return la_argerror(L, fname, arg, "order must be a number, \"fro\" or \"nuc\"");
-  }
-  if (lua_isnoneornil(L, arg)) return 0;
+  if (lua_type(L, arg) == LUA_TSTRING)
+    return (Ord)(ORD_FRO + la_checkenum(L, fname, arg, ord_names,
+                                        "order must be a number, \"fro\" or \"nuc\""));
+  if (lua_isnoneornil(L, arg)) return ORD_NONE;
   if (lua_type(L, arg) != LUA_TNUMBER) la_typeerror(L, fname, arg, "number, \"fro\" or \"nuc\"");
   *p = lua_tonumber(L, arg);
   if (isnan(*p)) la_argerror(L, fname, arg, "order is NaN");
-  return 'p';
+  return ORD_P;
 }
 
 /* norm(A [, ord]): vectors (n x 1 or 1 x n) take any p (default 2; "fro"
@@ -117,13 +118,13 @@ static int l_norm(lua_State *L) {
   const char *F = la_fname(L);
   la_Mat *A = la_check(L, 1, F);
   double p, r;
-  int kind = normord(L, 2, F, &p);
+  Ord kind = normord(L, 2, F, &p);
   if (la_isvec(A))
-    r = vnorm(la_getvec(L, 1, F), kind == 'p' ? p : 2.0);
-  else if (kind == 0 || kind == 'f' || kind == 'n')
-    r = matnorm(L, A, p, kind ? kind : 'f', F);
+    r = vnorm(la_getvec(L, 1, F), kind == ORD_P ? p : 2.0);
+  else if (kind != ORD_P)
+    r = matnorm(L, A, p, kind == ORD_NONE ? ORD_FRO : kind, F);
   else if (p == 1 || p == -1 || p == 2 || p == -2 || isinf(p))
-    r = matnorm(L, A, p, 'p', F);
+    r = matnorm(L, A, p, ORD_P, F);
   else
     return la_argerror(L, F, 2, "matrix norm order must be 1, -1, 2, -2, "
                        "math.huge, -math.huge, \"fro\" or \"nuc\"");
@@ -253,16 +254,17 @@ static int l_rank(lua_State *L) {
 static int l_cond(lua_State *L) {
   const char *F = la_fname(L);
   la_Mat *A = la_check(L, 1, F), *s, *W;
-  int oi = la_optsat(L, 2), kind;
+  int oi = la_optsat(L, 2);
+  Ord kind;
   double p, r;
   lapack_int info, *ipiv;
   kind = normord(L, oi == 2 ? 3 : 2, F, &p);
   la_checkopts(L, oi, F, finite_only);
   if (A->rows == 0 || A->cols == 0) la_error(L, F, "empty matrix");
-  if (kind == 'p' && !(p == 1 || p == -1 || p == 2 || p == -2 || isinf(p)))
+  if (kind == ORD_P && !(p == 1 || p == -1 || p == 2 || p == -2 || isinf(p)))
     la_argerror(L, F, 2, "order must be 1, -1, 2, -2, math.huge, -math.huge, "
                 "\"fro\" or \"nuc\"");
-  if (kind == 0 || (kind == 'p' && fabs(p) == 2)) {
+  if (kind == ORD_NONE || (kind == ORD_P && fabs(p) == 2)) {
     (void)la_optcheckfinite(L, oi, F);     /* the SVD checks A regardless */
     s = la_svd(L, A, F, 'N');
     r = s->data[s->rows - 1] == 0.0 ? (p > 0 ? HUGE_VAL : 0.0)
