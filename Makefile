@@ -36,7 +36,7 @@ KOBJ = $(KSRC:src/%.c=$(BUILD)/obj/%.o)
 # the kernels' unit tests: one C program per spec/kernels/*.c, linked with
 # the kernels and BLAS only (no Lua)
 KTESTS = $(patsubst spec/kernels/%.c,$(BUILD)/ktest/%,$(wildcard spec/kernels/*.c))
-HDR  = $(wildcard src/*.h) src/kernels/kernels.h
+HDR  = $(wildcard src/*.h) $(wildcard src/kernels/*.h)
 MOD  = $(BUILD)/linalg/core.so
 LINALG_VERSION = $(shell sed -n 's/^\#define LINALG_VERSION "\(.*\)"/\1/p' src/linalg.h)
 HOST = $(BUILD)/host
@@ -173,11 +173,12 @@ clean:
 
 # The whole suite and the host example under AddressSanitizer and UBSan:
 # the module is built instrumented into build-asan/ and lua5.4 runs with
-# libasan preloaded; any report fails the target.
+# libasan preloaded; any report fails the target. The kernel tests
+# (make ktest) build into build-asan/ktest and run first.
 SAN = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 check-asan: deps
 	@$(MAKE) --no-print-directory BUILD=build-asan CFLAGS="$(SAN)" LIBFLAG="-shared $(SAN)" \
-	  all build-asan/host build-asan/alloc build-asan/threads build-asan/capi
+	  all build-asan/host build-asan/alloc build-asan/threads build-asan/capi ktest
 	ASAN_OPTIONS=allocator_may_return_null=1:detect_leaks=1 \
 	  LD_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so)" \
 	  busted --lua=$(LUA) --cpath="./build-asan/?.so"

@@ -2,6 +2,7 @@
 -- usage: lua5.4 bench/linalg_bench.lua THREADS SUITE...
 local la = require "linalg"
 local clock = require "benchclock"
+local f32 = require "f32"
 
 local threads = tonumber(arg[1])
 la.threads(threads)
@@ -90,6 +91,76 @@ function suites.elementwise()
     out("ew_" .. f, time(function() return la[f](A) end, 7, 5))
   end
   out("ew_map_exp", time(function() return A:map(math.exp) end, 3))
+end
+
+-- float32 suites: each prints "f32_na 1" instead of its float32 keys while
+-- linalg has no float32 type (bench/f32.lua); float64 keys print either way.
+local function f32_na()
+  if f32.available then return false end
+  out("f32_na", 1)
+  return true
+end
+
+-- Prints key's time: f() once, its (first) result checked to be float32,
+-- then timed. An operation that fails (float32 landed in parts) prints
+-- "fail_<key> 1" and its error on stderr, and the suite goes on.
+local function out32(key, f, reps, inner)
+  local ok, err = pcall(function() f32.check((f())) end)
+  if ok then return out(key, time(f, reps, inner)) end
+  io.stderr:write("float32 ", key, ": ", tostring(err), "\n")
+  out("fail_" .. key, 1)
+end
+
+function suites.sgemm()
+  if f32_na() then return end
+  for _, n in ipairs{256, 1024, 2048} do
+    local A, B = f32.randn(n, n, 1), f32.randn(n, n, 2)
+    out32("sgemm_" .. n, function() return A * B end, 7, INNER[n])
+  end
+end
+
+-- 4 x 4 operations in both types, in one process (the float64 ones also
+-- stand alone, so they print while float32 is missing)
+function suites.tiny32()
+  local rows = {{1, 2, 3, 4}, {5, 6, 7, 8}, {9, 10, 11, 12}, {13, 14, 15, 16}}
+  local rows2 = {{4, 3, 2, 1}, {8, 7, 6, 5}, {1, 0, 1, 0}, {0, 1, 0, 1}}
+  local N = 200000
+  local function run(tag, mk, put)
+    local A, B, x = mk(rows), mk(rows2), mk{{1}, {-1}, {2}, {0.5}}
+    put("t4_add" .. tag, function() return A + B end, 7, N)
+    put("t4_matmul" .. tag, function() return A * B end, 7, N)
+    put("t4_matvec" .. tag, function() return A * x end, 7, N)
+    put("t4_build" .. tag, function() return mk(rows) end, 7, N)
+  end
+  run("64", la.matrix, function(key, ...) out(key, time(...)) end)
+  if not f32_na() then run("32", f32.matrix, out32) end
+end
+
+-- 10000 x 200, both methods, both types, on the same data (float32 = the
+-- float64 values rounded)
+function suites.lstsq32()
+  local m, n = 10000, 200
+  local A, b = la.randn(m, n, 3), la.randn(m, 1, 4)
+  out("ls64_svd", time(function() return la.lstsq(A, b) end, 5))
+  out("ls64_qr", time(function() return la.lstsq(A, b, {method = "qr"}) end, 5))
+  if f32_na() then return end
+  local A32, b32 = A:astype("float32"), b:astype("float32")
+  out32("ls32_svd", function() return la.lstsq(A32, b32) end, 5)
+  out32("ls32_qr", function() return la.lstsq(A32, b32, {method = "qr"}) end, 5)
+end
+
+-- full float64, full and causal float32 at d = 64, in one process
+function suites.attention32()
+  for _, n in ipairs{2048, 4096, 8192} do
+    local Q, K, V = la.randn(n, 64, 1), la.randn(n, 64, 2), la.randn(n, 64, 3)
+    local reps = n >= 4096 and 3 or 5
+    out("a64_" .. n, time(function() return la.attention(Q, K, V) end, reps))
+    if not f32_na() then
+      local Q32, K32, V32 = Q:astype("float32"), K:astype("float32"), V:astype("float32")
+      out32("a32_" .. n, function() return la.attention(Q32, K32, V32) end, reps)
+      out32("a32c_" .. n, function() return la.attention(Q32, K32, V32, {causal = true}) end, reps)
+    end
+  end
 end
 
 for i = 2, #arg do suites[arg[i]]() end

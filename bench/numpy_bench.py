@@ -95,7 +95,34 @@ def elementwise():
         out("ew_" + f, timeit(lambda: g(A), 7, 5))
 
 
-SUITES = {"elementwise": elementwise, "attention": attention, "dgemm": dgemm, "tiny": tiny, "lstsq": lstsq, "gs": gs}
+def sgemm():
+    rng = np.random.default_rng(1)
+    for n in (256, 1024, 2048):
+        A = np.asfortranarray(rng.standard_normal((n, n)), dtype=np.float32)
+        B = np.asfortranarray(rng.standard_normal((n, n)), dtype=np.float32)
+        inner = {256: 40, 1024: 3, 2048: 1}[n]
+        out("sgemm_%d" % n, timeit(lambda: A @ B, 7, inner))
+
+
+def lstsq32():
+    """10000 x 200 in float32. np.linalg.lstsq computes in float64 and casts
+    the result back (numpy.linalg._commonType); SciPy calls LAPACK's s routines."""
+    rng = np.random.default_rng(3)
+    A = np.asfortranarray(rng.standard_normal((10000, 200)), dtype=np.float32)
+    b = rng.standard_normal(10000).astype(np.float32)
+    assert np.linalg.lstsq(A, b, rcond=None)[0].dtype == np.float32
+    out("ls32_numpy", timeit(lambda: np.linalg.lstsq(A, b, rcond=None), 5))
+    try:
+        import scipy.linalg
+    except ImportError:
+        return
+    for drv in ("gelsd", "gelsy"):
+        f = lambda: scipy.linalg.lstsq(A, b, lapack_driver=drv, check_finite=False)
+        assert f()[0].dtype == np.float32
+        out("ls32_scipy_" + drv, timeit(f, 5))
+
+
+SUITES = {"sgemm": sgemm, "lstsq32": lstsq32, "elementwise": elementwise, "attention": attention, "dgemm": dgemm, "tiny": tiny, "lstsq": lstsq, "gs": gs}
 for name in sys.argv[1:]:
     if name in SUITES:
         SUITES[name]()

@@ -1,6 +1,6 @@
 -- Runs linalg, NumPy (Debian's, on the same OpenBLAS) and raw C side by
 -- side and prints medians and ratios. usage: bench/run.sh [suite ...]
--- Suites: dgemm tiny (and more as they are added); default: all.
+-- Suites: see `order` at the end (float32 ones end in 32, sgemm); default: all.
 local PY = "/usr/bin/python3"
 
 -- Processes on this shared machine land on a fast or a slow level and stay
@@ -42,6 +42,12 @@ local function numpy(threads, suite)
 end
 local function raw(threads, args)
   return run(string.format("OPENBLAS_NUM_THREADS=%d build/bench/raw %s", threads, args))
+end
+
+local has_torch = os.execute(PY .. " -c 'import torch' 2>/dev/null")
+local function torch(suite)
+  if not has_torch then return {} end
+  return run(string.format("OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 %s bench/torch_bench.py %s", PY, suite))
 end
 
 local function f(x, fmt) return x and string.format(fmt, x) or "-" end
@@ -159,6 +165,132 @@ local Q, K, V = la.randn(n, 64, 1), la.randn(n, 64, 2), la.randn(n, 64, 3)
     k0 / 1024, k1 / 1024, (k1 - k0) / 1024, 16384 * 16384 * 8 / 2 ^ 20))
 end
 
+-- float32 suites: linalg's float32 cells read "n/a" while linalg_bench.lua
+-- reports f32_na (no float32 type yet, found by a pcall in bench/f32.lua)
+local F32NA = "n/a (float32 not available)"
+local function na_note(L)
+  if L.f32_na then print("linalg float32: " .. F32NA) end
+end
+-- L's float32 time for key, times scale (or rate / time when rate is given)
+local function cell(L, key, fmt, scale, rate)
+  if L.f32_na then return "n/a" end
+  if L["fail_" .. key] then return "fails" end
+  local t = L[key]
+  return f(t and (rate and rate / t or t * scale), fmt)
+end
+
+function suites.sgemm()
+  for _, th in ipairs{1, 2} do
+    local L, N, R = linalg(th, "sgemm"), numpy(th, "sgemm"), {}
+    for _, n in ipairs{256, 1024, 2048} do
+      for k, v in pairs(raw(th, "sgemm " .. n .. " 7")) do R[k] = v end
+    end
+    print(string.format("\nA * B, square, float32, %d thread%s (GFLOP/s = 2n^3 / median time; target: linalg/raw >= 0.97)",
+      th, th > 1 and "s" or ""))
+    na_note(L)
+    print(string.format("%6s %12s %12s %12s %14s %14s", "n", "linalg f32", "raw sgemm", "NumPy f32", "linalg/raw", "linalg/NumPy"))
+    for _, n in ipairs{256, 1024, 2048} do
+      local k, fl = "sgemm_" .. n, 2 * n ^ 3 / 1e9
+      local gl, gr, gn = L[k] and fl / L[k], R[k] and fl / R[k], N[k] and fl / N[k]
+      print(string.format("%6d %12s %12s %12s %14s %14s", n, cell(L, k, "%.1f", nil, fl), f(gr, "%.1f"), f(gn, "%.1f"),
+        ratio(gl, gr), ratio(gl, gn)))
+    end
+  end
+end
+
+function suites.tiny32()
+  local L = linalg(1, "tiny32")
+  print("\ntiny operations, 4 x 4, 1 thread, time per call in microseconds (target: float32 as fast as float64)")
+  na_note(L)
+  print(string.format("%-34s %10s %10s %10s", "operation", "float64", "float32", "f32/f64"))
+  for _, row in ipairs{{"t4_add", "4x4 + 4x4"}, {"t4_matmul", "4x4 * 4x4"}, {"t4_matvec", "4x4 * 4x1"},
+    {"t4_build", "4x4 from a (prebuilt) table"}} do
+    local d, s = L[row[1] .. "64"], L[row[1] .. "32"]
+    print(string.format("%-34s %10s %10s %10s", row[2], f(d and d * 1e6, "%.3f"), cell(L, row[1] .. "32", "%.3f", 1e6),
+      ratio(s, d)))
+  end
+end
+
+function suites.lstsq32()
+  local L, N = linalg(1, "lstsq32"), numpy(1, "lstsq32")
+  local np_, gd, gy = N.ls32_numpy, N.ls32_scipy_gelsd, N.ls32_scipy_gelsy
+  print("\nlstsq 10000 x 200, one right-hand side, 1 thread, milliseconds (target: linalg float32 faster than")
+  print("NumPy float32, i.e. NumPy/this > 1; np.linalg.lstsq computes float32 input in float64 and casts back,")
+  print("SciPy's lstsq calls LAPACK's float32 routines)")
+  na_note(L)
+  if has_numpy and not gd then print("SciPy: skipped (scipy not importable for " .. PY .. ")") end
+  print(string.format("%-36s %10s %12s %12s %12s", "", "ms", "NumPy/this", "gelsd/this", "gelsy/this"))
+  local function row(name, t, key32)
+    print(string.format("%-36s %10s %12s %12s %12s", name,
+      key32 and cell(L, key32, "%.2f", 1e3) or f(t and t * 1e3, "%.2f"), ratio(np_, t), ratio(gd, t), ratio(gy, t)))
+  end
+  row("NumPy float32 np.linalg.lstsq", np_)
+  row("SciPy float32 lstsq, gelsd", gd)
+  row("SciPy float32 lstsq, gelsy", gy)
+  row("linalg float64, svd", L.ls64_svd)
+  row("linalg float32, svd", L.ls32_svd, "ls32_svd")
+  row("linalg float64, qr", L.ls64_qr)
+  row("linalg float32, qr", L.ls32_qr, "ls32_qr")
+end
+
+function suites.attention32()
+  local L, T = linalg(1, "attention32"), torch("attention32")
+  print("\nattention, float32, n = nq = nk, d = 64, 1 thread, milliseconds (targets: float32 >= 1.7x linalg")
+  print("float64, >= 2x PyTorch float32 [softmax(Q K^T * scale) V, torch.set_num_threads(1)], causal/full <= 0.6)")
+  na_note(L)
+  if not has_torch then print("PyTorch: skipped (torch not importable for " .. PY .. ")") end
+  print(string.format("%6s %10s %10s %9s %12s %12s %10s %12s", "n", "linalg f64", "linalg f32", "f64/f32",
+    "PyTorch f32", "PyTorch/f32", "causal f32", "causal/full"))
+  for _, n in ipairs{2048, 4096, 8192} do
+    local d, s, c, t = L["a64_" .. n], L["a32_" .. n], L["a32c_" .. n], T["a32_torch_" .. n]
+    print(string.format("%6d %10s %10s %9s %12s %12s %10s %12s", n, f(d and d * 1e3, "%.2f"),
+      cell(L, "a32_" .. n, "%.2f", 1e3), ratio(d, s), f(t and t * 1e3, "%.2f"), ratio(t, s),
+      cell(L, "a32c_" .. n, "%.2f", 1e3), ratio(c, s)))
+  end
+end
+
+function suites.memory32()
+  -- peak RSS of child processes: one that only loads linalg, and one each
+  -- that builds the inputs at n = 16384, d = 64 and runs fused attention in
+  -- float64 / float32 (exit status 3: float32 not available)
+  local head = 'local la = require "linalg"; local f32 = require "f32"; local n = 16384\n'
+  local progs = {
+    base = head,
+    f64 = head .. [[local Q, K, V = la.randn(n, 64, 1), la.randn(n, 64, 2), la.randn(n, 64, 3)
+local O = la.attention(Q, K, V)
+]],
+    f32 = head .. [[if not f32.available then os.exit(3) end
+local Q, K, V = f32.randn(n, 64, 1), f32.randn(n, 64, 2), f32.randn(n, 64, 3)
+local O = f32.check(la.attention(Q, K, V))
+]]}
+  local function rss(name)
+    local path = "build/bench/mem32_" .. name .. ".lua"
+    local fh = io.open(path, "w"); fh:write(progs[name]); fh:close()
+    local p = io.popen("OPENBLAS_NUM_THREADS=1 /usr/bin/time -v lua5.4 " .. path .. " 2>&1")
+    local kb, status
+    for line in p:lines() do
+      kb = tonumber(line:match("Maximum resident set size %(kbytes%): (%d+)")) or kb
+      status = tonumber(line:match("Exit status: (%d+)")) or status
+    end
+    p:close()
+    if status ~= 0 then return nil, status end
+    return kb and kb / 1024
+  end
+  local b, d = rss("base"), rss("f64")
+  local s, status = rss("f32")
+  local s_cell = s and f(s, "%.1f") or status == 3 and F32NA or "fails (exit status " .. tostring(status) .. ")"
+  print("\npeak RSS (/usr/bin/time -v, one child process each), fused attention at n = 16384, d = 64,")
+  print("inputs + output + attention's workspace (target: float32 half of float64)")
+  print(string.format("%-40s %10s %14s", "", "MiB", "above base"))
+  print(string.format("%-40s %10s", "base: require \"linalg\" only", f(b, "%.1f")))
+  print(string.format("%-40s %10s %14s", "float64 Q, K, V, attention", f(d, "%.1f"), f(b and d and d - b, "%.1f")))
+  print(string.format("%-40s %10s %14s", "float32 Q, K, V, attention", s_cell,
+    f(b and s and s - b, "%.1f")))
+  if s and d and b then
+    print(string.format("float32/float64: %.2f of the whole process, %.2f above base", s / d, (s - b) / (d - b)))
+  end
+end
+
 function suites.elementwise()
   local L, N = linalg(1, "elementwise"), numpy(1, "elementwise")
   print("\nelementwise functions on 1000 x 1000, 1 thread, milliseconds (targets: exp >= 3x faster than")
@@ -172,7 +304,8 @@ function suites.elementwise()
     ratio(L.ew_map_exp, L.ew_exp)))
 end
 
-local order = {"dgemm", "tiny", "lstsq", "gs", "agree", "attention", "memory", "elementwise"}
+local order = {"dgemm", "sgemm", "tiny", "tiny32", "lstsq", "lstsq32", "gs", "agree", "attention", "attention32",
+  "memory", "memory32", "elementwise"}
 local want = #arg > 0 and arg or order
 print(string.format("linalg bench: medians over %d processes of medians of repetitions;", PROCS))
 print("GFLOP/s ratios > 1: linalg faster; time ratios < 1: linalg faster")

@@ -19,7 +19,7 @@ local M = la.matrix{{1, 2}, {3, 4}}          -- a valid 2x2
 local v = la.vector{1, 2}
 
 -- Every public function with valid arguments; slot kinds: M matrix, I size or
--- index, N number, O options, F function, L list of matrices.
+-- index, N number, O options, F function, L list of matrices, D a dtype name.
 local api = {
   {"matrix", {"X"}, {{{1, 2}}}},
   {"vector", {"M"}, {{1, 2}}},
@@ -32,7 +32,7 @@ local api = {
   {"row", {"M", "I"}, {M, 1}}, {"col", {"M", "I"}, {M, 1}},
   {"sub", {"M", "I", "I", "I", "I"}, {M, 1, 1, 1, 1}},
   {"copy", {"M"}, {M}}, {"reshape", {"M", "I", "I"}, {M, 4, 1}}, {"totable", {"M"}, {M}},
-  {"t", {"M"}, {M}}, {"emul", {"M", "M"}, {M, M}}, {"ediv", {"M", "M"}, {M, M}},
+  {"t", {"M"}, {M}}, {"astype", {"M", "D"}, {M, "float32"}}, {"emul", {"M", "M"}, {M, M}}, {"ediv", {"M", "M"}, {M, M}},
   {"sum", {"M"}, {M}}, {"mean", {"M"}, {M}}, {"min", {"M"}, {M}}, {"max", {"M"}, {M}},
   {"map", {"M", "F"}, {M, function(x) return x end}},
   {"dot", {"M", "M"}, {v, v}}, {"norm", {"M"}, {M}}, {"outer", {"M", "M"}, {v, v}},
@@ -114,19 +114,19 @@ local api = {
 
 -- the error each hostile value gives in a slot of each kind
 local hostile = {
-  {"a string", "x", {S = "2x2 elements of 8 bytes need 32 bytes, the buffer holds 1",
+  {"a string", "x", {D = 'dtype must be "float64" or "float32", got "x"', S = "2x2 elements of 8 bytes need 32 bytes, the buffer holds 1",
     P = "x: No such file or directory", X = "(table, matrix or size expected, got string)", M = "(matrix expected, got string)", I = "expected, got string",
     N = "(number expected, got string)", O = "(options table expected, got string)",
     F = "(function expected, got string)", L = "expected, got string"}},
-  {"io.stdout", io.stdout, {S = "(string expected, got FILE*)", P = "(path expected, got FILE*)",
+  {"io.stdout", io.stdout, {D = "(string expected, got FILE*)", S = "(string expected, got FILE*)", P = "(path expected, got FILE*)",
     W = "(path expected, got FILE*)", X = "(table, matrix or size expected, got FILE*)", M = "(matrix expected, got FILE*)", I = "expected, got FILE*",
     N = "(number expected, got FILE*)", O = "(options table expected, got FILE*)",
     F = "(function expected, got FILE*)", L = "expected, got FILE*"}},
-  {"a function", print, {S = "(string expected, got function)", P = "(path expected, got function)",
+  {"a function", print, {D = "(string expected, got function)", S = "(string expected, got function)", P = "(path expected, got function)",
     W = "(path expected, got function)", X = "(table, matrix or size expected, got function)", M = "(matrix expected, got function)", I = "expected, got function",
     N = "(number expected, got function)", O = "(options table expected, got function)",
     L = "expected, got function"}},
-  {"a table of strings", {"a", "b"}, {S = "(string expected, got table)", P = "(path expected, got table)",
+  {"a table of strings", {"a", "b"}, {D = "(string expected, got table)", S = "(string expected, got table)", P = "(path expected, got table)",
     W = "(path expected, got table)", X = "entry (1,1) is not a number (got string)", M = "entry (1,1) is not a number (got string)",
     I = "expected, got table", N = "(number expected, got table)",
     F = "(function expected, got table)", L = "item 1 is not a matrix (got string)"}},
@@ -151,7 +151,7 @@ describe("hostile arguments", function()
           end)
         end
       end
-      if kind == "M" or kind == "I" or kind == "X" or kind == "S" or kind == "P" then
+      if kind == "M" or kind == "I" or kind == "X" or kind == "S" or kind == "P" or kind == "D" then
         it(string.format("%s with nil as required argument #%d", name, slot), function()
           local args = {table.unpack(good)}
           args[slot] = nil

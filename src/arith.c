@@ -19,7 +19,8 @@
 static la_Mat *quick_test(lua_State *L, int idx) {
   void *p = lua_touserdata(L, idx);
   if (p == NULL || !lua_getmetatable(L, idx)) return NULL;
-  if (!lua_rawequal(L, -1, lua_upvalueindex(1)) || lua_rawlen(L, idx) < sizeof(la_Mat))
+  if (!lua_rawequal(L, -1, lua_upvalueindex(1)) || lua_rawlen(L, idx) < sizeof(la_Mat) ||
+      ((la_Mat *)p)->dtype != LA_F64)
     return NULL;
   return (la_Mat *)p;
 }

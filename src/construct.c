@@ -11,28 +11,53 @@
 #include "helpers.h"
 #include "kernels/kernels.h"
 
-/* la.matrix(tbl) or la.matrix(m, n [, fill]) */
+/* A constructor's options table: the last argument when it is a plain
+** table at or after position first. Reads its dtype (def when absent:
+** float64, or the type of the matrix a call copies) and removes the table,
+** so the positional arguments read as before. */
+static int dtypeopt(lua_State *L, int first, int def, const char *F) {
+  static const char *const keys[] = {"dtype", NULL};
+  int oi = la_optsat(L, first), t;
+  la_checkopts(L, oi, F, keys);
+  t = la_optdtype(L, oi, def, F);
+  if (oi) lua_settop(L, oi - 1);
+  return t;
+}
+
+/* every element of the packed matrix A set to v */
+static void fillv(la_Mat *A, double v) {
+  size_t k, N = (size_t)A->rows * A->cols;
+  if (A->dtype == LA_F32) for (k = 0; k < N; k++) A->fdata[k] = (float)v;
+  else for (k = 0; k < N; k++) A->data[k] = v;
+}
+
+/* la.matrix(tbl [, opts]), la.matrix(A [, opts]) (a copy) or
+** la.matrix(m, n [, fill] [, opts]); opts.dtype "float64" or "float32" */
 static int l_matrix(lua_State *L) {
   const char *F = la_fname(L);
-  if (lua_istable(L, 1)) { la_check(L, 1, F); lua_settop(L, 1); return 1; }
-  if (la_test(L, 1)) { la_copyof(L, la_check(L, 1, F), F); return 1; }
+  la_Mat *A = la_testany(L, 1);
+  int t = dtypeopt(L, 2, A ? A->dtype : LA_F64, F);
+  if (lua_istable(L, 1) || A) {
+    int table = A == NULL;
+    A = la_checkany(L, 1, F);             /* a table becomes a float64 matrix at 1 */
+    if (table && t == LA_F64) { lua_settop(L, 1); return 1; }
+    la_convert(L, A, t, F);
+    return 1;
+  }
   if (lua_type(L, 1) != LUA_TNUMBER)
     la_typeerror(L, F, 1, "table, matrix or size");
   {
     int m = la_checksize(L, F, 1), n = la_checksize(L, F, 2);
-    double fill = la_optargnum(L, F, 3, 0.0);
-    la_Mat *A = la_new(L, F, m, n);
-    size_t k, N = (size_t)m * n;
-    for (k = 0; k < N; k++) A->data[k] = fill;
+    double v = la_optargnum(L, F, 3, 0.0);
+    fillv(la_newt(L, F, m, n, t), v);
   }
   return 1;
 }
 
 static void fill(lua_State *L, const char *fname, double v) {
+  int t = dtypeopt(L, 3, LA_F64, fname);
   int m = la_checksize(L, fname, 1), n = la_checksize(L, fname, 2);
-  la_Mat *A = la_new(L, fname, m, n);
-  size_t k, N = (size_t)m * n;
-  for (k = 0; k < N; k++) A->data[k] = v;
+  fillv(la_newt(L, fname, m, n, t), v);
 }
 
 static int l_zeros(lua_State *L) { fill(L, la_fname(L), 0.0); return 1; }
@@ -41,10 +66,12 @@ static int l_ones(lua_State *L) { fill(L, la_fname(L), 1.0); return 1; }
 
 static int l_eye(lua_State *L) {
   const char *F = la_fname(L);
+  int t = dtypeopt(L, 2, LA_F64, F);
   int n = la_checksize(L, F, 1), i;
   int m = lua_isnoneornil(L, 2) ? n : la_checksize(L, F, 2);
-  la_Mat *A = la_newzero(L, F, n, m);
-  for (i = 0; i < n && i < m; i++) LA_AT(A, i, i) = 1.0;
+  la_Mat *A = la_newt(L, F, n, m, t);
+  fillv(A, 0.0);
+  for (i = 0; i < n && i < m; i++) la_put(A, i, i, 1.0);
   return 1;
 }
 
@@ -66,25 +93,30 @@ static int l_diag(lua_State *L) {
   return 1;
 }
 
+/* vector(v [, opts]): a column copy of v (a table or either orientation) */
 static int l_vector(lua_State *L) {
   const char *F = la_fname(L);
-  int n, inc, i;
-  double *v = la_vec(L, 1, F, &n, &inc);
-  la_Mat *A = la_new(L, F, n, 1);
-  for (i = 0; i < n; i++) A->data[i] = v[(ptrdiff_t)i * inc];
+  la_Mat *V = la_testany(L, 1), *A;
+  int t = dtypeopt(L, 2, V ? V->dtype : LA_F64, F), n, inc, i;
+  double *v = la_vec(L, 1, F, &n, &inc);   /* a float64 copy of a float32 v */
+  A = la_newt(L, F, n, 1, t);
+  for (i = 0; i < n; i++) la_put(A, i, 0, v[(ptrdiff_t)i * inc]);
   return 1;
 }
 
 static int fillrandom(lua_State *L, const char *fname, int normal) {
+  int t = dtypeopt(L, 3, LA_F64, fname);
   int m = la_checksize(L, fname, 1), n = la_checksize(L, fname, 2);
   lak_Rng local, *r;
   la_Mat *A;
   size_t k, N = (size_t)m * n;
   if (lua_isnoneornil(L, 3)) r = (lak_Rng *)lua_touserdata(L, lua_upvalueindex(3));
   else { lak_rng_seed(&local, (uint64_t)la_checkint(L, fname, 3)); r = &local; }
-  A = la_new(L, fname, m, n);
-  for (k = 0; k < N; k++)
-    A->data[k] = normal ? lak_rng_normal(r) : lak_rng_uniform(r);
+  A = la_newt(L, fname, m, n, t);
+  if (t == LA_F32)    /* the float64 draws rounded: the same stream as float64 */
+    for (k = 0; k < N; k++) A->fdata[k] = (float)(normal ? lak_rng_normal(r) : lak_rng_uniform(r));
+  else
+    for (k = 0; k < N; k++) A->data[k] = normal ? lak_rng_normal(r) : lak_rng_uniform(r);
   return 1;
 }
 
@@ -92,10 +124,11 @@ static int l_randn(lua_State *L) { return fillrandom(L, la_fname(L), 1); }
 
 static int l_rand(lua_State *L) { return fillrandom(L, la_fname(L), 0); }
 
-/* hstack / vstack: items are converted on the stack above the list. */
+/* hstack / vstack: items are converted on the stack above the list. The
+** result is float32 when every item is (NumPy's rule), else float64. */
 static int stack(lua_State *L, const char *fname, int horiz) {
   lua_Integer k, cnt, m = 0, n = 0, off = 0;
-  int base;
+  int base, t = LA_F32;
   la_Mat *C;
   la_checktype(L, fname, 1, LUA_TTABLE);
   cnt = (lua_Integer)lua_rawlen(L, 1);
@@ -106,11 +139,12 @@ static int stack(lua_State *L, const char *fname, int horiz) {
   for (k = 1; k <= cnt; k++) {
     la_Mat *A;
     lua_rawgeti(L, 1, k);
-    A = la_test(L, -1);
+    A = la_testany(L, -1);
     if (!A && !lua_istable(L, -1))
       la_error(L, fname, "item %I is not a matrix (got %s)", k, la_typename(L, -1));
     if (A && (A->flags & LA_CLOSED)) la_error(L, fname, "item %I is a closed matrix", k);
     if (!A) A = la_checkarg(L, lua_gettop(L), fname, 1);
+    if (A->dtype == LA_F64) t = LA_F64;
     if (k == 1) { m = horiz ? A->rows : 0; n = horiz ? 0 : A->cols; }
     if (horiz && A->rows != m)
       la_error(L, fname, "item %I has %d rows, expected %I", k, A->rows, m);
@@ -119,11 +153,13 @@ static int stack(lua_State *L, const char *fname, int horiz) {
     if (horiz) n += A->cols; else m += A->rows;
     if (m > INT_MAX || n > INT_MAX) la_error(L, fname, "result too large");
   }
-  C = la_new(L, fname, m, n);
+  C = la_newt(L, fname, m, n, cnt > 0 ? t : LA_F64);
   for (k = 1; k <= cnt; k++) {
-    la_Mat *A = la_test(L, base + (int)k);
-    double *dst = horiz ? C->data + off * C->ld : C->data + off;
-    lak_copy(A->rows, A->cols, A->data, A->ld, dst, C->ld);
+    la_Mat *A = la_testany(L, base + (int)k), D = *C;   /* D: where A goes */
+    D.rows = A->rows; D.cols = A->cols;
+    if (D.data) D.data += horiz ? off * C->ld : off;
+    if (D.fdata) D.fdata += horiz ? off * C->ld : off;
+    la_copyto(A, &D);
     off += horiz ? A->cols : A->rows;
   }
   return 1;

@@ -33,8 +33,8 @@ static int spectype(lua_State *L, int v, int spec, const char *fname, const char
     return lua_isinteger(L, v) || (lua_type(L, v) == LUA_TNUMBER && x == floor(x) &&
                                    lua_numbertointeger(x, &i));
   }
-  if (strcmp(want, "matrix") == 0) return la_test(L, v) != NULL || lua_istable(L, v);
-  if (strcmp(want, "table") == 0) return lua_istable(L, v) && !la_test(L, v);
+  if (strcmp(want, "matrix") == 0) return la_testany(L, v) != NULL || lua_istable(L, v);
+  if (strcmp(want, "table") == 0) return lua_istable(L, v);
   return strcmp(luaL_typename(L, v), want) == 0;
 }
 
@@ -77,7 +77,7 @@ static int l_checkopts(lua_State *L) {
   lua_settop(L, 4);
   lua_newtable(L);                                          /* 5: result */
   if (lua_isnil(L, 1)) return 1;
-  if (!lua_istable(L, 1) || la_test(L, 1))
+  if (!lua_istable(L, 1))
     return la_error(L, fname, "bad argument #%d (options table expected, got %s)",
                     arg, la_typename(L, 1));
   lua_pushnil(L);
@@ -119,7 +119,7 @@ static int l_asmatrix(lua_State *L) {
   const char *fname = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : "asmatrix";
   lua_Integer arg = lua_isinteger(L, 3) ? lua_tointeger(L, 3) : 1;
   lua_settop(L, 3);                        /* fname stays alive at 2 */
-  la_checkarg(L, 1, fname, arg >= 1 && arg <= 255 ? (int)arg : 1);
+  la_checkargany(L, 1, fname, arg >= 1 && arg <= 255 ? (int)arg : 1);
   lua_settop(L, 1);
   return 1;
 }
@@ -133,14 +133,14 @@ static int l_check_finite(lua_State *L) {
   int required = lua_toboolean(L, 4);
   la_Mat *A;
   lua_settop(L, 3);
-  A = la_checkarg(L, 1, fname, 1);
+  A = la_checkargany(L, 1, fname, 1);
   la_checkfinite(L, A, fname, what, required);
   lua_settop(L, 1);
   return 1;
 }
 
 static int l_is_matrix(lua_State *L) {
-  lua_pushboolean(L, la_test(L, 1) != NULL);
+  lua_pushboolean(L, la_testany(L, 1) != NULL);
   return 1;
 }
 
@@ -162,10 +162,42 @@ static int l_named(lua_State *L) {
   return 1;
 }
 
+/* The closure f32wrap makes over f (upvalue 3), for functions written for
+** float64: a float32 argument reaches f as a float64 copy (la_check
+** converts it), and when every matrix argument was float32, f's matrix
+** results come back float32 (NumPy's rule; Lua numbers do not promote). */
+static int l_float32call(lua_State *L) {
+  int n = lua_gettop(L), i, any32 = 0, any64 = 0, nres;
+  for (i = 1; i <= n; i++) {
+    la_Mat *A = la_testany(L, i);
+    if (A) { if (A->dtype == LA_F32) any32 = 1; else any64 = 1; }
+  }
+  lua_pushvalue(L, lua_upvalueindex(3));
+  lua_insert(L, 1);
+  lua_call(L, n, LUA_MULTRET);
+  nres = lua_gettop(L);
+  if (!any32 || any64) return nres;
+  for (i = 1; i <= nres; i++) {
+    la_Mat *A = la_test(L, i);
+    if (A) { la_convert(L, A, LA_F32, la_fname(L)); lua_replace(L, i); }
+  }
+  return nres;
+}
+
+/* f32wrap(f, name) -> f with float32 arguments and results as above */
+static int l_f32wrap(lua_State *L) {
+  luaL_checktype(L, 1, LUA_TFUNCTION);
+  luaL_getmetatable(L, LINALG_MATRIX);
+  lua_pushstring(L, luaL_checkstring(L, 2));
+  lua_pushvalue(L, 1);
+  lua_pushcclosure(L, l_float32call, 3);
+  return 1;
+}
+
 static const luaL_Reg funcs[] = {
   {"is_matrix", l_is_matrix}, {"asmatrix", l_asmatrix},
   {"check_finite", l_check_finite}, {"checkopts", l_checkopts},
-  {"named", l_named}, {NULL, NULL}
+  {"named", l_named}, {"f32wrap", l_f32wrap}, {NULL, NULL}
 };
 
 void la_open_front(lua_State *L) {

@@ -1,7 +1,7 @@
 /*
 ** linalg.h: the C API of linalg for applications that embed Lua.
 **
-** Matrices are dense float64, column-major: element (i, j) (0-based) of a
+** Matrices are dense float64 (or float32, below), column-major: element (i, j) (0-based) of a
 ** matrix with leading dimension ld is data[i + j * ld], ld >= max(1, rows).
 **
 ** Ordering rule: load the module before calling any function below, e.g.
@@ -56,6 +56,21 @@ LINALG_API double *linalg_checkmatrix(lua_State *L, int idx, int *rows,
 /* Like linalg_checkmatrix but returns NULL instead of raising. */
 LINALG_API double *linalg_testmatrix(lua_State *L, int idx, int *rows,
                                      int *cols, int *ld);
+
+/* float32 matrices (A:astype("float32"), {dtype = "float32"}): the same
+** three functions with float elements. The float64 functions above see
+** float64 matrices only: linalg_testmatrix gives NULL for a float32 matrix
+** and linalg_checkmatrix raises "float64 matrix expected, got a float32
+** matrix"; the float32 ones likewise. */
+LINALG_API float *linalg_pushmatrixf(lua_State *L, int rows, int cols,
+                                     const float *src, int ld_src);
+LINALG_API float *linalg_checkmatrixf(lua_State *L, int idx, int *rows,
+                                      int *cols, int *ld);
+LINALG_API float *linalg_testmatrixf(lua_State *L, int idx, int *rows,
+                                     int *cols, int *ld);
+
+/* "float64" or "float32" for a matrix at idx, NULL for anything else. */
+LINALG_API const char *linalg_dtype(lua_State *L, int idx);
 
 #ifdef __cplusplus
 }

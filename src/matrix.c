@@ -50,15 +50,21 @@ static void hugepages(void *p, size_t len) {
 #endif
 }
 
-/* Pushes a new m x n matrix with uninitialised contents. mt is where the
-** matrix metatable is: a stack index, or 0 for the registry (the C API,
-** which runs inside the host's functions). */
-la_Mat *la_newat(lua_State *L, const char *fname, lua_Integer m, lua_Integer n, int mt) {
+const char *const la_dtypes[] = {"float64", "float32", NULL};
+
+static size_t esize(int dtype) { return dtype == LA_F32 ? sizeof(float) : sizeof(double); }
+
+/* Pushes a new m x n matrix of type dtype with uninitialised contents. mt
+** is where the matrix metatable is: a stack index, or 0 for the registry
+** (the C API, which runs inside the host's functions). */
+static la_Mat *newmat(lua_State *L, const char *fname, lua_Integer m, lua_Integer n,
+                      int mt, int dtype) {
   la_Mat *A;
   size_t sz;
+  void *p;
   if (mt) mt = lua_absindex(L, mt);
   checkdims(L, fname, m, n);
-  sz = LA_HDR + (size_t)(m * n) * sizeof(double);
+  sz = LA_HDR + (size_t)(m * n) * esize(dtype);
   /* no user value: only views need one, and the GC skips a userdata without */
   if (sz < LA_BIGALLOC) A = (la_Mat *)lua_newuserdatauv(L, sz, 0);
   else {
@@ -66,8 +72,11 @@ la_Mat *la_newat(lua_State *L, const char *fname, lua_Integer m, lua_Integer n, 
     A = (la_Mat *)la_allocud(L, fname, sz, 0, lua_tostring(L, -1));
     lua_remove(L, -2);
   }
-  A->data = (double *)(void *)((char *)A + LA_HDR);   /* owned data follows the header */
-  hugepages(A->data, (size_t)(m * n) * sizeof(double));
+  p = (void *)((char *)A + LA_HDR);                 /* owned data follows the header */
+  hugepages(p, (size_t)(m * n) * esize(dtype));
+  A->data = dtype == LA_F64 ? (double *)p : NULL;
+  A->fdata = dtype == LA_F32 ? (float *)p : NULL;
+  A->dtype = dtype;
   A->rows = (int)m; A->cols = (int)n; A->ld = m > 0 ? (int)m : 1;
   A->flags = 0;
   if (mt) {
@@ -82,7 +91,49 @@ la_Mat *la_newat(lua_State *L, const char *fname, lua_Integer m, lua_Integer n, 
 /* Every function of the module is a closure with the metatable as upvalue
 ** 1 (la_setfuncs), which is much cheaper to reach than the registry. */
 la_Mat *la_new(lua_State *L, const char *fname, lua_Integer m, lua_Integer n) {
-  return la_newat(L, fname, m, n, lua_upvalueindex(1));
+  return newmat(L, fname, m, n, lua_upvalueindex(1), LA_F64);
+}
+
+la_Mat *la_newat(lua_State *L, const char *fname, lua_Integer m, lua_Integer n, int mt) {
+  return newmat(L, fname, m, n, mt, LA_F64);
+}
+
+la_Mat *la_newt(lua_State *L, const char *fname, lua_Integer m, lua_Integer n, int dtype) {
+  return newmat(L, fname, m, n, lua_upvalueindex(1), dtype);
+}
+
+double la_get(const la_Mat *A, int i, int j) {
+  return A->dtype == LA_F32 ? (double)LA_ATF(A, i, j) : LA_AT(A, i, j);
+}
+
+void la_put(la_Mat *A, int i, int j, double x) {
+  if (A->dtype == LA_F32) LA_ATF(A, i, j) = (float)x;
+  else LA_AT(A, i, j) = x;
+}
+
+/* B = A, element types converted as needed (B packed or a view) */
+void la_copyto(const la_Mat *A, la_Mat *B) {
+  int i, j;
+  if (A->dtype == LA_F64 && B->dtype == LA_F64) {
+    lak_copy(A->rows, A->cols, A->data, A->ld, B->data, B->ld);
+    return;
+  }
+  if (A->dtype == LA_F32 && B->dtype == LA_F32) {
+    lak_scopy(A->rows, A->cols, A->fdata, A->ld, B->fdata, B->ld);
+    return;
+  }
+  for (j = 0; j < A->cols; j++)
+    for (i = 0; i < A->rows; i++) la_put(B, i, j, la_get(A, i, j));
+}
+
+la_Mat *la_convert(lua_State *L, const la_Mat *A, int dtype, const char *fname) {
+  la_Mat *B = la_newt(L, fname, A->rows, A->cols, dtype);
+  la_copyto(A, B);
+  return B;
+}
+
+int la_optdtype(lua_State *L, int idx, int def, const char *fname) {
+  return la_optenum(L, idx, "dtype", def, la_dtypes, fname);
 }
 
 la_Mat *la_newzero(lua_State *L, const char *fname, lua_Integer m, lua_Integer n) {
@@ -92,9 +143,7 @@ la_Mat *la_newzero(lua_State *L, const char *fname, lua_Integer m, lua_Integer n
 }
 
 la_Mat *la_copyof(lua_State *L, const la_Mat *A, const char *fname) {
-  la_Mat *B = la_new(L, fname, A->rows, A->cols);
-  lak_copy(A->rows, A->cols, A->data, A->ld, B->data, B->ld);
-  return B;
+  return la_convert(L, A, A->dtype, fname);
 }
 
 /* ---------------------------------------- recognising matrices */
@@ -102,7 +151,7 @@ la_Mat *la_copyof(lua_State *L, const la_Mat *A, const char *fname) {
 /* The module's closures carry the metatable as upvalue 1, which makes the
 ** common check one comparison; from elsewhere (the C API) the registry
 ** decides. */
-la_Mat *la_test(lua_State *L, int idx) {
+la_Mat *la_testany(lua_State *L, int idx) {
   void *p = lua_touserdata(L, idx);
   int same;
   /* the size check keeps a foreign userdata that was given our metatable
@@ -117,6 +166,11 @@ la_Mat *la_test(lua_State *L, int idx) {
   }
   lua_pop(L, 1);
   return same ? (la_Mat *)p : NULL;
+}
+
+la_Mat *la_test(lua_State *L, int idx) {
+  la_Mat *A = la_testany(L, idx);
+  return A && A->dtype == LA_F64 ? A : NULL;
 }
 
 /* Tables are read raw (no __index / __len): data, not proxies, and the
@@ -169,11 +223,16 @@ static la_Mat *fromtable(lua_State *L, int idx, const char *fname) {
 
 /* A matrix argument at stack index idx, reported as argument argno; a Lua
 ** table is converted and replaces the argument, which keeps it anchored. */
-la_Mat *la_checkarg(lua_State *L, int idx, const char *fname, int argno) {
-  la_Mat *A = la_test(L, idx);
+static la_Mat *checkarg(lua_State *L, int idx, const char *fname, int argno, int any) {
+  la_Mat *A = la_testany(L, idx);
   if (A) {
     if (A->flags & LA_CLOSED)
       la_error(L, fname, "bad argument #%d (matrix is closed)", argno);
+    if (A->dtype != LA_F64 && !any) {        /* computed in float64 */
+      idx = lua_absindex(L, idx);
+      A = la_convert(L, A, LA_F64, fname);
+      lua_replace(L, idx);
+    }
     return A;
   }
   if (lua_istable(L, idx)) {
@@ -187,8 +246,20 @@ la_Mat *la_checkarg(lua_State *L, int idx, const char *fname, int argno) {
   return NULL;
 }
 
+la_Mat *la_checkarg(lua_State *L, int idx, const char *fname, int argno) {
+  return checkarg(L, idx, fname, argno, 0);
+}
+
 la_Mat *la_check(lua_State *L, int idx, const char *fname) {
-  return la_checkarg(L, idx, fname, idx);
+  return checkarg(L, idx, fname, idx, 0);
+}
+
+la_Mat *la_checkany(lua_State *L, int idx, const char *fname) {
+  return checkarg(L, idx, fname, idx, 1);
+}
+
+la_Mat *la_checkargany(lua_State *L, int idx, const char *fname, int argno) {
+  return checkarg(L, idx, fname, argno, 1);
 }
 
 int la_isvec(const la_Mat *A) { return A->cols == 1 || A->rows == 1; }
@@ -224,11 +295,12 @@ static void scanfinite(lua_State *L, const la_Mat *A, const char *fname,
   int i, j;
   if (LA_EMPTY(A)) return;
   for (j = 0; j < A->cols; j++)
-    if (!lak_allfinite(A->rows, A->data + (ptrdiff_t)j * A->ld))
+    if (A->dtype == LA_F32 ? !lak_sallfinite(A->rows, A->fdata + (ptrdiff_t)j * A->ld)
+                           : !lak_allfinite(A->rows, A->data + (ptrdiff_t)j * A->ld))
       for (i = 0; i < A->rows; i++)      /* find it for the message */
-        if (!isfinite(LA_AT(A, i, j)))
+        if (!isfinite(la_get(A, i, j)))
           la_error(L, fname, "%s(%d,%d) is %s (%s)", what, i + 1, j + 1,
-                   isnan(LA_AT(A, i, j)) ? "NaN" : "Inf", hint);
+                   isnan(la_get(A, i, j)) ? "NaN" : "Inf", hint);
 }
 
 void la_checkfinite(lua_State *L, const la_Mat *A, const char *fname,
@@ -263,18 +335,18 @@ void la_checksym(lua_State *L, const la_Mat *A, const char *fname) {
 
 static int l_shape(lua_State *L) {
   const char *F = la_fname(L);
-  la_Mat *A = la_check(L, 1, F);
+  la_Mat *A = la_checkany(L, 1, F);
   lua_pushinteger(L, A->rows); lua_pushinteger(L, A->cols);
   return 2;
 }
 
-static int l_rows(lua_State *L) { lua_pushinteger(L, la_check(L, 1, "rows")->rows); return 1; }
+static int l_rows(lua_State *L) { lua_pushinteger(L, la_checkany(L, 1, "rows")->rows); return 1; }
 
-static int l_cols(lua_State *L) { lua_pushinteger(L, la_check(L, 1, la_fname(L))->cols); return 1; }
+static int l_cols(lua_State *L) { lua_pushinteger(L, la_checkany(L, 1, la_fname(L))->cols); return 1; }
 
 static int l_numel(lua_State *L) {
   const char *F = la_fname(L);
-  la_Mat *A = la_check(L, 1, F);
+  la_Mat *A = la_checkany(L, 1, F);
   lua_pushinteger(L, (lua_Integer)A->rows * A->cols);
   return 1;
 }
@@ -288,9 +360,9 @@ static int checkindex(lua_State *L, const char *fname, int arg, lua_Integer lim,
   return (int)(i - 1);
 }
 
-/* Element address for (A, i, j) at args 2, 3; one index is the linear,
+/* Element (i, j) for (A, i, j) at args 2, 3; one index is the linear,
 ** column-major index (so v(i) works for both vector orientations). */
-static double *element(lua_State *L, la_Mat *A, const char *fname, int linear) {
+static void element(lua_State *L, la_Mat *A, const char *fname, int linear, int *pi, int *pj) {
   int i, j;
   if (linear) {
     lua_Integer k = checkindex(L, fname, 2, (lua_Integer)A->rows * A->cols,
@@ -301,33 +373,35 @@ static double *element(lua_State *L, la_Mat *A, const char *fname, int linear) {
     i = checkindex(L, fname, 2, A->rows, "row");
     j = checkindex(L, fname, 3, A->cols, "column");
   }
-  return &LA_AT(A, i, j);
+  *pi = i; *pj = j;
 }
 
 static int l_get(lua_State *L) {
-  la_Mat *A = la_check(L, 1, "get");
-  lua_pushnumber(L, *element(L, A, "get", lua_isnoneornil(L, 3)));
+  la_Mat *A = la_checkany(L, 1, "get");
+  int i, j;
+  element(L, A, "get", lua_isnoneornil(L, 3), &i, &j);
+  lua_pushnumber(L, la_get(A, i, j));
   return 1;
 }
 
 static int l_set(lua_State *L) {
   const char *F = la_fname(L);
-  la_Mat *A = la_check(L, 1, F);
-  int linear = lua_gettop(L) <= 3, varg = linear ? 3 : 4;
-  double *p;
+  la_Mat *A = la_checkany(L, 1, F);
+  int linear = lua_gettop(L) <= 3, varg = linear ? 3 : 4, i, j;
   if (lua_type(L, varg) != LUA_TNUMBER) la_typeerror(L, F, varg, "number");
-  p = element(L, A, F, linear);
-  *p = lua_tonumber(L, varg);
+  element(L, A, F, linear, &i, &j);
+  la_put(A, i, j, lua_tonumber(L, varg));
   lua_settop(L, 1);
   return 1;
 }
 
-/* Pushes a view of rows i..i+m-1, columns j..j+n-1 (0-based) of the matrix
-** at index 1; the view holds its parent in user value 1. */
-static la_Mat *view(lua_State *L, la_Mat *P, int i, int j, int m, int n) {
+la_Mat *la_view(lua_State *L, la_Mat *P, int i, int j, int m, int n, int ld) {
   la_Mat *V = (la_Mat *)lua_newuserdatauv(L, sizeof(la_Mat), 1);
-  V->data = (m > 0 && n > 0) ? &LA_AT(P, i, j) : P->data;
-  V->rows = m; V->cols = n; V->ld = P->ld; V->flags = LA_VIEW;
+  int some = m > 0 && n > 0;
+  V->data = P->data && some ? &LA_AT(P, i, j) : P->data;
+  V->fdata = P->fdata && some ? &LA_ATF(P, i, j) : P->fdata;
+  V->dtype = P->dtype;
+  V->rows = m; V->cols = n; V->ld = ld; V->flags = LA_VIEW;
   lua_rawgetp(L, LUA_REGISTRYINDEX, &mt_key);
   lua_setmetatable(L, -2);
   lua_pushvalue(L, 1);
@@ -337,22 +411,22 @@ static la_Mat *view(lua_State *L, la_Mat *P, int i, int j, int m, int n) {
 
 static int l_row(lua_State *L) {
   const char *F = la_fname(L);
-  la_Mat *A = la_check(L, 1, F);
-  view(L, A, checkindex(L, F, 2, A->rows, F), 0, 1, A->cols);
+  la_Mat *A = la_checkany(L, 1, F);
+  la_view(L, A, checkindex(L, F, 2, A->rows, "row"), 0, 1, A->cols, A->ld);
   return 1;
 }
 
 static int l_col(lua_State *L) {
   const char *F = la_fname(L);
-  la_Mat *A = la_check(L, 1, F);
-  view(L, A, 0, checkindex(L, F, 2, A->cols, "column"), A->rows, 1);
+  la_Mat *A = la_checkany(L, 1, F);
+  la_view(L, A, 0, checkindex(L, F, 2, A->cols, "column"), A->rows, 1, A->ld);
   return 1;
 }
 
 /* sub(i1, i2, j1, j2): inclusive ranges; i2 = i1 - 1 gives an empty view */
 static int l_sub(lua_State *L) {
   const char *F = la_fname(L);
-  la_Mat *A = la_check(L, 1, F);
+  la_Mat *A = la_checkany(L, 1, F);
   lua_Integer r[4];
   int k;
   for (k = 0; k < 4; k++) r[k] = la_checkint(L, F, k + 2);
@@ -362,38 +436,39 @@ static int l_sub(lua_State *L) {
   if (r[2] < 1 || r[3] > A->cols || r[3] < r[2] - 1)
     la_error(L, F, "columns %I..%I out of range for a %dx%d matrix",
              r[2], r[3], A->rows, A->cols);
-  view(L, A, (int)r[0] - 1, (int)r[2] - 1, (int)(r[1] - r[0] + 1),
-       (int)(r[3] - r[2] + 1));
+  la_view(L, A, (int)r[0] - 1, (int)r[2] - 1, (int)(r[1] - r[0] + 1),
+          (int)(r[3] - r[2] + 1), A->ld);
   return 1;
 }
 
 static int l_copy(lua_State *L) {
   const char *F = la_fname(L);
-  la_copyof(L, la_check(L, 1, F), F);
+  la_copyof(L, la_checkany(L, 1, F), F);
   return 1;
 }
 
 static int l_reshape(lua_State *L) {
   const char *F = la_fname(L);
-  la_Mat *A = la_check(L, 1, F), *B;
+  la_Mat *A = la_checkany(L, 1, F), *B;
   int m = la_checksize(L, F, 2), n = la_checksize(L, F, 3);
   if ((lua_Integer)m * n != (lua_Integer)A->rows * A->cols)
     la_error(L, F, "cannot reshape %dx%d into %dx%d", A->rows, A->cols, m, n);
-  B = la_new(L, F, m, n);
-  lak_copy(A->rows, A->cols, A->data, A->ld, B->data, A->rows > 0 ? A->rows : 1);
+  B = la_newt(L, F, m, n, A->dtype);
+  if (A->dtype == LA_F64) lak_copy(A->rows, A->cols, A->data, A->ld, B->data, A->rows > 0 ? A->rows : 1);
+  else lak_scopy(A->rows, A->cols, A->fdata, A->ld, B->fdata, A->rows > 0 ? A->rows : 1);
   return 1;
 }
 
 static int l_totable(lua_State *L) {
   const char *F = la_fname(L);
-  la_Mat *A = la_check(L, 1, F);
+  la_Mat *A = la_checkany(L, 1, F);
   int i, j;
   lua_createtable(L, A->rows, 0);
   for (i = 0; i < A->rows; i++) {
-    if (A->cols == 1) { lua_pushnumber(L, LA_AT(A, i, 0)); lua_rawseti(L, -2, i + 1); continue; }
+    if (A->cols == 1) { lua_pushnumber(L, la_get(A, i, 0)); lua_rawseti(L, -2, i + 1); continue; }
     lua_createtable(L, A->cols, 0);
     for (j = 0; j < A->cols; j++) {
-      lua_pushnumber(L, LA_AT(A, i, j));
+      lua_pushnumber(L, la_get(A, i, j));
       lua_rawseti(L, -2, j + 1);
     }
     lua_rawseti(L, -2, i + 1);
@@ -402,9 +477,26 @@ static int l_totable(lua_State *L) {
 }
 
 static int l_t(lua_State *L) {
-  la_Mat *A = la_check(L, 1, "t");
-  la_Mat *B = la_new(L, "t", A->cols, A->rows);
-  lak_transpose(A->rows, A->cols, A->data, A->ld, B->data, B->ld);
+  la_Mat *A = la_checkany(L, 1, "t");
+  la_Mat *B = la_newt(L, "t", A->cols, A->rows, A->dtype);
+  if (A->dtype == LA_F64) lak_transpose(A->rows, A->cols, A->data, A->ld, B->data, B->ld);
+  else lak_stranspose(A->rows, A->cols, A->fdata, A->ld, B->fdata, B->ld);
+  return 1;
+}
+
+/* astype(A, dtype) -> a copy of A with elements of type dtype ("float64"
+** or "float32"), as NumPy's astype */
+static int l_astype(lua_State *L) {
+  const char *F = la_fname(L);
+  la_Mat *A = la_checkany(L, 1, F);
+  const char *s;
+  int t;
+  if (lua_type(L, 2) != LUA_TSTRING) return la_typeerror(L, F, 2, "string");
+  s = lua_tostring(L, 2);
+  t = strcmp(s, "float32") == 0 ? LA_F32 : strcmp(s, "float64") == 0 ? LA_F64 : -1;
+  if (t < 0)
+    return la_argerror(L, F, 2, lua_pushfstring(L, "dtype must be \"float64\" or \"float32\", got \"%s\"", s));
+  la_convert(L, A, t, F);
   return 1;
 }
 
@@ -437,6 +529,10 @@ static int m_index(lua_State *L) {
     lua_settop(L, 1);
     return l_t(L);
   }
+  if (k && strcmp(k, "dtype") == 0) {
+    la_Mat *A = la_testany(L, 1);
+    if (A) { lua_pushstring(L, la_dtypes[A->dtype]); return 1; }
+  }
   lua_pushvalue(L, 2);
   if (lua_rawget(L, lua_upvalueindex(3)) == LUA_TNIL) return badindex(L);
   return 1;
@@ -456,7 +552,7 @@ static int m_len(lua_State *L) { return l_rows(L); }
 /* __close: later use is an error; closing twice is harmless. No memory is
 ** released early: views of this matrix may still point into it. */
 static int m_close(lua_State *L) {
-  la_Mat *A = la_test(L, 1);
+  la_Mat *A = la_testany(L, 1);
   if (A == NULL) return la_typeerror(L, "close", 1, "matrix");
   A->flags |= LA_CLOSED;
   return 0;
@@ -485,18 +581,19 @@ static int shown(int n, int elide, int *idx) {
 }
 
 static void cell(const la_Mat *A, int i, int j, char *buf, size_t sz) {
-  if (i >= 0 && j >= 0) fmtnum(buf, sz, LA_AT(A, i, j));
+  if (i >= 0 && j >= 0) fmtnum(buf, sz, la_get(A, i, j));
   else snprintf(buf, sz, "%s", i < 0 && j < 0 ? "" : i < 0 ? ":" : "...");
 }
 
 /* "3x2 matrix" then right-aligned columns; beyond ELIDE_OVER entries only
 ** the first and last EDGE rows and columns, as NumPy does. */
 static int m_tostring(lua_State *L) {
-  la_Mat *A = la_check(L, 1, "tostring");
+  la_Mat *A = la_checkany(L, 1, "tostring");
   int elide = (lua_Integer)A->rows * A->cols > ELIDE_OVER, nr, nc, a, b;
   int *ri;
   if (LA_EMPTY(A)) {
-    lua_pushfstring(L, "%dx%d matrix%s", A->rows, A->cols, (A->flags & LA_VIEW) ? " (view)" : "");
+    lua_pushfstring(L, "%dx%d%s matrix%s", A->rows, A->cols, A->dtype == LA_F32 ? " float32" : "",
+                  (A->flags & LA_VIEW) ? " (view)" : "");
     return 1;
   }
   ri = (int *)la_scratch(L, (size_t)A->rows + 2 * (size_t)A->cols + 16);
@@ -512,7 +609,7 @@ static int m_tostring(lua_State *L) {
       len = (int)strlen(buf); if (len > w[b]) w[b] = len;
     }
   luaL_buffinit(L, &B);
-  lua_pushfstring(L, "%dx%d matrix%s", A->rows, A->cols,
+  lua_pushfstring(L, "%dx%d%s matrix%s", A->rows, A->cols, A->dtype == LA_F32 ? " float32" : "",
                   (A->flags & LA_VIEW) ? " (view)" : "");
   luaL_addvalue(&B);
   for (a = 0; a < nr; a++) {
@@ -534,7 +631,7 @@ static const luaL_Reg funcs[] = {
   {"shape", l_shape}, {"rows", l_rows}, {"cols", l_cols}, {"numel", l_numel},
   {"get", l_get}, {"set", l_set}, {"row", l_row}, {"col", l_col},
   {"sub", l_sub}, {"copy", l_copy}, {"reshape", l_reshape},
-  {"totable", l_totable}, {"t", l_t}, {NULL, NULL}
+  {"totable", l_totable}, {"t", l_t}, {"astype", l_astype}, {NULL, NULL}
 };
 
 static const luaL_Reg meta[] = {
@@ -586,36 +683,85 @@ static la_Mat *testapi(lua_State *L, int idx) {
   return same ? (la_Mat *)p : NULL;
 }
 
-LINALG_API double *linalg_pushmatrix(lua_State *L, int rows, int cols,
-                                     const double *src, int ld_src) {
-  la_Mat *A;
+/* Pushes a rows x cols matrix of type dtype, a copy of src (esize-byte
+** elements, leading dimension ld_src) or zeros; returns its data. */
+static void *pushany(lua_State *L, int rows, int cols, const void *src, int ld_src,
+                     int dtype) {
+  la_Mat *A, S;
   needmeta(L);
-  A = la_newat(L, "pushmatrix", rows, cols, 0);     /* the registry's metatable */
-  if (!src) memset(A->data, 0, (size_t)rows * (size_t)cols * sizeof(double));
-  if (src) {
+  A = newmat(L, "pushmatrix", rows, cols, 0, dtype);   /* the registry's metatable */
+  if (!src) memset(dtype == LA_F32 ? (void *)A->fdata : (void *)A->data, 0,
+                   (size_t)rows * (size_t)cols * esize(dtype));
+  else {
     if (ld_src < (rows > 0 ? rows : 1))
       la_error(L, "pushmatrix", "ld_src %d < rows %d", ld_src, rows);
-    lak_copy(rows, cols, src, ld_src, A->data, A->ld);
+    S = *A;                                  /* src as a matrix of the same type */
+    S.ld = ld_src;
+    S.data = dtype == LA_F64 ? (double *)(uintptr_t)src : NULL;
+    S.fdata = dtype == LA_F32 ? (float *)(uintptr_t)src : NULL;
+    la_copyto(&S, A);
   }
-  return A->data;
+  return dtype == LA_F32 ? (void *)A->fdata : (void *)A->data;
+}
+
+/* The matrix at idx if it is one of type dtype and open, else NULL. */
+static la_Mat *testtyped(lua_State *L, int idx, int dtype, int *rows, int *cols, int *ld) {
+  la_Mat *A = testapi(L, idx);
+  if (!A || (A->flags & LA_CLOSED) || A->dtype != dtype) return NULL;
+  if (rows) *rows = A->rows;
+  if (cols) *cols = A->cols;
+  if (ld) *ld = A->ld;
+  return A;
+}
+
+/* the error of a failed check: closed, of the other type, or no matrix */
+static void checkfail(lua_State *L, int idx, int dtype) {
+  la_Mat *A = testapi(L, idx);
+  if (A && (A->flags & LA_CLOSED)) la_argerror(L, "checkmatrix", idx, "matrix is closed");
+  if (A)
+    la_argerror(L, "checkmatrix", idx, lua_pushfstring(L, "%s matrix expected, got a %s "
+                "matrix (A:astype(\"%s\") converts it)", la_dtypes[dtype],
+                la_dtypes[A->dtype], la_dtypes[dtype]));
+  la_typeerror(L, "checkmatrix", idx, "matrix");
+}
+
+LINALG_API double *linalg_pushmatrix(lua_State *L, int rows, int cols,
+                                     const double *src, int ld_src) {
+  return (double *)pushany(L, rows, cols, src, ld_src, LA_F64);
 }
 
 LINALG_API double *linalg_testmatrix(lua_State *L, int idx, int *rows,
                                      int *cols, int *ld) {
-  la_Mat *A = testapi(L, idx);
-  if (!A || (A->flags & LA_CLOSED)) return NULL;
-  if (rows) *rows = A->rows;
-  if (cols) *cols = A->cols;
-  if (ld) *ld = A->ld;
-  return A->data;
+  la_Mat *A = testtyped(L, idx, LA_F64, rows, cols, ld);
+  return A ? A->data : NULL;
 }
 
 LINALG_API double *linalg_checkmatrix(lua_State *L, int idx, int *rows,
                                       int *cols, int *ld) {
-  double *p = linalg_testmatrix(L, idx, rows, cols, ld);
-  if (!p) {
-    if (testapi(L, idx)) la_argerror(L, "checkmatrix", idx, "matrix is closed");
-    la_typeerror(L, "checkmatrix", idx, "matrix");
-  }
-  return p;
+  la_Mat *A = testtyped(L, idx, LA_F64, rows, cols, ld);
+  if (!A) checkfail(L, idx, LA_F64);
+  return A->data;
+}
+
+LINALG_API float *linalg_pushmatrixf(lua_State *L, int rows, int cols,
+                                     const float *src, int ld_src) {
+  return (float *)pushany(L, rows, cols, src, ld_src, LA_F32);
+}
+
+LINALG_API float *linalg_testmatrixf(lua_State *L, int idx, int *rows,
+                                     int *cols, int *ld) {
+  la_Mat *A = testtyped(L, idx, LA_F32, rows, cols, ld);
+  return A ? A->fdata : NULL;
+}
+
+LINALG_API float *linalg_checkmatrixf(lua_State *L, int idx, int *rows,
+                                      int *cols, int *ld) {
+  la_Mat *A = testtyped(L, idx, LA_F32, rows, cols, ld);
+  if (!A) checkfail(L, idx, LA_F32);
+  return A->fdata;
+}
+
+LINALG_API const char *linalg_dtype(lua_State *L, int idx) {
+  la_Mat *A = testapi(L, idx);
+  return A ? la_dtypes[A->dtype] : NULL;
 }

@@ -8,19 +8,30 @@
 #include <stddef.h>
 #include <lua.h>
 
+/* Element types: float64 (the default) and float32. */
+enum { LA_F64, LA_F32 };
+extern const char *const la_dtypes[];   /* "float64", "float32", NULL */
+
 /* A matrix userdata. Owned storage follows the header in the same block,
 ** so Lua accounts for it; a view points into its parent's storage and keeps
-** the parent alive through its user value 1. */
+** the parent alive through its user value 1. Exactly one of data (float64)
+** and fdata (float32) is set: code that reads data sees float64 only. */
 typedef struct la_Mat {
   double *data;
   int rows, cols, ld;   /* ld >= max(1, rows) so BLAS accepts it */
   int flags;
+  int dtype;            /* LA_F64 or LA_F32 */
+  float *fdata;
 } la_Mat;
 
 #define LA_VIEW   1
 #define LA_CLOSED 2
 
 #define LA_AT(A, i, j) ((A)->data[(i) + (ptrdiff_t)(j) * (A)->ld])
+#define LA_ATF(A, i, j) ((A)->fdata[(i) + (ptrdiff_t)(j) * (A)->ld])
+/* element (i, j) of either type, as a double / set from one */
+double la_get(const la_Mat *A, int i, int j);
+void la_put(la_Mat *A, int i, int j, double x);
 /* no elements: loops over such a matrix's columns are skipped (a 0 x 2^31-1
 ** matrix is legal and must cost nothing) */
 #define LA_EMPTY(A) ((A)->rows == 0 || (A)->cols == 0)
@@ -31,17 +42,35 @@ typedef struct la_Mat {
 la_Mat *la_new(lua_State *L, const char *fname, lua_Integer m, lua_Integer n);
 la_Mat *la_newat(lua_State *L, const char *fname, lua_Integer m, lua_Integer n, int mt);
 la_Mat *la_newzero(lua_State *L, const char *fname, lua_Integer m, lua_Integer n);
-/* a packed copy of A (pushes 1) */
+/* of element type dtype (la_new is la_newt(..., LA_F64)) */
+la_Mat *la_newt(lua_State *L, const char *fname, lua_Integer m, lua_Integer n, int dtype);
+/* a packed copy of A (pushes 1), of A's type / of type dtype */
 la_Mat *la_copyof(lua_State *L, const la_Mat *A, const char *fname);
+la_Mat *la_convert(lua_State *L, const la_Mat *A, int dtype, const char *fname);
+/* the dtype option of the options table at idx (0: none), def if absent */
+int la_optdtype(lua_State *L, int idx, int def, const char *fname);
+/* B = A (same shape; B packed or a view), element types converted */
+void la_copyto(const la_Mat *A, la_Mat *B);
 
-/* The matrix at idx or NULL. la_checkarg: a matrix argument reported as
-** argument argno; a Lua table is converted and replaces the argument
-** (which keeps it anchored); a closed matrix is an error. */
+/* The float64 matrix at idx or NULL. la_checkarg: a matrix argument
+** reported as argument argno; a Lua table is converted and replaces the
+** argument (which keeps it anchored), and so is a float32 matrix (into a
+** float64 copy: every function written for float64 computes a float32
+** argument in float64); a closed matrix is an error. */
 la_Mat *la_test(lua_State *L, int idx);
 la_Mat *la_checkarg(lua_State *L, int idx, const char *fname, int argno);
 la_Mat *la_check(lua_State *L, int idx, const char *fname);
+/* the same for code written for both types: a matrix of either type */
+la_Mat *la_testany(lua_State *L, int idx);
+la_Mat *la_checkany(lua_State *L, int idx, const char *fname);
+la_Mat *la_checkargany(lua_State *L, int idx, const char *fname, int argno);
 /* a square matrix argument */
 la_Mat *la_checksquare(lua_State *L, int idx, const char *fname);
+
+/* Pushes a view of rows i..i+m-1, columns j..j+n-1 (0-based) of P, the
+** matrix at stack index 1, with leading dimension ld (P's, or a multiple for
+** a column stride); the view keeps P alive in its user value 1. */
+la_Mat *la_view(lua_State *L, la_Mat *P, int i, int j, int m, int n, int ld);
 
 /* Vectors: n x 1 or 1 x n. la_vec gives a vector argument's data, length
 ** and stride. la_rhs: an m x k right-hand side; a 1 x m row is read as a

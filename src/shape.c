@@ -354,14 +354,7 @@ static int l_slice(lua_State *L) {
   selparse(L, 2, A->rows, "row", &r);
   selparse(L, 3, A->cols, "column", &c);
   if (r.range && r.step == 1 && c.range && c.step > 0) {
-    B = (la_Mat *)lua_newuserdatauv(L, sizeof(la_Mat), 1);
-    B->data = (r.n > 0 && c.n > 0) ? &LA_AT(A, r.first, c.first) : A->data;
-    B->rows = r.n; B->cols = c.n; B->flags = LA_VIEW;
-    B->ld = c.n > 1 ? A->ld * c.step : A->ld;
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_setmetatable(L, -2);
-    lua_pushvalue(L, 1);
-    lua_setiuservalue(L, -2, 1);
+    la_view(L, A, r.first, c.first, r.n, c.n, c.n > 1 ? A->ld * c.step : A->ld);
     return 1;
   }
   B = la_new(L, F, r.n, c.n);

@@ -23,9 +23,12 @@ local util = require "linalg.util"
 la.checkopts = nil              -- internal: no user function, no method
 local named = la.named          -- internal: a core function under another public name
 la.named = nil
+local f32wrap = la.f32wrap      -- internal: float32 in and out of float64 code
+la.f32wrap = nil
 
 local EPS = 2.220446049250313e-16
 local asmatrix, check_finite, svd, lstsq, nnls = la.asmatrix, la.check_finite, la.svd, la.lstsq, la.nnls
+local attention = la.attention      -- the C function, for under()
 
 -- Errors raised here carry no position, like those of the C core, so every
 -- message starts with "linalg.<function>:".
@@ -326,7 +329,7 @@ function la.multihead_attention(X, Wq, Wk, Wv, Wo, heads, opts)
                  weights = opts.weights or avg}
   local outs, ws, mean = {}, {}, nil
   for h = 1, heads do
-    outs[h], ws[h] = under(F, core.attention)(
+    outs[h], ws[h] = under(F, attention)(
       Q:sub(1, nq, (h - 1) * dk + 1, h * dk), K:sub(1, nk, (h - 1) * dk + 1, h * dk),
       V:sub(1, nk, (h - 1) * dv + 1, h * dv), aopts)
     if avg then mean = mean and mean + ws[h] or ws[h]; ws[h] = nil end
@@ -379,5 +382,20 @@ la.heatmap = lazy("linalg.svg", "heatmap")
 -- @tab spec the arrows `{u, label = "u"}, ...` and `path`, `title`, `right_angles`
 -- @function la.plot_vectors
 la.plot_vectors = lazy("linalg.svg", "plot_vectors")
+
+-- Element types. The functions below handle float32 matrices themselves;
+-- every other function is written for float64: a float32 argument reaches
+-- it as a float64 copy and, when every matrix argument was float32, its
+-- matrix results come back float32 (NumPy's rule: float32 with float64 gives
+-- float64; Lua numbers do not promote). The README lists which functions
+-- compute in float32 and which in float64.
+local FLOAT32 = {}
+for name in ([[matrix vector zeros ones eye rand randn hstack vstack shape rows
+  cols numel get set row col sub copy reshape totable t astype is_matrix
+  asmatrix check_finite threads config lsq_state load_npy npy_info save_npy
+  load_csv save_csv heatmap plot_vectors]]):gmatch("%S+") do FLOAT32[name] = true end
+for name, f in pairs(la) do
+  if type(f) == "function" and not FLOAT32[name] then la[name] = f32wrap(f, name) end
+end
 
 return la

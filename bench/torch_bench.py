@@ -1,0 +1,48 @@
+"""Times PyTorch (Debian's python3-torch 1.13, CPU) on the operations of
+bench/linalg_bench.lua's float32 suites, one thread.
+usage: /usr/bin/python3 bench/torch_bench.py SUITE...   Prints "key seconds"."""
+import math
+import sys
+import time
+import torch
+
+torch.set_num_threads(1)
+
+
+def timeit(f, reps, inner=1):
+    f()
+    f()  # two warm-up calls, as in bench/linalg_bench.lua
+    t = []
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        for _ in range(inner):
+            f()
+        t.append((time.perf_counter() - t0) / inner)
+    t.sort()
+    return t[(len(t) - 1) // 2]
+
+
+def out(key, s):
+    print("%s %.9g" % (key, s), flush=True)
+
+
+def torch_attention(Q, K, V):
+    """Attention as PyTorch users write it where
+    torch.nn.functional.scaled_dot_product_attention does not exist (< 2.0)."""
+    scale = 1.0 / math.sqrt(Q.shape[-1])
+    return torch.softmax(Q @ K.transpose(-2, -1) * scale, dim=-1) @ V
+
+
+def attention32():
+    g = torch.Generator().manual_seed(1)
+    with torch.no_grad():
+        for n in (2048, 4096, 8192):
+            Q, K, V = (torch.randn(n, 64, generator=g, dtype=torch.float32) for _ in range(3))
+            assert torch_attention(Q, K, V).dtype == torch.float32
+            out("a32_torch_%d" % n, timeit(lambda: torch_attention(Q, K, V), 3 if n >= 4096 else 5))
+
+
+SUITES = {"attention32": attention32}
+for name in sys.argv[1:]:
+    if name in SUITES:
+        SUITES[name]()

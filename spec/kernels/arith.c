@@ -1,0 +1,180 @@
+/*
+** spec/kernels/arith.c: lak_gemm (tiny loop, dgemv and dgemm paths, all four
+** transpositions) against a naive triple loop; lak_ewise over contiguous,
+** strided and broadcast operands; lak_copy, lak_transpose, lak_allfinite.
+*/
+#include <string.h>
+
+#include "check.h"
+#include "kernels.h"
+#include "mat.h"
+
+/* C = alpha op(A) op(B) + beta C0 through lak_gemm and through the naive
+** loop, with leading dimensions padded past the rows; returns the max
+** difference relative to max(1, |entries|) */
+static double gemm_err(lak_Rng *r, char ta, char tb, int m, int n, int k, double alpha,
+                       double beta) {
+  int ar = ta == 'T' ? k : m, ac = ta == 'T' ? m : k;
+  int br = tb == 'T' ? n : k, bc = tb == 'T' ? k : n;
+  int lda = ar + 2, ldb = br + 1, ldc = m + 3, i, j;
+  double *A = ck_alloc((size_t)lda * ac, sizeof(double)), *B = ck_alloc((size_t)ldb * bc, sizeof(double));
+  double *C = ck_alloc((size_t)ldc * n, sizeof(double)), *P = ck_alloc((size_t)m * n, sizeof(double));
+  double d = 0.0;
+  mat_randn(r, ar, ac, A, lda);
+  mat_randn(r, br, bc, B, ldb);
+  mat_randn(r, m, n, C, ldc);
+  for (j = 0; j < n; j++) C[m + (size_t)j * ldc] = 12345.0;     /* below the rows */
+  mat_mul(ta == 'T', tb == 'T', m, n, k, A, lda, B, ldb, P);
+  for (j = 0; j < n; j++)
+    for (i = 0; i < m; i++) P[i + (size_t)j * m] = alpha * P[i + (size_t)j * m] + beta * C[i + (size_t)j * ldc];
+  lak_gemm(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+  for (j = 0; j < n; j++) {
+    if (C[m + (size_t)j * ldc] != 12345.0) d = HUGE_VAL;
+    for (i = 0; i < m; i++) {
+      double e = fabs(C[i + (size_t)j * ldc] - P[i + (size_t)j * m]) / fmax(1.0, fabs(P[i + (size_t)j * m]));
+      if (e > d || e != e) d = e;
+    }
+  }
+  free(A); free(B); free(C); free(P);
+  return d;
+}
+
+static void gemm(void) {
+  static const char tr[2] = {'N', 'T'};
+  lak_Rng r;
+  int a, b, m, n, k;
+  lak_rng_seed(&r, 1);
+  for (a = 0; a < 2; a++)
+    for (b = 0; b < 2; b++) {
+      double tiny = 0.0, e;
+      for (m = 1; m <= 5; m++)
+        for (n = 1; n <= 5; n++)
+          for (k = 1; k <= 5; k++) {
+            e = gemm_err(&r, tr[a], tr[b], m, n, k, 1.5, -0.5);
+            if (e > tiny || e != e) tiny = e;
+          }
+      CHECK(tiny <= 1e-15, "gemm %c%c, sizes 1..5 (tiny loop): off by %g", tr[a], tr[b], tiny);
+      e = gemm_err(&r, tr[a], tr[b], 40, 40, 40, 1.5, -0.5);             /* dgemm */
+      CHECK(e <= 1e-13, "gemm %c%c, 40 x 40 x 40 (dgemm): off by %g", tr[a], tr[b], e);
+      e = gemm_err(&r, tr[a], tr[b], 60, 1, 60, -2.0, 0.25);   /* past the tiny loop: dgemv for tb = N */
+      CHECK(e <= 1e-13, "gemm %c%c, 60 x 1 x 60: off by %g", tr[a], tr[b], e);
+      e = gemm_err(&r, tr[a], tr[b], 17, 29, 40, 1.0, 0.0);              /* beta 0 */
+      CHECK(e <= 1e-13, "gemm %c%c, 17 x 29 x 40, beta 0: off by %g", tr[a], tr[b], e);
+    }
+  { /* k = 0: C = beta C; tiny with beta = 0 never reads C (NaN stays out) */
+    double C[4] = {1, 2, 3, 4}, A[1] = {0}, B[1] = {0}, A2[4] = {1, 2, 3, 4}, I2[4] = {1, 0, 0, 1};
+    lak_gemm('N', 'N', 2, 2, 0, 1.0, A, 2, B, 1, 3.0, C, 2);
+    CHECK(C[0] == 3 && C[1] == 6 && C[2] == 9 && C[3] == 12, "k = 0: C = %g %g %g %g",
+          C[0], C[1], C[2], C[3]);
+    C[0] = C[1] = C[2] = C[3] = NAN;
+    lak_gemm('N', 'N', 2, 2, 2, 1.0, A2, 2, I2, 2, 0.0, C, 2);
+    CHECK(C[0] == 1 && C[1] == 2 && C[2] == 3 && C[3] == 4, "beta 0 over NaN: C = %g %g %g %g",
+          C[0], C[1], C[2], C[3]);
+  }
+}
+
+static double op_ref(lak_Op op, double x, double y) {
+  switch (op) {
+    case LAK_ADD: return x + y;
+    case LAK_SUB: return x - y;
+    case LAK_MUL: return x * y;
+    case LAK_DIV: return x / y;
+    case LAK_POW: return pow(x, y);
+  }
+  return NAN;
+}
+
+/* lak_ewise(op) on a and b against the elementwise formula, exactly (the
+** kernel computes the same IEEE operation) */
+static int ewise_bad(lak_Op op, int m, int n, lak_Arg a, lak_Arg b, int ldc) {
+  double *c = ck_alloc((size_t)ldc * n, sizeof(double));
+  int i, j, bad = 0;
+  lak_ewise(op, m, n, a, b, c, ldc);
+  for (j = 0; j < n; j++)
+    for (i = 0; i < m; i++) {
+      double want = op_ref(op, a.p[i * a.rs + j * a.cs], b.p[i * b.rs + j * b.cs]);
+      double got = c[i + (size_t)j * ldc];
+      bad += !(got == want || (got != got && want != want));
+    }
+  free(c);
+  return bad;
+}
+
+/* contiguous (the flat loop), a view with gaps, and the three broadcasts:
+** a 1 x n row (rs = 0), an m x 1 column (cs = 0), a scalar (both 0) */
+static void ewise(void) {
+  enum { M = 7, NC = 5, LD = 9 };
+  double X[LD * NC], Y[LD * NC], row[NC], col[M], sc = 1.75;
+  lak_Rng r;
+  int op, i;
+  lak_rng_seed(&r, 2);
+  for (i = 0; i < LD * NC; i++) { X[i] = lak_rng_normal(&r); Y[i] = lak_rng_uniform(&r) + 0.5; }
+  for (i = 0; i < NC; i++) row[i] = lak_rng_normal(&r);
+  for (i = 0; i < M; i++) col[i] = lak_rng_normal(&r);
+  for (op = LAK_ADD; op <= LAK_POW; op++) {
+    lak_Arg x = {X, 1, M}, y = {Y, 1, M}, xv = {X, 1, LD}, yv = {Y, 1, LD};
+    lak_Arg rw = {row, 0, 1}, cl = {col, 1, 0}, s = {&sc, 0, 0};
+    int bad = ewise_bad((lak_Op)op, M, NC, y, x, M)          /* flat */
+            + ewise_bad((lak_Op)op, M, NC, yv, xv, LD + 1)   /* views */
+            + ewise_bad((lak_Op)op, M, NC, yv, rw, M)        /* row broadcast */
+            + ewise_bad((lak_Op)op, M, NC, cl, xv, M)        /* column broadcast */
+            + ewise_bad((lak_Op)op, M, NC, s, yv, M)         /* scalar on the left */
+            + ewise_bad((lak_Op)op, M, NC, cl, rw, M);       /* outer: column op row */
+    CHECK(bad == 0, "ewise op %d: %d wrong entries", op, bad);
+  }
+  { /* known values: 2 - [1 2 3] and [1 2 3] ^ 2 */
+    double v[3] = {1, 2, 3}, two = 2.0, c[3];
+    lak_Arg a = {&two, 0, 0}, b = {v, 1, 3};
+    lak_ewise(LAK_SUB, 3, 1, a, b, c, 3);
+    CHECK(c[0] == 1 && c[1] == 0 && c[2] == -1, "2 - [1 2 3] = %g %g %g", c[0], c[1], c[2]);
+    lak_ewise(LAK_POW, 3, 1, b, a, c, 3);
+    CHECK(c[0] == 1 && c[1] == 4 && c[2] == 9, "[1 2 3] ^ 2 = %g %g %g", c[0], c[1], c[2]);
+  }
+}
+
+/* copy between leading dimensions; transpose across its 32 x 32 blocks */
+static void copy_transpose(void) {
+  enum { M = 70, NC = 45 };
+  double *A = ck_alloc((size_t)(M + 1) * NC, sizeof(double));
+  double *B = ck_alloc((size_t)(M + 4) * NC, sizeof(double));
+  double *T = ck_alloc((size_t)(NC + 2) * M, sizeof(double));
+  int i, j, bad = 0;
+  for (i = 0; i < (M + 1) * NC; i++) A[i] = i;
+  lak_copy(M, NC, A, M + 1, B, M + 4);
+  lak_transpose(M, NC, A, M + 1, T, NC + 2);
+  for (j = 0; j < NC; j++)
+    for (i = 0; i < M; i++) {
+      bad += B[i + (size_t)j * (M + 4)] != A[i + (size_t)j * (M + 1)];
+      bad += T[j + (size_t)i * (NC + 2)] != A[i + (size_t)j * (M + 1)];
+    }
+  for (j = 0; j < NC; j++) bad += B[M + (size_t)j * (M + 4)] != 0.0;   /* gaps untouched */
+  for (i = 0; i < M; i++) bad += T[NC + (size_t)i * (NC + 2)] != 0.0;
+  CHECK(bad == 0, "copy / transpose of 70 x 45: %d wrong entries", bad);
+  free(A); free(B); free(T);
+}
+
+static void allfinite(void) {
+  double x[100];
+  const double special[3] = {NAN, HUGE_VAL, -HUGE_VAL};
+  int i, s, p, missed = 0;
+  for (i = 0; i < 100; i++) x[i] = (i - 50) * 1e300;      /* large but finite */
+  x[3] = -0.0; x[4] = 4.9406564584124654e-324; x[5] = 1.7976931348623157e308;
+  CHECK(lak_allfinite(100, x) == 1, "finite vector reported not finite");
+  CHECK(lak_allfinite(0, x) == 1, "empty vector reported not finite");
+  for (s = 0; s < 3; s++)
+    for (p = 0; p < 100; p += 33) {
+      double keep = x[p];
+      x[p] = special[s];
+      missed += lak_allfinite(100, x) != 0;
+      x[p] = keep;
+    }
+  CHECK(missed == 0, "lak_allfinite missed %d NaN / Inf entries", missed);
+}
+
+int main(void) {
+  gemm();
+  ewise();
+  copy_transpose();
+  allfinite();
+  return ck_done("arith");
+}

@@ -1,0 +1,172 @@
+/*
+** spec/kernels/elementwise.c: lak_unary against libm (its SIMD loops may
+** call libmvec, documented within 4 ulp), the special values, rounding
+** half to even; lak_binary (NaN-propagating maximum / minimum, comparisons,
+** broadcasting); lak_where and lak_clip (NumPy's rules).
+*/
+#include <string.h>
+
+#include "check.h"
+#include "kernels.h"
+
+typedef double (*Fn)(double);
+
+static double sgn(double x) { return x > 0 ? 1.0 : x < 0 ? -1.0 : x; }
+static double isnan_(double x) { return isnan(x) ? 1.0 : 0.0; }
+static double isinf_(double x) { return isinf(x) ? 1.0 : 0.0; }
+static double isfinite_(double x) { return isfinite(x) ? 1.0 : 0.0; }
+
+/* lak_Fn's order: the libm function and the domain to sample */
+static const struct { const char *name; Fn f; double lo, hi; } FN[LAK_NFN] = {
+  {"exp", exp, -700, 700}, {"log", log, 1e-300, 1e300}, {"log1p", log1p, -0.999, 1e10},
+  {"expm1", expm1, -40, 700}, {"sqrt", sqrt, 0, 1e300}, {"abs", fabs, -1e5, 1e5},
+  {"sign", sgn, -3, 3}, {"floor", floor, -1e3, 1e3}, {"ceil", ceil, -1e3, 1e3},
+  {"round", rint, -1e3, 1e3}, {"sin", sin, -1e4, 1e4}, {"cos", cos, -1e4, 1e4},
+  {"tan", tan, -1.5, 1.5}, {"tanh", tanh, -20, 20}, {"sinh", sinh, -700, 700},
+  {"cosh", cosh, -700, 700}, {"asin", asin, -1, 1}, {"acos", acos, -1, 1},
+  {"atan", atan, -1e6, 1e6}, {"log2", log2, 1e-300, 1e300}, {"log10", log10, 1e-300, 1e300},
+  {"isnan", isnan_, -1, 1}, {"isinf", isinf_, -1, 1}, {"isfinite", isfinite_, -1, 1}};
+
+/* |got - want| in units of want's last place (0 when equal, NaN too) */
+static double ulps(double got, double want) {
+  double u;
+  if (got == want || (got != got && want != want)) return 0.0;
+  u = nextafter(fabs(want), HUGE_VAL) - fabs(want);
+  return fabs(got - want) / u;
+}
+
+/* each function over 1000 points of its domain (log-spaced for the wide
+** ones), as a contiguous block, a strided view, in place and one by one:
+** within 4 ulp of libm (sqrt, abs, sign, floor, ceil, round: exact) */
+static void unary(void) {
+  enum { M = 40, NC = 25, LD = 43 };
+  double *A = ck_alloc((size_t)LD * NC, sizeof(double)), *B = ck_alloc((size_t)LD * NC, sizeof(double));
+  double *C = ck_alloc((size_t)M * NC, sizeof(double));
+  int f, i, j;
+  for (f = 0; f < LAK_NFN; f++) {
+    double worst = 0.0, lo = FN[f].lo, hi = FN[f].hi;
+    int logspaced = lo > 0 && hi / lo > 1e6, n1 = 0;
+    for (j = 0; j < NC; j++)
+      for (i = 0; i < M; i++) {
+        double t = (i + (double)j * M) / (M * NC - 1);
+        A[i + (size_t)j * LD] = logspaced ? lo * pow(hi / lo, t) : lo + (hi - lo) * t;
+      }
+    lak_unary((lak_Fn)f, M, NC, A, LD, B, LD);
+    for (j = 0; j < NC; j++) memcpy(C + (size_t)j * M, A + (size_t)j * LD, M * sizeof(double));
+    lak_unary((lak_Fn)f, M, NC, C, M, C, M);                       /* contiguous, in place */
+    for (j = 0; j < NC; j++)
+      for (i = 0; i < M; i++) {
+        double x = A[i + (size_t)j * LD], want = FN[f].f(x), e;
+        e = fmax(ulps(B[i + (size_t)j * LD], want), ulps(C[i + (size_t)j * M], want));
+        e = fmax(e, ulps(lak_unary1((lak_Fn)f, x), want));
+        if (e > worst || e != e) worst = e;
+        n1 += want == 1.0;
+      }
+    /* IEEE requires sqrt and the roundings exact; libmvec: 4 ulp */
+    CHECK(worst <= ((f >= LAK_SQRT && f <= LAK_ROUND) || f >= LAK_ISNAN ? 0.0 : 4.0),
+          "%s: %g ulp from libm", FN[f].name, worst);
+    if (f == LAK_ISFINITE) CHECK(n1 == M * NC, "isfinite: %d of %d finite", n1, M * NC);
+  }
+  free(A); free(B); free(C);
+}
+
+/* special values and the conventions the header states */
+static void unary_special(void) {
+  const double inf = HUGE_VAL;
+  struct { lak_Fn f; double x, want; } t[] = {
+    {LAK_EXP, -inf, 0.0}, {LAK_EXP, inf, inf}, {LAK_EXP, 0.0, 1.0}, {LAK_EXP, 1.0, 2.718281828459045},
+    {LAK_LOG, 0.0, -inf}, {LAK_LOG, 1.0, 0.0}, {LAK_LOG, inf, inf}, {LAK_LOG, -1.0, NAN},
+    {LAK_SQRT, 4.0, 2.0}, {LAK_SQRT, 2.0, 1.4142135623730951}, {LAK_SQRT, -1.0, NAN},
+    {LAK_SQRT, inf, inf}, {LAK_LOG1P, -1.0, -inf}, {LAK_EXPM1, -inf, -1.0},
+    {LAK_SIGN, NAN, NAN}, {LAK_SIGN, -2.5, -1.0}, {LAK_SIGN, 0.0, 0.0},
+    {LAK_ROUND, 0.5, 0.0}, {LAK_ROUND, 1.5, 2.0}, {LAK_ROUND, 2.5, 2.0}, {LAK_ROUND, -2.5, -2.0},
+    {LAK_FLOOR, -0.5, -1.0}, {LAK_CEIL, -0.5, -0.0}, {LAK_ABS, -inf, inf},
+    {LAK_ISNAN, NAN, 1.0}, {LAK_ISNAN, inf, 0.0}, {LAK_ISINF, -inf, 1.0}, {LAK_ISINF, NAN, 0.0},
+    {LAK_ISFINITE, NAN, 0.0}, {LAK_ISFINITE, -inf, 0.0}, {LAK_ISFINITE, 1e308, 1.0},
+    {LAK_LOG2, 8.0, 3.0}, {LAK_LOG10, 1000.0, 3.0}, {LAK_ASIN, 2.0, NAN}};
+  int i, bad = 0;
+  for (i = 0; i < (int)(sizeof t / sizeof t[0]); i++) {
+    double got = lak_unary1(t[i].f, t[i].x), blk[3] = {t[i].x, t[i].x, t[i].x}, out[3];
+    int ok = got == t[i].want || (got != got && t[i].want != t[i].want);
+    lak_unary(t[i].f, 3, 1, blk, 3, out, 3);
+    ok = ok && (out[1] == got || (out[1] != out[1] && got != got));
+    if (!ok) fprintf(stderr, "  %s(%g) = %.17g, want %.17g\n", FN[t[i].f].name, t[i].x, got, t[i].want);
+    bad += !ok;
+  }
+  CHECK(bad == 0, "%d special values wrong", bad);
+  CHECK(signbit(lak_unary1(LAK_SIGN, -0.0)) && signbit(lak_unary1(LAK_ROUND, -0.4)),
+        "sign(-0) and round(-0.4) keep the sign of zero");
+}
+
+/* c = op(a, b) for the scalars, through a 1 x 1 call */
+static double bin1(lak_Bin op, double x, double y) {
+  double c;
+  lak_Arg a = {&x, 0, 0}, b = {&y, 0, 0};
+  lak_binary(op, 1, 1, a, b, &c, 1);
+  return c;
+}
+
+static void binary(void) {
+  const double nan = NAN, inf = HUGE_VAL;
+  int op, bad = 0;
+  CHECK(isnan(bin1(LAK_MAXIMUM, nan, 1.0)) && isnan(bin1(LAK_MAXIMUM, 1.0, nan)) &&
+        isnan(bin1(LAK_MINIMUM, nan, -inf)) && isnan(bin1(LAK_MINIMUM, -inf, nan)),
+        "maximum / minimum must propagate NaN from either side");
+  CHECK(bin1(LAK_MAXIMUM, -1.0, 2.0) == 2.0 && bin1(LAK_MINIMUM, -1.0, 2.0) == -1.0 &&
+        bin1(LAK_MAXIMUM, -inf, -1e308) == -1e308, "maximum / minimum of numbers");
+  for (op = LAK_LT; op <= LAK_NE; op++) {      /* NaN compares false, except ne */
+    double want = op == LAK_NE ? 1.0 : 0.0;
+    bad += bin1((lak_Bin)op, nan, 1.0) != want || bin1((lak_Bin)op, 1.0, nan) != want;
+  }
+  CHECK(bad == 0, "%d comparisons with NaN wrong", bad);
+  CHECK(bin1(LAK_LT, 1, 2) == 1 && bin1(LAK_LE, 2, 2) == 1 && bin1(LAK_GT, 1, 2) == 0 &&
+        bin1(LAK_GE, 2, 2) == 1 && bin1(LAK_EQ, 0.0, -0.0) == 1 && bin1(LAK_NE, 1, 1) == 0,
+        "comparisons of numbers");
+  CLOSE(bin1(LAK_ATAN2, 1.0, -1.0), 2.356194490192345, 4.5e-16);     /* 3 pi / 4 */
+  CHECK(bin1(LAK_HYPOT, 3.0, 4.0) == 5.0 && bin1(LAK_HYPOT, 1e300, 1e300) == hypot(1e300, 1e300) &&
+        bin1(LAK_HYPOT, nan, inf) == inf, "hypot: 5, no overflow, inf beats NaN");
+  { /* broadcasting: the 3 x 2 matrix against a row, a column and a scalar */
+    double X[6] = {1, 5, -2, 4, nan, 0}, row[2] = {3, 1}, col[3] = {0, 6, -1}, s = 2, c[6];
+    const double want_row[6] = {3, 5, 3, 4, nan, 1}, want_col[6] = {1, 6, -1, 4, nan, 0};
+    const double want_s[6] = {1, 0, 1, 0, 0, 1};               /* X <= 2 */
+    lak_Arg x = {X, 1, 3}, r = {row, 0, 1}, cl = {col, 1, 0}, sc = {&s, 0, 0};
+    int i, badr = 0, badc = 0, bads = 0;
+    lak_binary(LAK_MAXIMUM, 3, 2, x, r, c, 3);
+    for (i = 0; i < 6; i++) badr += !(c[i] == want_row[i] || (isnan(c[i]) && isnan(want_row[i])));
+    lak_binary(LAK_MAXIMUM, 3, 2, cl, x, c, 3);
+    for (i = 0; i < 6; i++) badc += !(c[i] == want_col[i] || (isnan(c[i]) && isnan(want_col[i])));
+    lak_binary(LAK_LE, 3, 2, x, sc, c, 3);
+    for (i = 0; i < 6; i++) bads += c[i] != want_s[i];
+    CHECK(badr == 0 && badc == 0 && bads == 0,
+          "broadcast: %d wrong with a row, %d with a column, %d with a scalar", badr, badc, bads);
+  }
+}
+
+/* where: a != 0 picks b (NaN counts as true); clip = min(max(a, lo), hi) */
+static void where_clip(void) {
+  const double nan = NAN;
+  double A[6] = {0, 1, nan, -0.0, -3, 2}, B[6] = {10, 11, 12, 13, 14, 15}, k = -1, c[6];
+  double lo[2] = {-1, 5}, hi = 3, lo_s = 0;
+  const double want_w[6] = {-1, 11, 12, -1, 14, 15};
+  const double want_c[6] = {0, 1, nan, 3, 3, 3};               /* lo row {-1, 5}, hi 3 */
+  lak_Arg a = {A, 1, 3}, b = {B, 1, 3}, ks = {&k, 0, 0}, l = {lo, 0, 1}, h = {&hi, 0, 0};
+  lak_Arg ls = {&lo_s, 0, 0};
+  int i, bw = 0, bc = 0;
+  lak_where(3, 2, a, b, ks, c, 3);
+  for (i = 0; i < 6; i++) bw += c[i] != want_w[i];
+  CHECK(bw == 0, "where: %d wrong (c = %g %g %g %g %g %g)", bw, c[0], c[1], c[2], c[3], c[4], c[5]);
+  lak_clip(3, 2, a, l, h, c, 3);
+  for (i = 0; i < 6; i++) bc += !(c[i] == want_c[i] || (isnan(c[i]) && isnan(want_c[i])));
+  CHECK(bc == 0, "clip: %d wrong (c = %g %g %g %g %g %g)", bc, c[0], c[1], c[2], c[3], c[4], c[5]);
+  lak_clip(3, 2, a, ls, h, c, 3);
+  CHECK(c[0] == 0 && c[1] == 1 && isnan(c[2]) && c[3] == 0 && c[4] == 0 && c[5] == 2,
+        "clip to [0, 3]: %g %g %g %g %g %g", c[0], c[1], c[2], c[3], c[4], c[5]);
+}
+
+int main(void) {
+  unary();
+  unary_special();
+  binary();
+  where_clip();
+  return ck_done("elementwise");
+}
