@@ -1,5 +1,5 @@
 /*
-** lelem.c: elementwise functions, comparisons, masks and index selection
+** elementwise.c: elementwise functions, comparisons, masks and index selection
 ** (NumPy's ufuncs and Octave's logical functions). Every function takes
 ** matrices (or tables) and numbers; a number in gives a number out, as math
 ** does. Comparisons and predicates give 1/0 masks, or a boolean for numbers.
@@ -8,61 +8,6 @@
 
 #include "helpers.h"
 #include "kernels/kernels.h"
-
-/* ---------------------------------------------------------------- operands */
-
-/* A number (1 x 1, stride 0) or a matrix; tables are converted in place. */
-typedef struct Operand { lak_Arg a; int m, n, num; double s; } Operand;
-
-static void operand(lua_State *L, int idx, const char *fname, Operand *o) {
-  la_Mat *A;
-  o->num = lua_type(L, idx) == LUA_TNUMBER;
-  if (o->num) {
-    o->s = lua_tonumber(L, idx);
-    o->a.p = &o->s; o->a.rs = o->a.cs = 0; o->m = o->n = 1;
-    return;
-  }
-  A = la_check(L, idx, fname);
-  o->a.p = A->data; o->a.rs = 1; o->a.cs = A->ld; o->m = A->rows; o->n = A->cols;
-}
-
-/* NumPy's rule in two dimensions: sizes equal, or 1 (broadcast). */
-static int bdim(int *r, int x) {
-  if (*r == 1) *r = x;
-  return x == *r || x == 1;
-}
-
-/* Reads k operands from stack index 1 up to a common shape (m, n);
-** broadcast dimensions get stride 0. Returns 1 when all are numbers. */
-static int broadcast(lua_State *L, const char *fname, Operand *o, int k,
-                     int *m, int *n) {
-  int i, ok = 1, nums = 1;
-  *m = *n = 1;
-  for (i = 0; i < k; i++) {
-    operand(L, i + 1, fname, &o[i]);
-    nums = nums && o[i].num;
-  }
-  for (i = 0; i < k; i++) ok = bdim(m, o[i].m) && bdim(n, o[i].n) && ok;
-  if (!ok) {
-    luaL_Buffer B;
-    luaL_buffinit(L, &B);
-    lua_pushfstring(L, "linalg.%s: shapes ", fname);
-    luaL_addvalue(&B);
-    for (i = 0; i < k; i++) {
-      lua_pushfstring(L, "%s%dx%d", i == 0 ? "" : i == k - 1 ? " and " : ", ",
-                      o[i].m, o[i].n);
-      luaL_addvalue(&B);
-    }
-    luaL_addstring(&B, " do not broadcast");
-    luaL_pushresult(&B);
-    lua_error(L);
-  }
-  for (i = 0; i < k; i++) {
-    if (o[i].m != *m) o[i].a.rs = 0;
-    if (o[i].n != *n) o[i].a.cs = 0;
-  }
-  return nums;
-}
 
 /* ---------------------------------------------------------------- unary */
 
@@ -99,11 +44,11 @@ static const char *const bin_names[LAK_NBIN] = {
 ** give a number (a boolean for the comparisons). */
 static int l_binary(lua_State *L) {
   lak_Bin op = (lak_Bin)lua_tointeger(L, lua_upvalueindex(2));
-  Operand o[2];
+  la_Operand o[2];
   int m, n;
   la_Mat *C;
   lua_settop(L, 2);
-  if (broadcast(L, bin_names[op], o, 2, &m, &n)) {
+  if (la_broadcast(L, bin_names[op], o, 2, &m, &n)) {
     double c;
     lak_binary(op, 1, 1, o[0].a, o[1].a, &c, 1);
     if (op >= LAK_LT && op <= LAK_NE) lua_pushboolean(L, c != 0.0);
@@ -120,11 +65,11 @@ static int l_binary(lua_State *L) {
 typedef void (*Ternary)(int, int, lak_Arg, lak_Arg, lak_Arg, double *, int);
 
 static int ternary(lua_State *L, const char *fname, Ternary f) {
-  Operand o[3];
+  la_Operand o[3];
   int m, n;
   la_Mat *C;
   lua_settop(L, 3);
-  if (broadcast(L, fname, o, 3, &m, &n)) {
+  if (la_broadcast(L, fname, o, 3, &m, &n)) {
     double c;
     f(1, 1, o[0].a, o[1].a, o[2].a, &c, 1);
     lua_pushnumber(L, c);

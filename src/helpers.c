@@ -204,6 +204,17 @@ int la_optenum(lua_State *L, int idx, const char *key, int def,
   return lua_error(L);
 }
 
+/* A positional string argument that must be one of choices, returned as
+** its index; compared while it is on the stack, so no pointer is kept. */
+int la_checkenum(lua_State *L, const char *fname, int arg,
+                 const char *const choices[], const char *msg) {
+  int i;
+  if (lua_type(L, arg) != LUA_TSTRING) return la_typeerror(L, fname, arg, "string");
+  for (i = 0; choices[i]; i++)
+    if (strcmp(lua_tostring(L, arg), choices[i]) == 0) return i;
+  return la_argerror(L, fname, arg, msg);
+}
+
 /* "unknown option 'casual' (did you mean 'causal'?)"; the key is at -1. */
 int la_unknownkey(lua_State *L, const char *fname, const char *best) {
   if (lua_type(L, -1) != LUA_TSTRING)
@@ -286,6 +297,11 @@ int la_optdim(lua_State *L, const char *fname, int arg) {
   d = la_checkint(L, fname, arg);
   if (d != 1 && d != 2) la_argerror(L, fname, arg, "dim must be 1 or 2");
   return (int)d;
+}
+
+int la_optlinedim(lua_State *L, const char *fname, int arg, int rows, int cols) {
+  int d = la_optdim(L, fname, arg);
+  return d ? d : (rows == 1 && cols != 1) ? 2 : 1;
 }
 
 double la_optposnum(lua_State *L, const char *fname, int arg, double def) {

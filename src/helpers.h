@@ -13,6 +13,7 @@
 
 #include "linalg.h"
 #include "matrix.h"
+#include "kernels/kernels.h"
 
 /* ------------------------------------------------------------ names */
 
@@ -52,12 +53,24 @@ int la_checksize(lua_State *L, const char *fname, int arg);
 void la_checktype(lua_State *L, const char *fname, int arg, int t);
 double la_optargnum(lua_State *L, const char *fname, int arg, double def);
 
+/* the string at arg as its index in choices (NULL-terminated), as
+** luaL_checkoption does: another string is the argument error msg
+** ("order must be a number, \"fro\" or \"nuc\""), another type a type
+** error */
+int la_checkenum(lua_State *L, const char *fname, int arg,
+                 const char *const choices[], const char *msg);
+
 /* a positional number at arg, or def when it is absent or is the options
 ** table (pinv(A, {...}), rank(A, tol)) */
 double la_optposnum(lua_State *L, const char *fname, int arg, double def);
 
 /* a dim argument at arg: 0 when absent, else 1 (down columns) or 2 */
 int la_optdim(lua_State *L, const char *fname, int arg);
+/* the dim of a line-wise function (scans, sorts, flips, vecnorm) of a
+** rows x cols matrix: 1 or 2 when given at arg, else 2 (along) for a 1 x n
+** row and 1 (down the columns) for anything else (Octave's first
+** non-singleton dimension) */
+int la_optlinedim(lua_State *L, const char *fname, int arg, int rows, int cols);
 
 /* ------------------------------------------------------------ options */
 
@@ -145,6 +158,31 @@ la_Mat *la_svd(lua_State *L, const la_Mat *A, const char *fname, char job);
 la_Mat *la_lu(lua_State *L, const la_Mat *A, const char *fname, int **ipiv, int *info);
 void la_inverse(lua_State *L, la_Mat *W, int *ipiv, const char *fname);
 
+/* ------------------------------------------------------------ operands */
+
+/* operand.c. A broadcasting operand: a number (1 x 1, strides 0, num = 1)
+** or a matrix (a table is converted in place, a closed matrix is an error).
+** la_broadcast reads k of them from stack index 1 on to a common shape
+** m x n by NumPy's rule (sizes equal, or 1; broadcast dimensions get
+** stride 0; else "shapes 2x3 and 4x1 do not broadcast") and returns 1 when
+** all are numbers. o->a points into *o: an Operand is not copied. */
+typedef struct la_Operand { lak_Arg a; int m, n, num; double s; } la_Operand;
+void la_operand(lua_State *L, int idx, const char *fname, la_Operand *o);
+int la_broadcast(lua_State *L, const char *fname, la_Operand *o, int k,
+                 int *m, int *n);
+
+/* A vector argument (n x 1 or 1 x n, as la_vec reads it); la_vecpair reads
+** arguments 1 and 2, which must have one length. */
+typedef struct la_Vec { double *p; int n, inc; } la_Vec;
+la_Vec la_getvec(lua_State *L, int idx, const char *fname);
+void la_vecpair(lua_State *L, const char *fname, la_Vec *u, la_Vec *v);
+
+/* Line k of A along dim (1: column k, 2: row k): n entries p[0], p[s],
+** p[2s], ...; LA_LX(l, i) is entry i. */
+typedef struct la_Line { double *p; ptrdiff_t s; int n; } la_Line;
+la_Line la_line(const la_Mat *A, int dim, int k);
+#define LA_LX(l, i) ((l).p[(ptrdiff_t)(i) * (l).s])
+
 /* ------------------------------------------------------------ the parts */
 
 /* Each binding file registers its functions into the module table at -1;
@@ -153,6 +191,8 @@ void la_open_matrix(lua_State *L);
 void la_open_construct(lua_State *L);
 void la_open_front(lua_State *L);
 void la_open_arith(lua_State *L);
+void la_open_reduce(lua_State *L);
+void la_open_measures(lua_State *L);
 void la_open_elementwise(lua_State *L);
 void la_open_shape(lua_State *L);
 void la_open_solve(lua_State *L);

@@ -11,7 +11,9 @@ LINALG_API int luaopen_linalg_core(lua_State *L) {
   la_open_matrix(L);        /* matrix.c: the type, access, views, printing */
   la_open_construct(L);     /* construct.c: matrix, zeros, eye, rand, ... */
   la_open_shape(L);         /* shape.c: ranges, full, tile, flip, slice, ... */
-  la_open_arith(L);         /* arith.c: operators, products, reductions, norms */
+  la_open_arith(L);         /* arith.c: operators, products, map */
+  la_open_reduce(L);        /* reduce.c: sum, min, var, cumsum, sort, ... */
+  la_open_measures(L);      /* measures.c: norms, rank, cond, cosine, allclose */
   la_open_elementwise(L);   /* elementwise.c: exp, maximum, where, comparisons */
   la_open_solve(L);         /* solve.c: qr, svd, eigh, solve, inv, det, pinv, ... */
   la_open_factor(L);        /* factor.c: cholesky, lu, eig, schur, expm, null */

@@ -1,5 +1,5 @@
 /*
-** lshape.c: construction and shape (NumPy's arange, linspace, full, triu,
+** shape.c: construction and shape (NumPy's arange, linspace, full, triu,
 ** kron, tile, flip, roll; Octave's repmat, circshift, blkdiag, A(:)) and
 ** slicing by ranges, index lists and masks.
 */
@@ -170,16 +170,6 @@ static int l_repmat(lua_State *L) {
   return tilemat(L, F, rm, rn);
 }
 
-/* dim argument of flip and roll: given (1 or 2), else along a 1 x n row
-** and down the columns of anything else (Octave) */
-static int linedim(lua_State *L, const la_Mat *A, const char *fname, int arg) {
-  lua_Integer d;
-  if (lua_isnoneornil(L, arg)) return (A->rows == 1 && A->cols != 1) ? 2 : 1;
-  d = la_checkint(L, fname, arg);
-  if (d != 1 && d != 2) la_argerror(L, fname, arg, "dim must be 1 or 2");
-  return (int)d;
-}
-
 /* B(i, j) = A(map(i), j) (dim 1) or A(i, map(j)) (dim 2), map(x) = (x *
 ** sgn + off) mod len: flips (sgn = -1) and circular shifts (sgn = 1) */
 static int permute(lua_State *L, const char *fname, int dim, int sgn, lua_Integer off) {
@@ -198,11 +188,11 @@ static int permute(lua_State *L, const char *fname, int dim, int sgn, lua_Intege
 
 static int flip(lua_State *L, const char *fname, int dim) {
   la_Mat *A = la_check(L, 1, fname);
-  if (dim == 0) dim = linedim(L, A, fname, 2);
+  if (dim == 0) dim = la_optlinedim(L, fname, 2, A->rows, A->cols);
   return permute(L, fname, dim, -1, (dim == 1 ? A->rows : A->cols) - 1);
 }
 
-/* flip(A [, dim]): reversed along dim (default as linedim); fliplr, flipud */
+/* flip(A [, dim]): reversed along dim (default: la_optlinedim); fliplr, flipud */
 static int l_flip(lua_State *L) { return flip(L, la_fname(L), 0); }
 static int l_fliplr(lua_State *L) { return flip(L, la_fname(L), 2); }
 static int l_flipud(lua_State *L) { return flip(L, la_fname(L), 1); }
@@ -212,7 +202,7 @@ static int l_flipud(lua_State *L) { return flip(L, la_fname(L), 1); }
 static int roll(lua_State *L, const char *fname) {
   la_Mat *A = la_check(L, 1, fname);
   lua_Integer k = la_checkint(L, fname, 2);
-  int dim = linedim(L, A, fname, 3);
+  int dim = la_optlinedim(L, fname, 3, A->rows, A->cols);
   int len = dim == 1 ? A->rows : A->cols;
   return permute(L, fname, dim, 1, len ? -(k % len) : 0);
 }
@@ -312,7 +302,7 @@ static void selparse(lua_State *L, int arg, int len, const char *what, Sel *s) {
     lua_Integer n = (lua_Integer)lua_rawlen(L, arg);
     if (n > 2147483647) la_error(L, la_fname(L), "too many indices");
     s->n = (int)n;
-    s->idx = (int *)la_scratch(L, (size_t)n / 2 + 1);
+    s->idx = LA_SCRATCH(L, int, (size_t)n);
     for (i = 0; i < s->n; i++) {
       lua_Integer k;
       int ok;
@@ -335,7 +325,7 @@ static void selparse(lua_State *L, int arg, int len, const char *what, Sel *s) {
       mask = mask && (x == 0.0 || x == 1.0);
     }
     mask = mask && N == (size_t)len;
-    s->idx = (int *)la_scratch(L, N / 2 + 1);
+    s->idx = LA_SCRATCH(L, int, N);
     s->n = 0;
     for (k = 0; k < N; k++) {
       double x = M->rows == 1 ? LA_AT(M, 0, k) : LA_AT(M, k, 0);

@@ -1,0 +1,293 @@
+/*
+** measures.c: numbers that measure matrices and vectors. Norms (norm with
+** every NumPy order, vecnorm along a dim), trace, rank and cond; cosine and
+** angle of two vectors, cosine_matrix of two sets of rows; allclose
+** (NumPy's tolerance test, broadcasting).
+*/
+#include <lapacke.h>
+#include <math.h>
+#include <cblas.h>
+
+#include "helpers.h"
+#include "kernels/kernels.h"
+
+/* ---------------------------------------------------------------- norms */
+
+static double vnrm2(la_Vec u) { return cblas_dnrm2(u.n, u.p, u.inc); }
+
+/* vector p-norm for any p (NumPy's ord): 2, +-inf, 1, 0 (count of
+** nonzeros), else (sum |x|^p)^(1/p), negative p included */
+static double vnorm(la_Vec u, double p) {
+  int i;
+  double s = 0.0;
+  if (p == 2) return vnrm2(u);
+  if (isinf(p)) {
+    s = p > 0 ? 0.0 : HUGE_VAL;
+    for (i = 0; i < u.n; i++) {
+      double a = fabs(u.p[(ptrdiff_t)i * u.inc]);
+      if (isnan(a)) return a;
+      if (p > 0 ? a > s : a < s) s = a;
+    }
+    return u.n ? s : 0.0;
+  }
+  if (p == 1) return cblas_dasum(u.n, u.p, u.inc);
+  if (p == 0) { for (i = 0; i < u.n; i++) s += u.p[(ptrdiff_t)i * u.inc] != 0.0; return s; }
+  for (i = 0; i < u.n; i++) s += pow(fabs(u.p[(ptrdiff_t)i * u.inc]), p);
+  return pow(s, 1.0 / p);
+}
+
+/* induced 1- or inf-norm (largest absolute column or row sum), or with
+** wantmin the smallest (NumPy's ord -1 and -inf); NaN propagates */
+static double mnorm1(lua_State *L, const la_Mat *A, int byrow, int wantmin) {
+  double *acc, best;
+  int i, j, k, nk = byrow ? A->rows : A->cols;
+  acc = la_scratch(L, (size_t)nk);
+  for (k = 0; k < nk; k++) acc[k] = 0.0;
+  for (j = 0; j < A->cols; j++)
+    for (i = 0; i < A->rows; i++) acc[byrow ? i : j] += fabs(LA_AT(A, i, j));
+  best = acc[0];
+  for (k = 0; k < nk; k++) {
+    if (isnan(acc[k])) { best = acc[k]; break; }
+    if (wantmin ? acc[k] < best : acc[k] > best) best = acc[k];
+  }
+  lua_pop(L, 1);
+  return best;
+}
+
+/* Singular-value norms: 2 (largest), -2 (smallest), nuclear (sum). NaN
+** and Inf propagate as in the other norms rather than reach dgesdd, which
+** can stall on them: dlange's max-abs norm is NaN when any entry is, else
+** Inf when any entry is. */
+static double mnormsv(lua_State *L, const la_Mat *A, int kind) {
+  double mx = LAPACKE_dlange_work(LAPACK_COL_MAJOR, 'M', A->rows, A->cols, A->data,
+                                  A->ld, NULL), r = 0.0;
+  la_Mat *s;
+  int i;
+  if (!isfinite(mx)) return kind == -2 && !isnan(mx) ? NAN : mx;
+  s = la_svd(L, A, la_fname(L), 'N');
+  if (kind == 2) r = s->data[0];
+  else if (kind == -2) r = s->data[s->rows - 1];
+  else for (i = 0; i < s->rows; i++) r += s->data[i];
+  lua_pop(L, 1);
+  return r;
+}
+
+/* The kinds of order norm and cond take: absent, a number p, or a name
+** (ORD_FRO + its index in ord_names). */
+typedef enum { ORD_NONE, ORD_P, ORD_FRO, ORD_NUC } Ord;
+static const char *const ord_names[] = {"fro", "nuc", NULL};
+
+/* A matrix norm of A by NumPy's ord: kind ORD_P with p one of 1, -1, 2,
+** -2, +-inf, or ORD_FRO (Frobenius) / ORD_NUC (nuclear). Negative orders
+** of an empty matrix are an error (a minimum over nothing); the rest are 0. */
+static double matnorm(lua_State *L, const la_Mat *A, double p, Ord kind,
+                      const char *fname) {
+  if (kind == ORD_FRO)
+    return LAPACKE_dlange_work(LAPACK_COL_MAJOR, 'F', A->rows, A->cols, A->data,
+                               A->ld, NULL);
+  if (LA_EMPTY(A)) {
+    if (kind != ORD_NUC && p < 0)
+      la_error(L, fname, "order %s of an empty %dx%d matrix is undefined",
+               isinf(p) ? "-inf" : p == -1 ? "-1" : "-2", A->rows, A->cols);
+    return 0.0;
+  }
+  if (kind == ORD_NUC) return mnormsv(L, A, 0);
+  if (p == 1 || p == -1) return mnorm1(L, A, 0, p < 0);
+  if (isinf(p)) return mnorm1(L, A, 1, p < 0);
+  return mnormsv(L, A, p > 0 ? 2 : -2);
+}
+
+/* The order argument at arg: a number (ORD_P, *p), "fro" or "nuc", or
+** absent (ORD_NONE); *p is 2 unless a number is given. */
+static Ord normord(lua_State *L, int arg, const char *fname, double *p) {
+  *p = 2.0;
+  if (lua_type(L, arg) == LUA_TSTRING)
+    return (Ord)(ORD_FRO + la_checkenum(L, fname, arg, ord_names,
+                                        "order must be a number, \"fro\" or \"nuc\""));
+  if (lua_isnoneornil(L, arg)) return ORD_NONE;
+  if (lua_type(L, arg) != LUA_TNUMBER) la_typeerror(L, fname, arg, "number, \"fro\" or \"nuc\"");
+  *p = lua_tonumber(L, arg);
+  if (isnan(*p)) la_argerror(L, fname, arg, "order is NaN");
+  return ORD_P;
+}
+
+/* norm(A [, ord]): vectors (n x 1 or 1 x n) take any p (default 2; "fro"
+** and "nuc" are the 2-norm of a vector); matrices NumPy's 1, -1, 2, -2,
+** +-inf, "fro" (default) and "nuc" */
+static int l_norm(lua_State *L) {
+  const char *F = la_fname(L);
+  la_Mat *A = la_check(L, 1, F);
+  double p, r;
+  Ord kind = normord(L, 2, F, &p);
+  if (la_isvec(A))
+    r = vnorm(la_getvec(L, 1, F), kind == ORD_P ? p : 2.0);
+  else if (kind != ORD_P)
+    r = matnorm(L, A, p, kind == ORD_NONE ? ORD_FRO : kind, F);
+  else if (p == 1 || p == -1 || p == 2 || p == -2 || isinf(p))
+    r = matnorm(L, A, p, ORD_P, F);
+  else
+    return la_argerror(L, F, 2, "matrix norm order must be 1, -1, 2, -2, "
+                       "math.huge, -math.huge, \"fro\" or \"nuc\"");
+  lua_pushnumber(L, r);
+  return 1;
+}
+
+/* vecnorm(A [, p = 2 [, dim]]): the p-norm (any order norm takes for a
+** vector) of each line along dim (see la_optlinedim), Octave's vecnorm */
+static int l_vecnorm(lua_State *L) {
+  const char *F = la_fname(L);
+  la_Mat *A = la_check(L, 1, F), *R;
+  double p = lua_isnoneornil(L, 2) ? 2.0 : la_optargnum(L, F, 2, 2.0);
+  int dim = la_optlinedim(L, F, 3, A->rows, A->cols), k;
+  int nk = dim == 1 ? A->cols : A->rows;
+  if (isnan(p)) la_argerror(L, F, 2, "order is NaN");
+  R = la_new(L, F, dim == 1 ? 1 : A->rows, dim == 1 ? A->cols : 1);
+  for (k = 0; k < nk; k++) {
+    la_Line l = la_line(A, dim, k);
+    la_Vec v;
+    v.p = l.p; v.n = l.n; v.inc = (int)l.s;
+    R->data[k] = vnorm(v, p);
+  }
+  return 1;
+}
+
+static int l_trace(lua_State *L) {
+  const char *F = la_fname(L);
+  la_Mat *A = la_check(L, 1, F);
+  double s = 0.0;
+  int i;
+  for (i = 0; i < A->rows && i < A->cols; i++) s += LA_AT(A, i, i);
+  lua_pushnumber(L, s);
+  return 1;
+}
+
+static double clamp1(double c) { return c > 1.0 ? 1.0 : c < -1.0 ? -1.0 : c; }
+
+static double cosine(lua_State *L, const char *fname) {
+  la_Vec u, v;
+  double nu, nv;
+  la_vecpair(L, fname, &u, &v);
+  nu = vnrm2(u); nv = vnrm2(v);
+  if (nu == 0.0 || nv == 0.0)
+    la_error(L, fname, "%s vector is zero (the angle is undefined)",
+             nu == 0.0 ? "first" : "second");
+  return clamp1(cblas_ddot(u.n, u.p, u.inc, v.p, v.inc) / (nu * nv));
+}
+
+static int l_cosine(lua_State *L) { lua_pushnumber(L, cosine(L, la_fname(L))); return 1; }
+static int l_angle(lua_State *L) { lua_pushnumber(L, acos(cosine(L, la_fname(L)))); return 1; }
+
+/* norms of the rows of A into out; a zero row is an error naming it */
+static void rownorms(lua_State *L, la_Mat *A, double *out, const char *which) {
+  int i;
+  for (i = 0; i < A->rows; i++) {
+    out[i] = cblas_dnrm2(A->cols, A->data + i, A->ld);
+    if (out[i] == 0.0)
+      la_error(L, la_fname(L), "row %d of %s is zero (the angle is undefined)",
+               i + 1, which);
+  }
+}
+
+/* cosine_matrix(U, V): C(i,j) = cos(U row i, V row j), via one dgemm */
+static int l_cosine_matrix(lua_State *L) {
+  const char *F = la_fname(L);
+  la_Mat *U = la_check(L, 1, F), *V = la_check(L, 2, F), *C;
+  double *nu, *nv;
+  int i, j;
+  if (U->cols != V->cols)
+    la_error(L, F, "U is %dx%d but V is %dx%d (column counts differ)",
+             U->rows, U->cols, V->rows, V->cols);
+  nu = la_scratch(L, (size_t)U->rows + V->rows);
+  nv = nu + U->rows;
+  rownorms(L, U, nu, "U");
+  rownorms(L, V, nv, "V");
+  C = la_new(L, F, U->rows, V->rows);
+  lak_gemm('N', 'T', U->rows, V->rows, U->cols, 1.0, U->data, U->ld, V->data,
+           V->ld, 0.0, C->data, C->ld);
+  for (j = 0; j < V->rows; j++)
+    for (i = 0; i < U->rows; i++) LA_AT(C, i, j) = clamp1(LA_AT(C, i, j) / (nu[i] * nv[j]));
+  return 1;
+}
+
+/* allclose(A, B [, rtol [, atol]]): NumPy's |a - b| <= atol + rtol * |b|,
+** broadcasting; NaN is never close; equal infinities are. */
+static int l_allclose(lua_State *L) {
+  const char *F = la_fname(L);
+  double rtol = la_optargnum(L, F, 3, 1e-5), atol = la_optargnum(L, F, 4, 1e-8);
+  la_Operand o[2];
+  int m, n, i, j, ok = 1;
+  la_broadcast(L, F, o, 2, &m, &n);
+  for (j = 0; ok && m > 0 && j < n; j++)
+    for (i = 0; i < m; i++) {
+      double a = o[0].a.p[i * o[0].a.rs + j * o[0].a.cs], b = o[1].a.p[i * o[1].a.rs + j * o[1].a.cs];
+      if (a == b) continue;
+      if (!(fabs(a - b) <= atol + rtol * fabs(b))) { ok = 0; break; }
+    }
+  lua_pushboolean(L, ok);
+  return 1;
+}
+
+/* ---------------------------------------------------------------- rank, cond */
+
+static const char *const finite_only[] = {"check_finite", NULL};
+static const double EPS = 2.220446049250313e-16;
+
+/* rank(A [, tol]): singular values above tol = s_max * max(m, n) * eps */
+static int l_rank(lua_State *L) {
+  const char *F = la_fname(L);
+  la_Mat *A = la_check(L, 1, F), *s;
+  int mx = A->rows > A->cols ? A->rows : A->cols, i, r = 0, oi = la_optsat(L, 2);
+  double tol = la_optposnum(L, F, 2, -1.0);     /* read before anything is pushed */
+  lua_settop(L, 3);
+  la_checkopts(L, oi, F, finite_only);
+  (void)la_optcheckfinite(L, oi, F);
+  s = la_svd(L, A, F, 'N');
+  if (tol < 0) tol = s->rows > 0 ? s->data[0] * mx * EPS : 0.0;
+  for (i = 0; i < s->rows; i++) if (s->data[i] > tol) r++;
+  lua_pushinteger(L, r);
+  return 1;
+}
+
+/* cond(A [, p]): NumPy's condition number. p = 2 (default) or -2 from the
+** singular values (any shape); the other orders (1, -1, +-inf, "fro",
+** "nuc") as norm(A, p) * norm(inv(A), p) of a square A. Singular: inf. */
+static int l_cond(lua_State *L) {
+  const char *F = la_fname(L);
+  la_Mat *A = la_check(L, 1, F), *s, *W;
+  int oi = la_optsat(L, 2);
+  Ord kind;
+  double p, r;
+  lapack_int info, *ipiv;
+  kind = normord(L, oi == 2 ? 3 : 2, F, &p);
+  la_checkopts(L, oi, F, finite_only);
+  if (A->rows == 0 || A->cols == 0) la_error(L, F, "empty matrix");
+  if (kind == ORD_P && !(p == 1 || p == -1 || p == 2 || p == -2 || isinf(p)))
+    la_argerror(L, F, 2, "order must be 1, -1, 2, -2, math.huge, -math.huge, "
+                "\"fro\" or \"nuc\"");
+  if (kind == ORD_NONE || (kind == ORD_P && fabs(p) == 2)) {
+    (void)la_optcheckfinite(L, oi, F);     /* the SVD checks A regardless */
+    s = la_svd(L, A, F, 'N');
+    r = s->data[s->rows - 1] == 0.0 ? (p > 0 ? HUGE_VAL : 0.0)
+      : p > 0 ? s->data[0] / s->data[s->rows - 1] : s->data[s->rows - 1] / s->data[0];
+    lua_pushnumber(L, r);
+    return 1;
+  }
+  A = la_checksquare(L, 1, F);
+  if (la_optcheckfinite(L, oi, F)) la_checkfinite(L, A, F, "A", 0);
+  r = matnorm(L, A, p, kind, F);
+  W = la_lu(L, A, F, &ipiv, &info);
+  if (info > 0) { lua_pushnumber(L, HUGE_VAL); return 1; }
+  la_inverse(L, W, ipiv, F);
+  lua_pushnumber(L, r * matnorm(L, W, p, kind, F));
+  return 1;
+}
+
+static const luaL_Reg funcs[] = {
+  {"norm", l_norm}, {"vecnorm", l_vecnorm}, {"trace", l_trace},
+  {"rank", l_rank}, {"cond", l_cond}, {"cosine", l_cosine}, {"angle", l_angle},
+  {"cosine_matrix", l_cosine_matrix}, {"allclose", l_allclose}, {NULL, NULL}
+};
+
+void la_open_measures(lua_State *L) {
+  la_setfuncs(L, funcs, 0);
+}

@@ -1,0 +1,88 @@
+/*
+** operand.c: the helper layer's readers of operands, for binding files that
+** take their arguments as more than one matrix: broadcasting operands
+** (numbers and matrices brought to one shape by NumPy's rule; arith.c,
+** elementwise.c, measures.c), vector arguments read in pairs, and the
+** lines of a matrix along a dim (reductions, scans, sorts, vecnorm).
+*/
+#include "helpers.h"
+
+/* ------------------------------------------------------- broadcasting */
+
+/* The matrix test comes first: it is the common case. */
+void la_operand(lua_State *L, int idx, const char *fname, la_Operand *o) {
+  la_Mat *A = la_test(L, idx);
+  o->num = A == NULL && lua_type(L, idx) == LUA_TNUMBER;
+  if (o->num) {
+    o->s = lua_tonumber(L, idx);
+    o->a.p = &o->s; o->a.rs = o->a.cs = 0; o->m = o->n = 1;
+    return;
+  }
+  if (A == NULL || (A->flags & LA_CLOSED)) A = la_check(L, idx, fname);
+  o->a.p = A->data; o->a.rs = 1; o->a.cs = A->ld; o->m = A->rows; o->n = A->cols;
+}
+
+/* NumPy's rule in one dimension: *r (1 until a size is seen) and x are
+** equal, or x is 1; a first size other than 1 becomes *r. */
+static int bdim(int *r, int x) {
+  if (*r == 1) *r = x;
+  return x == *r || x == 1;
+}
+
+/* "shapes 2x3 and 4x1 do not broadcast" (the k shapes listed) */
+static int shapeerror(lua_State *L, const char *fname, const la_Operand *o, int k) {
+  luaL_Buffer B;
+  int i;
+  luaL_buffinit(L, &B);
+  lua_pushfstring(L, "linalg.%s: shapes ", fname);
+  luaL_addvalue(&B);
+  for (i = 0; i < k; i++) {
+    lua_pushfstring(L, "%s%dx%d", i == 0 ? "" : i == k - 1 ? " and " : ", ",
+                    o[i].m, o[i].n);
+    luaL_addvalue(&B);
+  }
+  luaL_addstring(&B, " do not broadcast");
+  luaL_pushresult(&B);
+  return lua_error(L);
+}
+
+int la_broadcast(lua_State *L, const char *fname, la_Operand *o, int k,
+                 int *m, int *n) {
+  int i, ok = 1, nums = 1;
+  *m = *n = 1;
+  for (i = 0; i < k; i++) {
+    la_operand(L, i + 1, fname, &o[i]);
+    nums = nums && o[i].num;
+  }
+  for (i = 0; i < k; i++) ok = bdim(m, o[i].m) && bdim(n, o[i].n) && ok;
+  if (!ok) shapeerror(L, fname, o, k);
+  for (i = 0; i < k; i++) {
+    if (o[i].m != *m) o[i].a.rs = 0;
+    if (o[i].n != *n) o[i].a.cs = 0;
+  }
+  return nums;
+}
+
+/* ------------------------------------------------------- vectors */
+
+la_Vec la_getvec(lua_State *L, int idx, const char *fname) {
+  la_Vec v;
+  v.p = la_vec(L, idx, fname, &v.n, &v.inc);
+  return v;
+}
+
+void la_vecpair(lua_State *L, const char *fname, la_Vec *u, la_Vec *v) {
+  *u = la_getvec(L, 1, fname);
+  *v = la_getvec(L, 2, fname);
+  if (u->n != v->n) la_error(L, fname, "vector lengths %d and %d differ", u->n, v->n);
+}
+
+/* ------------------------------------------------------- lines */
+
+la_Line la_line(const la_Mat *A, int dim, int k) {
+  la_Line l;
+  l.p = A->data + (dim == 1 ? (ptrdiff_t)k * A->ld : k);
+  l.s = dim == 1 ? 1 : A->ld;
+  l.n = dim == 1 ? A->rows : A->cols;
+  return l;
+}

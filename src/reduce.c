@@ -1,0 +1,199 @@
+/*
+** reduce.c: functions of the lines of a matrix. Reductions over every entry
+** or along a dim (sum, mean, prod, min, max, var, std with ddof, argmin,
+** argmax), running scans (cumsum, cumprod) and stable sorts (sort,
+** argsort), Octave's default dim (la_optlinedim) where one is not given.
+*/
+#include <math.h>
+#include <stdlib.h>
+
+#include "helpers.h"
+
+/* ---------------------------------------------------------------- reductions */
+
+typedef enum { R_SUM, R_PROD, R_MEAN, R_MIN, R_MAX, R_VAR, R_STD, R_ARGMIN,
+               R_ARGMAX } Red;
+
+/* index of the smallest (or largest) entry; the first NaN wins, then the
+** first of equal extremes */
+static int argext(la_Line l, int wantmax) {
+  int i, at = 0;
+  for (i = 0; i < l.n; i++) {
+    double x = LA_LX(l, i);
+    if (isnan(x)) return i;
+    if (wantmax ? x > LA_LX(l, at) : x < LA_LX(l, at)) at = i;
+  }
+  return at;
+}
+
+/* variance with ddof subtracted from the count, two passes (mean first) */
+static double variance(la_Line l, double ddof) {
+  double mean = 0.0, ss = 0.0;
+  int i;
+  for (i = 0; i < l.n; i++) mean += LA_LX(l, i);
+  mean /= l.n;
+  for (i = 0; i < l.n; i++) ss += (LA_LX(l, i) - mean) * (LA_LX(l, i) - mean);
+  return ss / (l.n - ddof);
+}
+
+/* one line reduced; argmin/argmax give a 1-based index */
+static double reduce(Red r, la_Line l, double ddof) {
+  double s = r == R_PROD ? 1.0 : 0.0;
+  int i;
+  switch (r) {
+    case R_SUM: case R_MEAN: for (i = 0; i < l.n; i++) s += LA_LX(l, i); break;
+    case R_PROD: for (i = 0; i < l.n; i++) s *= LA_LX(l, i); break;
+    case R_MIN: case R_MAX: return LA_LX(l, argext(l, r == R_MAX));
+    case R_ARGMIN: case R_ARGMAX: return argext(l, r == R_ARGMAX) + 1;
+    case R_VAR: return variance(l, ddof);
+    case R_STD: return sqrt(variance(l, ddof));
+  }
+  return r == R_MEAN ? s / l.n : s;
+}
+
+static const char *const ddof_keys[] = {"ddof", NULL};
+
+/* ddof option of var and std: a number in [0, count) */
+static double getddof(lua_State *L, int oi, const char *fname, int count) {
+  double ddof;
+  la_checkopts(L, oi, fname, ddof_keys);
+  ddof = la_optnum(L, oi, "ddof", 0.0, fname);
+  if (!(ddof >= 0.0)) la_error(L, fname, "option 'ddof' must be >= 0");
+  if (count > 0 && !(ddof < count)) {
+    if (ddof == floor(ddof) && ddof < 2147483647.0)
+      la_error(L, fname, "ddof = %d leaves no degrees of freedom in %d entries", (int)ddof, count);
+    la_error(L, fname, "ddof = %f leaves no degrees of freedom in %d entries", ddof, count);
+  }
+  return ddof;
+}
+
+/* f(A [, dim [, opts]]): over all entries (a number; argmin/argmax give
+** the row and column), or along dim (1: a 1 x n row, 2: an m x 1 column).
+** Empty: sum 0, prod 1, anything else an error. NaN propagates. */
+static int reduction(lua_State *L, const char *fname, Red r) {
+  la_Mat *A = la_check(L, 1, fname), *R;
+  int oi = lua_istable(L, 2) && !la_test(L, 2) ? 2 : 3;
+  int dim = oi == 2 ? 0 : la_optdim(L, fname, 2), k, nk, count;
+  double ddof = 0.0;
+  count = dim == 0 ? (A->rows * A->cols) : dim == 1 ? A->rows : A->cols;
+  if (count == 0 && r != R_SUM && r != R_PROD && (dim == 0 || !LA_EMPTY(A) ||
+      (dim == 1 ? A->cols : A->rows) > 0))
+    la_error(L, fname, "%s of an empty %s", fname, dim ? "dimension" : "matrix");
+  if (r == R_VAR || r == R_STD) ddof = getddof(L, oi, fname, count);
+  else if (oi == 2 || !lua_isnoneornil(L, 3)) la_checkopts(L, oi, fname, ddof_keys + 1);
+  if (dim == 0) {
+    la_Line l;
+    if (A->ld != A->rows && !LA_EMPTY(A)) A = la_copyof(L, A, fname);   /* a view */
+    l.p = A->data; l.s = 1; l.n = count;
+    if (r == R_ARGMIN || r == R_ARGMAX) {
+      int at = argext(l, r == R_ARGMAX);
+      lua_pushinteger(L, at % A->rows + 1);
+      lua_pushinteger(L, at / A->rows + 1);
+      return 2;
+    }
+    lua_pushnumber(L, reduce(r, l, ddof));
+    return 1;
+  }
+  nk = dim == 1 ? A->cols : A->rows;
+  R = la_new(L, fname, dim == 1 ? 1 : A->rows, dim == 1 ? A->cols : 1);
+  for (k = 0; k < nk; k++) R->data[k] = reduce(r, la_line(A, dim, k), ddof);
+  return 1;
+}
+
+static int l_sum(lua_State *L) { return reduction(L, la_fname(L), R_SUM); }
+static int l_mean(lua_State *L) { return reduction(L, la_fname(L), R_MEAN); }
+static int l_prod(lua_State *L) { return reduction(L, la_fname(L), R_PROD); }
+static int l_min(lua_State *L) { return reduction(L, la_fname(L), R_MIN); }
+static int l_max(lua_State *L) { return reduction(L, la_fname(L), R_MAX); }
+static int l_var(lua_State *L) { return reduction(L, la_fname(L), R_VAR); }
+static int l_std(lua_State *L) { return reduction(L, la_fname(L), R_STD); }
+static int l_argmin(lua_State *L) { return reduction(L, la_fname(L), R_ARGMIN); }
+static int l_argmax(lua_State *L) { return reduction(L, la_fname(L), R_ARGMAX); }
+
+/* cumsum / cumprod (A [, dim]): running sums or products along dim (see
+** la_optlinedim), same shape as A */
+static int scan(lua_State *L, const char *fname, int prod) {
+  la_Mat *A = la_check(L, 1, fname), *R;
+  int dim = la_optlinedim(L, fname, 2, A->rows, A->cols), k, i;
+  int nk = dim == 1 ? A->cols : A->rows;
+  R = la_new(L, fname, A->rows, A->cols);
+  for (k = 0; k < nk && !LA_EMPTY(A); k++) {
+    la_Line a = la_line(A, dim, k), r = la_line(R, dim, k);
+    double acc = prod ? 1.0 : 0.0;
+    for (i = 0; i < a.n; i++) {
+      acc = prod ? acc * LA_LX(a, i) : acc + LA_LX(a, i);
+      LA_LX(r, i) = acc;
+    }
+  }
+  return 1;
+}
+
+static int l_cumsum(lua_State *L) { return scan(L, la_fname(L), 0); }
+static int l_cumprod(lua_State *L) { return scan(L, la_fname(L), 1); }
+
+/* ---------------------------------------------------------------- sorting */
+
+typedef struct Key { double v; int i; } Key;
+
+/* ascending with NaN last; ties keep their order (a stable sort) */
+static int keyup(const void *pa, const void *pb) {
+  const Key *a = (const Key *)pa, *b = (const Key *)pb;
+  int na = isnan(a->v), nb = isnan(b->v);
+  if (na != nb) return na - nb;
+  if (!na && a->v != b->v) return a->v < b->v ? -1 : 1;
+  return (a->i > b->i) - (a->i < b->i);
+}
+
+/* descending with NaN first (Octave's sort(..., "descend")); ties stable */
+static int keydown(const void *pa, const void *pb) {
+  const Key *a = (const Key *)pa, *b = (const Key *)pb;
+  int na = isnan(a->v), nb = isnan(b->v);
+  if (na != nb) return nb - na;
+  if (!na && a->v != b->v) return a->v > b->v ? -1 : 1;
+  return (a->i > b->i) - (a->i < b->i);
+}
+
+static const char *const sort_keys[] = {"descending", NULL};
+
+/* sort(A [, dim [, {descending = false}]]) -> S, I: each line along dim
+** (see la_optlinedim) sorted, with I the 1-based positions the entries came
+** from (Octave's [S, I] = sort(A)); argsort returns I only. */
+static int sort(lua_State *L, const char *fname, int want) {
+  la_Mat *A = la_check(L, 1, fname), *S, *P;
+  int oi = lua_istable(L, 2) && !la_test(L, 2) ? 2 : 3;
+  int dim = la_optlinedim(L, fname, oi == 2 ? lua_gettop(L) + 1 : 2, A->rows,
+                          A->cols), down, k, i, nk;
+  Key *key;
+  la_checkopts(L, oi, fname, sort_keys);
+  down = la_optbool(L, oi, "descending", 0, fname);
+  nk = dim == 1 ? A->cols : A->rows;
+  S = la_new(L, fname, A->rows, A->cols);
+  P = la_new(L, fname, A->rows, A->cols);
+  key = LA_SCRATCH(L, Key, LA_EMPTY(A) ? 0 : (size_t)(dim == 1 ? A->rows : A->cols));
+  for (k = 0; k < nk && !LA_EMPTY(A); k++) {
+    la_Line a = la_line(A, dim, k), s = la_line(S, dim, k), ix = la_line(P, dim, k);
+    for (i = 0; i < a.n; i++) { key[i].v = LA_LX(a, i); key[i].i = i; }
+    qsort(key, (size_t)a.n, sizeof *key, down ? keydown : keyup);
+    for (i = 0; i < a.n; i++) {
+      LA_LX(s, i) = key[i].v;
+      LA_LX(ix, i) = key[i].i + 1;
+    }
+  }
+  lua_pop(L, 1);
+  if (want == 1) lua_remove(L, -2);          /* argsort: I only */
+  return want;
+}
+
+static int l_sort(lua_State *L) { return sort(L, la_fname(L), 2); }
+static int l_argsort(lua_State *L) { return sort(L, la_fname(L), 1); }
+
+static const luaL_Reg funcs[] = {
+  {"sum", l_sum}, {"mean", l_mean}, {"prod", l_prod}, {"min", l_min},
+  {"max", l_max}, {"var", l_var}, {"std", l_std}, {"argmin", l_argmin},
+  {"argmax", l_argmax}, {"cumsum", l_cumsum}, {"cumprod", l_cumprod},
+  {"sort", l_sort}, {"argsort", l_argsort}, {NULL, NULL}
+};
+
+void la_open_reduce(lua_State *L) {
+  la_setfuncs(L, funcs, 0);
+}
