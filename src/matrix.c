@@ -98,6 +98,11 @@ la_Mat *la_newat(lua_State *L, const char *fname, lua_Integer m, lua_Integer n, 
   return newmat(L, fname, m, n, mt, LA_F64);
 }
 
+la_Mat *la_newatt(lua_State *L, const char *fname, lua_Integer m, lua_Integer n, int mt,
+                  int dtype) {
+  return newmat(L, fname, m, n, mt, dtype);
+}
+
 la_Mat *la_newt(lua_State *L, const char *fname, lua_Integer m, lua_Integer n, int dtype) {
   return newmat(L, fname, m, n, lua_upvalueindex(1), dtype);
 }
