@@ -36,7 +36,7 @@ KOBJ = $(KSRC:src/%.c=$(BUILD)/obj/%.o)
 # the kernels' unit tests: one C program per spec/kernels/*.c, linked with
 # the kernels and BLAS only (no Lua)
 KTESTS = $(patsubst spec/kernels/%.c,$(BUILD)/ktest/%,$(wildcard spec/kernels/*.c))
-HDR  = $(wildcard src/*.h) src/kernels/kernels.h
+HDR  = $(wildcard src/*.h) $(wildcard src/kernels/*.h)
 MOD  = $(BUILD)/linalg/core.so
 LINALG_VERSION = $(shell sed -n 's/^\#define LINALG_VERSION "\(.*\)"/\1/p' src/linalg.h)
 HOST = $(BUILD)/host

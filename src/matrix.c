@@ -118,6 +118,10 @@ void la_copyto(const la_Mat *A, la_Mat *B) {
     lak_copy(A->rows, A->cols, A->data, A->ld, B->data, B->ld);
     return;
   }
+  if (A->dtype == LA_F32 && B->dtype == LA_F32) {
+    lak_scopy(A->rows, A->cols, A->fdata, A->ld, B->fdata, B->ld);
+    return;
+  }
   for (j = 0; j < A->cols; j++)
     for (i = 0; i < A->rows; i++) la_put(B, i, j, la_get(A, i, j));
 }
@@ -291,7 +295,8 @@ static void scanfinite(lua_State *L, const la_Mat *A, const char *fname,
   int i, j;
   if (LA_EMPTY(A)) return;
   for (j = 0; j < A->cols; j++)
-    if (A->dtype == LA_F32 || !lak_allfinite(A->rows, A->data + (ptrdiff_t)j * A->ld))
+    if (A->dtype == LA_F32 ? !lak_sallfinite(A->rows, A->fdata + (ptrdiff_t)j * A->ld)
+                           : !lak_allfinite(A->rows, A->data + (ptrdiff_t)j * A->ld))
       for (i = 0; i < A->rows; i++)      /* find it for the message */
         if (!isfinite(la_get(A, i, j)))
           la_error(L, fname, "%s(%d,%d) is %s (%s)", what, i + 1, j + 1,
@@ -450,11 +455,7 @@ static int l_reshape(lua_State *L) {
     la_error(L, F, "cannot reshape %dx%d into %dx%d", A->rows, A->cols, m, n);
   B = la_newt(L, F, m, n, A->dtype);
   if (A->dtype == LA_F64) lak_copy(A->rows, A->cols, A->data, A->ld, B->data, A->rows > 0 ? A->rows : 1);
-  else {   /* the same column-major order, packed */
-    int i, j;
-    float *q = B->fdata;
-    for (j = 0; j < A->cols; j++) for (i = 0; i < A->rows; i++) *q++ = LA_ATF(A, i, j);
-  }
+  else lak_scopy(A->rows, A->cols, A->fdata, A->ld, B->fdata, A->rows > 0 ? A->rows : 1);
   return 1;
 }
 
@@ -479,10 +480,7 @@ static int l_t(lua_State *L) {
   la_Mat *A = la_checkany(L, 1, "t");
   la_Mat *B = la_newt(L, "t", A->cols, A->rows, A->dtype);
   if (A->dtype == LA_F64) lak_transpose(A->rows, A->cols, A->data, A->ld, B->data, B->ld);
-  else {
-    int i, j;
-    for (j = 0; j < A->cols; j++) for (i = 0; i < A->rows; i++) LA_ATF(B, j, i) = LA_ATF(A, i, j);
-  }
+  else lak_stranspose(A->rows, A->cols, A->fdata, A->ld, B->fdata, B->ld);
   return 1;
 }
 

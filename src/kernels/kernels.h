@@ -2,6 +2,16 @@
 ** kernels/kernels.h: numerical kernels with no Lua dependency.
 ** All matrices are column-major with a leading dimension; callers have
 ** validated shapes, so kernels never fail and never allocate unless noted.
+**
+** Two element types, one source: the kernels declared in kernels_gen.h
+** (arithmetic, products, elementwise math, Gram-Schmidt, softmax and
+** attention) are written once over LAK_REAL and compiled for double and for
+** float through generate.h, like LAPACK's d/s pairs. The double kernels
+** keep their names (lak_gemm, lak_Attn, lak_unary, ...); the float ones
+** put an s after the prefix (lak_sgemm, lak_sAttn, lak_sunary, ...).
+** NNLS, TSQR / the least-squares state and the random numbers are double
+** only: float32 callers convert to double there (NNLS and TSQR need double
+** to be reliable, and random numbers are generated in double).
 */
 #ifndef LA_KERNELS_H
 #define LA_KERNELS_H
@@ -11,27 +21,6 @@
 
 /* Elementwise binary operations, see lak_ewise. */
 typedef enum { LAK_ADD, LAK_SUB, LAK_MUL, LAK_DIV, LAK_POW } lak_Op;
-
-/* An operand of a broadcasting operation: element (i,j) is p[i*rs + j*cs].
-** A broadcast dimension has stride 0. */
-typedef struct lak_Arg { const double *p; ptrdiff_t rs, cs; } lak_Arg;
-
-void lak_ewise(lak_Op op, int m, int n, lak_Arg a, lak_Arg b,
-               double *c, int ldc);
-
-/* C = alpha * op(A) * op(B) + beta * C, op chosen by ta/tb ('N' or 'T').
-** Tiny products use a direct loop (the BLAS call overhead dominates there);
-** everything else goes to cblas_dgemm / cblas_dgemv. */
-void lak_gemm(char ta, char tb, int m, int n, int k, double alpha,
-              const double *A, int lda, const double *B, int ldb,
-              double beta, double *C, int ldc);
-
-/* 1 when all m entries of x are finite (no NaN, no Inf) */
-int lak_allfinite(int m, const double *x);
-
-/* Copy an m x n block between leading dimensions (optionally transposed). */
-void lak_copy(int m, int n, const double *A, int lda, double *B, int ldb);
-void lak_transpose(int m, int n, const double *A, int lda, double *B, int ldb);
 
 /* Random numbers: xoshiro256** seeded by splitmix64. Only integer and IEEE
 ** basic operations (no libm), so a seed gives the same numbers everywhere. */
@@ -46,15 +35,12 @@ double lak_log(double x);               /* portable natural log, x > 0 */
 ** zeroed by the caller) receives row p for the p-th kept column, so that
 ** V = Q R with Q = W(:, 1..kept). A column whose remainder u satisfies
 ** ||u|| <= tol * ||v|| is dependent: with drop it is skipped (keep[j] = 0),
-** otherwise the kernel stops and fills *fail. work: LAK_GS_WORK(k) doubles.
+** otherwise the kernel stops and fills *fail. work: LAK_GS_WORK(k) elements.
 ** Returns the number of kept columns, or -1 on a dependent column. */
 typedef enum { LAK_MGS, LAK_CGS, LAK_CGS2 } lak_GS;
 #define LAK_GS_NB 32                              /* panel width */
 #define LAK_GS_WORK(k) ((size_t)(k) * (LAK_GS_NB + 2) + LAK_GS_NB * LAK_GS_NB)
 typedef struct lak_GSFail { int col; double unorm, vnorm; } lak_GSFail;
-int lak_gram_schmidt(lak_GS method, int m, int k, double *W, int ldw,
-                     double *R, int ldr, double tol, int drop, int *keep,
-                     double *work, lak_GSFail *fail);
 
 /* Lawson-Hanson nonnegative least squares: w >= 0 minimising ||E w - f||,
 ** E p x n (lde). The inner least-squares problems use dgelsy (rank
@@ -98,80 +84,31 @@ void lak_lsq_encode(const lak_Lsq *s, unsigned char *p);
 const char *lak_lsq_header(const unsigned char *p, size_t len, int *n, int *k);
 const char *lak_lsq_decode(const unsigned char *p, lak_Lsq *s);
 
-/* Scaled dot-product attention O = softmax(scale * Q K^T + bias, masked) V.
-** Rows are tokens: Q nq x dk, K nk x dk, V nk x dv. mask (zero = masked)
-** and bias may be NULL; entry (i, j) of each is at i * rs + j * cs, so an
-** nq x nk matrix has rs = 1, cs = ld, a 1 x nk row rs = 0 and an nq x 1
-** column cs = 0 (broadcasts). causal masks key j > query i + coff (coff 0:
-** top-left aligned; nk - nq: bottom-right). A row with no unmasked key gets
-** a zero output (and zero weights) and a log-sum-exp of -inf. */
-typedef struct lak_Attn {
-  int nq, nk, dk, dv;
-  const double *Q, *K, *V;
-  int ldq, ldk, ldv;
-  double scale;
-  int causal;
-  long long coff;
-  const double *mask, *bias;
-  ptrdiff_t mrs, mcs, brs, bcs;
-} lak_Attn;
-
 #define LAK_ATTN_BQ 256   /* query rows per block */
 #define LAK_ATTN_BK 512   /* key rows per block: the score tile is 1 MiB, half an L2 */
 
 #define LAK_ATTN_MAXTHREADS 64
 
-/* fused, streamed softmax on up to nthreads threads (the caller and helper
-** threads it joins before returning); work: nthreads * lak_attn_work(a)
-** doubles; O nq x dv; lse (nq, may be NULL) receives each row's
-** log-sum-exp of its scaled, masked scores. Work that produces no element
-** returns at once, and so does dk = 0 without mask or bias (every score is
-** 0: running means of V), whatever nq and nk are. */
-size_t lak_attn_work(const lak_Attn *a);
-void lak_attention(const lak_Attn *a, double *O, int ldo, double *lse, double *work,
-                   int nthreads);
-/* materialized: A (nq x nk, lda = nq) receives the weights; mx, sum: nq
-** doubles each; lse as above */
-void lak_attention_weights(const lak_Attn *a, double *O, int ldo, double *A, int lda,
-                           double *lse, double *mx, double *sum);
-/* Attention over the union of two disjoint key sets from the results over
-** each: O = (e1 O1 + e2 O2) / (e1 + e2), ek = exp(lsek - max), lse the
-** union's; rows whose lse are both -inf get zeros and -inf. O may alias O1
-** or O2 (same ld). All nq x dv, lse vectors nq. */
-void lak_attn_combine(int nq, int dv, const double *O1, int ld1, const double *lse1,
-                      const double *O2, int ld2, const double *lse2, double *O, int ldo,
-                      double *lse);
-/* fork: resets the thread bookkeeping in a child (registered once) */
+/* fork: resets the thread bookkeeping of both attention kernels in a child
+** (registered once) */
 void lak_attn_atfork(void);
-/* x[i] = exp(x[i] - m[i]), sum[i] += x[i] for x[i] - m[i] <= 0 (0 below
-** -708.39; NaN stays NaN): one softmax column step */
-void lak_expsum(double *x, const double *m, double *sum, int n);
 
-/* Row softmax (or log-softmax) of the m x n matrix S in place, stable (max
-** subtracted); a row of only -inf gives zeros (log: -inf). mx, sum: m each. */
-void lak_softmax(int m, int n, double *S, int lds, int logs, double *mx, double *sum);
-
-/* Elementwise math (elementwise.c): B = f(A), A and B m x n (either may be a
-** view; A == B in place is fine). The predicates give 1.0 / 0.0. */
+/* Elementwise math functions, see lak_unary. */
 typedef enum {
   LAK_EXP, LAK_LOG, LAK_LOG1P, LAK_EXPM1, LAK_SQRT, LAK_ABS, LAK_SIGN,
   LAK_FLOOR, LAK_CEIL, LAK_ROUND, LAK_SIN, LAK_COS, LAK_TAN, LAK_TANH,
   LAK_SINH, LAK_COSH, LAK_ASIN, LAK_ACOS, LAK_ATAN, LAK_LOG2, LAK_LOG10,
   LAK_ISNAN, LAK_ISINF, LAK_ISFINITE, LAK_NFN
 } lak_Fn;
-void lak_unary(lak_Fn f, int m, int n, const double *A, int lda, double *B, int ldb);
-double lak_unary1(lak_Fn f, double x);
 
-/* Broadcasting binary operations (operands as lak_ewise's): NaN-propagating
-** maximum / minimum, comparisons giving 1.0 / 0.0, atan2, hypot. */
+/* Broadcasting binary operations, see lak_binary. */
 typedef enum {
   LAK_MAXIMUM, LAK_MINIMUM, LAK_LT, LAK_LE, LAK_GT, LAK_GE, LAK_EQ, LAK_NE,
   LAK_ATAN2, LAK_HYPOT, LAK_NBIN
 } lak_Bin;
-void lak_binary(lak_Bin op, int m, int n, lak_Arg a, lak_Arg b, double *c, int ldc);
 
-/* c = a ~= 0 ? b : k (NumPy's where); c = min(max(a, b), k) (NumPy's clip) */
-void lak_where(int m, int n, lak_Arg a, lak_Arg b, lak_Arg k, double *c, int ldc);
-void lak_clip(int m, int n, lak_Arg a, lak_Arg b, lak_Arg k, double *c, int ldc);
+/* the kernels for double (lak_*) and for float (lak_s*) */
+#define LAK_GENERIC_FILE "kernels_gen.h"
+#include "generate.h"
 
 #endif

@@ -1,0 +1,90 @@
+/*
+** kernels/arith_gen.h: arith.c's kernels over LAK_REAL (included twice, see
+** generate.h).
+*/
+
+void LAK(ewise)(lak_Op op, int m, int n, LAK(Arg) a, LAK(Arg) b,
+                LAK_REAL *c, int ldc) {
+  int i, j;
+  if (m <= 0 || n <= 0) return;       /* e.g. 0 x 2^31-1: no column loop at all */
+  if (a.rs == 1 && b.rs == 1 && a.cs == m && b.cs == m && ldc == m) {
+    size_t k, N = (size_t)m * (size_t)n;
+    EWSWITCH(FLATLOOP)
+  } else {
+    EWSWITCH(EWLOOP)
+  }
+}
+
+void LAK(copy)(int m, int n, const LAK_REAL *A, int lda, LAK_REAL *B, int ldb) {
+  int i, j;
+  if (m <= 0 || n <= 0) return;
+  for (j = 0; j < n; j++) {
+    const LAK_REAL *a = A + (ptrdiff_t)j * lda;
+    LAK_REAL *b = B + (ptrdiff_t)j * ldb;
+    for (i = 0; i < m; i++) b[i] = a[i];
+  }
+}
+
+/* B (n x m) = A^T, in 32x32 blocks so both sides stay in cache. */
+void LAK(transpose)(int m, int n, const LAK_REAL *A, int lda, LAK_REAL *B, int ldb) {
+  int i0, j0, i, j;
+  if (m <= 0 || n <= 0) return;
+  for (j0 = 0; j0 < n; j0 += 32)
+    for (i0 = 0; i0 < m; i0 += 32) {
+      int ie = i0 + 32 < m ? i0 + 32 : m, je = j0 + 32 < n ? j0 + 32 : n;
+      for (j = j0; j < je; j++)
+        for (i = i0; i < ie; i++)
+          B[j + (ptrdiff_t)i * ldb] = A[i + (ptrdiff_t)j * lda];
+    }
+}
+
+static LAK_REAL LAK(at)(const LAK_REAL *A, int ld, int trans, int i, int j) {
+  return trans ? A[j + (ptrdiff_t)i * ld] : A[i + (ptrdiff_t)j * ld];
+}
+
+/* Direct triple loop for tiny sizes; beta == 0 never reads C. */
+static void LAK(tiny_gemm)(int ta, int tb, int m, int n, int k, LAK_REAL alpha,
+                           const LAK_REAL *A, int lda, const LAK_REAL *B, int ldb,
+                           LAK_REAL beta, LAK_REAL *C, int ldc) {
+  int i, j, l;
+  for (j = 0; j < n; j++)
+    for (i = 0; i < m; i++) {
+      LAK_REAL s = 0;
+      for (l = 0; l < k; l++) s += LAK(at)(A, lda, ta, i, l) * LAK(at)(B, ldb, tb, l, j);
+      C[i + (ptrdiff_t)j * ldc] = alpha * s +
+          (beta == 0 ? 0 : beta * C[i + (ptrdiff_t)j * ldc]);
+    }
+}
+
+void LAK(gemm)(char ta, char tb, int m, int n, int k, LAK_REAL alpha,
+               const LAK_REAL *A, int lda, const LAK_REAL *B, int ldb,
+               LAK_REAL beta, LAK_REAL *C, int ldc) {
+  int tA = (ta == 'T'), tB = (tb == 'T');
+  if (m == 0 || n == 0) return;
+  if ((double)m * n * k <= LAK_TINY_GEMM || k == 0) {
+    LAK(tiny_gemm)(tA, tB, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+  } else if (n == 1 && !tB) {
+    LAK_CBLAS(gemv)(CblasColMajor, tA ? CblasTrans : CblasNoTrans,
+                    tA ? k : m, tA ? m : k, alpha, A, lda, B, 1, beta, C, 1);
+  } else {
+    LAK_CBLAS(gemm)(CblasColMajor, tA ? CblasTrans : CblasNoTrans,
+                    tB ? CblasTrans : CblasNoTrans, m, n, k, alpha,
+                    A, lda, B, ldb, beta, C, ldc);
+  }
+}
+
+/* Inf and NaN are exactly the numbers whose exponent bits are all ones (the
+** bits of +inf); an OR of those tests over the column has no branch, so it
+** vectorizes. */
+int LAK(allfinite)(int m, const LAK_REAL *x) {
+  const LAK_REAL inf = (LAK_REAL)HUGE_VAL;
+  LAK_UINT e, bad = 0;
+  int i;
+  memcpy(&e, &inf, sizeof e);
+  for (i = 0; i < m; i++) {
+    LAK_UINT u;
+    memcpy(&u, x + i, sizeof u);
+    bad |= (u & e) == e;
+  }
+  return bad == 0;
+}

@@ -1,0 +1,85 @@
+/*
+** kernels/elementwise_gen.h: elementwise.c's kernels over LAK_REAL
+** (included twice, see generate.h).
+*/
+
+/* ---------------------------------------------------------------- unary */
+
+/* sign keeps NaN and the sign of zero (NumPy gives 0 for -0; the
+** difference is invisible to ==); round is half to even (NumPy's
+** np.round, IEEE rint in the default rounding mode). */
+static LAK_REAL LAK(sgn)(LAK_REAL x) { return x > 0 ? 1 : x < 0 ? -1 : x; }
+
+UNARY(exp, LAK_M(exp)(v))       UNARY(log, LAK_M(log)(v))
+UNARY(log1p, LAK_M(log1p)(v))   UNARY(expm1, LAK_M(expm1)(v))
+UNARY(sqrt, LAK_M(sqrt)(v))     UNARY(abs, LAK_M(fabs)(v))
+UNARY(sign, LAK(sgn)(v))        UNARY(floor, LAK_M(floor)(v))
+UNARY(ceil, LAK_M(ceil)(v))     UNARY(round, LAK_M(rint)(v))
+UNARY(sin, LAK_M(sin)(v))       UNARY(cos, LAK_M(cos)(v))
+UNARY(tan, LAK_M(tan)(v))       UNARY(tanh, LAK_M(tanh)(v))
+UNARY(sinh, LAK_M(sinh)(v))     UNARY(cosh, LAK_M(cosh)(v))
+UNARY(asin, LAK_M(asin)(v))     UNARY(acos, LAK_M(acos)(v))
+UNARY(atan, LAK_M(atan)(v))     UNARY(log2, LAK_M(log2)(v))
+UNARY(log10, LAK_M(log10)(v))
+UNARY(isnan, isnan(v) ? 1 : 0)
+UNARY(isinf, isinf(v) ? 1 : 0)
+UNARY(isfinite, isfinite(v) ? 1 : 0)
+
+typedef void (*LAK(Unary))(const LAK_REAL *, LAK_REAL *, size_t);
+
+/* in lak_Fn's order */
+static const LAK(Unary) LAK(unaries)[LAK_NFN] = {
+  LAK(u_exp), LAK(u_log), LAK(u_log1p), LAK(u_expm1), LAK(u_sqrt), LAK(u_abs),
+  LAK(u_sign), LAK(u_floor), LAK(u_ceil), LAK(u_round), LAK(u_sin), LAK(u_cos),
+  LAK(u_tan), LAK(u_tanh), LAK(u_sinh), LAK(u_cosh), LAK(u_asin), LAK(u_acos),
+  LAK(u_atan), LAK(u_log2), LAK(u_log10), LAK(u_isnan), LAK(u_isinf), LAK(u_isfinite)
+};
+
+void LAK(unary)(lak_Fn f, int m, int n, const LAK_REAL *A, int lda, LAK_REAL *B, int ldb) {
+  int j;
+  if (m <= 0 || n <= 0) return;
+  if (lda == m && ldb == m) { LAK(unaries)[f](A, B, (size_t)m * (size_t)n); return; }
+  for (j = 0; j < n; j++)
+    LAK(unaries)[f](A + (ptrdiff_t)j * lda, B + (ptrdiff_t)j * ldb, (size_t)m);
+}
+
+LAK_REAL LAK(unary1)(lak_Fn f, LAK_REAL x) {
+  LAK_REAL y;
+  LAK(unaries)[f](&x, &y, 1);
+  return y;
+}
+
+/* ---------------------------------------------------------------- binary */
+
+BINARY(max, BMAX(x, y))  BINARY(min, BMIN(x, y))
+BINARY(lt, x < y)        BINARY(le, x <= y)       BINARY(gt, x > y)
+BINARY(ge, x >= y)       BINARY(eq, x == y)       BINARY(ne, x != y)
+BINARY(atan2, LAK_M(atan2)(x, y)) BINARY(hypot, LAK_M(hypot)(x, y))
+
+typedef void (*LAK(Binary))(int, int, LAK(Arg), LAK(Arg), LAK_REAL *, int);
+
+static const LAK(Binary) LAK(binaries)[LAK_NBIN] = {
+  LAK(b_max), LAK(b_min), LAK(b_lt), LAK(b_le), LAK(b_gt), LAK(b_ge), LAK(b_eq),
+  LAK(b_ne), LAK(b_atan2), LAK(b_hypot)
+};
+
+void LAK(binary)(lak_Bin op, int m, int n, LAK(Arg) a, LAK(Arg) b, LAK_REAL *c, int ldc) {
+  if (m > 0 && n > 0) LAK(binaries)[op](m, n, a, b, c, ldc);
+}
+
+/* ---------------------------------------------------------------- ternary */
+
+/* c = x ~= 0 ? y : z (NaN counts as nonzero, as bool(nan) in NumPy) */
+void LAK(where)(int m, int n, LAK(Arg) a, LAK(Arg) b, LAK(Arg) k, LAK_REAL *c, int ldc) {
+  int i, j;
+  if (m <= 0 || n <= 0) return;
+  TERNARY(x != 0 ? y : z)
+}
+
+/* c = minimum(maximum(x, lo), hi): NumPy's clip (NaN propagates; lo > hi
+** gives hi) */
+void LAK(clip)(int m, int n, LAK(Arg) a, LAK(Arg) b, LAK(Arg) k, LAK_REAL *c, int ldc) {
+  int i, j;
+  if (m <= 0 || n <= 0) return;
+  TERNARY(BMIN(BMAX(x, y), z))
+}

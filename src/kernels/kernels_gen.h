@@ -1,0 +1,94 @@
+/*
+** kernels/kernels_gen.h: the declarations of the kernels written once for
+** both element types; kernels.h includes this file through generate.h, once
+** for double (lak_gemm, lak_Attn, ...) and once for float (lak_sgemm,
+** lak_sAttn, ...). "Elements" below are LAK_REAL's.
+*/
+
+/* An operand of a broadcasting operation: element (i,j) is p[i*rs + j*cs].
+** A broadcast dimension has stride 0. */
+typedef struct LAK(Arg) { const LAK_REAL *p; ptrdiff_t rs, cs; } LAK(Arg);
+
+void LAK(ewise)(lak_Op op, int m, int n, LAK(Arg) a, LAK(Arg) b,
+                LAK_REAL *c, int ldc);
+
+/* C = alpha * op(A) * op(B) + beta * C, op chosen by ta/tb ('N' or 'T').
+** Tiny products use a direct loop (the BLAS call overhead dominates there);
+** everything else goes to cblas_?gemm / cblas_?gemv. */
+void LAK(gemm)(char ta, char tb, int m, int n, int k, LAK_REAL alpha,
+               const LAK_REAL *A, int lda, const LAK_REAL *B, int ldb,
+               LAK_REAL beta, LAK_REAL *C, int ldc);
+
+/* 1 when all m entries of x are finite (no NaN, no Inf) */
+int LAK(allfinite)(int m, const LAK_REAL *x);
+
+/* Copy an m x n block between leading dimensions (optionally transposed). */
+void LAK(copy)(int m, int n, const LAK_REAL *A, int lda, LAK_REAL *B, int ldb);
+void LAK(transpose)(int m, int n, const LAK_REAL *A, int lda, LAK_REAL *B, int ldb);
+
+/* Gram-Schmidt (see lak_GS in kernels.h); work: LAK_GS_WORK(k) elements. */
+int LAK(gram_schmidt)(lak_GS method, int m, int k, LAK_REAL *W, int ldw,
+                      LAK_REAL *R, int ldr, double tol, int drop, int *keep,
+                      LAK_REAL *work, lak_GSFail *fail);
+
+/* Scaled dot-product attention O = softmax(scale * Q K^T + bias, masked) V.
+** Rows are tokens: Q nq x dk, K nk x dk, V nk x dv. mask (zero = masked)
+** and bias may be NULL; entry (i, j) of each is at i * rs + j * cs, so an
+** nq x nk matrix has rs = 1, cs = ld, a 1 x nk row rs = 0 and an nq x 1
+** column cs = 0 (broadcasts). causal masks key j > query i + coff (coff 0:
+** top-left aligned; nk - nq: bottom-right). A row with no unmasked key gets
+** a zero output (and zero weights) and a log-sum-exp of -inf. */
+typedef struct LAK(Attn) {
+  int nq, nk, dk, dv;
+  const LAK_REAL *Q, *K, *V;
+  int ldq, ldk, ldv;
+  LAK_REAL scale;
+  int causal;
+  long long coff;
+  const LAK_REAL *mask, *bias;
+  ptrdiff_t mrs, mcs, brs, bcs;
+} LAK(Attn);
+
+/* fused, streamed softmax on up to nthreads threads (the caller and helper
+** threads it joins before returning); work: nthreads * lak_attn_work(a)
+** elements; O nq x dv; lse (nq, may be NULL) receives each row's
+** log-sum-exp of its scaled, masked scores. Work that produces no element
+** returns at once, and so does dk = 0 without mask or bias (every score is
+** 0: running means of V), whatever nq and nk are. */
+size_t LAK(attn_work)(const LAK(Attn) *a);
+void LAK(attention)(const LAK(Attn) *a, LAK_REAL *O, int ldo, LAK_REAL *lse,
+                    LAK_REAL *work, int nthreads);
+/* materialized: A (nq x nk, lda = nq) receives the weights; mx, sum: nq
+** elements each; lse as above */
+void LAK(attention_weights)(const LAK(Attn) *a, LAK_REAL *O, int ldo, LAK_REAL *A,
+                            int lda, LAK_REAL *lse, LAK_REAL *mx, LAK_REAL *sum);
+/* Attention over the union of two disjoint key sets from the results over
+** each: O = (e1 O1 + e2 O2) / (e1 + e2), ek = exp(lsek - max), lse the
+** union's; rows whose lse are both -inf get zeros and -inf. O may alias O1
+** or O2 (same ld). All nq x dv, lse vectors nq. */
+void LAK(attn_combine)(int nq, int dv, const LAK_REAL *O1, int ld1, const LAK_REAL *lse1,
+                       const LAK_REAL *O2, int ld2, const LAK_REAL *lse2, LAK_REAL *O,
+                       int ldo, LAK_REAL *lse);
+/* x[i] = exp(x[i] - m[i]), sum[i] += x[i] for x[i] - m[i] <= 0; NaN stays
+** NaN; 0 below LAK_EXPSUM_MIN (-708.39 for double, -87.33 for float: where
+** the result would be subnormal). One softmax column step, vectorized with
+** its own polynomial (attention.c gives the accuracy). */
+void LAK(expsum)(LAK_REAL *x, const LAK_REAL *m, LAK_REAL *sum, int n);
+
+/* Row softmax (or log-softmax) of the m x n matrix S in place, stable (max
+** subtracted); a row of only -inf gives zeros (log: -inf). mx, sum: m each. */
+void LAK(softmax)(int m, int n, LAK_REAL *S, int lds, int logs, LAK_REAL *mx,
+                  LAK_REAL *sum);
+
+/* Elementwise math: B = f(A), A and B m x n (either may be a view; A == B
+** in place is fine). The predicates give 1 / 0. */
+void LAK(unary)(lak_Fn f, int m, int n, const LAK_REAL *A, int lda, LAK_REAL *B, int ldb);
+LAK_REAL LAK(unary1)(lak_Fn f, LAK_REAL x);
+
+/* Broadcasting binary operations (operands as lak_ewise's): NaN-propagating
+** maximum / minimum, comparisons giving 1 / 0, atan2, hypot. */
+void LAK(binary)(lak_Bin op, int m, int n, LAK(Arg) a, LAK(Arg) b, LAK_REAL *c, int ldc);
+
+/* c = a ~= 0 ? b : k (NumPy's where); c = min(max(a, b), k) (NumPy's clip) */
+void LAK(where)(int m, int n, LAK(Arg) a, LAK(Arg) b, LAK(Arg) k, LAK_REAL *c, int ldc);
+void LAK(clip)(int m, int n, LAK(Arg) a, LAK(Arg) b, LAK(Arg) k, LAK_REAL *c, int ldc);
