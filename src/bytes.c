@@ -1,7 +1,7 @@
 /*
-** bytes.c: matrices from and to raw bytes (the bulk of .npy input and
-** output; headers are parsed by the Lua front). float32 stays float32 both
-** ways; integers are read into float64.
+** bytes.c: frombuffer and tobytes, matrices from and to raw bytes (the
+** bulk of .npy input and output; headers are parsed by the Lua front).
+** float32 stays float32 both ways; integers are read into float64.
 */
 #include <stdint.h>
 #include <string.h>
