@@ -119,6 +119,7 @@ void la_put(la_Mat *A, int i, int j, double x) {
 /* B = A, element types converted as needed (B packed or a view) */
 void la_copyto(const la_Mat *A, la_Mat *B) {
   int i, j;
+  if (LA_EMPTY(A)) return;            /* a 0 x 2^31-1 matrix costs nothing */
   if (A->dtype == LA_F64 && B->dtype == LA_F64) {
     lak_copy(A->rows, A->cols, A->data, A->ld, B->data, B->ld);
     return;
