@@ -24,9 +24,18 @@ describe("save_csv of a matrix without columns", function()
 end)
 
 describe("linalg.load_npy", function()
-  for _, name in ipairs{"f8_c", "f8_f", "f8_be", "f4", "v2", "v3"} do
+  for _, name in ipairs{"f8_c", "f8_f", "f8_be", "v2", "v3"} do
     it("reads " .. name .. ".npy exactly", function()
-      assert.is_true(la.load_npy(fixture(name)) == A)
+      local B = la.load_npy(fixture(name))
+      assert.are.equal("float64", B.dtype)
+      assert.is_true(B == A)
+    end)
+  end
+  for _, name in ipairs{"f4", "f4_f"} do
+    it("reads " .. name .. ".npy exactly, as float32", function()
+      local B = la.load_npy(fixture(name))
+      assert.are.equal("float32", B.dtype)
+      assert.are.same(A:totable(), B:totable())
     end)
   end
 
@@ -225,12 +234,14 @@ describe("linalg.load_npy by rows", function()
     end
     return t
   end
-  for _, name in ipairs{"rows_c", "rows_f", "rows_f4_f", "rows_i8_f"} do
+  for _, name in ipairs{"rows_c", "rows_f", "rows_f4_f", "rows_f4_c", "rows_i8_f"} do
     it("reads any run of rows of " .. name .. ".npy (NumPy wrote it)", function()
+      local dtype = name:find("f4") and "float32" or "float64"
       assert.are.same(expect(1, 7, 3), la.load_npy(fixture(name)):totable())
       for first = 1, 8 do
         for last = first - 1, 7 do
           local B = la.load_npy(fixture(name), {rows = {first, last}})
+          assert.are.equal(dtype, B.dtype)
           assert.are.same({last - first + 1, 3}, {B:shape()})
           if last >= first then assert.are.same(expect(first, last, 3), B:totable()) end
         end
@@ -251,7 +262,8 @@ describe("linalg.load_npy by rows", function()
     assert(os.execute("/usr/bin/python3 " .. d .. "/gen.py"))
     for _, name in ipairs{"c", "f", "f4", "i4", "i8f"} do
       local B = la.load_npy(d .. "/" .. name .. ".npy", {rows = {17, 33}})
-      assert.is_true(B == la.load_npy(d .. "/" .. name .. "_s.npy"), name)
+      assert.are.equal(name == "f4" and "float32" or "float64", B.dtype)
+      assert.is_true(B:astype("float64") == la.load_npy(d .. "/" .. name .. "_s.npy"), name)
       assert.are.same({57, 4}, la.npy_info(d .. "/" .. name .. ".npy").shape)
     end
     os.execute("rm -r " .. d)
@@ -374,5 +386,129 @@ describe("CSV options", function()
     local B, names = la.load_csv(tmp, {sep = ";", header = true})
     assert.is_true(A == B)
     assert.are.same({"a", "b", "3"}, names)
+  end)
+end)
+
+describe("float32 .npy files", function()
+  -- f4_tenths.npy: NumPy's float32 values of [[0.1, 1/3], [2/3, 1e-8], [3.4e38, -0.7]],
+  -- printed as float64 by T.astype('f8').tolist() (spec/fixtures/README.md)
+  local tenths = {{0.10000000149011612, 0.3333333432674408}, {0.6666666865348816, 9.99999993922529e-09},
+                  {3.3999999521443642e+38, -0.699999988079071}}
+
+  it("load_npy keeps <f4 as float32, values exactly NumPy's", function()
+    local T = la.load_npy(fixture("f4_tenths"))
+    assert.are.equal("float32", T.dtype)
+    assert.are.same(tenths, T:totable())
+    assert.are.same({shape = {3, 2}, dtype = "<f4", fortran_order = false}, la.npy_info(fixture("f4_tenths")))
+    assert.are.same({shape = {2, 3}, dtype = "<f4", fortran_order = true}, la.npy_info(fixture("f4_f")))
+  end)
+
+  it("save_npy writes a float32 matrix as <f4 (4 bytes an element) and a float64 one as <f8", function()
+    local T = la.load_npy(fixture("f4_tenths"))
+    la.save_npy(T, tmp)
+    local f = io.open(tmp, "rb"); local s = f:read("a"); f:close()
+    assert.is_truthy(s:find("{'descr': '<f4', 'fortran_order': True, 'shape': (3, 2), }", 1, true))
+    assert.are.equal(128 + 6 * 4, #s)
+    -- the data: column-major little-endian float32
+    assert.are.equal(string.pack("<ffffff", 0.1, 2 / 3, 3.4e38, 1 / 3, 1e-8, -0.7), s:sub(129))
+    assert.are.same({shape = {3, 2}, dtype = "<f4", fortran_order = true}, la.npy_info(tmp))
+    la.save_npy(T:astype("float64"), tmp)
+    assert.are.same({shape = {3, 2}, dtype = "<f8", fortran_order = true}, la.npy_info(tmp))
+    assert.are.same(tenths, la.load_npy(tmp):totable())
+    assert.are.equal("float64", la.load_npy(tmp).dtype)
+  end)
+
+  it("round-trips float32 exactly: views, NaN, infinities, -0 and subnormals", function()
+    local B = la.randn(7, 5, 3, {dtype = "float32"})
+    B:set(1, 2, 0 / 0); B:set(2, 2, math.huge); B:set(3, 3, -0.0); B:set(4, 4, 1.401298464324817e-45)
+    B:set(5, 5, -math.huge)
+    la.save_npy(B:sub(1, 6, 2, 5), tmp)
+    local C = la.load_npy(tmp)
+    assert.are.equal("float32", C.dtype)
+    assert.are.same({6, 4}, {C:shape()})
+    for i = 1, 6 do for j = 1, 4 do
+      local x, y = B(i, j + 1), C(i, j)
+      assert.is_true(x == y or (x ~= x and y ~= y))
+    end end
+    assert.are.equal(-math.huge, 1 / C(3, 2))                        -- the sign of zero survives
+    assert.are.equal(1.401298464324817e-45, C(4, 3))
+    -- and by rows, from our Fortran-order file
+    local R = la.load_npy(tmp, {rows = {5, 6}})
+    assert.are.equal("float32", R.dtype)
+    assert.are.same(C:sub(5, 6, 1, 4):totable(), R:totable())
+  end)
+
+  it("round-trips both types in C and Fortran order through frombuffer", function()
+    for _, dtype in ipairs{"float64", "float32"} do
+      local B = la.randn(4, 3, 11, {dtype = dtype})
+      local descr = dtype == "float32" and "<f4" or "<f8"
+      local fmt = dtype == "float32" and "<f" or "<d"
+      local rowsfirst = {}
+      for i = 1, 4 do for j = 1, 3 do rowsfirst[#rowsfirst + 1] = string.pack(fmt, B(i, j)) end end
+      for order, bytes in pairs{F = B:tobytes(), C = table.concat(rowsfirst)} do
+        local C = la.frombuffer(bytes, 4, 3, {dtype = descr, order = order})
+        assert.are.equal(dtype, C.dtype)
+        assert.are.same(B:totable(), C:totable())
+      end
+    end
+  end)
+
+  it("NumPy reads the <f4 file save_npy writes as float32 (when NumPy is installed)", function()
+    if not numpy() then pending("no NumPy for /usr/bin/python3") return end
+    la.save_npy(la.load_npy(fixture("f4_tenths")), tmp)
+    local p = io.popen("/usr/bin/python3 -c \"import numpy as np; a = np.load('" .. tmp ..
+                       "'); print(a.dtype, a.shape, repr(a.astype('f8').tolist()))\"")
+    local out = p:read("a"); p:close()
+    assert.are.equal("float32 (3, 2) [[0.10000000149011612, 0.3333333432674408], [0.6666666865348816, " ..
+      "9.99999993922529e-09], [3.3999999521443642e+38, -0.699999988079071]]\n", out)
+  end)
+end)
+
+describe("linalg.frombuffer and tobytes with float32", function()
+  local four = string.pack("<ffff", 1.5, -2, 0.1, 3.4e38)     -- 4 little-endian floats
+
+  it("reads f4 descrs of either byte order, and the names float32 / float64, into their own type", function()
+    local want = {{1.5, 0.10000000149011612}, {-2, 3.3999999521443642e+38}}
+    for _, dt in ipairs{"<f4", "f4", "=f4", "|f4", "float32"} do
+      local B = la.frombuffer(four, 2, 2, {dtype = dt, order = "F"})
+      assert.are.equal("float32", B.dtype, dt)
+      assert.are.same(want, B:totable(), dt)
+    end
+    local big = string.pack(">ffff", 1.5, -2, 0.1, 3.4e38)
+    assert.are.same(want, la.frombuffer(big, 2, 2, {dtype = ">f4", order = "F"}):totable())
+    assert.are.equal("float32", la.frombuffer(big, 2, 2, {dtype = ">f4"}).dtype)
+    -- C order: row by row
+    assert.are.same({{1.5, -2}, {0.10000000149011612, 3.3999999521443642e+38}},
+                    la.frombuffer(four, 2, 2, {dtype = "<f4"}):totable())
+    -- float64 and the integers give float64
+    local B = la.frombuffer(string.pack("<dd", 0.1, -3), 2, 1, {dtype = "float64"})
+    assert.are.equal("float64", B.dtype)
+    assert.are.same({0.1, -3}, B:totable())
+    assert.are.equal("float64", la.frombuffer(string.pack("<i4", 7), 1, 1, {dtype = "<i4"}).dtype)
+    assert.are.equal("float64", la.frombuffer(string.pack("<d", 7), 1, 1).dtype)
+    -- an offset, and a size check in 4-byte elements
+    assert.are.same({{0.10000000149011612, 3.3999999521443642e+38}},
+                    la.frombuffer(four, 1, 2, {dtype = "<f4", offset = 8}):totable())
+    assert.error_matches(function() la.frombuffer(four, 2, 3, {dtype = "<f4"}) end,
+      "linalg.frombuffer: 2x3 elements of 4 bytes need 24 bytes, the buffer holds 16", 1, true)
+    assert.error_matches(function() la.frombuffer(four, 2, 2, {dtype = "float16"}) end,
+      "linalg.frombuffer: option 'dtype' must be", 1, true)
+  end)
+
+  it("tobytes gives 4-byte little-endian floats of a float32 matrix, column by column", function()
+    local B = la.matrix({{1.5, 0.1}, {-2, 3.4e38}}, {dtype = "float32"})
+    assert.are.equal(four, B:tobytes())
+    assert.are.equal(string.pack("<dddd", 1.5, -2, 0.10000000149011612, 3.3999999521443642e+38),
+                     B:astype("float64"):tobytes())
+    -- a view: its own elements only
+    assert.are.equal(string.pack("<ff", 0.1, 3.4e38), B:col(2):tobytes())
+    assert.are.equal(string.pack("<ff", -2, 3.4e38), B:row(2):tobytes())
+    assert.are.equal("", la.zeros(0, 5, {dtype = "float32"}):tobytes())
+    -- NaN and -0 keep their bits
+    B:set(1, 1, -0.0); B:set(2, 1, 0 / 0)
+    local s = B:tobytes()
+    assert.are.equal("\0\0\0\x80", s:sub(1, 4))
+    local nan = string.unpack("<f", s, 5)
+    assert.is_true(nan ~= nan)
   end)
 end)

@@ -19,10 +19,44 @@
 static la_Mat *quick_test(lua_State *L, int idx) {
   void *p = lua_touserdata(L, idx);
   if (p == NULL || !lua_getmetatable(L, idx)) return NULL;
-  if (!lua_rawequal(L, -1, lua_upvalueindex(1)) || lua_rawlen(L, idx) < sizeof(la_Mat) ||
-      ((la_Mat *)p)->dtype != LA_F64)
+  if (!lua_rawequal(L, -1, lua_upvalueindex(1)) || lua_rawlen(L, idx) < sizeof(la_Mat))
     return NULL;
   return (la_Mat *)p;
+}
+
+/* The float32 operation, when both operands are open float32 matrices or
+** one is and the other a Lua number (numbers do not promote: NumPy's rule);
+** anything else returns 0 and takes the float64 path, where la_check turns
+** a float32 operand into float64. Broadcasting as la_broadcast's. */
+static int ewise32(lua_State *L, lak_Op op, const char *fname) {
+  float s[2];
+  lak_sArg a[2];
+  int i, m = 1, n = 1, r[2], c[2], mats = 0;
+  la_Mat *C;
+  for (i = 0; i < 2; i++) {
+    la_Mat *M = la_testany(L, i + 1);
+    if (M && M->dtype == LA_F32 && !(M->flags & LA_CLOSED)) {
+      a[i].p = M->fdata; a[i].rs = 1; a[i].cs = M->ld; r[i] = M->rows; c[i] = M->cols;
+      mats++;
+    } else if (!M && lua_type(L, i + 1) == LUA_TNUMBER) {
+      s[i] = (float)lua_tonumber(L, i + 1);
+      a[i].p = &s[i]; a[i].rs = a[i].cs = 0; r[i] = c[i] = 1;
+    } else return 0;
+  }
+  if (mats == 0) return 0;
+  for (i = 0; i < 2; i++) {           /* sizes equal, or one of them 1 */
+    if (r[i] != 1 && m != 1 && r[i] != m) m = -1; else if (r[i] != 1 && m != -1) m = r[i];
+    if (c[i] != 1 && n != 1 && c[i] != n) n = -1; else if (c[i] != 1 && n != -1) n = c[i];
+  }
+  if (m < 0 || n < 0)
+    return la_error(L, fname, "shapes %dx%d and %dx%d do not broadcast", r[0], c[0], r[1], c[1]);
+  for (i = 0; i < 2; i++) {
+    if (r[i] != m) a[i].rs = 0;
+    if (c[i] != n) a[i].cs = 0;
+  }
+  C = la_newt(L, fname, m, n, LA_F32);
+  lak_sewise(op, m, n, a[0], a[1], C->fdata, C->ld);
+  return 1;
 }
 
 static int ewise(lua_State *L, lak_Op op, const char *fname) {
@@ -32,15 +66,23 @@ static int ewise(lua_State *L, lak_Op op, const char *fname) {
   /* the common case, two open matrices of one shape, skips the general
   ** operand and broadcasting code (it matters for tiny matrices) */
   if (A && top >= 2 && (B = quick_test(L, 2)) != NULL && A->rows == B->rows &&
-      A->cols == B->cols && !((A->flags | B->flags) & LA_CLOSED)) {
-    lak_Arg a, b;
-    a.p = A->data; a.rs = 1; a.cs = A->ld;
-    b.p = B->data; b.rs = 1; b.cs = B->ld;
-    C = la_newat(L, fname, A->rows, A->cols, -1);   /* B's metatable is on top */
-    lak_ewise(op, A->rows, A->cols, a, b, C->data, C->ld);
+      A->cols == B->cols && A->dtype == B->dtype && !((A->flags | B->flags) & LA_CLOSED)) {
+    C = la_newatt(L, fname, A->rows, A->cols, -1, A->dtype);   /* B's metatable is on top */
+    if (A->dtype == LA_F32) {
+      lak_sArg a, b;
+      a.p = A->fdata; a.rs = 1; a.cs = A->ld;
+      b.p = B->fdata; b.rs = 1; b.cs = B->ld;
+      lak_sewise(op, A->rows, A->cols, a, b, C->fdata, C->ld);
+    } else {
+      lak_Arg a, b;
+      a.p = A->data; a.rs = 1; a.cs = A->ld;
+      b.p = B->data; b.rs = 1; b.cs = B->ld;
+      lak_ewise(op, A->rows, A->cols, a, b, C->data, C->ld);
+    }
     return 1;
   }
   lua_settop(L, top);
+  if (ewise32(L, op, fname)) return 1;
   la_broadcast(L, fname, o, 2, &m, &n);
   C = la_new(L, fname, m, n);
   lak_ewise(op, m, n, o[0].a, o[1].a, C->data, C->ld);
@@ -80,14 +122,22 @@ static int m_div(lua_State *L) {
 
 /* ---------------------------------------------------------------- products */
 
+/* A B; in float32 (sgemm) when both are float32, else in float64 */
 static int matmul(lua_State *L, const char *fname) {
-  la_Mat *A = la_check(L, 1, fname), *B = la_check(L, 2, fname), *C;
+  la_Mat *A = la_testany(L, 1), *B = la_testany(L, 2), *C;
+  int f32 = A && B && A->dtype == LA_F32 && B->dtype == LA_F32;
+  A = f32 ? la_checkany(L, 1, fname) : la_check(L, 1, fname);
+  B = f32 ? la_checkany(L, 2, fname) : la_check(L, 2, fname);
   if (A->cols != B->rows)
     la_error(L, fname, "%dx%d times %dx%d (inner %d ~= %d)", A->rows, A->cols,
              B->rows, B->cols, A->cols, B->rows);
-  C = la_new(L, fname, A->rows, B->cols);
-  lak_gemm('N', 'N', A->rows, B->cols, A->cols, 1.0, A->data, A->ld,
-           B->data, B->ld, 0.0, C->data, C->ld);
+  C = la_newt(L, fname, A->rows, B->cols, f32 ? LA_F32 : LA_F64);
+  if (f32)
+    lak_sgemm('N', 'N', A->rows, B->cols, A->cols, 1.0f, A->fdata, A->ld,
+              B->fdata, B->ld, 0.0f, C->fdata, C->ld);
+  else
+    lak_gemm('N', 'N', A->rows, B->cols, A->cols, 1.0, A->data, A->ld,
+             B->data, B->ld, 0.0, C->data, C->ld);
   return 1;
 }
 
@@ -99,12 +149,14 @@ static int m_mul(lua_State *L) {
   return matmul(L, "mul");
 }
 
+/* equal shapes and values (either type; float32 values compare as the
+** doubles they are) */
 static int m_eq(lua_State *L) {
-  la_Mat *A = la_test(L, 1), *B = la_test(L, 2);
+  la_Mat *A = la_testany(L, 1), *B = la_testany(L, 2);
   int i, j, eq = A && B && A->rows == B->rows && A->cols == B->cols;
   for (j = 0; eq && A->rows > 0 && j < A->cols; j++)
     for (i = 0; i < A->rows; i++)
-      if (LA_AT(A, i, j) != LA_AT(B, i, j)) { eq = 0; break; }
+      if (la_get(A, i, j) != la_get(B, i, j)) { eq = 0; break; }
   lua_pushboolean(L, eq);
   return 1;
 }

@@ -1,13 +1,16 @@
 /*
-** lattn.c: softmax and attention bindings.
+** attention.c: softmax and log_softmax (dim 1 or 2), attention (scaled
+** dot-product, fused kernel or with the weights; masks, biases, causal
+** alignments, the log-sum-exp for sharded keys) and attention_combine,
+** which merges two results over disjoint key sets. The numerical loops are
+** in kernels/attention.c.
 */
 #include <math.h>
 #include <string.h>
 
 #include "helpers.h"
 #include "kernels/kernels.h"
-
-extern int openblas_get_num_threads(void);
+#include "kernels/openblas.h"
 
 /* softmax(S [, dim = 2]) / log_softmax: dim 2 normalizes each row, dim 1
 ** each column. Stable (max subtracted); a row of only -inf gives zeros. */
@@ -24,8 +27,8 @@ static int softmax(lua_State *L, const char *fname, int logs) {
     R = la_copyof(L, S, fname);
     mx = la_scratch(L, 2 * (size_t)R->rows);
     lak_softmax(R->rows, R->cols, R->data, R->ld, logs, mx, mx + R->rows);
-    lua_pop(L, 1);
-  } else {      /* columns: softmax of the transpose, transposed back */
+    lua_pop(L, 1);                       /* mx: R on top */
+  } else {      /* columns: softmax of the transpose, transposed back; R on top */
     la_Mat *T = la_new(L, fname, S->cols, S->rows);
     lak_transpose(S->rows, S->cols, S->data, S->ld, T->data, T->ld);
     mx = la_scratch(L, 2 * (size_t)T->rows);
@@ -41,7 +44,7 @@ static int l_log_softmax(lua_State *L) { return softmax(L, la_fname(L), 1); }
 
 /* A boolean mask given as a table of rows of booleans (true = attend), or a
 ** flat table (a column), as la.matrix reads numbers: read raw, converted
-** to 1/0 into a new matrix, pushed. */
+** to 1/0 into a new matrix (pushes 1). */
 static la_Mat *boolmask(lua_State *L, int idx) {
   lua_Integer m = (lua_Integer)lua_rawlen(L, idx), n = 1, i, j;
   int rows = lua_rawgeti(L, idx, 1) == LUA_TTABLE;
@@ -70,7 +73,8 @@ static la_Mat *boolmask(lua_State *L, int idx) {
   return M;
 }
 
-/* A table whose first entry (or first row's first entry) is a boolean. */
+/* A table whose first entry (or first row's first entry) is a boolean
+** (pushes nothing). */
 static int isboolmask(lua_State *L, int idx) {
   int t;
   if (!lua_istable(L, idx) || la_test(L, idx)) return 0;
@@ -81,8 +85,9 @@ static int isboolmask(lua_State *L, int idx) {
 }
 
 /* The mask or bias option: an nq x nk matrix, or a 1 x nk row or nq x 1
-** column that broadcasts; left at stack slot `slot`. Sets the strides of
-** entry (i, j) = i * rs + j * cs. A mask may be a boolean table. */
+** column that broadcasts; stored into stack slot `slot` (nil when absent;
+** pushes nothing). Sets the strides of entry (i, j) = i * rs + j * cs. A
+** mask may be a boolean table, converted in its slot. */
 static const double *optmat(lua_State *L, int oi, const char *key, int slot,
                             int nq, int nk, ptrdiff_t *rs, ptrdiff_t *cs) {
   la_Mat *M;
@@ -129,32 +134,91 @@ static int optcausal(lua_State *L, int oi) {
   return 1 + la_optenum(L, oi, "causal", 0, aligns, la_fname(L));
 }
 
-/* Reads the options at oi (0: none) into a; the mask and bias matrices are
-** anchored at stack slots 5 and 6. Sets *weights and *lse. */
+/* l_attention's stack: Q, K, V, then the options table; the mask and bias
+** matrices are kept alive in the two slots above it (lua_settop reserves
+** them) while the kernel reads them; the results go above those. */
+enum { OPTS_SLOT = 4, MASK_SLOT = 5, BIAS_SLOT = 6 };
+
+/* Reads the options at oi (0: none) into a, the mask and bias matrices into
+** MASK_SLOT and BIAS_SLOT (pushes nothing). Sets *weights and *lse. */
 static void attnopts(lua_State *L, int oi, lak_Attn *a, int *weights, int *lse) {
   static const char *const keys[] = {"scale", "causal", "weights", "mask", "bias", "lse", NULL};
+  const char *F = la_fname(L);
   int causal;
-  la_checkopts(L, oi, la_fname(L), keys);
-  a->scale = la_optnum(L, oi, "scale", a->dk > 0 ? 1.0 / sqrt((double)a->dk) : 1.0, la_fname(L));
+  la_checkopts(L, oi, F, keys);
+  a->scale = la_optnum(L, oi, "scale", a->dk > 0 ? 1.0 / sqrt((double)a->dk) : 1.0, F);
   causal = optcausal(L, oi);
   a->causal = causal != 0;
   a->coff = causal == 2 ? (long long)a->nk - a->nq : 0;
-  *weights = la_optbool(L, oi, "weights", 0, la_fname(L));
-  *lse = la_optbool(L, oi, "lse", 0, la_fname(L));
-  a->mask = optmat(L, oi, "mask", 5, a->nq, a->nk, &a->mrs, &a->mcs);
-  a->bias = optmat(L, oi, "bias", 6, a->nq, a->nk, &a->brs, &a->bcs);
-  if (a->mask) checkmask(L, la_test(L, 5));
+  *weights = la_optbool(L, oi, "weights", 0, F);
+  *lse = la_optbool(L, oi, "lse", 0, F);
+  a->mask = optmat(L, oi, "mask", MASK_SLOT, a->nq, a->nk, &a->mrs, &a->mcs);
+  a->bias = optmat(L, oi, "bias", BIAS_SLOT, a->nq, a->nk, &a->brs, &a->bcs);
+  if (a->mask) checkmask(L, la_test(L, MASK_SLOT));
 }
 
-/* attention(Q, K, V [, opts]) -> O [, A] [, lse]: O = softmax(Q K^T * scale) V */
+/* 1 when Q, K and V (1..3) are all float32 matrices: attention then runs
+** the float32 kernel; any float64 (or table) operand makes it float64,
+** NumPy's promotion rule. */
+static int allfloat32(lua_State *L) {
+  int i;
+  for (i = 1; i <= 3; i++) {
+    la_Mat *M = la_testany(L, i);
+    if (!M || M->dtype != LA_F32) return 0;
+  }
+  return 1;
+}
+
+/* The float32 run of attention: a's shapes and options with float32 data;
+** the mask and bias (float64, in their slots) converted into their slots.
+** Pushes O [, A] [, lse], then the workspace. */
+static void attention32(lua_State *L, const lak_Attn *a, int weights, int wantlse,
+                        const char *F) {
+  lak_sAttn s;
+  la_Mat *Q = la_testany(L, 1), *K = la_testany(L, 2), *V = la_testany(L, 3), *O, *A = NULL,
+         *lse = NULL;
+  memset(&s, 0, sizeof s);
+  s.nq = a->nq; s.nk = a->nk; s.dk = a->dk; s.dv = a->dv;
+  s.Q = Q->fdata; s.K = K->fdata; s.V = V->fdata;
+  s.ldq = Q->ld; s.ldk = K->ld; s.ldv = V->ld;
+  s.scale = a->scale; s.causal = a->causal; s.coff = a->coff;
+  s.mrs = a->mrs; s.mcs = a->mcs; s.brs = a->brs; s.bcs = a->bcs;
+  if (a->mask) {
+    s.mask = la_convert(L, la_test(L, MASK_SLOT), LA_F32, F)->fdata;
+    lua_replace(L, MASK_SLOT);
+  }
+  if (a->bias) {
+    s.bias = la_convert(L, la_test(L, BIAS_SLOT), LA_F32, F)->fdata;
+    lua_replace(L, BIAS_SLOT);
+  }
+  O = la_newt(L, F, s.nq, s.dv, LA_F32);
+  if (weights) A = la_newt(L, F, s.nq, s.nk, LA_F32);
+  if (wantlse) lse = la_newt(L, F, s.nq, 1, LA_F32);
+  if (!weights) {
+    int nt = openblas_get_num_threads();
+    nt = nt < 1 ? 1 : nt > LAK_ATTN_MAXTHREADS ? LAK_ATTN_MAXTHREADS : nt;
+    lak_sattention(&s, O->fdata, O->ld, lse ? lse->fdata : NULL,
+                   LA_SCRATCH(L, float, (size_t)nt * lak_sattn_work(&s)), nt);
+  } else {
+    float *mx = LA_SCRATCH(L, float, 2 * (size_t)(s.nk > 0 ? s.nq : 0));
+    lak_sattention_weights(&s, O->fdata, O->ld, A->fdata, A->ld, lse ? lse->fdata : NULL,
+                           mx, mx + s.nq);
+  }
+}
+
+/* attention(Q, K, V [, opts]) -> O [, A] [, lse]: O = softmax(Q K^T * scale) V,
+** in float32 when Q, K and V are float32 */
 static int l_attention(lua_State *L) {
   const char *F = la_fname(L);
-  la_Mat *Q = la_check(L, 1, F), *K = la_check(L, 2, F);
-  la_Mat *V = la_check(L, 3, F), *O, *A = NULL, *lse = NULL;
+  int f32 = allfloat32(L);
+  la_Mat *Q = f32 ? la_testany(L, 1) : la_check(L, 1, F), *K = f32 ? la_testany(L, 2) : la_check(L, 2, F);
+  la_Mat *V = f32 ? la_testany(L, 3) : la_check(L, 3, F), *O, *A = NULL, *lse = NULL;
   lak_Attn a;
-  int oi = lua_isnoneornil(L, 4) ? 0 : 4, weights, wantlse;
-  if (oi && (!lua_istable(L, 4) || la_test(L, 4)))
-    la_typeerror(L, F, 4, "options table");
+  int oi = lua_isnoneornil(L, OPTS_SLOT) ? 0 : OPTS_SLOT, weights, wantlse;
+  if (f32 && ((Q->flags | K->flags | V->flags) & LA_CLOSED)) f32 = 0;   /* la_check says so */
+  if (!f32) { Q = la_check(L, 1, F); K = la_check(L, 2, F); V = la_check(L, 3, F); }
+  if (oi && (!lua_istable(L, oi) || la_test(L, oi)))
+    la_typeerror(L, F, OPTS_SLOT, "options table");
   if (K->cols != Q->cols)
     la_error(L, F, "Q is %dx%d but K is %dx%d (dk %d ~= %d)", Q->rows, Q->cols,
              K->rows, K->cols, Q->cols, K->cols);
@@ -162,11 +226,16 @@ static int l_attention(lua_State *L) {
     la_error(L, F, "K has %d rows but V has %d (one value per key)", K->rows, V->rows);
   memset(&a, 0, sizeof a);
   a.nq = Q->rows; a.nk = K->rows; a.dk = Q->cols; a.dv = V->cols;
-  a.Q = Q->data; a.K = K->data; a.V = V->data;
+  a.Q = Q->data; a.K = K->data; a.V = V->data;   /* NULL when f32: attention32 sets them */
   a.ldq = Q->ld; a.ldk = K->ld; a.ldv = V->ld;
-  lua_settop(L, 6);                                   /* 5: mask, 6: bias */
+  lua_settop(L, BIAS_SLOT);              /* reserves MASK_SLOT and BIAS_SLOT */
   attnopts(L, oi, &a, &weights, &wantlse);
-  O = la_new(L, F, a.nq, a.dv);             /* 7 */
+  if (f32) {
+    attention32(L, &a, weights, wantlse, F);
+    lua_pop(L, 1);                       /* the workspace */
+    return 1 + weights + wantlse;
+  }
+  O = la_new(L, F, a.nq, a.dv);          /* pushes O [, A] [, lse], then the workspace */
   if (weights) A = la_new(L, F, a.nq, a.nk);
   if (wantlse) lse = la_new(L, F, a.nq, 1);
   if (!weights) {
@@ -179,8 +248,8 @@ static int l_attention(lua_State *L) {
     lak_attention_weights(&a, O->data, O->ld, A->data, A->ld, lse ? lse->data : NULL,
                           mx, mx + a.nq);
   }
-  lua_pop(L, 1);
-  return 1 + weights + wantlse;
+  lua_pop(L, 1);                         /* the workspace */
+  return 1 + weights + wantlse;          /* O [, A] [, lse] */
 }
 
 /* An nq x 1 log-sum-exp argument. */
@@ -203,8 +272,7 @@ static int l_attention_combine(lua_State *L) {
              O2->rows, O2->cols);
   l1 = checklse(L, 2, O1->rows, 1);
   l2 = checklse(L, 4, O1->rows, 2);
-  lua_settop(L, 4);
-  O = la_new(L, F, O1->rows, O1->cols);
+  O = la_new(L, F, O1->rows, O1->cols);  /* pushes O, lse */
   lse = la_new(L, F, O1->rows, 1);
   lak_attn_combine(O1->rows, O1->cols, O1->data, O1->ld, l1->data, O2->data, O2->ld, l2->data,
                    O->data, O->ld, lse->data);

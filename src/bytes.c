@@ -1,6 +1,7 @@
 /*
-** lio.c: matrices from and to raw bytes (the bulk of .npy input and
-** output; headers are parsed by the Lua front).
+** bytes.c: frombuffer and tobytes, matrices from and to raw bytes (the
+** bulk of .npy input and output; headers are parsed by the Lua front).
+** float32 stays float32 both ways; integers are read into float64.
 */
 #include <stdint.h>
 #include <string.h>
@@ -26,16 +27,20 @@ static double element_at(const unsigned char *p, int size, int kind, int swap) {
 }
 
 /* NumPy descrs frombuffer reads: byte order (none, <, >, = or |) times
-** kind and size, in this order, so an index decodes as below. */
+** kind and size, in this order, so an index decodes as below; then NumPy's
+** names "float64" and "float32" (native order, as np.frombuffer reads them),
+** which decode as the first two. */
 static const char *const dtypes[] = {
   "f8", "f4", "i8", "i4", "<f8", "<f4", "<i8", "<i4", ">f8", ">f4", ">i8", ">i4",
-  "=f8", "=f4", "=i8", "=i4", "|f8", "|f4", "|i8", "|i4", NULL
+  "=f8", "=f4", "=i8", "=i4", "|f8", "|f4", "|i8", "|i4", "float64", "float32", NULL
 };
+#define NAMED 20    /* the index of "float64" */
 
 /* frombuffer(s, rows, cols [, {dtype = "<f8", order = "C", offset = 0}]):
-** dtype is NumPy's descr: byte order < > = or |, kind f or i, size 4 or 8;
-** order "C" (rows first) or "F" (columns first). The string must hold
-** exactly rows * cols elements after offset. */
+** dtype is NumPy's descr: byte order < > = or |, kind f or i, size 4 or 8,
+** or "float64" / "float32"; order "C" (rows first) or "F" (columns first).
+** The string must hold exactly rows * cols elements after offset. f4
+** gives a float32 matrix, f8 and the integers a float64 one. */
 static int l_frombuffer(lua_State *L) {
   const char *F = la_fname(L);
   static const char *const keys[] = {"dtype", "order", "offset", NULL};
@@ -52,6 +57,7 @@ static int l_frombuffer(lua_State *L) {
   dt = la_optenum(L, 4, "dtype", 4, dtypes, F);
   fortran = la_optenum(L, 4, "order", 0, orders, F);
   off = la_optnum(L, 4, "offset", 0, F);
+  if (dt >= NAMED) dt -= NAMED;
   size = dt % 2 ? 4 : 8;
   kind = dt % 4 < 2 ? 'f' : 'i';
   swap = (dt / 4 == 1 && host_big()) || (dt / 4 == 2 && !host_big());
@@ -62,30 +68,44 @@ static int l_frombuffer(lua_State *L) {
   if ((size_t)m * (size_t)n > ((size_t)-1) / 8 || len - base != need)
     la_error(L, F, "%dx%d elements of %d bytes need %I bytes, the buffer holds %I",
              m, n, size, (lua_Integer)need, (lua_Integer)(len - base));
-  A = la_new(L, F, m, n);
+  A = la_newt(L, F, m, n, kind == 'f' && size == 4 ? LA_F32 : LA_F64);
   for (j = 0; j < n && m > 0; j++)
     for (i = 0; i < m; i++) {
       size_t k = !fortran ? (size_t)i * n + j : (size_t)j * m + i;
-      LA_AT(A, i, j) = element_at(s + base + k * size, size, kind, swap);
+      la_put(A, i, j, element_at(s + base + k * size, size, kind, swap));
     }
   return 1;
 }
 
-/* tobytes(A): little-endian float64 in column-major (Fortran) order */
+/* element (i, j) of A as `size` little-endian bytes at b (8: float64, 4:
+** float32) */
+static void put_le(const la_Mat *A, int i, int j, char *b) {
+  uint64_t u;
+  int k, size = A->dtype == LA_F32 ? 4 : 8;
+  if (size == 4) {
+    uint32_t w;
+    memcpy(&w, &LA_ATF(A, i, j), 4);
+    u = w;
+  } else {
+    memcpy(&u, &LA_AT(A, i, j), 8);
+  }
+  for (k = 0; k < size; k++) b[k] = (char)((u >> (8 * k)) & 0xff);
+}
+
+/* tobytes(A): little-endian elements of A's type (float64: 8 bytes,
+** float32: 4) in column-major (Fortran) order */
 static int l_tobytes(lua_State *L) {
   const char *F = la_fname(L);
-  la_Mat *A = la_check(L, 1, F);
+  la_Mat *A = la_checkany(L, 1, F);
+  size_t size = A->dtype == LA_F32 ? 4 : 8;
   luaL_Buffer B;
-  int i, j, k;
+  int i, j;
   luaL_buffinit(L, &B);
   for (j = 0; j < A->cols && A->rows > 0; j++)
     for (i = 0; i < A->rows; i++) {
-      double d = LA_AT(A, i, j);
-      uint64_t u;
       char b[8];
-      memcpy(&u, &d, 8);
-      for (k = 0; k < 8; k++) b[k] = (char)((u >> (8 * k)) & 0xff);
-      luaL_addlstring(&B, b, 8);
+      put_le(A, i, j, b);
+      luaL_addlstring(&B, b, size);
     }
   luaL_pushresult(&B);
   return 1;

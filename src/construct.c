@@ -54,6 +54,7 @@ static int l_matrix(lua_State *L) {
   return 1;
 }
 
+/* an m x n matrix of v, m and n the arguments 1 and 2 (pushes 1) */
 static void fill(lua_State *L, const char *fname, double v) {
   int t = dtypeopt(L, 3, LA_F64, fname);
   int m = la_checksize(L, fname, 1), n = la_checksize(L, fname, 2);
@@ -124,7 +125,8 @@ static int l_randn(lua_State *L) { return fillrandom(L, la_fname(L), 1); }
 
 static int l_rand(lua_State *L) { return fillrandom(L, la_fname(L), 0); }
 
-/* hstack / vstack: items are converted on the stack above the list. The
+/* hstack / vstack: every item is pushed above the list (a table converted
+** there), then the result (pushes cnt + 1; the result is on top). The
 ** result is float32 when every item is (NumPy's rule), else float64. */
 static int stack(lua_State *L, const char *fname, int horiz) {
   lua_Integer k, cnt, m = 0, n = 0, off = 0;

@@ -34,45 +34,37 @@ static int l_qr(lua_State *L) {
   static const char *const keys[] = {"mode", "pivoting", "check_finite", NULL};
   static const char *const modes[] = {"reduced", "complete", NULL};
   la_Mat *A = la_check(L, 1, F), *W, *R, *Q;
-  int complete, piv, m = A->rows, n = A->cols, k = imin(m, n), qc, lwork, j;
+  int complete, piv, m = A->rows, n = A->cols, k = imin(m, n), qc, j;
   lapack_int info, *jpvt = NULL;
-  double *tau, q, *w;
+  double *tau;
   la_checkopts(L, 2, F, keys);
   complete = la_optenum(L, 2, "mode", 0, modes, F);
   piv = la_optbool(L, 2, "pivoting", 0, F);
   if (la_optcheckfinite(L, 2, F)) la_checkfinite(L, A, F, "A", 0);
   qc = complete ? m : k;
-  W = la_copyof(L, A, F);
+  W = la_copyof(L, A, F);                /* pushes W, tau [, jpvt], work */
   tau = la_scratch(L, (size_t)k);
   if (piv) {
-    jpvt = (lapack_int *)la_scratch(L, (size_t)n);
+    jpvt = LA_SCRATCH(L, lapack_int, (size_t)n);
     for (j = 0; j < n; j++) jpvt[j] = 0;
-    info = LAPACKE_dgeqp3_work(LAPACK_COL_MAJOR, m, n, W->data, W->ld, jpvt, tau, &q, -1);
-    la_checkinfo(L, F, "dgeqp3", info);
-    w = la_work(L, F, q, &lwork);
-    info = LAPACKE_dgeqp3_work(LAPACK_COL_MAJOR, m, n, W->data, W->ld, jpvt, tau, w, lwork);
-    la_checkinfo(L, F, "dgeqp3", info);
+    LA_WORKCALL(L, F, "dgeqp3", info,
+                LAPACKE_dgeqp3_work(LAPACK_COL_MAJOR, m, n, W->data, W->ld, jpvt, tau,
+                                    WORK, LWORK));
   } else {
-    info = LAPACKE_dgeqrf_work(LAPACK_COL_MAJOR, m, n, W->data, W->ld, tau, &q, -1);
-    la_checkinfo(L, F, "dgeqrf", info);
-    w = la_work(L, F, q, &lwork);
-    info = LAPACKE_dgeqrf_work(LAPACK_COL_MAJOR, m, n, W->data, W->ld, tau, w, lwork);
-    la_checkinfo(L, F, "dgeqrf", info);
+    LA_WORKCALL(L, F, "dgeqrf", info,
+                LAPACKE_dgeqrf_work(LAPACK_COL_MAJOR, m, n, W->data, W->ld, tau, WORK, LWORK));
   }
   Q = la_new(L, F, m, qc);
   lak_copy(m, k, W->data, W->ld, Q->data, Q->ld);
-  info = LAPACKE_dorgqr_work(LAPACK_COL_MAJOR, m, qc, k, Q->data, Q->ld, tau, &q, -1);
-  la_checkinfo(L, F, "dorgqr", info);
-  w = la_work(L, F, q, &lwork);
-  info = LAPACKE_dorgqr_work(LAPACK_COL_MAJOR, m, qc, k, Q->data, Q->ld, tau, w, lwork);
-  la_checkinfo(L, F, "dorgqr", info);
-  lua_pop(L, 1);                         /* work; Q on top */
+  LA_WORKCALL(L, F, "dorgqr", info,
+              LAPACKE_dorgqr_work(LAPACK_COL_MAJOR, m, qc, k, Q->data, Q->ld, tau, WORK, LWORK));
+  lua_pop(L, 1);                         /* dorgqr's work; Q on top */
   R = la_newzero(L, F, qc, n);
   triu(W, R);
-  if (!piv) return 2;
+  if (!piv) return 2;                    /* Q, R */
   lua_createtable(L, n, 0);
   for (j = 0; j < n; j++) { lua_pushinteger(L, jpvt[j]); lua_rawseti(L, -2, j + 1); }
-  return 3;
+  return 3;                              /* Q, R, perm */
 }
 
 /* svd(A [, {full = false}]) -> U, s, Vt with A = U diag(s) Vt */
@@ -90,25 +82,19 @@ static int l_svd(lua_State *L) {
 static int l_eigh(lua_State *L) {
   const char *F = la_fname(L);
   la_Mat *A = la_checksquare(L, 1, F), *V, *w;
-  int n = A->rows, lwork;
-  lapack_int info, liwork, *iwork;
-  double q, *work;
+  int n = A->rows;
+  lapack_int info;
   la_checkopts(L, 2, F, finite_only);
   (void)la_optcheckfinite(L, 2, F);  /* validated; dsyevd iterates on A */
   la_checkfinite(L, A, F, "A", 1);
   la_checksym(L, A, F);
   w = la_new(L, F, n, 1);
   V = la_copyof(L, A, F);
-  info = LAPACKE_dsyevd_work(LAPACK_COL_MAJOR, 'V', 'L', n, V->data, V->ld, w->data,
-                             &q, -1, &liwork, -1);
-  la_checkinfo(L, F, "dsyevd", info);
-  iwork = (lapack_int *)la_scratch(L, (size_t)(liwork > 0 ? liwork : 1));
-  work = la_work(L, F, q, &lwork);
-  info = LAPACKE_dsyevd_work(LAPACK_COL_MAJOR, 'V', 'L', n, V->data, V->ld, w->data,
-                             work, lwork, iwork, liwork);
-  la_checkinfo(L, F, "dsyevd", info);
+  LA_WORKCALL_IWORK(L, F, "dsyevd", info,
+                    LAPACKE_dsyevd_work(LAPACK_COL_MAJOR, 'V', 'L', n, V->data, V->ld,
+                                        w->data, WORK, LWORK, IWORK, LIWORK));
   if (info > 0) la_error(L, F, "eigenvalue algorithm did not converge");
-  lua_pop(L, 2);
+  lua_pop(L, 2);                         /* IWORK, WORK; w, V on top */
   return 2;
 }
 
@@ -145,14 +131,13 @@ static int l_lu(lua_State *L) {
   lapack_int *ipiv;
   la_checkopts(L, 2, F, finite_only);
   if (la_optcheckfinite(L, 2, F)) la_checkfinite(L, A, F, "A", 0);
-  lua_settop(L, 1);
-  W = la_copyof(L, A, F);                                        /* 2 */
-  ipiv = (lapack_int *)la_scratch(L, (size_t)k + 1);          /* 3 */
-  perm = (int *)la_scratch(L, (size_t)m + 1);                 /* 4 */
+  W = la_copyof(L, A, F);                /* pushes W, ipiv, perm's scratch */
+  ipiv = LA_SCRATCH(L, lapack_int, (size_t)k);
+  perm = LA_SCRATCH(L, int, (size_t)m);
   info = LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, m, n, W->data, W->ld, ipiv);
   la_checkinfo(L, F, "dgetrf", info);
-  Lm = la_newzero(L, F, m, k);                             /* 5 */
-  U = la_newzero(L, F, k, n);                              /* 6 */
+  Lm = la_newzero(L, F, m, k);           /* pushes the results: Lm, U, then perm, P */
+  U = la_newzero(L, F, k, n);
   for (j = 0; j < n; j++)
     for (i = 0; i < m; i++) {
       if (i <= j && i < k) LA_AT(U, i, j) = LA_AT(W, i, j);
@@ -163,40 +148,36 @@ static int l_lu(lua_State *L) {
   for (i = 0; i < k; i++) {              /* the row swaps, in order */
     int t = perm[i]; perm[i] = perm[ipiv[i] - 1]; perm[ipiv[i] - 1] = t;
   }
-  lua_createtable(L, m, 0);                                   /* 7 */
-  P = la_newzero(L, F, m, m);                              /* 8 */
+  lua_createtable(L, m, 0);
+  P = la_newzero(L, F, m, m);
   for (i = 0; i < m; i++) {
     lua_pushinteger(L, perm[i] + 1);
-    lua_rawseti(L, -3, i + 1);
+    lua_rawseti(L, -3, i + 1);           /* into perm, under P */
     LA_AT(P, i, perm[i]) = 1.0;
   }
-  return 4;
+  return 4;                              /* Lm, U, perm, P */
 }
 
 /* dgeev on a copy of square A: pushes wr, wi (n x 1) and, with vectors,
 ** VR (n x n); returns VR or NULL */
 static la_Mat *geev(lua_State *L, la_Mat *A, const char *fname, int vectors) {
-  int n = A->rows, info, lwork, top;
+  int n = A->rows, info, wslot, top;
   la_Mat *W, *wr, *wi, *VR = NULL;
-  double q, *work, dummy;
+  double dummy;
   la_checkfinite(L, A, fname, "A", 1);
-  W = la_copyof(L, A, fname);
+  W = la_copyof(L, A, fname);            /* removed below the results at the end */
+  wslot = lua_gettop(L);
   wr = la_new(L, fname, n, 1);
   wi = la_new(L, fname, n, 1);
   if (vectors) VR = la_new(L, fname, n, n);
   top = lua_gettop(L);
-  info = LAPACKE_dgeev_work(LAPACK_COL_MAJOR, 'N', vectors ? 'V' : 'N', n, W->data, W->ld,
-                            wr->data, wi->data, &dummy, 1, VR ? VR->data : &dummy,
-                            VR ? VR->ld : 1, &q, -1);
-  la_checkinfo(L, fname, "dgeev", info);
-  work = la_work(L, fname, q, &lwork);
-  info = LAPACKE_dgeev_work(LAPACK_COL_MAJOR, 'N', vectors ? 'V' : 'N', n, W->data, W->ld,
-                            wr->data, wi->data, &dummy, 1, VR ? VR->data : &dummy,
-                            VR ? VR->ld : 1, work, lwork);
-  la_checkinfo(L, fname, "dgeev", info);
+  LA_WORKCALL(L, fname, "dgeev", info,
+              LAPACKE_dgeev_work(LAPACK_COL_MAJOR, 'N', vectors ? 'V' : 'N', n, W->data,
+                                 W->ld, wr->data, wi->data, &dummy, 1,
+                                 VR ? VR->data : &dummy, VR ? VR->ld : 1, WORK, LWORK));
   if (info > 0) la_error(L, fname, "QR algorithm did not converge (%d eigenvalues)", info);
-  lua_settop(L, top);
-  lua_remove(L, vectors ? -4 : -3);    /* W */
+  lua_settop(L, top);                    /* drops the workspace */
+  lua_remove(L, wslot);                  /* W: wr, wi [, VR] on top */
   return VR;
 }
 
@@ -212,7 +193,7 @@ static int l_eig(lua_State *L) {
   (void)la_optcheckfinite(L, 2, F);     /* dgeev iterates: A is checked regardless */
   lua_settop(L, 1);
   geev(L, A, F, 1);
-  return 3;
+  return 3;                              /* wr, wi, VR */
 }
 
 /* eigvals(A) -> wr, wi */
@@ -223,7 +204,7 @@ static int l_eigvals(lua_State *L) {
   (void)la_optcheckfinite(L, 2, F);
   lua_settop(L, 1);
   geev(L, A, F, 0);
-  return 2;
+  return 2;                              /* wr, wi */
 }
 
 /* schur(A) -> T, Z: A = Z T Z^T, Z orthogonal, T upper quasi-triangular
@@ -232,25 +213,21 @@ static int l_eigvals(lua_State *L) {
 static int l_schur(lua_State *L) {
   const char *F = la_fname(L);
   la_Mat *A = la_checksquare(L, 1, F), *T, *Z;
-  int n = A->rows, info, lwork, sdim;
-  double q, *wr, *work;
+  int n = A->rows, info, sdim, results;
+  double *wr;
   la_checkopts(L, 2, F, finite_only);
   (void)la_optcheckfinite(L, 2, F);
   la_checkfinite(L, A, F, "A", 1);
-  lua_settop(L, 1);
-  T = la_copyof(L, A, F);                                  /* 2 */
-  Z = la_new(L, F, n, n);                         /* 3 */
-  wr = la_scratch(L, 2 * (size_t)n);                    /* 4 */
-  info = LAPACKE_dgees_work(LAPACK_COL_MAJOR, 'V', 'N', NULL, n, T->data, T->ld, &sdim,
-                            wr, wr + n, Z->data, Z->ld, &q, -1, NULL);
-  la_checkinfo(L, F, "dgees", info);
-  work = la_work(L, F, q, &lwork);                /* 5 */
-  info = LAPACKE_dgees_work(LAPACK_COL_MAJOR, 'V', 'N', NULL, n, T->data, T->ld, &sdim,
-                            wr, wr + n, Z->data, Z->ld, work, lwork, NULL);
-  la_checkinfo(L, F, "dgees", info);
+  T = la_copyof(L, A, F);
+  Z = la_new(L, F, n, n);
+  results = lua_gettop(L);               /* T, Z; the workspace goes above them */
+  wr = la_scratch(L, 2 * (size_t)n);
+  LA_WORKCALL(L, F, "dgees", info,
+              LAPACKE_dgees_work(LAPACK_COL_MAJOR, 'V', 'N', NULL, n, T->data, T->ld, &sdim,
+                                 wr, wr + n, Z->data, Z->ld, WORK, LWORK, NULL));
   if (info > 0) la_error(L, F, "QR algorithm did not converge");
-  lua_settop(L, 3);
-  return 2;
+  lua_settop(L, results);
+  return 2;                              /* T, Z */
 }
 
 /* hessenberg(A) -> H, Q: A = Q H Q^T, H zero below the first subdiagonal
@@ -258,29 +235,23 @@ static int l_schur(lua_State *L) {
 static int l_hessenberg(lua_State *L) {
   const char *F = la_fname(L);
   la_Mat *A = la_checksquare(L, 1, F), *H, *Q;
-  int n = A->rows, info, lwork, i, j;
-  double q, *tau, *work;
+  int n = A->rows, info, i, j, results;
+  double *tau;
   la_checkopts(L, 2, F, finite_only);
   if (la_optcheckfinite(L, 2, F)) la_checkfinite(L, A, F, "A", 0);
-  lua_settop(L, 1);
-  H = la_copyof(L, A, F);                                  /* 2 */
-  Q = la_new(L, F, n, n);                    /* 3 */
-  tau = la_scratch(L, (size_t)n);                       /* 4 */
-  info = LAPACKE_dgehrd_work(LAPACK_COL_MAJOR, n, 1, n, H->data, H->ld, tau, &q, -1);
-  la_checkinfo(L, F, "dgehrd", info);
-  work = la_work(L, F, q, &lwork);           /* 5 */
-  info = LAPACKE_dgehrd_work(LAPACK_COL_MAJOR, n, 1, n, H->data, H->ld, tau, work, lwork);
-  la_checkinfo(L, F, "dgehrd", info);
+  H = la_copyof(L, A, F);
+  Q = la_new(L, F, n, n);
+  results = lua_gettop(L);               /* H, Q; tau and the workspaces go above */
+  tau = la_scratch(L, (size_t)n);
+  LA_WORKCALL(L, F, "dgehrd", info,
+              LAPACKE_dgehrd_work(LAPACK_COL_MAJOR, n, 1, n, H->data, H->ld, tau, WORK, LWORK));
   if (n > 0) lak_copy(n, n, H->data, H->ld, Q->data, Q->ld);
-  info = LAPACKE_dorghr_work(LAPACK_COL_MAJOR, n, 1, n, Q->data, Q->ld, tau, &q, -1);
-  la_checkinfo(L, F, "dorghr", info);
-  work = la_work(L, F, q, &lwork);           /* 6 */
-  info = LAPACKE_dorghr_work(LAPACK_COL_MAJOR, n, 1, n, Q->data, Q->ld, tau, work, lwork);
-  la_checkinfo(L, F, "dorghr", info);
+  LA_WORKCALL(L, F, "dorghr", info,
+              LAPACKE_dorghr_work(LAPACK_COL_MAJOR, n, 1, n, Q->data, Q->ld, tau, WORK, LWORK));
   for (j = 0; j < n; j++)
     for (i = j + 2; i < n; i++) LA_AT(H, i, j) = 0.0;
-  lua_settop(L, 3);
-  return 2;
+  lua_settop(L, results);
+  return 2;                              /* H, Q */
 }
 
 /* ------------------------------------------------------------ expm */
@@ -318,11 +289,10 @@ static int l_expm(lua_State *L) {
   la_checkopts(L, 2, F, finite_only);
   (void)la_optcheckfinite(L, 2, F);
   la_checkfinite(L, A, F, "A", 1);
-  lua_settop(L, 1);
-  X = la_new(L, F, n, n);                                  /* 2 */
+  X = la_new(L, F, n, n);
   if (n == 0) return 1;
-  w = la_scratch(L, 7 * (size_t)n * n);                         /* 3 */
-  ipiv = (lapack_int *)la_scratch(L, (size_t)n);                /* 4 */
+  w = la_scratch(L, 7 * (size_t)n * n);                         /* pushes w, ipiv */
+  ipiv = LA_SCRATCH(L, lapack_int, (size_t)n);
   A1 = w; A2 = A1 + (size_t)n * n; A4 = A2 + (size_t)n * n; A6 = A4 + (size_t)n * n;
   U = A6 + (size_t)n * n; V = U + (size_t)n * n; T = V + (size_t)n * n;
   lak_copy(n, n, A->data, A->ld, A1, n);
@@ -351,7 +321,7 @@ static int l_expm(lua_State *L) {
   if (info > 0) la_error(L, F, "the Pade denominator is singular");
   for (k = 0; k < s; k++) { mm(n, T, T, A2); memcpy(T, A2, (size_t)n * n * sizeof(double)); }
   lak_copy(n, n, T, n, X->data, X->ld);
-  lua_settop(L, 2);
+  lua_pop(L, 2);                                                /* w, ipiv: X on top */
   return 1;
 }
 
@@ -365,8 +335,7 @@ static int nullorth(lua_State *L, const char *fname, int wantnull) {
   int i, j, r = 0, m = A->rows, n = A->cols;
   tol = la_optargnum(L, fname, 2, -1.0);
   if (!lua_isnoneornil(L, 2) && !(tol >= 0)) la_argerror(L, fname, 2, "tol must be >= 0");
-  lua_settop(L, 3);
-  s = la_svd(L, A, fname, 'A');                 /* U, s, Vt */
+  s = la_svd(L, A, fname, 'A');                 /* pushes U, s, Vt */
   U = la_test(L, -3); Vt = la_test(L, -1);
   if (tol < 0) tol = s->rows > 0 ? (m > n ? m : n) * s->data[0] * EPS : 0.0;
   for (i = 0; i < s->rows; i++) if (s->data[i] > tol) r = i + 1;

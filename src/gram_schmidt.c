@@ -25,10 +25,9 @@ static int l_gram_schmidt(lua_State *L) {
   drop = la_optbool(L, 2, "drop", 0, F);
   if (!(tol >= 0)) la_error(L, F, "tol must be >= 0");
   if (la_optcheckfinite(L, 2, F)) la_checkfinite(L, V, F, "V", 0);
-  lua_settop(L, 2);
-  W = la_copyof(L, V, F);                                      /* 3 */
-  R = la_newzero(L, F, k, k);                  /* 4 */
-  keep = (int *)la_scratch(L, (size_t)k / 2 + 1);           /* 5 */
+  W = la_copyof(L, V, F);                /* pushes W, R, keep, the kernel's work */
+  R = la_newzero(L, F, k, k);
+  keep = LA_SCRATCH(L, int, (size_t)k);
   r = lak_gram_schmidt(meth, m, k, W->data, W->ld, R->data, R->ld, tol, drop, keep,
                        la_scratch(L, LAK_GS_WORK(k)), &fail);
   if (r < 0 && !(isfinite(fail.unorm) && isfinite(fail.vnorm)))
@@ -38,15 +37,15 @@ static int l_gram_schmidt(lua_State *L) {
     la_error(L, F, "column %d is linearly dependent on the columns "
              "before it (||u|| = %f <= tol * ||v|| = %f * %f); pass drop = true to "
              "skip it", fail.col + 1, fail.unorm, tol, fail.vnorm);
-  Q = la_new(L, F, m, r);
+  Q = la_new(L, F, m, r);                /* pushes the results Q, R [, kept] */
   lak_copy(m, r, W->data, W->ld, Q->data, Q->ld);
   Rk = la_new(L, F, r, k);
   lak_copy(r, k, R->data, R->ld, Rk->data, Rk->ld);
-  if (!drop) return 2;
+  if (!drop) return 2;                   /* Q, R */
   lua_createtable(L, r, 0);
   for (j = 0, r = 0; j < k; j++)
     if (keep[j]) { lua_pushinteger(L, j + 1); lua_rawseti(L, -2, ++r); }
-  return 3;
+  return 3;                              /* Q, R, kept */
 }
 
 static const luaL_Reg funcs[] = {

@@ -132,6 +132,22 @@ double *la_work(lua_State *L, const char *fname, double query, int *lwork);
     (info) = (call); la_checkinfo((L), (fname), (routine), (info));      \
   } while (0)
 
+/* LA_WORKCALL for the routines whose query also sizes an integer workspace
+** (dsyevd, dgelsd): `call` is written with WORK, LWORK, IWORK and LIWORK
+** (a routine without an liwork argument leaves LIWORK out). The query
+** passes LWORK = LIWORK = -1 and reads the integer size from IWORK[0];
+** the call gets IWORK of that length (at least 1), then WORK, both
+** Lua-owned (pushes IWORK, WORK). */
+#define LA_WORKCALL_IWORK(L, fname, routine, info, call) do {             \
+    double la_query_; double *WORK = &la_query_; int LWORK = -1;         \
+    lapack_int la_iquery_ = 1, *IWORK = &la_iquery_, LIWORK = -1;        \
+    (info) = (call); la_checkinfo((L), (fname), (routine), (info));      \
+    LIWORK = la_iquery_ > 1 ? la_iquery_ : 1;                            \
+    IWORK = LA_SCRATCH((L), lapack_int, (size_t)LIWORK);                 \
+    WORK = la_work((L), (fname), la_query_, &LWORK);                     \
+    (info) = (call); la_checkinfo((L), (fname), (routine), (info));      \
+  } while (0)
+
 /* The singular values of A (a copy is factorized by dgesdd; NaN/Inf in A
 ** is an error), descending, as a vector: job 'N' pushes s; 'S' (thin) and
 ** 'A' (full) push U, s, Vt. Returns s. */

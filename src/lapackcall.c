@@ -93,7 +93,7 @@ la_Mat *la_svd(lua_State *L, const la_Mat *A, const char *fname, char job) {
 la_Mat *la_lu(lua_State *L, const la_Mat *A, const char *fname, lapack_int **ipiv,
                   lapack_int *info) {
   la_Mat *W = la_copyof(L, A, fname);
-  *ipiv = (lapack_int *)la_scratch(L, (size_t)A->rows);
+  *ipiv = LA_SCRATCH(L, lapack_int, (size_t)A->rows);
   *info = LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, A->rows, A->cols, W->data, W->ld, *ipiv);
   la_checkinfo(L, fname, "dgetrf", *info);
   return W;
@@ -101,13 +101,9 @@ la_Mat *la_lu(lua_State *L, const la_Mat *A, const char *fname, lapack_int **ipi
 
 /* W (an LU factorization from lu, nonsingular) becomes the inverse */
 void la_inverse(lua_State *L, la_Mat *W, lapack_int *ipiv, const char *fname) {
-  double q, *w;
-  int lwork;
   lapack_int info;
-  info = LAPACKE_dgetri_work(LAPACK_COL_MAJOR, W->rows, W->data, W->ld, ipiv, &q, -1);
-  la_checkinfo(L, fname, "dgetri", info);
-  w = la_work(L, fname, q, &lwork);
-  info = LAPACKE_dgetri_work(LAPACK_COL_MAJOR, W->rows, W->data, W->ld, ipiv, w, lwork);
-  la_checkinfo(L, fname, "dgetri", info);
-  lua_pop(L, 1);
+  LA_WORKCALL(L, fname, "dgetri", info,
+              LAPACKE_dgetri_work(LAPACK_COL_MAJOR, W->rows, W->data, W->ld, ipiv,
+                                  WORK, LWORK));
+  lua_pop(L, 1);                          /* WORK */
 }

@@ -26,12 +26,12 @@ typedef struct LsProblem {
   const char *fname;
 } LsProblem;
 
+/* the state's type name, and the key of its metatable in the registry */
 #define LSQ_NAME "linalg.lsq_state"
 
 /* header rounded up so the doubles after it are 16-byte aligned */
 #define LSQ_HDR ((sizeof(lak_Lsq) + 15) & ~(size_t)15)
 
-static const char lsq_key = 'S';   /* the state's metatable in the registry */
 
 /* ------------------------------------------------------------ LAPACK drivers */
 
@@ -39,22 +39,16 @@ static const char *const ls_methods[] = {"svd", "qr", "qrp", NULL};
 
 static const char *const ls_keys[] = {"method", "rcond", "ridge", "check_finite", NULL};
 
-/* dgelsd: minimum-norm solution by divide-and-conquer SVD; pushes sv */
+/* dgelsd: minimum-norm solution by divide-and-conquer SVD (pushes sv) */
 static int ls_svd(lua_State *L, LsProblem *P) {
   la_Mat *s = la_new(L, P->fname, P->m < P->n ? P->m : P->n, 1);
-  lapack_int info, rank, liw = 1, *iw;
-  double q, *w;
-  int lwork;
-  info = LAPACKE_dgelsd_work(LAPACK_COL_MAJOR, P->m, P->n, P->k, P->W->data, P->W->ld,
-                             P->X->data, P->X->ld, s->data, P->rcond, &rank, &q, -1, &liw);
-  la_checkinfo(L, P->fname, "dgelsd", info);
-  iw = (lapack_int *)la_scratch(L, (size_t)(liw > 1 ? liw : 1));
-  w = la_work(L, P->fname, q, &lwork);
-  info = LAPACKE_dgelsd_work(LAPACK_COL_MAJOR, P->m, P->n, P->k, P->W->data, P->W->ld,
-                             P->X->data, P->X->ld, s->data, P->rcond, &rank, w, lwork, iw);
-  la_checkinfo(L, P->fname, "dgelsd", info);
+  lapack_int info, rank;
+  LA_WORKCALL_IWORK(L, P->fname, "dgelsd", info,
+                    LAPACKE_dgelsd_work(LAPACK_COL_MAJOR, P->m, P->n, P->k, P->W->data,
+                                        P->W->ld, P->X->data, P->X->ld, s->data, P->rcond,
+                                        &rank, WORK, LWORK, IWORK));
   if (info > 0) la_error(L, P->fname, "SVD did not converge");
-  lua_pop(L, 2);
+  lua_pop(L, 2);                          /* IWORK, WORK; sv on top */
   return rank;
 }
 
@@ -74,37 +68,29 @@ static void rankcheck(lua_State *L, const la_Mat *R, int r, double rcond, int si
 }
 
 /* dgels: QR (LQ when m < n) of a full-rank A. Rank deficiency is read off
-** the triangular factor's diagonal and reported. */
+** the triangular factor's diagonal and reported (pushes nothing). */
 static int ls_qr(lua_State *L, LsProblem *P) {
   lapack_int info;
-  double q, *w;
-  int lwork, r = P->m < P->n ? P->m : P->n;
-  info = LAPACKE_dgels_work(LAPACK_COL_MAJOR, 'N', P->m, P->n, P->k, P->W->data,
-                            P->W->ld, P->X->data, P->X->ld, &q, -1);
-  la_checkinfo(L, P->fname, "dgels", info);
-  w = la_work(L, P->fname, q, &lwork);
-  info = LAPACKE_dgels_work(LAPACK_COL_MAJOR, 'N', P->m, P->n, P->k, P->W->data,
-                            P->W->ld, P->X->data, P->X->ld, w, lwork);
-  la_checkinfo(L, P->fname, "dgels", info);
-  lua_pop(L, 1);
+  int r = P->m < P->n ? P->m : P->n;
+  LA_WORKCALL(L, P->fname, "dgels", info,
+              LAPACKE_dgels_work(LAPACK_COL_MAJOR, 'N', P->m, P->n, P->k, P->W->data,
+                                 P->W->ld, P->X->data, P->X->ld, WORK, LWORK));
+  lua_pop(L, 1);                          /* WORK */
   rankcheck(L, P->W, r, P->rcond, info > 0, P->fname);
   return r;
 }
 
-/* dgelsy: rank-revealing QR with column pivoting; minimum-norm solution */
+/* dgelsy: rank-revealing QR with column pivoting; minimum-norm solution
+** (pushes nothing) */
 static int ls_qrp(lua_State *L, LsProblem *P) {
-  lapack_int info, rank, *jpvt = (lapack_int *)la_scratch(L, (size_t)P->n);
-  double q, *w, rc = P->rcond < 0 ? EPS : P->rcond;
-  int lwork, j;
+  lapack_int info, rank, *jpvt = LA_SCRATCH(L, lapack_int, (size_t)P->n);
+  double rc = P->rcond < 0 ? EPS : P->rcond;
+  int j;
   for (j = 0; j < P->n; j++) jpvt[j] = 0;
-  info = LAPACKE_dgelsy_work(LAPACK_COL_MAJOR, P->m, P->n, P->k, P->W->data, P->W->ld,
-                             P->X->data, P->X->ld, jpvt, rc, &rank, &q, -1);
-  la_checkinfo(L, P->fname, "dgelsy", info);
-  w = la_work(L, P->fname, q, &lwork);
-  info = LAPACKE_dgelsy_work(LAPACK_COL_MAJOR, P->m, P->n, P->k, P->W->data, P->W->ld,
-                             P->X->data, P->X->ld, jpvt, rc, &rank, w, lwork);
-  la_checkinfo(L, P->fname, "dgelsy", info);
-  lua_pop(L, 2);
+  LA_WORKCALL(L, P->fname, "dgelsy", info,
+              LAPACKE_dgelsy_work(LAPACK_COL_MAJOR, P->m, P->n, P->k, P->W->data, P->W->ld,
+                                  P->X->data, P->X->ld, jpvt, rc, &rank, WORK, LWORK));
+  lua_pop(L, 2);                          /* jpvt, WORK */
   return rank;
 }
 
@@ -119,7 +105,7 @@ static int lssolve(lua_State *L, la_Mat *W, la_Mat *X, int m, int n, int k, doub
   return method == LS_SVD ? ls_svd(L, &P) : method == LS_QR ? ls_qr(L, &P) : ls_qrp(L, &P);
 }
 
-/* squared column norms of B - A X into res (1 x k) */
+/* squared column norms of B - A X into res (1 x k); pushes nothing */
 static void explicit_residuals(lua_State *L, const la_Mat *A, const la_Mat *B,
                                const la_Mat *X, la_Mat *res) {
   la_Mat *R = la_new(L, la_fname(L), B->rows, B->cols);
@@ -134,7 +120,7 @@ static void explicit_residuals(lua_State *L, const la_Mat *A, const la_Mat *B,
   lua_pop(L, 1);
 }
 
-/* The (ridge-augmented) problem's copies, pushed: W then X. */
+/* The (ridge-augmented) problem's copies (pushes W, X). */
 static void setup(lua_State *L, LsProblem *P, const la_Mat *A, const la_Mat *B,
                   double ridge) {
   int m = A->rows, n = A->cols, j, ma = ridge > 0 ? m + n : m;
@@ -154,7 +140,7 @@ static int use_tsqr(int m, int n) {
 
 /* ------------------------------------------------------------ the state */
 
-/* Pushes an empty state for n unknowns and k right-hand sides. */
+/* An empty state for n unknowns and k right-hand sides (pushes 1). */
 static lak_Lsq *newstate(lua_State *L, const char *fname, lua_Integer n, lua_Integer k) {
   lak_Lsq *s;
   size_t cnt;
@@ -164,27 +150,23 @@ static lak_Lsq *newstate(lua_State *L, const char *fname, lua_Integer n, lua_Int
   if ((size_t)n > ((size_t)-1 / sizeof(double) - LSQ_HDR - (size_t)k) / ((size_t)n + (size_t)k + 1))
     la_error(L, fname, "a state for n = %I, k = %I is too large", n, k);
   cnt = (size_t)n * ((size_t)n + (size_t)k) + (size_t)k;
-  /* out of memory: an error naming the function (la_scratch) */
+  /* the state is one block counted in doubles: the header (LSQ_HDR bytes),
+  ** then R, C and rss; out of memory is an error naming the function */
   s = (lak_Lsq *)la_scratch(L, LSQ_HDR / sizeof(double) + cnt);
   s->n = (int)n; s->k = (int)k;
   s->R = (double *)(void *)((char *)s + LSQ_HDR);
   s->C = s->R + (size_t)n * (size_t)n;
   s->rss = s->C + (size_t)n * (size_t)k;
   lak_lsq_clear(s);
-  lua_rawgetp(L, LUA_REGISTRYINDEX, &lsq_key);
-  lua_setmetatable(L, -2);
+  luaL_setmetatable(L, LSQ_NAME);
   return s;
 }
 
+/* The state at idx or NULL; the size check keeps a userdata given the
+** state's metatable by debug.setmetatable from being read as a state. */
 static lak_Lsq *teststate(lua_State *L, int idx) {
-  void *p = lua_touserdata(L, idx);
-  int same;
-  if (p == NULL || lua_rawlen(L, idx) < sizeof(lak_Lsq) || !lua_getmetatable(L, idx))
-    return NULL;
-  lua_rawgetp(L, LUA_REGISTRYINDEX, &lsq_key);
-  same = lua_rawequal(L, -1, -2);
-  lua_pop(L, 2);
-  return same ? (lak_Lsq *)p : NULL;
+  lak_Lsq *s = (lak_Lsq *)luaL_testudata(L, idx, LSQ_NAME);
+  return s && lua_rawlen(L, idx) >= sizeof(lak_Lsq) ? s : NULL;
 }
 
 static lak_Lsq *checkstate(lua_State *L, int idx, const char *fname) {
@@ -193,7 +175,8 @@ static lak_Lsq *checkstate(lua_State *L, int idx, const char *fname) {
   return s;
 }
 
-/* Scratch copy of s (pushed) to fold into: s changes only when all went well. */
+/* Scratch copy of s to fold into (pushes 1): s changes only when all went
+** well. */
 static lak_Lsq scratchcopy(lua_State *L, const lak_Lsq *s) {
   lak_Lsq w = *s;
   w.R = la_scratch(L, (size_t)s->n * ((size_t)s->n + (size_t)s->k) + (size_t)s->k);
@@ -218,7 +201,8 @@ static void commit(lua_State *L, lak_Lsq *s, const lak_Lsq *w, const char *fname
   lak_lsq_copy(w, s);
 }
 
-/* Folds the rows of A and B (shapes checked here, values by the caller) into s. */
+/* Folds the rows of A and B (shapes checked here, values by the caller) into
+** s (pushes nothing). */
 static void addrows(lua_State *L, lak_Lsq *s, const la_Mat *A, const la_Mat *B,
                     const char *fname, int nanb) {
   int top = lua_gettop(L), info;
@@ -238,6 +222,7 @@ static void addrows(lua_State *L, lak_Lsq *s, const la_Mat *A, const la_Mat *B,
   lua_settop(L, top);
 }
 
+/* Folds t into s (pushes nothing). */
 static void mergeinto(lua_State *L, lak_Lsq *s, const lak_Lsq *t, const char *fname) {
   int top = lua_gettop(L), info;
   lak_Lsq w;
@@ -261,8 +246,8 @@ typedef struct Solve {
 } Solve;
 
 /* full triangle: the rank check and back substitution; otherwise (svd,
-** qrp, or fewer rows than unknowns) lstsq's LAPACK drivers. Pushes sv for
-** svd. */
+** qrp, or fewer rows than unknowns) lstsq's LAPACK drivers (pushes sv for
+** svd, else nothing). */
 static int tri_solve(lua_State *L, Solve *P, int method) {
   lapack_int info;
   if (method != 1 || P->r != P->n)
@@ -274,7 +259,7 @@ static int tri_solve(lua_State *L, Solve *P, int method) {
   return P->n;
 }
 
-/* The pushed copies W, X of the problem: R's top r rows and C, with
+/* The copies W, X of the problem (pushes W, X): R's top r rows and C, with
 ** sqrt(ridge) I merged under R when ridge > 0. */
 static void state_setup(lua_State *L, Solve *P, const lak_Lsq *s, double ridge) {
   int n = s->n, k = s->k, j, info;
@@ -299,11 +284,12 @@ static void state_setup(lua_State *L, Solve *P, const lak_Lsq *s, double ridge) 
     lak_copy(n, k, s->C, n, a.C, n);
     info = lak_lsq_merge(&a, &t, la_scratch(L, lak_lsq_merge_work(n, k)));
     la_checkinfo(L, P->fname, "dtpqrt/dtpmqrt", info);
-    lua_pop(L, 3);
+    lua_pop(L, 3);                       /* a.rss, t, the merge's work */
   }
 }
 
-/* residuals of the data: rss + ||R x - C||^2 for each column (1 x k) */
+/* residuals of the data: rss + ||R x - C||^2 for each column (pushes the
+** 1 x k result) */
 static void residuals(lua_State *L, const lak_Lsq *s, const la_Mat *x, const char *fname) {
   la_Mat *res = la_new(L, fname, 1, s->k);
   double *D = la_scratch(L, (size_t)s->n * (size_t)s->k);
@@ -315,11 +301,12 @@ static void residuals(lua_State *L, const lak_Lsq *s, const la_Mat *x, const cha
     for (i = 0; i < s->n; i++) t += D[i + (ptrdiff_t)j * s->n] * D[i + (ptrdiff_t)j * s->n];
     res->data[(ptrdiff_t)j * res->ld] = t;
   }
-  lua_pop(L, 1);
+  lua_pop(L, 1);                         /* D: res on top */
 }
 
-/* Pushes x, residuals | nil, rank, sv | nil (lstsq's contract); method
-** 0 svd, 1 qr, 2 qrp; rcond as given (negative: machine precision). */
+/* lstsq's contract from a state: pushes W, X, [sv,] then the results
+** x, residuals | nil, rank, sv | nil; method 0 svd, 1 qr, 2 qrp; rcond as
+** given (negative: machine precision). */
 static int solve(lua_State *L, const lak_Lsq *s, int method, double rcond, double ridge,
                  const char *fname) {
   Solve P;
@@ -343,6 +330,8 @@ static int solve(lua_State *L, const lak_Lsq *s, int method, double rcond, doubl
   return 4;
 }
 
+/* lstsq's tall path: a state of A's and B's rows, solved (pushes the
+** state, then what solve pushes). */
 static int lsq_fit(lua_State *L, const la_Mat *A, const la_Mat *B, int method, double rcond,
                double ridge, int nanb, const char *fname) {
   lak_Lsq *s = newstate(L, fname, A->cols, B->cols);
@@ -352,10 +341,10 @@ static int lsq_fit(lua_State *L, const la_Mat *A, const la_Mat *B, int method, d
 
 /* method, rcond and ridge of s:solve's options at oi (rcond's default
 ** needs the row count) */
-static int solveopts(lua_State *L, int oi, const lak_Lsq *s, double *rcond, double *ridge) {
+static int solveopts(lua_State *L, int oi, const lak_Lsq *s, double *rcond, double *ridge,
+                     const char *fname) {
   static const char *const methods[] = {"svd", "qr", "qrp", NULL};
   static const char *const keys[] = {"method", "rcond", "ridge", NULL};
-  const char *fname = "lsq_state.solve";
   double m = (double)s->rows;
   int method;
   la_checkopts(L, oi, fname, keys);
@@ -381,22 +370,20 @@ static int solveopts(lua_State *L, int oi, const lak_Lsq *s, double *rcond, doub
 */
 static int l_lsq_state(lua_State *L) {
   const char *F = la_fname(L);
-  const char *fname = F;
   if (lua_type(L, 1) == LUA_TSTRING) {
     size_t len;
     const unsigned char *p = (const unsigned char *)lua_tolstring(L, 1, &len);
     int n, k;
     const char *err = lak_lsq_header(p, len, &n, &k);
     lak_Lsq *s;
-    if (err) return la_error(L, fname, "bad bytes: %s", err);
-    s = newstate(L, fname, n, k);
+    if (err) return la_error(L, F, "bad bytes: %s", err);
+    s = newstate(L, F, n, k);
     err = lak_lsq_decode(p, s);
-    if (err) return la_error(L, fname, "bad bytes: %s", err);
+    if (err) return la_error(L, F, "bad bytes: %s", err);
     return 1;
   }
-  if (lua_type(L, 1) != LUA_TNUMBER) return la_typeerror(L, fname, 1, "integer or string");
-  newstate(L, fname, la_checkint(L, fname, 1),
-           lua_isnoneornil(L, 2) ? 1 : la_checkint(L, fname, 2));
+  if (lua_type(L, 1) != LUA_TNUMBER) return la_typeerror(L, F, 1, "integer or string");
+  newstate(L, F, la_checkint(L, F, 1), lua_isnoneornil(L, 2) ? 1 : la_checkint(L, F, 2));
   return 1;
 }
 
@@ -404,13 +391,13 @@ static int l_lsq_state(lua_State *L) {
 -- k = 1). NaN or Inf is an error. Returns s.
 -- @function lsq_state:add */
 static int m_add(lua_State *L) {
-  const char *fname = "lsq_state.add";
-  lak_Lsq *s = checkstate(L, 1, fname);
-  la_Mat *A = la_check(L, 2, fname), *B = la_rhs(L, 3, fname, A->rows);
-  la_checkfinite(L, A, fname, "A", 1);
-  la_checkfinite(L, B, fname, "b", 1);
-  addrows(L, s, A, B, fname, 0);
-  lua_settop(L, 1);
+  const char *F = la_fname(L);
+  lak_Lsq *s = checkstate(L, 1, F);
+  la_Mat *A = la_check(L, 2, F), *B = la_rhs(L, 3, F, A->rows);
+  la_checkfinite(L, A, F, "A", 1);
+  la_checkfinite(L, B, F, "b", 1);
+  addrows(L, s, A, B, F, 0);
+  lua_settop(L, 1);                      /* s */
   return 1;
 }
 
@@ -418,10 +405,10 @@ static int m_add(lua_State *L) {
 -- changed). Associative and commutative up to rounding. Returns s.
 -- @function lsq_state:merge */
 static int m_merge(lua_State *L) {
-  const char *fname = "lsq_state.merge";
-  lak_Lsq *s = checkstate(L, 1, fname), *t = checkstate(L, 2, fname);
-  mergeinto(L, s, t, fname);
-  lua_settop(L, 1);
+  const char *F = la_fname(L);
+  lak_Lsq *s = checkstate(L, 1, F), *t = checkstate(L, 2, F);
+  mergeinto(L, s, t, F);
+  lua_settop(L, 1);                      /* s */
   return 1;
 }
 
@@ -429,7 +416,7 @@ static int m_merge(lua_State *L) {
 -- with `la.lsq_state(bytes)`.
 -- @function lsq_state:tobytes */
 static int m_tobytes(lua_State *L) {
-  lak_Lsq *s = checkstate(L, 1, "lsq_state.tobytes");
+  lak_Lsq *s = checkstate(L, 1, la_fname(L));
   size_t len = lak_lsq_bytes(s->n, s->k);
   luaL_Buffer b;
   unsigned char *p = (unsigned char *)luaL_buffinitsize(L, &b, len);
@@ -443,11 +430,12 @@ static int m_tobytes(lua_State *L) {
 -- (`method` = "svd" | "qr" | "qrp", `rcond`, `ridge`, applied here once).
 -- @function lsq_state:solve */
 static int m_solve(lua_State *L) {
-  lak_Lsq *s = checkstate(L, 1, "lsq_state.solve");
+  const char *F = la_fname(L);
+  lak_Lsq *s = checkstate(L, 1, F);
   double rcond, ridge;
-  int method = solveopts(L, 2, s, &rcond, &ridge);
-  lua_settop(L, 2);
-  return solve(L, s, method, rcond, ridge, "lsq_state.solve");
+  int method = solveopts(L, 2, s, &rcond, &ridge, F);
+  lua_settop(L, 2);                      /* s, opts; solve pushes above */
+  return solve(L, s, method, rcond, ridge, F);
 }
 
 static int m_index(lua_State *L) {
@@ -492,14 +480,14 @@ static int l_lstsq(lua_State *L) {
   if (la_optcheckfinite(L, 3, F)) la_checkfinite(L, B, F, "b", 0);
   P.rcond = la_optnum(L, 3, "rcond", EPS * (m > n ? m : n), F);
   if (isnan(P.rcond)) la_error(L, F, "rcond is NaN");
-  lua_settop(L, 3);
+  lua_settop(L, 3);                      /* A, b, opts; everything below is pushed above */
   /* the state takes k = 0 as it is */
   if (use_tsqr(m, n))
     return lsq_fit(L, A, B, (int)meth, P.rcond, ridge, !la_optcheckfinite(L, 3, F), F);
   /* no right-hand sides: rank and sv still come from A, so one zero column
   ** is solved for and dropped (LAPACK rejects nrhs = 0 in some routines) */
   nok = B->cols == 0;
-  if (nok) { B = la_newzero(L, F, m, 1); lua_replace(L, 2); }
+  if (nok) { B = la_newzero(L, F, m, 1); lua_replace(L, 2); }   /* anchored as b */
   setup(L, &P, A, B, ridge);
   if (m == 0 || n == 0) {
     rank = 0;
@@ -550,7 +538,7 @@ static int l_nnls(lua_State *L) {
   la_checkinfo(L, F, "dgelsy", info);
   lwork = (int)(q > 1 ? q : 1);
   work = la_scratch(L, lak_nnls_work(p, n, lwork));
-  iwork = (int *)la_scratch(L, (3 * (size_t)n + 2) / 2 + 1);
+  iwork = LA_SCRATCH(L, int, 3 * (size_t)n);      /* passive set, pivots, indices */
   bcol = la_scratch(L, (size_t)p);
   lak_copy(p, 1, B->data, B->ld, bcol, p > 0 ? p : 1);
   x = la_new(L, F, n, 1);
@@ -574,6 +562,19 @@ static const luaL_Reg methods[] = {
 
 static const luaL_Reg state_funcs[] = {{"lsq_state", l_lsq_state}, {NULL, NULL}};
 
+/* The methods into the table at -1, each a closure over the matrix
+** metatable and its public name "lsq_state.<method>" (la_setfuncs's
+** upvalues 1 and 2, so that la_fname names the method). */
+static void setmethods(lua_State *L) {
+  const luaL_Reg *r;
+  for (r = methods; r->name; r++) {
+    luaL_getmetatable(L, LINALG_MATRIX);
+    lua_pushfstring(L, "lsq_state.%s", r->name);
+    lua_pushcclosure(L, r->func, 2);
+    lua_setfield(L, -2, r->name);
+  }
+}
+
 /* registers la.lsq_state into the module table at -1 */
 static void open_state(lua_State *L) {
   lua_newtable(L);                                   /* the state's metatable */
@@ -581,11 +582,11 @@ static void open_state(lua_State *L) {
   lua_setfield(L, -2, "__name");
   lua_pushcfunction(L, m_tostring);
   lua_setfield(L, -2, "__tostring");
-  lua_newtable(L);                                   /* methods (upvalue: matrix mt) */
-  la_setfuncs(L, methods, 0);
+  lua_newtable(L);                                   /* methods */
+  setmethods(L);
   lua_pushcclosure(L, m_index, 1);
   lua_setfield(L, -2, "__index");
-  lua_rawsetp(L, LUA_REGISTRYINDEX, &lsq_key);
+  lua_setfield(L, LUA_REGISTRYINDEX, LSQ_NAME);      /* replaced on a reload */
   la_setfuncs(L, state_funcs, 0);
 }
 

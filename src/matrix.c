@@ -98,6 +98,11 @@ la_Mat *la_newat(lua_State *L, const char *fname, lua_Integer m, lua_Integer n, 
   return newmat(L, fname, m, n, mt, LA_F64);
 }
 
+la_Mat *la_newatt(lua_State *L, const char *fname, lua_Integer m, lua_Integer n, int mt,
+                  int dtype) {
+  return newmat(L, fname, m, n, mt, dtype);
+}
+
 la_Mat *la_newt(lua_State *L, const char *fname, lua_Integer m, lua_Integer n, int dtype) {
   return newmat(L, fname, m, n, lua_upvalueindex(1), dtype);
 }
@@ -596,7 +601,7 @@ static int m_tostring(lua_State *L) {
                   (A->flags & LA_VIEW) ? " (view)" : "");
     return 1;
   }
-  ri = (int *)la_scratch(L, (size_t)A->rows + 2 * (size_t)A->cols + 16);
+  ri = LA_SCRATCH(L, int, (size_t)A->rows + 2 * (size_t)A->cols + 16);
   int *ci, *w;
   char buf[64];
   luaL_Buffer B;
@@ -739,7 +744,7 @@ LINALG_API double *linalg_testmatrix(lua_State *L, int idx, int *rows,
 LINALG_API double *linalg_checkmatrix(lua_State *L, int idx, int *rows,
                                       int *cols, int *ld) {
   la_Mat *A = testtyped(L, idx, LA_F64, rows, cols, ld);
-  if (!A) checkfail(L, idx, LA_F64);
+  if (!A) { checkfail(L, idx, LA_F64); return NULL; }
   return A->data;
 }
 
@@ -757,7 +762,7 @@ LINALG_API float *linalg_testmatrixf(lua_State *L, int idx, int *rows,
 LINALG_API float *linalg_checkmatrixf(lua_State *L, int idx, int *rows,
                                       int *cols, int *ld) {
   la_Mat *A = testtyped(L, idx, LA_F32, rows, cols, ld);
-  if (!A) checkfail(L, idx, LA_F32);
+  if (!A) { checkfail(L, idx, LA_F32); return NULL; }
   return A->fdata;
 }
 

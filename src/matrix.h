@@ -44,6 +44,8 @@ la_Mat *la_newat(lua_State *L, const char *fname, lua_Integer m, lua_Integer n, 
 la_Mat *la_newzero(lua_State *L, const char *fname, lua_Integer m, lua_Integer n);
 /* of element type dtype (la_new is la_newt(..., LA_F64)) */
 la_Mat *la_newt(lua_State *L, const char *fname, lua_Integer m, lua_Integer n, int dtype);
+la_Mat *la_newatt(lua_State *L, const char *fname, lua_Integer m, lua_Integer n, int mt,
+                  int dtype);
 /* a packed copy of A (pushes 1), of A's type / of type dtype */
 la_Mat *la_copyof(lua_State *L, const la_Mat *A, const char *fname);
 la_Mat *la_convert(lua_State *L, const la_Mat *A, int dtype, const char *fname);

@@ -21,42 +21,39 @@ enum { ASSUME_GEN, ASSUME_SYM, ASSUME_POS, ASSUME_LOWER, ASSUME_UPPER };
 
 /* Solves A X = X (X holds b on entry) for solve's assume = "sym" (dsysv),
 ** "pos" (dposv), "lower" / "upper" (dtrtrs, that triangle only read).
-** A is square with as many rows as X; pushes scratch. */
+** A is square with as many rows as X. Pushes scratch: nothing for
+** "lower"/"upper", W for "pos", W, ipiv, work for "sym". */
 static void solve_assume(lua_State *L, const la_Mat *A, la_Mat *X, int assume) {
+  const char *F = la_fname(L);
   la_Mat *W;
-  int n = A->rows, info, lwork;
+  int n = A->rows, info;
   lapack_int *ipiv;
-  double q, *work;
   if (assume == ASSUME_LOWER || assume == ASSUME_UPPER) {
     info = LAPACKE_dtrtrs_work(LAPACK_COL_MAJOR, assume == ASSUME_LOWER ? 'L' : 'U', 'N',
                                'N', n, X->cols, A->data, A->ld, X->data, X->ld);
-    la_checkinfo(L, la_fname(L), "dtrtrs", info);
-    if (info > 0) la_error(L, la_fname(L), "matrix is singular (A(%d,%d) = 0)", info, info);
+    la_checkinfo(L, F, "dtrtrs", info);
+    if (info > 0) la_error(L, F, "matrix is singular (A(%d,%d) = 0)", info, info);
     return;
   }
-  la_checksym(L, A, la_fname(L));
-  W = la_copyof(L, A, la_fname(L));
+  la_checksym(L, A, F);
+  W = la_copyof(L, A, F);
   if (assume == ASSUME_POS) {
     info = LAPACKE_dposv_work(LAPACK_COL_MAJOR, 'L', n, X->cols, W->data, W->ld, X->data, X->ld);
-    la_checkinfo(L, la_fname(L), "dposv", info);
+    la_checkinfo(L, F, "dposv", info);
     if (info > 0)
-      la_error(L, la_fname(L), "matrix is not positive definite (the leading minor of order %d "
+      la_error(L, F, "matrix is not positive definite (the leading minor of order %d "
                "is not positive)", info);
     return;
   }
-  ipiv = (lapack_int *)la_scratch(L, (size_t)n + 1);
-  info = LAPACKE_dsysv_work(LAPACK_COL_MAJOR, 'L', n, X->cols, W->data, W->ld, ipiv,
-                            X->data, X->ld, &q, -1);
-  la_checkinfo(L, la_fname(L), "dsysv", info);
-  work = la_work(L, la_fname(L), q, &lwork);
-  info = LAPACKE_dsysv_work(LAPACK_COL_MAJOR, 'L', n, X->cols, W->data, W->ld, ipiv,
-                            X->data, X->ld, work, lwork);
-  la_checkinfo(L, la_fname(L), "dsysv", info);
-  if (info > 0) la_error(L, la_fname(L), "matrix is singular (D(%d,%d) = 0)", info, info);
+  ipiv = LA_SCRATCH(L, lapack_int, (size_t)n);
+  LA_WORKCALL(L, F, "dsysv", info,
+              LAPACKE_dsysv_work(LAPACK_COL_MAJOR, 'L', n, X->cols, W->data, W->ld, ipiv,
+                                 X->data, X->ld, WORK, LWORK));
+  if (info > 0) la_error(L, F, "matrix is singular (D(%d,%d) = 0)", info, info);
 }
 
 /* solve(A, b [, {assume = "gen"}]) -> x with A x = b (dgesv; assume "sym",
-** "pos", "lower", "upper": la_solve_assume); b is n x k or a vector */
+** "pos", "lower", "upper": solve_assume); b is n x k or a vector */
 static int l_solve(lua_State *L) {
   const char *F = la_fname(L);
   static const char *const keys[] = {"assume", "check_finite", NULL};
@@ -75,47 +72,54 @@ static int l_solve(lua_State *L) {
     la_checkfinite(L, B, F, "b", 0);
   }
   if (assume != ASSUME_GEN) {
-    int top = lua_gettop(L) + 1;
-    solve_assume(L, A, la_copyof(L, B, F), assume);
-    lua_settop(L, top);
+    int xslot;
+    X = la_copyof(L, B, F);
+    xslot = lua_gettop(L);
+    solve_assume(L, A, X, assume);
+    lua_settop(L, xslot);                /* X on top */
     return 1;
   }
-  W = la_copyof(L, A, F);
+  W = la_copyof(L, A, F);                /* pushes W, X, ipiv */
   X = la_copyof(L, B, F);
-  ipiv = (lapack_int *)la_scratch(L, (size_t)A->rows);
+  ipiv = LA_SCRATCH(L, lapack_int, (size_t)A->rows);
   info = LAPACKE_dgesv_work(LAPACK_COL_MAJOR, A->rows, X->cols, W->data, W->ld, ipiv,
                             X->data, X->ld);
   la_checkinfo(L, F, "dgesv", info);
   if (info > 0) singular(L, F, info);
-  lua_pop(L, 1);
+  lua_pop(L, 1);                         /* ipiv: X on top */
   return 1;
+}
+
+/* inv(A) and det(A): the LU of argument 1, a square matrix, after its
+** check_finite option (at 2); pushes the factored copy and ipiv (la_lu). */
+static la_Mat *luarg(lua_State *L, const char *fname, lapack_int **ipiv, lapack_int *info) {
+  la_Mat *A = la_checksquare(L, 1, fname);
+  la_checkopts(L, 2, fname, finite_only);
+  if (la_optcheckfinite(L, 2, fname)) la_checkfinite(L, A, fname, "A", 0);
+  return la_lu(L, A, fname, ipiv, info);
 }
 
 /* inv(A) (dgetrf + dgetri); prefer solve */
 static int l_inv(lua_State *L) {
   const char *F = la_fname(L);
-  la_Mat *A = la_checksquare(L, 1, F), *W;
+  la_Mat *W;
   lapack_int info, *ipiv;
-  la_checkopts(L, 2, F, finite_only);
-  if (la_optcheckfinite(L, 2, F)) la_checkfinite(L, A, F, "A", 0);
-  W = la_lu(L, A, F, &ipiv, &info);
+  W = luarg(L, F, &ipiv, &info);
   if (info > 0) singular(L, F, info);
   la_inverse(L, W, ipiv, F);
-  lua_pop(L, 1);
+  lua_pop(L, 1);                         /* ipiv: W, now the inverse, on top */
   return 1;
 }
 
 /* det(A): product of U's diagonal with the sign of the row swaps; 0 if singular */
 static int l_det(lua_State *L) {
   const char *F = la_fname(L);
-  la_Mat *A = la_checksquare(L, 1, F), *W;
+  la_Mat *W;
   lapack_int info, *ipiv;
   double d = 1.0;
   int i;
-  la_checkopts(L, 2, F, finite_only);
-  if (la_optcheckfinite(L, 2, F)) la_checkfinite(L, A, F, "A", 0);
-  W = la_lu(L, A, F, &ipiv, &info);
-  for (i = 0; i < A->rows; i++) {
+  W = luarg(L, F, &ipiv, &info);
+  for (i = 0; i < W->rows; i++) {
     d *= LA_AT(W, i, i);
     if (ipiv[i] != i + 1) d = -d;
   }
@@ -131,7 +135,7 @@ static int l_pinv(lua_State *L) {
   int i, j, r = 0;
   la_checkopts(L, la_optsat(L, 2), F, finite_only);
   (void)la_optcheckfinite(L, la_optsat(L, 2), F);
-  s = la_svd(L, A, F, 'S');
+  s = la_svd(L, A, F, 'S');                /* pushes U, s, Vt */
   U = la_test(L, -3); Vt = la_test(L, -1);
   cut = s->rows > 0 ? rcond * s->data[0] : 0.0;
   for (i = 0; i < s->rows; i++) {
@@ -165,17 +169,16 @@ static int mpower(lua_State *L, const char *fname) {
   }
   k = lua_tointeger(L, 2);
   e = k < 0 ? (lua_Unsigned)0 - (lua_Unsigned)k : (lua_Unsigned)k;
-  lua_settop(L, 2);
-  if (k < 0) {
+  if (k < 0) {                                  /* pushes the base B */
     lapack_int info, *ipiv;
-    B = la_lu(L, A, fname, &ipiv, &info);         /* 3, 4 */
+    B = la_lu(L, A, fname, &ipiv, &info);       /* pushes B, ipiv */
     if (info > 0) singular(L, fname, info);
     la_inverse(L, B, ipiv, fname);
-    lua_pop(L, 1);
-  } else B = la_copyof(L, A, fname);                            /* 3: base */
-  P = la_newzero(L, fname, n, n);               /* 4: result */
+    lua_pop(L, 1);                              /* ipiv */
+  } else B = la_copyof(L, A, fname);
+  P = la_newzero(L, fname, n, n);               /* pushes the result P, then a product T */
   for (i = 0; i < n; i++) LA_AT(P, i, i) = 1.0;
-  T = la_new(L, fname, n, n);                   /* 5: product */
+  T = la_new(L, fname, n, n);
   while (e > 0) {
     if (e & 1) {
       lak_gemm('N', 'N', n, n, n, 1.0, P->data, P->ld, B->data, B->ld, 0.0, T->data, T->ld);
@@ -187,7 +190,7 @@ static int mpower(lua_State *L, const char *fname) {
       lak_copy(n, n, T->data, T->ld, B->data, B->ld);
     }
   }
-  lua_pop(L, 1);
+  lua_pop(L, 1);                                /* T: P on top */
   return 1;
 }
 

@@ -191,8 +191,9 @@ local function toobig(k, n)
 end
 
 --- Reads a NumPy .npy file (format 1.0, 2.0 or 3.0).
--- float64 is read as is; float32, int32 and int64 are converted; either
--- byte order, C or Fortran order. A 1-D array becomes a column vector.
+-- The file's float type is kept: `<f8` (or `>f8`) gives a float64 matrix,
+-- `<f4` (or `>f4`) a float32 one; int32 and int64 are converted to float64;
+-- either byte order, C or Fortran order. A 1-D array becomes a column vector.
 -- Anything else (more dimensions, other dtypes, a truncated file, a bad
 -- magic string, a header that is not the Python literal NumPy writes or
 -- whose shape does not match the data) is an error.
@@ -239,15 +240,17 @@ function M.load_npy(path, opts)
   end)
 end
 
---- Writes a matrix as a NumPy .npy file (format 1.0, little-endian float64,
--- Fortran order, 2-D: an n x 1 vector is saved with shape (n, 1)).
+--- Writes a matrix as a NumPy .npy file (format 1.0, Fortran order, 2-D: an
+-- n x 1 vector is saved with shape (n, 1)) in the matrix's type:
+-- little-endian float64 (`<f8`) or float32 (`<f4`).
 -- @param A matrix (or table)
 -- @string path
 function M.save_npy(A, path)
   A = core.asmatrix(A, "save_npy", 1)
   util.checkpath(path, "save_npy", 2)
   local m, n = A:shape()
-  local dict = string.format("{'descr': '<f8', 'fortran_order': True, 'shape': (%d, %d), }", m, n)
+  local descr = A.dtype == "float32" and "<f4" or "<f8"
+  local dict = string.format("{'descr': '%s', 'fortran_order': True, 'shape': (%d, %d), }", descr, m, n)
   local total = 10 + #dict + 1
   local pad = (64 - total % 64) % 64
   local header = dict .. string.rep(" ", pad) .. "\n"
