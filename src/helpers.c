@@ -143,6 +143,11 @@ static int opterror(lua_State *L, const char *fname, const char *key,
                   la_typename(L, -1));
 }
 
+/* la_optbool, la_optnum and la_optint are alike on purpose (`duplicates`
+** pairs the first two): each is getopt, its type's test and read, and
+** opterror naming its type; folding them into one reader by type code would
+** trade three readable contracts for a switch (lauxlib's luaL_opt* are
+** written the same way). */
 int la_optbool(lua_State *L, int idx, const char *key, int def,
                const char *fname) {
   int t = getopt(L, idx, key, fname), v = def;
