@@ -95,7 +95,7 @@ static const double *optmat(lua_State *L, int oi, const char *key, int slot,
   lua_getfield(L, oi, key);
   lua_replace(L, slot);
   if (lua_isnil(L, slot)) return NULL;
-  if (!la_test(L, slot) && !lua_istable(L, slot))
+  if (!la_testany(L, slot) && !lua_istable(L, slot))
     la_error(L, la_fname(L), "option '%s' must be a matrix, got %s", key, la_typename(L, slot));
   if (key[0] == 'm' && isboolmask(L, slot)) {
     boolmask(L, slot);

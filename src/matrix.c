@@ -709,61 +709,48 @@ static void *pushany(lua_State *L, int rows, int cols, const void *src, int ld_s
   return dtype == LA_F32 ? (void *)A->fdata : (void *)A->data;
 }
 
-/* The matrix at idx if it is one of type dtype and open, else NULL. */
-static la_Mat *testtyped(lua_State *L, int idx, int dtype, int *rows, int *cols, int *ld) {
+/* The data of the matrix at idx if it is open and of type dtype, its shape
+** stored (any out pointer may be NULL); else NULL, or with check an error
+** that says why: closed, the other type, or no matrix. The float64 and
+** float32 functions of linalg.h are this with their types. */
+static void *typed(lua_State *L, int idx, int dtype, int check, int *rows, int *cols,
+                   int *ld) {
   la_Mat *A = testapi(L, idx);
-  if (!A || (A->flags & LA_CLOSED) || A->dtype != dtype) return NULL;
-  if (rows) *rows = A->rows;
-  if (cols) *cols = A->cols;
-  if (ld) *ld = A->ld;
-  return A;
-}
-
-/* the error of a failed check: closed, of the other type, or no matrix */
-static void checkfail(lua_State *L, int idx, int dtype) {
-  la_Mat *A = testapi(L, idx);
+  if (A && !(A->flags & LA_CLOSED) && A->dtype == dtype) {
+    if (rows) *rows = A->rows;
+    if (cols) *cols = A->cols;
+    if (ld) *ld = A->ld;
+    return dtype == LA_F32 ? (void *)A->fdata : (void *)A->data;
+  }
+  if (!check) return NULL;
   if (A && (A->flags & LA_CLOSED)) la_argerror(L, "checkmatrix", idx, "matrix is closed");
   if (A)
     la_argerror(L, "checkmatrix", idx, lua_pushfstring(L, "%s matrix expected, got a %s "
                 "matrix (A:astype(\"%s\") converts it)", la_dtypes[dtype],
                 la_dtypes[A->dtype], la_dtypes[dtype]));
   la_typeerror(L, "checkmatrix", idx, "matrix");
+  return NULL;
 }
 
-LINALG_API double *linalg_pushmatrix(lua_State *L, int rows, int cols,
-                                     const double *src, int ld_src) {
+LINALG_API double *linalg_pushmatrix(lua_State *L, int rows, int cols, const double *src,
+                                     int ld_src) {
   return (double *)pushany(L, rows, cols, src, ld_src, LA_F64);
 }
-
-LINALG_API double *linalg_testmatrix(lua_State *L, int idx, int *rows,
-                                     int *cols, int *ld) {
-  la_Mat *A = testtyped(L, idx, LA_F64, rows, cols, ld);
-  return A ? A->data : NULL;
+LINALG_API double *linalg_testmatrix(lua_State *L, int idx, int *rows, int *cols, int *ld) {
+  return (double *)typed(L, idx, LA_F64, 0, rows, cols, ld);
 }
-
-LINALG_API double *linalg_checkmatrix(lua_State *L, int idx, int *rows,
-                                      int *cols, int *ld) {
-  la_Mat *A = testtyped(L, idx, LA_F64, rows, cols, ld);
-  if (!A) { checkfail(L, idx, LA_F64); return NULL; }
-  return A->data;
+LINALG_API double *linalg_checkmatrix(lua_State *L, int idx, int *rows, int *cols, int *ld) {
+  return (double *)typed(L, idx, LA_F64, 1, rows, cols, ld);
 }
-
-LINALG_API float *linalg_pushmatrixf(lua_State *L, int rows, int cols,
-                                     const float *src, int ld_src) {
+LINALG_API float *linalg_pushmatrixf(lua_State *L, int rows, int cols, const float *src,
+                                     int ld_src) {
   return (float *)pushany(L, rows, cols, src, ld_src, LA_F32);
 }
-
-LINALG_API float *linalg_testmatrixf(lua_State *L, int idx, int *rows,
-                                     int *cols, int *ld) {
-  la_Mat *A = testtyped(L, idx, LA_F32, rows, cols, ld);
-  return A ? A->fdata : NULL;
+LINALG_API float *linalg_testmatrixf(lua_State *L, int idx, int *rows, int *cols, int *ld) {
+  return (float *)typed(L, idx, LA_F32, 0, rows, cols, ld);
 }
-
-LINALG_API float *linalg_checkmatrixf(lua_State *L, int idx, int *rows,
-                                      int *cols, int *ld) {
-  la_Mat *A = testtyped(L, idx, LA_F32, rows, cols, ld);
-  if (!A) { checkfail(L, idx, LA_F32); return NULL; }
-  return A->fdata;
+LINALG_API float *linalg_checkmatrixf(lua_State *L, int idx, int *rows, int *cols, int *ld) {
+  return (float *)typed(L, idx, LA_F32, 1, rows, cols, ld);
 }
 
 LINALG_API const char *linalg_dtype(lua_State *L, int idx) {

@@ -70,24 +70,29 @@ static int l_logspace(lua_State *L) {
   return 1;
 }
 
+/* every element of the packed matrix A (either type) set to x */
 static void fillwith(la_Mat *A, double x) {
   size_t i, n = (size_t)A->rows * A->cols;
-  for (i = 0; i < n; i++) A->data[i] = x;
+  if (A->dtype == LA_F32) for (i = 0; i < n; i++) A->fdata[i] = (float)x;
+  else for (i = 0; i < n; i++) A->data[i] = x;
 }
 
-/* full(m, n, x): m x n filled with x */
+/* full(m, n, x [, {dtype}]): m x n filled with x */
 static int l_full(lua_State *L) {
+  static const char *const keys[] = {"dtype", NULL};
   const char *F = la_fname(L);
-  int m = la_checksize(L, F, 1), n = la_checksize(L, F, 2);
+  int m = la_checksize(L, F, 1), n = la_checksize(L, F, 2), oi = la_optsat(L, 4), t;
   double x = checknum(L, F, 3);
-  fillwith(la_new(L, F, m, n), x);
+  la_checkopts(L, oi, F, keys);
+  t = la_optdtype(L, oi, LA_F64, F);
+  fillwith(la_newt(L, F, m, n, t), x);
   return 1;
 }
 
-/* zeros_like(A), ones_like(A), full_like(A, x): A's shape, filled */
+/* zeros_like(A), ones_like(A), full_like(A, x): A's shape and type, filled */
 static int like(lua_State *L, const char *fname, double x) {
-  la_Mat *A = la_check(L, 1, fname);
-  fillwith(la_new(L, fname, A->rows, A->cols), x);
+  la_Mat *A = la_checkany(L, 1, fname);
+  fillwith(la_newt(L, fname, A->rows, A->cols, A->dtype), x);
   return 1;
 }
 
@@ -96,7 +101,7 @@ static int l_ones_like(lua_State *L) { return like(L, la_fname(L), 1.0); }
 static int l_full_like(lua_State *L) {
   const char *F = la_fname(L);
   double x;
-  la_check(L, 1, F);
+  la_checkany(L, 1, F);
   x = checknum(L, F, 2);
   return like(L, F, x);
 }

@@ -198,14 +198,17 @@ static int l_matrix_power(lua_State *L) { return mpower(L, la_fname(L)); }
 
 /* A ^ k: the matrix power (Octave); s ^ A has no meaning here */
 static int m_pow(lua_State *L) {
-  la_Mat *A = la_test(L, 1);
+  la_Mat *A = la_testany(L, 1);
+  int f32 = A && A->dtype == LA_F32;
   if (!A)
     return la_error(L, "matrix_power", "%s ^ matrix is not defined (elementwise power is la.pow(x, A))",
              la_typename(L, 1));
   if (A->rows != A->cols)
     return la_error(L, "matrix_power", "A ^ k needs a square matrix, got %dx%d (elementwise power "
              "is la.pow(A, p))", A->rows, A->cols);
-  return mpower(L, "matrix_power");
+  mpower(L, "matrix_power");      /* computed in float64; a float32 A gets float32 */
+  if (f32) la_convert(L, la_test(L, -1), LA_F32, "matrix_power");
+  return 1;
 }
 
 static const luaL_Reg meta[] = { {"__pow", m_pow}, {NULL, NULL} };
