@@ -254,28 +254,26 @@ static void allreduce(lua_State *L, int idx, MPI_Comm comm, int det, const char 
 
 /* ------------------------------------------------------------ functions */
 
-/** The calling process's rank in the communicator (0-based).
--- @function rank
--- @tparam[opt] table opts `comm`: a Fortran communicator handle */
-static int l_rank(lua_State *L) {
+/* rank and size: an integer the communicator gives (MPI_Comm_rank and
+** MPI_Comm_size have one signature) */
+static int commint(lua_State *L, const char *fname, const char *call,
+                   int (*query)(MPI_Comm, int *)) {
   static const char *const keys[] = {"comm", NULL};
-  int r;
-  checkopts(L, 1, "rank", keys);
-  checkmpi(L, "rank", "MPI_Comm_rank", MPI_Comm_rank(getcomm(L, 1, "rank"), &r));
-  lua_pushinteger(L, r);
+  int v;
+  checkopts(L, 1, fname, keys);
+  checkmpi(L, fname, call, query(getcomm(L, 1, fname), &v));
+  lua_pushinteger(L, v);
   return 1;
 }
 
+/** The calling process's rank in the communicator (0-based).
+-- @function rank
+-- @tparam[opt] table opts `comm`: a Fortran communicator handle */
+static int l_rank(lua_State *L) { return commint(L, "rank", "MPI_Comm_rank", MPI_Comm_rank); }
+
 /** The number of ranks in the communicator.
 -- @function size */
-static int l_size(lua_State *L) {
-  static const char *const keys[] = {"comm", NULL};
-  int s;
-  checkopts(L, 1, "size", keys);
-  checkmpi(L, "size", "MPI_Comm_size", MPI_Comm_size(getcomm(L, 1, "size"), &s));
-  lua_pushinteger(L, s);
-  return 1;
-}
+static int l_size(lua_State *L) { return commint(L, "size", "MPI_Comm_size", MPI_Comm_size); }
 
 /** Waits for every rank.
 -- @function barrier */
