@@ -125,9 +125,13 @@ static int m_div(lua_State *L) {
 /* A B; in float32 (sgemm) when both are float32, else in float64 */
 static int matmul(lua_State *L, const char *fname) {
   la_Mat *A = la_testany(L, 1), *B = la_testany(L, 2), *C;
-  int f32 = A && B && A->dtype == LA_F32 && B->dtype == LA_F32;
-  A = f32 ? la_checkany(L, 1, fname) : la_check(L, 1, fname);
-  B = f32 ? la_checkany(L, 2, fname) : la_check(L, 2, fname);
+  int f32 = 0;
+  if (A && B && A->dtype == B->dtype && !((A->flags | B->flags) & LA_CLOSED))
+    f32 = A->dtype == LA_F32;           /* two open matrices of one type: as they are */
+  else {                                /* tables, mixed types, closed: la_check decides */
+    A = la_check(L, 1, fname);
+    B = la_check(L, 2, fname);
+  }
   if (A->cols != B->rows)
     la_error(L, fname, "%dx%d times %dx%d (inner %d ~= %d)", A->rows, A->cols,
              B->rows, B->cols, A->cols, B->rows);

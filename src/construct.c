@@ -35,7 +35,12 @@ static void fillv(la_Mat *A, double v) {
 ** la.matrix(m, n [, fill] [, opts]); opts.dtype "float64" or "float32" */
 static int l_matrix(lua_State *L) {
   const char *F = la_fname(L);
-  la_Mat *A = la_testany(L, 1);
+  la_Mat *A;
+  if (lua_gettop(L) == 1 && lua_istable(L, 1)) {   /* matrix{...}: no options to read */
+    la_check(L, 1, F);                             /* converted in place */
+    return 1;
+  }
+  A = la_testany(L, 1);
   int t = dtypeopt(L, 2, A ? A->dtype : LA_F64, F);
   if (lua_istable(L, 1) || A) {
     int table = A == NULL;
