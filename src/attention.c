@@ -172,11 +172,10 @@ static int allfloat32(lua_State *L) {
 /* The float32 run of attention: a's shapes and options with float32 data;
 ** the mask and bias (float64, in their slots) converted into their slots.
 ** Pushes O [, A] [, lse], then the workspace. */
-static void attention32(lua_State *L, const lak_Attn *a, int weights, int wantlse,
-                        const char *F) {
+static void attention32(lua_State *L, const lak_Attn *a, const la_Mat *Q, const la_Mat *K,
+                        const la_Mat *V, int weights, int wantlse, const char *F) {
   lak_sAttn s;
-  la_Mat *Q = la_testany(L, 1), *K = la_testany(L, 2), *V = la_testany(L, 3), *O, *A = NULL,
-         *lse = NULL;
+  la_Mat *O, *A = NULL, *lse = NULL;
   memset(&s, 0, sizeof s);
   s.nq = a->nq; s.nk = a->nk; s.dk = a->dk; s.dv = a->dv;
   s.Q = Q->fdata; s.K = K->fdata; s.V = V->fdata;
@@ -211,12 +210,12 @@ static void attention32(lua_State *L, const lak_Attn *a, int weights, int wantls
 static int l_attention(lua_State *L) {
   const char *F = la_fname(L);
   int f32 = allfloat32(L);
-  la_Mat *Q = f32 ? la_testany(L, 1) : la_check(L, 1, F), *K = f32 ? la_testany(L, 2) : la_check(L, 2, F);
-  la_Mat *V = f32 ? la_testany(L, 3) : la_check(L, 3, F), *O, *A = NULL, *lse = NULL;
+  /* float32: la_checkany keeps them as they are (and refuses a closed one) */
+  la_Mat *Q = f32 ? la_checkany(L, 1, F) : la_check(L, 1, F);
+  la_Mat *K = f32 ? la_checkany(L, 2, F) : la_check(L, 2, F);
+  la_Mat *V = f32 ? la_checkany(L, 3, F) : la_check(L, 3, F), *O, *A = NULL, *lse = NULL;
   lak_Attn a;
   int oi = lua_isnoneornil(L, OPTS_SLOT) ? 0 : OPTS_SLOT, weights, wantlse;
-  if (f32 && ((Q->flags | K->flags | V->flags) & LA_CLOSED)) f32 = 0;   /* la_check says so */
-  if (!f32) { Q = la_check(L, 1, F); K = la_check(L, 2, F); V = la_check(L, 3, F); }
   if (oi && (!lua_istable(L, oi) || la_test(L, oi)))
     la_typeerror(L, F, OPTS_SLOT, "options table");
   if (K->cols != Q->cols)
@@ -231,7 +230,7 @@ static int l_attention(lua_State *L) {
   lua_settop(L, BIAS_SLOT);              /* reserves MASK_SLOT and BIAS_SLOT */
   attnopts(L, oi, &a, &weights, &wantlse);
   if (f32) {
-    attention32(L, &a, weights, wantlse, F);
+    attention32(L, &a, Q, K, V, weights, wantlse, F);
     lua_pop(L, 1);                       /* the workspace */
     return 1 + weights + wantlse;
   }

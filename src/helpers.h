@@ -168,6 +168,10 @@ void la_inverse(lua_State *L, la_Mat *W, int *ipiv, const char *fname);
 ** all are numbers. o->a points into *o: an Operand is not copied. */
 typedef struct la_Operand { lak_Arg a; int m, n, num; double s; } la_Operand;
 void la_operand(lua_State *L, int idx, const char *fname, la_Operand *o);
+/* the shape step alone, for operands read otherwise (float32): o[i].m, .n
+** and the strides o[i].a.rs, .cs set; the strides of broadcast dimensions
+** become 0, shapes that do not broadcast are an error */
+void la_bshape(lua_State *L, const char *fname, la_Operand *o, int k, int *m, int *n);
 int la_broadcast(lua_State *L, const char *fname, la_Operand *o, int k,
                  int *m, int *n);
 

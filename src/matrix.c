@@ -128,8 +128,18 @@ void la_copyto(const la_Mat *A, la_Mat *B) {
     lak_scopy(A->rows, A->cols, A->fdata, A->ld, B->fdata, B->ld);
     return;
   }
-  for (j = 0; j < A->cols; j++)
-    for (i = 0; i < A->rows; i++) la_put(B, i, j, la_get(A, i, j));
+  /* between types: every float32 argument of float64 code comes this way */
+  for (j = 0; j < A->cols; j++) {
+    if (A->dtype == LA_F32) {
+      const float *a = A->fdata + (ptrdiff_t)j * A->ld;
+      double *b = B->data + (ptrdiff_t)j * B->ld;
+      for (i = 0; i < A->rows; i++) b[i] = a[i];
+    } else {
+      const double *a = A->data + (ptrdiff_t)j * A->ld;
+      float *b = B->fdata + (ptrdiff_t)j * B->ld;
+      for (i = 0; i < A->rows; i++) b[i] = (float)a[i];
+    }
+  }
 }
 
 la_Mat *la_convert(lua_State *L, const la_Mat *A, int dtype, const char *fname) {

@@ -48,19 +48,24 @@ static int shapeerror(lua_State *L, const char *fname, const la_Operand *o, int 
 
 int la_broadcast(lua_State *L, const char *fname, la_Operand *o, int k,
                  int *m, int *n) {
-  int i, ok = 1, nums = 1;
-  *m = *n = 1;
+  int i, nums = 1;
   for (i = 0; i < k; i++) {
     la_operand(L, i + 1, fname, &o[i]);
     nums = nums && o[i].num;
   }
+  la_bshape(L, fname, o, k, m, n);
+  return nums;
+}
+
+void la_bshape(lua_State *L, const char *fname, la_Operand *o, int k, int *m, int *n) {
+  int i, ok = 1;
+  *m = *n = 1;
   for (i = 0; i < k; i++) ok = bdim(m, o[i].m) && bdim(n, o[i].n) && ok;
   if (!ok) shapeerror(L, fname, o, k);
   for (i = 0; i < k; i++) {
     if (o[i].m != *m) o[i].a.rs = 0;
     if (o[i].n != *n) o[i].a.cs = 0;
   }
-  return nums;
 }
 
 /* ------------------------------------------------------- vectors */
