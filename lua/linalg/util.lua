@@ -86,7 +86,7 @@ local function open_read(path, fname, argno)
   local f, err = io.open(path, "rb")
   if not f then ioerror(fname, path, err) end
   local ok, rerr = f:read(0)             -- a directory opens, then fails here
-  if ok == nil and rerr then f:close(); ioerror(fname, path, rerr) end
+  if ok == nil and rerr then f:close(); ioerror(fname, path, rerr) end   -- read-only handle
   return f
 end
 
@@ -121,7 +121,7 @@ end
 function M.withfile(path, fname, argno, body)
   local f = open_read(path, fname, argno)
   local r = table.pack(pcall(body, f))
-  f:close()
+  f:close()                  -- opened for reading: closing it can lose nothing
   if not r[1] then
     local e = tostring(r[2])
     if e:sub(1, #fname + 8) == "linalg." .. fname .. ":" then error(e, 0) end
@@ -153,7 +153,7 @@ local function writeall(f, parts)
   if type(parts) == "string" then parts = {parts} end
   for i = 1, #parts do
     local ok, err = f:write(parts[i])
-    if not ok then f:close(); return err or "write failed" end
+    if not ok then f:close(); return err or "write failed" end   -- that error is the one reported
   end
   local ok, err = f:close()
   if not ok then return err or "close failed" end
@@ -178,7 +178,7 @@ function M.writefile(path, parts, fname, argno)
     local f, err, code = io.open(path, "r+b")
     if f then
       special = f:seek("set", 1) ~= 1
-      f:close()
+      f:close()                        -- a probe: nothing was written
     elseif code ~= 2 then                -- ENOENT: nothing there yet
       ioerror(fname, path, err)          -- a directory, no permission, ...
     end
