@@ -76,14 +76,18 @@ static int LA_T(l_solve)(lua_State *L) {
   return 1;
 }
 
-/* pinv(A [, rcond = 1e-15]): V diag(1/s) U^T over s > rcond * s_max. The
-** default is NumPy's 1e-15 in both types (NumPy 1.24's pinv does not scale
-** it by the type's eps; the cut is compared in double, as NumPy's float64
-** cutoff array is). */
+/* pinv(A [, rcond]): V diag(1/s) U^T over s > rcond * s_max (NumPy).
+** Default rcond: NumPy's 1e-15 (4.5 eps) in float64; in float32 the same
+** 4.5 eps of float32 (1e-15 * 2^29 = 5.4e-7). NumPy 1.24 keeps 1e-15 for
+** float32 input but computes it in float64 (linalg's _commonType); with
+** sgesdd's singular values, whose noise is eps32 * s_max, 1e-15 would
+** invert the noise (pinv of float32 [[1, 2], [2, 4]]: entries of 1e7
+** instead of NumPy's 0.04). A given rcond is used as given. The cut is
+** compared in double, as NumPy's cutoff array is float64. */
 static int LA_T(l_pinv)(lua_State *L) {
   const char *F = la_fname(L);
   la_Mat *A = la_checkt(L, 1, F, LA_TYPE), *U, *s, *Vt, *P;
-  double rcond = la_optposnum(L, F, 2, 1e-15), cut;
+  double rcond = la_optposnum(L, F, 2, 1e-15 * (LA_EPS / DBL_EPSILON)), cut;
   int i, j, r = 0;
   la_checkopts(L, la_optsat(L, 2), F, finite_only);
   (void)la_optcheckfinite(L, la_optsat(L, 2), F);
