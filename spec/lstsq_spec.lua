@@ -60,6 +60,13 @@ describe("linalg.lstsq", function()
       "linalg.lstsq: A is rank deficient (|R(2,2)|")
     assert.error_matches(function() la.lstsq({{1, 1}, {1, 1}, {1, 1 + 1e-17}}, {1, 2, 3}, {method = "qr"}) end,
       "use method = \"svd\" or \"qrp\"")
+    -- an exactly zero R(2,2), which dgels itself reports (info = 2): the message names it
+    for _, dtype in ipairs{"float64", "float32"} do
+      assert.error_matches(function()
+        la.lstsq(la.matrix({{1, 0}, {0, 0}, {0, 0}}, {dtype = dtype}), la.ones(3, 1, {dtype = dtype}),
+                 {method = "qr"})
+      end, "linalg.lstsq: A is rank deficient (|R(2,2)| = 0.0 <= ")
+    end
   end)
 
   it("method qrp (dgelsy) handles rank deficiency with the minimum-norm answer", function()

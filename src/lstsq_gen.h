@@ -20,15 +20,16 @@ static int LA_T(ls_svd)(lua_State *L, LsProblem *P) {
 }
 
 /* The rank check of method "qr": every |R(i,i)| above rcond * max |R(i,i)|
-** (singular: gels reported an exact zero; rcond < 0: the type's eps). */
-static void LA_T(rankcheck)(lua_State *L, const la_Mat *R, int r, double rcond, int singular,
+** (rcond < 0: the type's eps); zero > 0: gels found R(zero,zero) exactly
+** zero. The message names the first diagonal entry that fails. */
+static void LA_T(rankcheck)(lua_State *L, const la_Mat *R, int r, double rcond, int zero,
                             const char *fname) {
   double big = 0.0, tol;
   int i;
   for (i = 0; i < r; i++) if (fabs(LA_E(R, i, i)) > big) big = fabs(LA_E(R, i, i));
   tol = (rcond < 0 ? LA_EPS : rcond) * big;
   for (i = 0; i < r; i++)
-    if (singular || !(fabs(LA_E(R, i, i)) > tol))
+    if (i + 1 == zero || !(fabs(LA_E(R, i, i)) > tol))
       la_error(L, fname, "A is rank deficient (|R(%d,%d)| = %f <= %f); "
                "use method = \"svd\" or \"qrp\"", i + 1, i + 1,
                (double)fabs(LA_E(R, i, i)), tol);
@@ -43,7 +44,7 @@ static int LA_T(ls_qr)(lua_State *L, LsProblem *P) {
                 LA_LAPACKE(gels)(LAPACK_COL_MAJOR, 'N', P->m, P->n, P->k, LA_X(P->W),
                                  P->W->ld, LA_X(P->X), P->X->ld, WORK, LWORK));
   lua_pop(L, 1);                          /* WORK */
-  LA_T(rankcheck)(L, P->W, r, P->rcond, info > 0, P->fname);
+  LA_T(rankcheck)(L, P->W, r, P->rcond, info > 0 ? info : 0, P->fname);
   return r;
 }
 
