@@ -248,7 +248,7 @@ all: $(if $(HAVE_MPICC),$(MPIMOD))
 
 mpi: $(MPIMOD)
 
-$(MPIMOD): src/mpi.c src/kernels/tsqr.c src/kernels/kernels.h
+$(MPIMOD): src/mpi.c src/kernels/tsqr.c src/kernels/tsqr_gen.h src/kernels/tsqr_decl_gen.h src/kernels/kernels.h
 	@mkdir -p $(BUILD)/linalg
 	$(MPICC) $(ALLCFLAGS) $(LIBFLAG) -o $@ src/mpi.c src/kernels/tsqr.c $(BLAS_LIBS) -lm
 

@@ -310,6 +310,28 @@ describe("linalg.lstsq's tall path", function()
   end)
 end)
 
+describe("linalg.lsq_state and float32", function()
+  it("accumulates float32 rows in float64; lstsq's float32 tall path agrees within cond eps32", function()
+    local A = la.randn(800, 12, 61):astype("float32")
+    local b = la.randn(800, 2, 62):astype("float32")
+    local s = la.lsq_state(12, 2):add(A:sub(1, 300, 1, 12), b:sub(1, 300, 1, 2))
+    s:merge(la.lsq_state(12, 2):add(A:sub(301, 800, 1, 12), b:sub(301, 800, 1, 2)))
+    local x, res, rank, sv = s:solve()
+    assert.equal("float64", x.dtype)                   -- the state is float64
+    assert.equal("float64", res.dtype)
+    local x64 = la.lstsq(A:astype("float64"), b:astype("float64"))
+    assert.is_true(rel(x, x64) <= 1e-12)                -- the float32 numbers, solved in float64
+    local x32, res32, rank32, sv32 = la.lstsq(A, b)     -- 800 x 12: float32 TSQR
+    assert.equal("float32", x32.dtype)
+    assert.equal("float32", sv32.dtype)
+    local tol = 20 * la.cond(A:astype("float64")) * 2 ^ -23
+    assert.is_true(rel(x32:astype("float64"), x) <= tol)
+    assert.is_true(rel(res32:astype("float64"), res) <= tol)
+    assert.is_true(rel(sv32:astype("float64"), sv) <= tol)
+    assert.equal(rank, rank32)
+  end)
+end)
+
 describe("linalg.lsq_state options", function()
   it("rejects unknown keys, naming the closest", function()
     assert.error_matches(function() la.lsq_state(2):solve{methd = "qr"} end, "linalg.lsq_state.solve:")

@@ -3,22 +3,30 @@
 ** R^T R = A^T A, R^T C = A^T B and rss + ||C||^2 = ||B||^2 (Q is
 ** orthogonal); split rows merged give the same state up to R's row signs;
 ** the serialized form round-trips exactly and its header rejects damage.
+** The float kernels (lak_slsq_*, stpqrt) keep the same identities to
+** float's precision: their states are widened to double and checked by the
+** same functions with a tolerance scaled to FLT_EPSILON.
 */
+#include <float.h>
 #include <string.h>
 
 #include "check.h"
 #include "kernels.h"
 #include "mat.h"
 
-static void st_new(lak_Lsq *s, int n, int k) {
-  s->n = n; s->k = k;
-  s->R = ck_alloc((size_t)n * n, sizeof(double));
-  s->C = ck_alloc((size_t)n * k, sizeof(double));
-  s->rss = ck_alloc((size_t)k, sizeof(double));
-  lak_lsq_clear(s);
-}
+/* an empty state of either type (elements T, cleared by clear); freed by
+** ST_FREE */
+#define ST_NEW(s, n_, k_, T, clear) do { \
+    (s)->n = (n_); (s)->k = (k_); \
+    (s)->R = ck_alloc((size_t)(n_) * (n_), sizeof(T)); \
+    (s)->C = ck_alloc((size_t)(n_) * (k_), sizeof(T)); \
+    (s)->rss = ck_alloc((size_t)(k_), sizeof(T)); \
+    clear(s); \
+  } while (0)
+#define ST_FREE(s) (free((s)->R), free((s)->C), free((s)->rss))
 
-static void st_free(lak_Lsq *s) { free(s->R); free(s->C); free(s->rss); }
+static void st_new(lak_Lsq *s, int n, int k) { ST_NEW(s, n, k, double, lak_lsq_clear); }
+static void st_free(lak_Lsq *s) { ST_FREE(s); }
 
 /* folds rows [i0, i1) of A (ld lda, n columns) and B (k columns) into s */
 static int add_rows(lak_Lsq *s, int i0, int i1, const double *A, const double *B, int ld) {
@@ -52,17 +60,17 @@ static double maxabs(size_t len, const double *x) {
 /* R^T R = A^T A, R^T C = A^T B, rss_j + ||C_j||^2 = ||B_j||^2, R zero
 ** below its diagonal; tolerances relative to the largest entry */
 static void check_state(const char *what, const lak_Lsq *s, int m, const double *A,
-                        const double *B) {
+                        const double *B, double tol) {
   int n = s->n, k = s->k, i, j;
   double *AA = tmul(m, n, n, A, A), *AB = tmul(m, n, k, A, B), *BB = tmul(m, k, k, B, B);
   double *RR = tmul(n, n, n, s->R, s->R), *RC = tmul(n, n, k, s->R, s->C);
   double *CC = tmul(n, k, k, s->C, s->C), scale = maxabs((size_t)n * n, AA);
   int below = 0;
   CHECK(s->rows == m, "%s: rows %lld, want %d", what, (long long)s->rows, m);
-  CLOSE(mat_maxdiff(n, n, RR, n, AA, n) / scale, 0.0, 1e-13);
-  CLOSE(mat_maxdiff(n, k, RC, n, AB, n) / scale, 0.0, 1e-13);
+  CLOSE(mat_maxdiff(n, n, RR, n, AA, n) / scale, 0.0, tol);
+  CLOSE(mat_maxdiff(n, k, RC, n, AB, n) / scale, 0.0, tol);
   for (j = 0; j < k; j++)
-    CLOSE((s->rss[j] + CC[j + (size_t)j * k]) / BB[j + (size_t)j * k], 1.0, 1e-13);
+    CLOSE((s->rss[j] + CC[j + (size_t)j * k]) / BB[j + (size_t)j * k], 1.0, tol);
   for (j = 0; j < n; j++)
     for (i = j + 1; i < n; i++) below += s->R[i + (size_t)j * n] != 0.0;
   CHECK(below == 0, "%s: %d nonzeros below R's diagonal", what, below);
@@ -71,20 +79,20 @@ static void check_state(const char *what, const lak_Lsq *s, int m, const double 
 
 /* two states hold the same fit: R^T R, R^T C, |R| (R is unique up to the
 ** signs of its rows), rss and rows */
-static void check_same(const char *what, const lak_Lsq *s, const lak_Lsq *t) {
+static void check_same(const char *what, const lak_Lsq *s, const lak_Lsq *t, double tol) {
   int n = s->n, k = s->k;
   size_t c;
   double *R1 = tmul(n, n, n, s->R, s->R), *R2 = tmul(n, n, n, t->R, t->R);
   double *C1 = tmul(n, n, k, s->R, s->C), *C2 = tmul(n, n, k, t->R, t->C), d = 0.0;
   double scale = maxabs((size_t)n * n, R1);
-  CLOSE(mat_maxdiff(n, n, R1, n, R2, n) / scale, 0.0, 1e-13);
-  CLOSE(mat_maxdiff(n, k, C1, n, C2, n) / scale, 0.0, 1e-13);
+  CLOSE(mat_maxdiff(n, n, R1, n, R2, n) / scale, 0.0, tol);
+  CLOSE(mat_maxdiff(n, k, C1, n, C2, n) / scale, 0.0, tol);
   for (c = 0; c < (size_t)n * n; c++) {
     double e = fabs(fabs(s->R[c]) - fabs(t->R[c]));
     if (e > d) d = e;
   }
-  CLOSE(d / sqrt(scale), 0.0, 1e-13);
-  for (c = 0; c < (size_t)k; c++) CLOSE(s->rss[c] / t->rss[c], 1.0, 1e-13);
+  CLOSE(d / sqrt(scale), 0.0, tol);
+  for (c = 0; c < (size_t)k; c++) CLOSE(s->rss[c] / t->rss[c], 1.0, tol);
   CHECK(s->rows == t->rows, "%s: rows %lld and %lld", what, (long long)s->rows,
         (long long)t->rows);
   free(R1); free(R2); free(C1); free(C2);
@@ -101,18 +109,94 @@ static void add_and_merge(int m, int n, int k, int split, uint64_t seed) {
   mat_randn(&rng, m, k, B, m);
   st_new(&whole, n, k); st_new(&twice, n, k); st_new(&s1, n, k); st_new(&s2, n, k);
   CHECK(add_rows(&whole, 0, m, A, B, m) == 0, "add: info");
-  check_state("one add", &whole, m, A, B);
+  check_state("one add", &whole, m, A, B, 1e-13);
   CHECK(add_rows(&twice, 0, split, A, B, m) == 0 && add_rows(&twice, split, m, A, B, m) == 0,
         "two adds: info");
-  check_same("two adds", &twice, &whole);
+  check_same("two adds", &twice, &whole, 1e-13);
   CHECK(add_rows(&s1, 0, split, A, B, m) == 0 && add_rows(&s2, split, m, A, B, m) == 0,
         "split: info");
   CHECK(merge(&s1, &s2) == 0, "merge: info");
-  check_same("merged", &s1, &whole);
-  check_state("merged", &s1, m, A, B);
+  check_same("merged", &s1, &whole, 1e-13);
+  check_state("merged", &s1, m, A, B, 1e-13);
   CHECK(lak_lsq_finite(&s1), "merged state not finite");
   st_free(&whole); st_free(&twice); st_free(&s1); st_free(&s2);
   free(A); free(B);
+}
+
+/* ------------------------------------------------------------ float */
+
+static void fst_new(lak_sLsq *s, int n, int k) { ST_NEW(s, n, k, float, lak_slsq_clear); }
+static void fst_free(lak_sLsq *s) { ST_FREE(s); }
+
+static void widen(size_t len, const float *x, double *y) {
+  size_t i;
+  for (i = 0; i < len; i++) y[i] = x[i];
+}
+
+/* a double state holding the float state's values (st_free it) */
+static lak_Lsq widened(const lak_sLsq *f) {
+  lak_Lsq s;
+  st_new(&s, f->n, f->k);
+  widen((size_t)f->n * f->n, f->R, s.R);
+  widen((size_t)f->n * f->k, f->C, s.C);
+  widen((size_t)f->k, f->rss, s.rss);
+  s.rows = f->rows;
+  return s;
+}
+
+static int fadd_rows(lak_sLsq *s, int i0, int i1, const float *A, const float *B, int ld) {
+  float *work = ck_alloc(lak_tsqr_work(i1 - i0, s->n, s->k), sizeof(float));
+  int info = lak_slsq_add(s, i1 - i0, A + i0, ld, B + i0, ld, work);
+  free(work);
+  return info;
+}
+
+/* the float kernels on float data: one add, two adds, two states merged,
+** against the identities in double on the same (float) numbers, within
+** 4 n FLT_EPSILON; and a float state against the double state of the same
+** rows */
+static void fadd_and_merge(int m, int n, int k, int split, uint64_t seed) {
+  size_t na = (size_t)m * n, nb = (size_t)m * k, i;
+  double *A = ck_alloc(na, sizeof(double)), *B = ck_alloc(nb, sizeof(double));
+  float *Af = ck_alloc(na, sizeof(float)), *Bf = ck_alloc(nb, sizeof(float));
+  double tol = 4.0 * n * FLT_EPSILON;
+  lak_sLsq whole, twice, s1, s2;
+  lak_Lsq w, t, m1, d;
+  lak_Rng rng;
+  lak_rng_seed(&rng, seed);
+  mat_randn(&rng, m, n, A, m);
+  mat_randn(&rng, m, k, B, m);
+  for (i = 0; i < na; i++) { Af[i] = (float)A[i]; A[i] = Af[i]; }
+  for (i = 0; i < nb; i++) { Bf[i] = (float)B[i]; B[i] = Bf[i]; }
+  fst_new(&whole, n, k); fst_new(&twice, n, k); fst_new(&s1, n, k); fst_new(&s2, n, k);
+  CHECK(fadd_rows(&whole, 0, m, Af, Bf, m) == 0, "float add: info");
+  w = widened(&whole);
+  check_state("float one add", &w, m, A, B, tol);
+  CHECK(fadd_rows(&twice, 0, split, Af, Bf, m) == 0 &&
+        fadd_rows(&twice, split, m, Af, Bf, m) == 0, "float two adds: info");
+  t = widened(&twice);
+  check_same("float two adds", &t, &w, tol);
+  CHECK(fadd_rows(&s1, 0, split, Af, Bf, m) == 0 && fadd_rows(&s2, split, m, Af, Bf, m) == 0,
+        "float split: info");
+  {
+    float *work = ck_alloc(lak_lsq_merge_work(n, k), sizeof(float));
+    CHECK(lak_slsq_merge(&s1, &s2, work) == 0, "float merge: info");
+    free(work);
+  }
+  CHECK(lak_slsq_finite(&s1), "float merged state not finite");
+  m1 = widened(&s1);
+  check_same("float merged", &m1, &w, tol);
+  check_state("float merged", &m1, m, A, B, tol);
+  st_new(&d, n, k);                       /* the double kernels on the same numbers */
+  CHECK(add_rows(&d, 0, m, A, B, m) == 0, "double add: info");
+  check_same("float against double", &w, &d, tol);
+  s1.R[n + 1] = NAN;
+  CHECK(!lak_slsq_finite(&s1), "lak_slsq_finite missed a NaN in R");
+  s1.R[n + 1] = 0; s1.rss[0] = INFINITY;
+  CHECK(!lak_slsq_finite(&s1), "lak_slsq_finite missed an Inf in rss");
+  fst_free(&whole); fst_free(&twice); fst_free(&s1); fst_free(&s2);
+  st_free(&w); st_free(&t); st_free(&m1); st_free(&d);
+  free(A); free(B); free(Af); free(Bf);
 }
 
 /* encode / header / decode: exact round trip; damage is refused */
@@ -174,6 +258,8 @@ static void bytes(void) {
 int main(void) {
   add_and_merge(500, 8, 2, 123, 5);
   add_and_merge(5000, 60, 4, 3100, 6);
+  fadd_and_merge(500, 8, 2, 123, 7);
+  fadd_and_merge(5000, 60, 4, 3100, 8);
   bytes();
   return ck_done("tsqr");
 }

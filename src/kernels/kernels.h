@@ -9,9 +9,11 @@
 ** float through generate.h, like LAPACK's d/s pairs. The double kernels
 ** keep their names (lak_gemm, lak_Attn, lak_unary, ...); the float ones
 ** put an s after the prefix (lak_sgemm, lak_sAttn, lak_sunary, ...).
-** NNLS, TSQR / the least-squares state and the random numbers are double
-** only: float32 callers convert to double there (NNLS and TSQR need double
-** to be reliable, and random numbers are generated in double).
+** The least-squares state (TSQR) is written once too, in its own pair of
+** files (tsqr_decl_gen.h, tsqr_gen.h); its serialized form is double only.
+** NNLS and the random numbers are double only: float32 callers convert to
+** double there (NNLS needs double to be reliable, and random numbers are
+** generated in double).
 */
 #ifndef LA_KERNELS_H
 #define LA_KERNELS_H
@@ -55,24 +57,18 @@ int lak_nnls(int p, int n, const double *E, int lde, const double *f,
 ** right-hand sides, R (n x n, ld n, upper triangular, zero below), C = Q^T b
 ** (n x k, ld n), rss (k: squared norms of what no x reaches) and the row
 ** count. The caller owns the arrays. lak_lsq_add folds the m x n rows A and
-** m x k rows B in (work: lak_tsqr_work(m, n, k) doubles); lak_lsq_merge
-** folds t into s (work: lak_lsq_merge_work(n, k) doubles). Both return 0 or
-** a LAPACK info; the caller checks s->rows stays <= INT64_MAX and, after,
-** lak_lsq_finite (TSQR does not rescale: near DBL_MAX a norm overflows). */
-typedef struct lak_Lsq {
-  int n, k;
-  int64_t rows;
-  double *R, *C, *rss;
-} lak_Lsq;
+** m x k rows B in (work: lak_tsqr_work(m, n, k) elements); lak_lsq_merge
+** folds t into s (work: lak_lsq_merge_work(n, k) elements). Both return 0
+** or a LAPACK info; the caller checks s->rows stays <= INT64_MAX and, after,
+** lak_lsq_finite (TSQR does not rescale: near the type's largest value a
+** norm overflows). Written once for both types (tsqr_decl_gen.h): lak_Lsq
+** and lak_lsq_* (double, dtpqrt), lak_sLsq and lak_slsq_* (float, stpqrt);
+** the sizes below count elements of either type. */
 int lak_tsqr_rows(int64_t m, int n, int k);
 size_t lak_tsqr_work(int64_t m, int n, int k);
 size_t lak_lsq_merge_work(int n, int k);
-void lak_lsq_clear(lak_Lsq *s);
-void lak_lsq_copy(const lak_Lsq *s, lak_Lsq *d);   /* same n, k */
-int lak_lsq_add(lak_Lsq *s, int m, const double *A, int lda, const double *B, int ldb,
-                double *work);
-int lak_lsq_merge(lak_Lsq *s, const lak_Lsq *t, double *work);
-int lak_lsq_finite(const lak_Lsq *s);
+#define LAK_GENERIC_FILE "tsqr_decl_gen.h"
+#include "generate.h"
 
 /* Serialized states: lak_lsq_bytes(n, k) bytes, written by lak_lsq_encode.
 ** lak_lsq_header checks magic, version, n and k, the exact length and the

@@ -9,6 +9,10 @@
 ** the right-hand sides then hold what no x can reach. Two states merge by
 ** the same step with the second triangle as the block (dtpqrt with l = n).
 ** The serialized form is little-endian and checksummed (see lak_lsq_decode).
+** The state's arithmetic is written once (tsqr_gen.h) for double (lak_lsq_*,
+** dtpqrt) and float (lak_slsq_*, stpqrt: lstsq's tall float32 path); the
+** serialized state, which la.lsq_state and the MPI module exchange, is
+** double only.
 */
 #include <lapacke.h>
 #include <math.h>
@@ -40,92 +44,9 @@ size_t lak_lsq_merge_work(int n, int k) {
   return (size_t)n * ((size_t)n + (size_t)k) + nb * (size_t)n + nb * mx;
 }
 
-void lak_lsq_clear(lak_Lsq *s) {
-  memset(s->R, 0, (size_t)s->n * (size_t)s->n * sizeof(double));
-  memset(s->C, 0, (size_t)s->n * (size_t)s->k * sizeof(double));
-  memset(s->rss, 0, (size_t)s->k * sizeof(double));
-  s->rows = 0;
-}
-
-void lak_lsq_copy(const lak_Lsq *s, lak_Lsq *d) {
-  memcpy(d->R, s->R, (size_t)s->n * (size_t)s->n * sizeof(double));
-  memcpy(d->C, s->C, (size_t)s->n * (size_t)s->k * sizeof(double));
-  memcpy(d->rss, s->rss, (size_t)s->k * sizeof(double));
-  d->rows = s->rows;
-}
-
-static void copyrows(int rows, int cols, const double *S, int lds, double *D, int ldd) {
-  int j;
-  for (j = 0; j < cols; j++)
-    memcpy(D + (ptrdiff_t)j * ldd, S + (ptrdiff_t)j * lds, (size_t)rows * sizeof(double));
-}
-
-/* rss[j] += squared norm of column j of the rows x k block D */
-static void addsq(int rows, int k, const double *D, int ldd, double *rss) {
-  int i, j;
-  for (j = 0; j < k; j++)
-    for (i = 0; i < rows; i++) rss[j] += D[i + (ptrdiff_t)j * ldd] * D[i + (ptrdiff_t)j * ldd];
-}
-
-int lak_lsq_add(lak_Lsq *s, int m, const double *A, int lda, const double *B, int ldb,
-                double *work) {
-  int n = s->n, k = s->k, h = lak_tsqr_rows(m, n, k), nb = nbof(n), i0, rows;
-  double *Ab = work, *Bb = Ab + (size_t)h * n, *T = Bb + (size_t)h * k;
-  double *w = T + (size_t)nb * n;
-  for (i0 = 0; i0 < m; i0 += rows) {
-    int info;
-    rows = m - i0 < h ? m - i0 : h;
-    copyrows(rows, k, B + i0, ldb, Bb, rows);
-    if (n > 0) {
-      copyrows(rows, n, A + i0, lda, Ab, rows);
-      info = LAPACKE_dtpqrt_work(LAPACK_COL_MAJOR, rows, n, 0, nb, s->R, n, Ab, rows, T, nb, w);
-      if (info != 0) return info;
-      if (k > 0) {
-        info = LAPACKE_dtpmqrt_work(LAPACK_COL_MAJOR, 'L', 'T', rows, k, n, 0, nb, Ab, rows,
-                                    T, nb, s->C, n, Bb, rows, w);
-        if (info != 0) return info;
-      }
-    }
-    addsq(rows, k, Bb, rows, s->rss);
-  }
-  s->rows += m;
-  return 0;
-}
-
-int lak_lsq_merge(lak_Lsq *s, const lak_Lsq *t, double *work) {
-  int n = s->n, k = s->k, nb = nbof(n), info;
-  double *R2 = work, *C2 = R2 + (size_t)n * n, *T = C2 + (size_t)n * k;
-  double *w = T + (size_t)nb * n;
-  int j;
-  if (n > 0) {
-    memcpy(R2, t->R, (size_t)n * n * sizeof(double));
-    memcpy(C2, t->C, (size_t)n * k * sizeof(double));
-    info = LAPACKE_dtpqrt_work(LAPACK_COL_MAJOR, n, n, n, nb, s->R, n, R2, n, T, nb, w);
-    if (info != 0) return info;
-    if (k > 0) {
-      info = LAPACKE_dtpmqrt_work(LAPACK_COL_MAJOR, 'L', 'T', n, k, n, n, nb, R2, n,
-                                  T, nb, s->C, n, C2, n, w);
-      if (info != 0) return info;
-    }
-    addsq(n, k, C2, n, s->rss);
-  }
-  for (j = 0; j < k; j++) s->rss[j] += t->rss[j];
-  s->rows += t->rows;
-  return 0;
-}
-
-static int allfinite(size_t m, const double *x) {
-  size_t i;
-  for (i = 0; i < m; i++) if (!isfinite(x[i])) return 0;
-  return 1;
-}
-
-int lak_lsq_finite(const lak_Lsq *s) {
-  int j;
-  for (j = 0; j < s->n; j++)
-    if (!allfinite((size_t)j + 1, s->R + (ptrdiff_t)j * s->n)) return 0;
-  return allfinite((size_t)s->n * (size_t)s->k, s->C) && allfinite((size_t)s->k, s->rss);
-}
+/* lak_lsq_* (double) and lak_slsq_* (float) */
+#define LAK_GENERIC_FILE "tsqr_gen.h"
+#include "generate.h"
 
 /* ------------------------------------------------------------ bytes
 ** Version 1, all little-endian:

@@ -1,0 +1,334 @@
+/*
+** lstsq_gen.h: lstsq.c's typed part written once for both element types
+** (src/generate.h): LAPACK's least-squares drivers (d/s gelsd, gels,
+** gelsy), the residuals, and the least-squares state's solve path, which
+** is also lstsq's tall path (kernels/tsqr.c's lak_lsq_* / lak_slsq_*). The
+** la.lsq_state userdata is the float64 pass's state (lstsq.c).
+*/
+
+/* gelsd: minimum-norm solution by divide-and-conquer SVD (pushes sv) */
+static int LA_T(ls_svd)(lua_State *L, LsProblem *P) {
+  la_Mat *s = la_newt(L, P->fname, P->m < P->n ? P->m : P->n, 1, LA_TYPE);
+  lapack_int info, rank;
+  LA_WORKCALL_IWORK_T(L, P->fname, LA_ROUTINE(gelsd), info,
+                      LA_LAPACKE(gelsd)(LAPACK_COL_MAJOR, P->m, P->n, P->k, LA_X(P->W),
+                                        P->W->ld, LA_X(P->X), P->X->ld, LA_X(s),
+                                        (LA_REAL)P->rcond, &rank, WORK, LWORK, IWORK));
+  if (info > 0) la_error(L, P->fname, "SVD did not converge");
+  lua_pop(L, 2);                          /* IWORK, WORK; sv on top */
+  return rank;
+}
+
+/* The rank check of method "qr": every |R(i,i)| above rcond * max |R(i,i)|
+** (rcond < 0: the type's eps); zero > 0: gels found R(zero,zero) exactly
+** zero. The message names the first diagonal entry that fails. */
+static void LA_T(rankcheck)(lua_State *L, const la_Mat *R, int r, double rcond, int zero,
+                            const char *fname) {
+  double big = 0.0, tol;
+  int i;
+  for (i = 0; i < r; i++) if (fabs(LA_E(R, i, i)) > big) big = fabs(LA_E(R, i, i));
+  tol = (rcond < 0 ? LA_EPS : rcond) * big;
+  for (i = 0; i < r; i++)
+    if (i + 1 == zero || !(fabs(LA_E(R, i, i)) > tol))
+      la_error(L, fname, "A is rank deficient (|R(%d,%d)| = %f <= %f); "
+               "use method = \"svd\" or \"qrp\"", i + 1, i + 1,
+               (double)fabs(LA_E(R, i, i)), tol);
+}
+
+/* gels: QR (LQ when m < n) of a full-rank A. Rank deficiency is read off
+** the triangular factor's diagonal and reported (pushes nothing). */
+static int LA_T(ls_qr)(lua_State *L, LsProblem *P) {
+  lapack_int info;
+  int r = P->m < P->n ? P->m : P->n;
+  LA_WORKCALL_T(L, P->fname, LA_ROUTINE(gels), info,
+                LA_LAPACKE(gels)(LAPACK_COL_MAJOR, 'N', P->m, P->n, P->k, LA_X(P->W),
+                                 P->W->ld, LA_X(P->X), P->X->ld, WORK, LWORK));
+  lua_pop(L, 1);                          /* WORK */
+  LA_T(rankcheck)(L, P->W, r, P->rcond, info > 0 ? info : 0, P->fname);
+  return r;
+}
+
+/* gelsy: rank-revealing QR with column pivoting; minimum-norm solution
+** (pushes nothing) */
+static int LA_T(ls_qrp)(lua_State *L, LsProblem *P) {
+  lapack_int info, rank, *jpvt = LA_SCRATCH(L, lapack_int, (size_t)P->n);
+  LA_REAL rc = (LA_REAL)(P->rcond < 0 ? LA_EPS : P->rcond);
+  int j;
+  for (j = 0; j < P->n; j++) jpvt[j] = 0;
+  LA_WORKCALL_T(L, P->fname, LA_ROUTINE(gelsy), info,
+                LA_LAPACKE(gelsy)(LAPACK_COL_MAJOR, P->m, P->n, P->k, LA_X(P->W), P->W->ld,
+                                  LA_X(P->X), P->X->ld, jpvt, rc, &rank, WORK, LWORK));
+  lua_pop(L, 2);                          /* jpvt, WORK */
+  return rank;
+}
+
+/* The one dispatch to LAPACK's least-squares drivers, for lstsq and the
+** least-squares state: W (m x n) is overwritten, X (ld >= max(m, n), k
+** columns) holds b on entry and x on exit. Returns the rank (svd pushes
+** sv). */
+static int LA_T(lssolve)(lua_State *L, la_Mat *W, la_Mat *X, int m, int n, int k,
+                         double rcond, LsMethod method, const char *fname) {
+  LsProblem P;
+  P.W = W; P.X = X; P.m = m; P.n = n; P.k = k; P.rcond = rcond; P.fname = fname;
+  return method == LS_SVD ? LA_T(ls_svd)(L, &P)
+       : method == LS_QR ? LA_T(ls_qr)(L, &P) : LA_T(ls_qrp)(L, &P);
+}
+
+/* squared column norms of B - A X into res (1 x k); pushes nothing */
+static void LA_T(explicit_residuals)(lua_State *L, const la_Mat *A, const la_Mat *B,
+                                     const la_Mat *X, la_Mat *res) {
+  la_Mat *R = la_newt(L, la_fname(L), B->rows, B->cols, LA_TYPE);
+  int j;
+  LA_LAK(copy)(B->rows, B->cols, LA_X(B), B->ld, LA_X(R), R->ld);
+  LA_LAK(gemm)('N', 'N', A->rows, B->cols, A->cols, -1, LA_X(A), A->ld, LA_X(X), X->ld,
+               1, LA_X(R), R->ld);
+  for (j = 0; j < B->cols; j++) {
+    LA_REAL nr = LA_CBLAS(nrm2)(R->rows, LA_X(R) + (ptrdiff_t)j * R->ld, 1);
+    LA_X(res)[(ptrdiff_t)j * res->ld] = nr * nr;
+  }
+  lua_pop(L, 1);
+}
+
+/* The (ridge-augmented) problem's copies (pushes W, X). */
+static void LA_T(setup)(lua_State *L, LsProblem *P, const la_Mat *A, const la_Mat *B,
+                        double ridge) {
+  int m = A->rows, n = A->cols, j, ma = ridge > 0 ? m + n : m;
+  P->m = ma; P->n = n; P->k = B->cols; P->fname = la_fname(L);
+  P->W = la_newzerot(L, P->fname, ma, n, LA_TYPE);
+  LA_LAK(copy)(m, n, LA_X(A), A->ld, LA_X(P->W), P->W->ld);
+  for (j = 0; ridge > 0 && j < n; j++) LA_E(P->W, m + j, j) = (LA_REAL)sqrt(ridge);
+  P->X = la_newzerot(L, P->fname, ma > n ? ma : n, P->k, LA_TYPE);
+  LA_LAK(copy)(m, P->k, LA_X(B), B->ld, LA_X(P->X), P->X->ld);
+}
+
+/* ------------------------------------------------------------ the state */
+
+/* An empty state for n unknowns and k right-hand sides (pushes 1): one
+** block, the header (LSQ_HDR bytes) then R, C and rss; out of memory is an
+** error naming the function. la.lsq_state gives the float64 one its
+** metatable. */
+static LA_LAK(Lsq) *LA_T(newstate)(lua_State *L, const char *fname, lua_Integer n,
+                                   lua_Integer k) {
+  LA_LAK(Lsq) *s;
+  size_t cnt;
+  if (n < 0 || n > INT_MAX) la_error(L, fname, "n must be in 0..%d, got %I", INT_MAX, n);
+  if (k < 0 || k > INT_MAX) la_error(L, fname, "k must be in 0..%d, got %I", INT_MAX, k);
+  /* n, k <= INT_MAX: n (n + k) + k < 2^63 fits size_t on 64-bit hosts */
+  if ((size_t)n > ((size_t)-1 / sizeof(LA_REAL) - LSQ_HDR - (size_t)k) /
+                  ((size_t)n + (size_t)k + 1))
+    la_error(L, fname, "a state for n = %I, k = %I is too large", n, k);
+  cnt = (size_t)n * ((size_t)n + (size_t)k) + (size_t)k;
+  s = (LA_LAK(Lsq) *)(void *)LA_SCRATCH(L, LA_REAL, LSQ_HDR / sizeof(LA_REAL) + cnt);
+  s->n = (int)n; s->k = (int)k;
+  s->R = (LA_REAL *)(void *)((char *)s + LSQ_HDR);
+  s->C = s->R + (size_t)n * (size_t)n;
+  s->rss = s->C + (size_t)n * (size_t)k;
+  LA_LAK(lsq_clear)(s);
+  return s;
+}
+
+/* Scratch copy of s to fold into (pushes 1): s changes only when all went
+** well. */
+static LA_LAK(Lsq) LA_T(scratchcopy)(lua_State *L, const LA_LAK(Lsq) *s) {
+  LA_LAK(Lsq) w = *s;
+  w.R = LA_SCRATCH(L, LA_REAL, (size_t)s->n * ((size_t)s->n + (size_t)s->k) + (size_t)s->k);
+  w.C = w.R + (size_t)s->n * (size_t)s->n;
+  w.rss = w.C + (size_t)s->n * (size_t)s->k;
+  LA_LAK(lsq_copy)(s, &w);
+  return w;
+}
+
+/* w into s when its values are finite. nanb: b was not checked
+** (lstsq's check_finite = false), so NaN/Inf in C and rss pass through to
+** a NaN result as they do on lstsq's other paths. */
+static void LA_T(commit)(lua_State *L, LA_LAK(Lsq) *s, const LA_LAK(Lsq) *w,
+                         const char *fname, int nanb) {
+  const char *type = LA_TYPE == LA_F32 ? "float32" : "double";
+  LA_LAK(Lsq) r = *w;
+  r.k = 0;                                  /* R alone */
+  if (!LA_LAK(lsq_finite)(&r))
+    la_error(L, fname, "A's scale overflows the QR factor (entries near the largest "
+             "%s); rescale A", type);
+  if (!nanb && !LA_LAK(lsq_finite)(w))
+    la_error(L, fname, "b's scale overflows Q^T b or the residual sums (entries near the "
+             "largest %s); rescale b", type);
+  LA_LAK(lsq_copy)(w, s);
+}
+
+/* Folds the rows of A and B (shapes checked here, values by the caller) into
+** s (pushes nothing). */
+static void LA_T(addrows)(lua_State *L, LA_LAK(Lsq) *s, const la_Mat *A, const la_Mat *B,
+                          const char *fname, int nanb) {
+  int top = lua_gettop(L), info;
+  LA_LAK(Lsq) w;
+  if (A->cols != s->n)
+    la_error(L, fname, "A has %d columns but the state has n = %d", A->cols, s->n);
+  if (B->rows != A->rows) la_error(L, fname, "A has %d rows but b has %d", A->rows, B->rows);
+  if (B->cols != s->k)
+    la_error(L, fname, "b has %d columns but the state has k = %d", B->cols, s->k);
+  if (s->rows > INT64_MAX - A->rows) la_error(L, fname, "row count overflows");
+  if (A->rows == 0) return;
+  w = LA_T(scratchcopy)(L, s);
+  info = LA_LAK(lsq_add)(&w, A->rows, LA_X(A), A->ld, LA_X(B), B->ld,
+                         LA_SCRATCH(L, LA_REAL, lak_tsqr_work(A->rows, s->n, s->k)));
+  la_checkinfo(L, fname, LA_ROUTINE(tpqrt) "/" LA_ROUTINE(tpmqrt), info);
+  LA_T(commit)(L, s, &w, fname, nanb);
+  lua_settop(L, top);
+}
+
+/* full triangle: the rank check and back substitution; otherwise (svd,
+** qrp, or fewer rows than unknowns) lstsq's LAPACK drivers (pushes sv for
+** svd, else nothing). */
+static int LA_T(tri_solve)(lua_State *L, Solve *P, LsMethod method) {
+  lapack_int info;
+  if (method != LS_QR || P->r != P->n)
+    return LA_T(lssolve)(L, P->W, P->X, P->r, P->n, P->k, P->rcond, method, P->fname);
+  LA_T(rankcheck)(L, P->W, P->n, P->rcond, 0, P->fname);
+  info = LA_LAPACKE(trtrs)(LAPACK_COL_MAJOR, 'U', 'N', 'N', P->n, P->k, LA_X(P->W),
+                           P->W->ld, LA_X(P->X), P->X->ld);
+  la_checkinfo(L, P->fname, LA_ROUTINE(trtrs), info);
+  return P->n;
+}
+
+/* The copies W, X of the problem (pushes W, X): R's top r rows and C, with
+** sqrt(ridge) I merged under R when ridge > 0. */
+static void LA_T(state_setup)(lua_State *L, Solve *P, const LA_LAK(Lsq) *s, double ridge) {
+  int n = s->n, k = s->k, j, info;
+  /* no right-hand sides: one zero column is solved for and dropped (LAPACK
+  ** rejects nrhs = 0 in some routines) */
+  P->n = n; P->k = k > 0 ? k : 1;
+  P->r = ridge > 0 || s->rows >= n ? n : (int)s->rows;
+  P->W = la_newzerot(L, P->fname, P->r, n, LA_TYPE);
+  P->X = la_newzerot(L, P->fname, n, P->k, LA_TYPE);
+  LA_LAK(copy)(P->r, n, s->R, n, LA_X(P->W), P->W->ld);
+  LA_LAK(copy)(P->r, k, s->C, n, LA_X(P->X), P->X->ld);
+  if (ridge > 0) {
+    LA_LAK(Lsq) a = *s, t = *s;
+    a.R = LA_X(P->W); a.C = LA_X(P->X);
+    a.rss = LA_SCRATCH(L, LA_REAL, (size_t)k);
+    t.R = LA_SCRATCH(L, LA_REAL, (size_t)n * ((size_t)n + (size_t)k) + (size_t)k);
+    t.C = t.R + (size_t)n * n; t.rss = t.C + (size_t)n * k;
+    LA_LAK(lsq_clear)(&t);
+    for (j = 0; j < n; j++) t.R[j + (ptrdiff_t)j * n] = (LA_REAL)sqrt(ridge);
+    LA_LAK(lsq_clear)(&a);   /* only rss and rows: R and C are the copies */
+    LA_LAK(copy)(n, n, s->R, n, a.R, n);
+    LA_LAK(copy)(n, k, s->C, n, a.C, n);
+    info = LA_LAK(lsq_merge)(&a, &t, LA_SCRATCH(L, LA_REAL, lak_lsq_merge_work(n, k)));
+    la_checkinfo(L, P->fname, LA_ROUTINE(tpqrt) "/" LA_ROUTINE(tpmqrt), info);
+    lua_pop(L, 3);                       /* a.rss, t, the merge's work */
+  }
+}
+
+/* residuals of the data: rss + ||R x - C||^2 for each column (pushes the
+** 1 x k result) */
+static void LA_T(residuals)(lua_State *L, const LA_LAK(Lsq) *s, const la_Mat *x,
+                            const char *fname) {
+  la_Mat *res = la_newt(L, fname, 1, s->k, LA_TYPE);
+  LA_REAL *D = LA_SCRATCH(L, LA_REAL, (size_t)s->n * (size_t)s->k);
+  int i, j;
+  LA_LAK(copy)(s->n, s->k, s->C, s->n, D, s->n);
+  LA_LAK(gemm)('N', 'N', s->n, s->k, s->n, -1, s->R, s->n, LA_X(x), x->ld, 1, D, s->n);
+  for (j = 0; j < s->k; j++) {
+    LA_REAL t = s->rss[j];
+    for (i = 0; i < s->n; i++) t += D[i + (ptrdiff_t)j * s->n] * D[i + (ptrdiff_t)j * s->n];
+    LA_X(res)[(ptrdiff_t)j * res->ld] = t;
+  }
+  lua_pop(L, 1);                         /* D: res on top */
+}
+
+/* lstsq's contract from a state: pushes W, X, [sv,] then the results
+** x, residuals | nil, rank, sv | nil; rcond as given (negative: machine
+** precision). */
+static int LA_T(solve)(lua_State *L, const LA_LAK(Lsq) *s, LsMethod method, double rcond,
+                       double ridge, const char *fname) {
+  Solve P;
+  la_Mat *x;
+  int rank = 0, svidx = 0;
+  P.rcond = rcond; P.fname = fname;
+  LA_T(state_setup)(L, &P, s, ridge);
+  if (s->rows == 0 || s->n == 0) {
+    if (method == LS_SVD) { la_newt(L, fname, 0, 1, LA_TYPE); svidx = lua_gettop(L); }
+    memset(LA_X(P.X), 0, (size_t)s->n * (size_t)s->k * sizeof(LA_REAL));
+  } else {
+    rank = LA_T(tri_solve)(L, &P, method);
+    if (method == LS_SVD) svidx = lua_gettop(L);
+  }
+  x = la_newt(L, fname, s->n, s->k, LA_TYPE);
+  LA_LAK(copy)(s->n, s->k, LA_X(P.X), P.X->ld, LA_X(x), x->ld);
+  if (rank == s->n && s->rows > s->n) LA_T(residuals)(L, s, x, fname);
+  else lua_pushnil(L);
+  lua_pushinteger(L, rank);
+  if (svidx) lua_pushvalue(L, svidx); else lua_pushnil(L);
+  return 4;
+}
+
+/* lstsq's tall path: a state of A's and B's rows, solved (pushes the
+** state, then what solve pushes). */
+static int LA_T(lsq_fit)(lua_State *L, const la_Mat *A, const la_Mat *B, LsMethod method,
+                         double rcond, double ridge, int nanb, const char *fname) {
+  LA_LAK(Lsq) *s = LA_T(newstate)(L, fname, A->cols, B->cols);
+  LA_T(addrows)(L, s, A, B, fname, nanb);
+  return LA_T(solve)(L, s, method, rcond, ridge, fname);
+}
+
+/* ------------------------------------------------------------ lstsq */
+
+/* lstsq(A, b [, opts]) -> x, residuals | nil, rank, sv | nil (NumPy's
+** contract), every result of this pass's type */
+static int LA_T(l_lstsq)(lua_State *L) {
+  const char *F = la_fname(L);
+  la_Mat *A = la_checkt(L, 1, F, LA_TYPE), *B, *x, *res;
+  LsProblem P;
+  LsMethod meth;
+  double ridge;
+  int rank, m, n, j, svidx = 0, nok;
+  la_checkopts(L, 3, F, ls_keys);
+  B = la_rhst(L, 2, F, A->rows, LA_TYPE);
+  m = A->rows; n = A->cols;
+  if (B->rows != m) la_error(L, F, "A has %d rows but b has %d", m, B->rows);
+  meth = (LsMethod)la_optenum(L, 3, "method", LS_SVD, ls_methods, F);
+  ridge = la_optnum(L, 3, "ridge", 0.0, F);
+  if (!(ridge >= 0 && ridge < HUGE_VAL))
+    la_error(L, F, "ridge must be finite and >= 0, got %f", ridge);
+  if (isinf((LA_REAL)sqrt(ridge)))
+    la_error(L, F, "ridge = %f: its square root overflows float32", ridge);
+  /* gelsd iterates on A and gelsy's rank decisions compare its entries:
+  ** A is checked whatever the method; check_finite = false skips b only */
+  la_checkfinite(L, A, F, "A", 1);
+  if (la_optcheckfinite(L, 3, F)) la_checkfinite(L, B, F, "b", 0);
+  /* NumPy's rcond = None: eps * max(m, n), eps of the type computed in */
+  P.rcond = la_optnum(L, 3, "rcond", LA_EPS * (m > n ? m : n), F);
+  if (isnan(P.rcond)) la_error(L, F, "rcond is NaN");
+  lua_settop(L, 3);                      /* A, b, opts; everything below is pushed above */
+  /* the state takes k = 0 as it is */
+  if (use_tsqr(m, n))
+    return LA_T(lsq_fit)(L, A, B, meth, P.rcond, ridge, !la_optcheckfinite(L, 3, F), F);
+  /* no right-hand sides: rank and sv still come from A, so one zero column
+  ** is solved for and dropped (LAPACK rejects nrhs = 0 in some routines) */
+  nok = B->cols == 0;
+  if (nok) { B = la_newzerot(L, F, m, 1, LA_TYPE); lua_replace(L, 2); }   /* anchored as b */
+  LA_T(setup)(L, &P, A, B, ridge);
+  if (m == 0 || n == 0) {
+    rank = 0;
+    if (meth == LS_SVD) { la_newt(L, F, 0, 1, LA_TYPE); svidx = lua_gettop(L); }
+  } else {
+    rank = LA_T(lssolve)(L, P.W, P.X, P.m, P.n, P.k, P.rcond, meth, F);
+    if (meth == LS_SVD) svidx = lua_gettop(L);
+  }
+  x = la_newt(L, F, n, nok ? 0 : P.k, LA_TYPE);
+  LA_LAK(copy)(n, x->cols, LA_X(P.X), P.X->ld, LA_X(x), x->ld);
+  if (rank == n && m > n) {
+    res = la_newt(L, F, 1, x->cols, LA_TYPE);
+    for (j = 0; j < res->cols; j++) {
+      LA_REAL nr = LA_CBLAS(nrm2)(P.m - n, LA_X(P.X) + n + (ptrdiff_t)j * P.X->ld, 1);
+      LA_X(res)[(ptrdiff_t)j * res->ld] = nr * nr;
+    }
+    /* ridge fits the augmented system and qrp leaves no residual rows: both
+    ** report ||A x - b||^2 of the data itself */
+    if (!nok && (meth == LS_QRP || ridge > 0 || n == 0))
+      LA_T(explicit_residuals)(L, A, B, x, res);
+  } else lua_pushnil(L);
+  lua_pushinteger(L, rank);
+  if (svidx) lua_pushvalue(L, svidx); else lua_pushnil(L);
+  return 4;
+}
