@@ -352,7 +352,7 @@ static int selat(const Sel *s, int k) {
 ** positive step; a copy otherwise. */
 static int l_slice(lua_State *L) {
   const char *F = la_fname(L);
-  la_Mat *A = la_check(L, 1, F), *B;
+  la_Mat *A = la_checkany(L, 1, F), *B;
   Sel r, c;
   int i, j;
   lua_settop(L, 3);
@@ -362,9 +362,9 @@ static int l_slice(lua_State *L) {
     la_view(L, A, r.first, c.first, r.n, c.n, c.n > 1 ? A->ld * c.step : A->ld);
     return 1;
   }
-  B = la_new(L, F, r.n, c.n);
+  B = la_newt(L, F, r.n, c.n, A->dtype);
   for (j = 0; j < c.n && r.n > 0; j++)
-    for (i = 0; i < r.n; i++) LA_AT(B, i, j) = LA_AT(A, selat(&r, i), selat(&c, j));
+    for (i = 0; i < r.n; i++) la_put(B, i, j, la_get(A, selat(&r, i), selat(&c, j)));
   return 1;
 }
 
