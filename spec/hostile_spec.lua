@@ -19,7 +19,8 @@ local M = la.matrix{{1, 2}, {3, 4}}          -- a valid 2x2
 local v = la.vector{1, 2}
 
 -- Every public function with valid arguments; slot kinds: M matrix, I size or
--- index, N number, O options, F function, L list of matrices, D a dtype name.
+-- index, N number, O options, F function, L list of matrices, D a dtype name,
+-- T a number in the last place, where a table is the options table.
 local api = {
   {"matrix", {"X"}, {{{1, 2}}}},
   {"vector", {"M"}, {{1, 2}}},
@@ -64,8 +65,8 @@ local api = {
   {"cumsum", {"M", "I?"}, {M, 1}}, {"cumprod", {"M", "I?"}, {M, 1}},
   {"sort", {"M", "I?", "O"}, {M, 1, {}}}, {"argsort", {"M", "I?", "O"}, {M, 1, {}}},
   {"vecnorm", {"M", "N", "I?"}, {M, 2, 1}},
-  {"arange", {"N", "N", "N"}, {0, 3, 1}}, {"linspace", {"N", "N", "I?"}, {0, 1, 3}},
-  {"logspace", {"N", "N", "I?", "N"}, {0, 1, 3, 10}}, {"full", {"I", "I", "N"}, {2, 2, 1}},
+  {"arange", {"N", "N", "T"}, {0, 3, 1}}, {"linspace", {"N", "N", "I?"}, {0, 1, 3}},
+  {"logspace", {"N", "N", "I?", "T"}, {0, 1, 3, 10}}, {"full", {"I", "I", "N"}, {2, 2, 1}},
   {"zeros_like", {"M"}, {M}}, {"ones_like", {"M"}, {M}}, {"full_like", {"M", "N"}, {M, 1}},
   {"triu", {"M", "I?"}, {M, 0}}, {"tril", {"M", "I?"}, {M, 0}}, {"kron", {"M", "M"}, {M, M}},
   {"tile", {"M", "I", "I"}, {M, 1, 2}}, {"repmat", {"M", "I", "I?"}, {M, 1, 2}},
@@ -116,19 +117,19 @@ local api = {
 local hostile = {
   {"a string", "x", {D = 'dtype must be "float64" or "float32", got "x"', S = "2x2 elements of 8 bytes need 32 bytes, the buffer holds 1",
     P = "x: No such file or directory", X = "(table, matrix or size expected, got string)", M = "(matrix expected, got string)", I = "expected, got string",
-    N = "(number expected, got string)", O = "(options table expected, got string)",
+    N = "(number expected, got string)", T = "(number expected, got string)", O = "(options table expected, got string)",
     F = "(function expected, got string)", L = "expected, got string"}},
   {"io.stdout", io.stdout, {D = "(string expected, got FILE*)", S = "(string expected, got FILE*)", P = "(path expected, got FILE*)",
     W = "(path expected, got FILE*)", X = "(table, matrix or size expected, got FILE*)", M = "(matrix expected, got FILE*)", I = "expected, got FILE*",
-    N = "(number expected, got FILE*)", O = "(options table expected, got FILE*)",
+    N = "(number expected, got FILE*)", T = "(number expected, got FILE*)", O = "(options table expected, got FILE*)",
     F = "(function expected, got FILE*)", L = "expected, got FILE*"}},
   {"a function", print, {D = "(string expected, got function)", S = "(string expected, got function)", P = "(path expected, got function)",
     W = "(path expected, got function)", X = "(table, matrix or size expected, got function)", M = "(matrix expected, got function)", I = "expected, got function",
-    N = "(number expected, got function)", O = "(options table expected, got function)",
+    N = "(number expected, got function)", T = "(number expected, got function)", O = "(options table expected, got function)",
     L = "expected, got function"}},
   {"a table of strings", {"a", "b"}, {D = "(string expected, got table)", S = "(string expected, got table)", P = "(path expected, got table)",
     W = "(path expected, got table)", X = "entry (1,1) is not a number (got string)", M = "entry (1,1) is not a number (got string)",
-    I = "expected, got table", N = "(number expected, got table)",
+    I = "expected, got table", N = "(number expected, got table)", T = "options are named: got a number key",
     F = "(function expected, got table)", L = "item 1 is not a matrix (got string)"}},
 }
 
