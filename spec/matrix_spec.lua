@@ -266,3 +266,27 @@ describe("linalg access", function()
     assert.are.equal(0, big(1, 1))
   end)
 end)
+
+describe("float32 results of functions written for float64", function()
+  local F32 = {dtype = "float32"}
+  local X = la.matrix({{1, 0}, {0, 2}, {1, 1}}, F32)
+  it("come back float32 also inside a table result (span_check's info, linear_regression's model)", function()
+    local inside, info = la.span_check(X, la.vector({1, 2, 2}, F32))
+    assert.is_true(inside)
+    for _, k in ipairs{"coeffs", "residual", "projection"} do assert.are.equal("float32", info[k].dtype, k) end
+    assert.are.same({1, 1}, info.coeffs:totable())
+    assert.are.equal("number", type(info.residual_norm))
+    assert.are.same({true}, info.inside_each)
+    local model = la.linear_regression(X, la.vector({1, 5, 3.5}, F32), {intercept = false})
+    assert.are.equal("float32", model.coef.dtype)
+    assert.are.same({1, 2.5}, model.coef:totable())         -- y = X (1, 2.5): an exact fit
+    assert.are.equal("float32", model:predict(X).dtype)      -- its methods still work
+  end)
+  it("keep float64 when an argument is float64, and float32 matrices a function made itself", function()
+    local _, info = la.span_check(X, la.vector{1, 2, 2})
+    assert.are.equal("float64", info.coeffs.dtype)
+    local W = la.eye(2, F32)
+    local _, ws = la.multihead_attention(X, W, W, W, W, 2, {weights = true})
+    assert.are.equal("float32", ws[1].dtype)
+  end)
+end)
