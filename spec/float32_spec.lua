@@ -120,9 +120,6 @@ local cases = {
 -- from the float64 values at the time of writing: their cases report
 -- pending (not passed) until fixed. Each entry says what is wrong.
 local KNOWN = {
-  ["huge empty"] = "astype between the types (la_copyto's mixed-type loop) walks every column of a " ..
-    "0 x 2^31-1 matrix: 0.7 s each, and so does every float64-only function given such a float32 " ..
-    "matrix (the fuzzer's 'Y' dialect times out on it under ASan)",
 }
 
 -- ------------------------------------------------------------ comparing

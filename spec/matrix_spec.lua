@@ -290,3 +290,22 @@ describe("float32 results of functions written for float64", function()
     assert.are.equal("float32", ws[1].dtype)
   end)
 end)
+
+describe("conversions between the element types", function()
+  it("cost nothing for a matrix without elements, however long its other side", function()
+    local t = os.clock()
+    for _, shape in ipairs{{0, 2 ^ 31 - 1}, {2 ^ 31 - 1, 0}} do
+      local Z = la.zeros(shape[1], shape[2], {dtype = "float32"})
+      local Z64 = Z:astype("float64")
+      assert.are.same(shape, {Z64:shape()})
+      assert.are.equal("float32", Z64:astype("float32").dtype)
+      assert.are.same(shape, {la.matrix(Z64, {dtype = "float32"}):shape()})
+      -- functions written for float64 convert the argument (la_convert) and the results back
+      assert.are.equal("float32", la.exp(Z).dtype)
+      assert.are.equal("float32", la.abs(Z.T).dtype)
+      assert.are.equal("float32", la.vstack{Z:sub(1, 0, 1, 0), Z:sub(1, 0, 1, 0)}.dtype)
+      assert.are.equal("float64", la.hstack{Z:sub(1, 0, 1, 0), Z64:sub(1, 0, 1, 0)}.dtype)
+    end
+    assert.is_true(os.clock() - t < 0.1, string.format("%.2f s CPU", os.clock() - t))
+  end)
+end)
