@@ -265,6 +265,23 @@ describe("linalg access", function()
     assert.is_true(after - before > 7800)
     assert.are.equal(0, big(1, 1))
   end)
+
+  it("is accounted for by collectgarbage('count') at 4 bytes an element in float32", function()
+    collectgarbage(); collectgarbage()
+    local before = collectgarbage("count")
+    local big = la.zeros(1000, 1000, {dtype = "float32"})      -- 4 MB: 3906.25 KiB
+    local kib = collectgarbage("count") - before
+    assert.is_true(kib > 3900 and kib < 3950, kib .. " KiB")
+    local copy = big:astype("float64")                           -- 8 MB more
+    local kib64 = collectgarbage("count") - before - kib
+    assert.is_true(kib64 > 7800 and kib64 < 7850, kib64 .. " KiB")
+    local v = big:sub(1, 1000, 1, 500)                           -- a view: a header only
+    local kibv = collectgarbage("count") - before - kib - kib64
+    assert.is_true(kibv < 16, kibv .. " KiB")     -- (a copy: 1953 KiB)
+    big, copy, v = nil, nil, nil
+    collectgarbage(); collectgarbage()
+    assert.is_true(collectgarbage("count") - before < 50)       -- all of it given back
+  end)
 end)
 
 describe("float32 results of functions written for float64", function()
