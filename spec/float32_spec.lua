@@ -120,13 +120,6 @@ local cases = {
 -- from the float64 values at the time of writing: their cases report
 -- pending (not passed) until fixed. Each entry says what is wrong.
 local KNOWN = {
-  span_check = "info's matrices (coeffs, residual, projection) come back float64",
-  linear_regression = "model.coef comes back float64",
-  ["slice view"] = "slice of a float32 matrix is always a copy (slice is not in init.lua's FLOAT32 list, " ..
-    "so it slices a float64 copy)",
-  ["huge empty"] = "astype between the types (la_copyto's mixed-type loop) walks every column of a " ..
-    "0 x 2^31-1 matrix: 0.7 s each, and so does every float64-only function given such a float32 " ..
-    "matrix (the fuzzer's 'Y' dialect times out on it under ASan)",
 }
 
 -- ------------------------------------------------------------ comparing

@@ -19,7 +19,8 @@ local M = la.matrix{{1, 2}, {3, 4}}          -- a valid 2x2
 local v = la.vector{1, 2}
 
 -- Every public function with valid arguments; slot kinds: M matrix, I size or
--- index, N number, O options, F function, L list of matrices, D a dtype name.
+-- index, N number, O options, F function, L list of matrices, D a dtype name,
+-- T a number in the last place, where a table is the options table.
 local api = {
   {"matrix", {"X"}, {{{1, 2}}}},
   {"vector", {"M"}, {{1, 2}}},
@@ -64,8 +65,8 @@ local api = {
   {"cumsum", {"M", "I?"}, {M, 1}}, {"cumprod", {"M", "I?"}, {M, 1}},
   {"sort", {"M", "I?", "O"}, {M, 1, {}}}, {"argsort", {"M", "I?", "O"}, {M, 1, {}}},
   {"vecnorm", {"M", "N", "I?"}, {M, 2, 1}},
-  {"arange", {"N", "N", "N"}, {0, 3, 1}}, {"linspace", {"N", "N", "I?"}, {0, 1, 3}},
-  {"logspace", {"N", "N", "I?", "N"}, {0, 1, 3, 10}}, {"full", {"I", "I", "N"}, {2, 2, 1}},
+  {"arange", {"N", "N", "T"}, {0, 3, 1}}, {"linspace", {"N", "N", "I?"}, {0, 1, 3}},
+  {"logspace", {"N", "N", "I?", "T"}, {0, 1, 3, 10}}, {"full", {"I", "I", "N"}, {2, 2, 1}},
   {"zeros_like", {"M"}, {M}}, {"ones_like", {"M"}, {M}}, {"full_like", {"M", "N"}, {M, 1}},
   {"triu", {"M", "I?"}, {M, 0}}, {"tril", {"M", "I?"}, {M, 0}}, {"kron", {"M", "M"}, {M, M}},
   {"tile", {"M", "I", "I"}, {M, 1, 2}}, {"repmat", {"M", "I", "I?"}, {M, 1, 2}},
@@ -116,19 +117,19 @@ local api = {
 local hostile = {
   {"a string", "x", {D = 'dtype must be "float64" or "float32", got "x"', S = "2x2 elements of 8 bytes need 32 bytes, the buffer holds 1",
     P = "x: No such file or directory", X = "(table, matrix or size expected, got string)", M = "(matrix expected, got string)", I = "expected, got string",
-    N = "(number expected, got string)", O = "(options table expected, got string)",
+    N = "(number expected, got string)", T = "(number expected, got string)", O = "(options table expected, got string)",
     F = "(function expected, got string)", L = "expected, got string"}},
   {"io.stdout", io.stdout, {D = "(string expected, got FILE*)", S = "(string expected, got FILE*)", P = "(path expected, got FILE*)",
     W = "(path expected, got FILE*)", X = "(table, matrix or size expected, got FILE*)", M = "(matrix expected, got FILE*)", I = "expected, got FILE*",
-    N = "(number expected, got FILE*)", O = "(options table expected, got FILE*)",
+    N = "(number expected, got FILE*)", T = "(number expected, got FILE*)", O = "(options table expected, got FILE*)",
     F = "(function expected, got FILE*)", L = "expected, got FILE*"}},
   {"a function", print, {D = "(string expected, got function)", S = "(string expected, got function)", P = "(path expected, got function)",
     W = "(path expected, got function)", X = "(table, matrix or size expected, got function)", M = "(matrix expected, got function)", I = "expected, got function",
-    N = "(number expected, got function)", O = "(options table expected, got function)",
+    N = "(number expected, got function)", T = "(number expected, got function)", O = "(options table expected, got function)",
     L = "expected, got function"}},
   {"a table of strings", {"a", "b"}, {D = "(string expected, got table)", S = "(string expected, got table)", P = "(path expected, got table)",
     W = "(path expected, got table)", X = "entry (1,1) is not a number (got string)", M = "entry (1,1) is not a number (got string)",
-    I = "expected, got table", N = "(number expected, got table)",
+    I = "expected, got table", N = "(number expected, got table)", T = "options are named: got a number key",
     F = "(function expected, got table)", L = "item 1 is not a matrix (got string)"}},
 }
 
@@ -586,4 +587,102 @@ describe("misspelt options", function()
         la[c[1]], table.unpack(args))
     end)
   end
+end)
+
+describe("hostile float32", function()
+  local F32 = {dtype = "float32"}
+  local function closed32(X)
+    local C = X:astype("float32")
+    debug.getmetatable(C).__close(C)
+    return C
+  end
+  for _, fn in ipairs(api) do
+    local name, kinds, good = fn[1], fn[2], fn[3]
+    local slots = {}
+    for slot, kind in ipairs(kinds) do
+      if kind == "M" and la.is_matrix(good[slot]) then slots[#slots + 1] = slot end
+    end
+    if #slots > 0 then
+      it(name .. " takes float32 matrices in every matrix slot, or names itself in the error", function()
+        local args = {table.unpack(good, 1, #kinds)}
+        for _, slot in ipairs(slots) do args[slot] = good[slot]:astype("float32") end
+        local ok, e = pcall(la[name], table.unpack(args, 1, #kinds))
+        assert(ok or tostring(e):find("linalg." .. name .. ": ", 1, true) == 1, tostring(e))
+      end)
+      for _, slot in ipairs(slots) do
+        it(string.format("%s with a closed float32 matrix as argument #%d", name, slot), function()
+          local args = {table.unpack(good, 1, #kinds)}
+          args[slot] = closed32(good[slot])
+          local e = err(la[name], table.unpack(args, 1, #kinds))
+          assert(e:find("linalg.", 1, true) == 1, e)
+          assert(e:find("matrix is closed", 1, true) or e:find("is a closed matrix", 1, true), e)
+        end)
+      end
+    end
+  end
+
+  it("astype and the dtype option refuse every other type name", function()
+    local A = la.ones(2, 2, F32)
+    for _, d in ipairs{"float16", "", "FLOAT32", "float32 ", " float64", "f4", "<f4", "double", "int32"} do
+      expect_error(string.format('linalg.astype: bad argument #2 (dtype must be "float64" or "float32", got "%s")', d),
+        la.astype, A, d)
+      expect_error(string.format([[linalg.zeros: option 'dtype' must be "float64" or "float32", got "%s"]], d),
+        la.zeros, 2, 2, {dtype = d})
+      expect_error(string.format([[linalg.arange: option 'dtype' must be "float64" or "float32", got "%s"]], d),
+        la.arange, 3, {dtype = d})
+    end
+    for _, d in ipairs{32, true, {}, print, A} do
+      expect_error("linalg.astype: bad argument #2 (string expected, got " .. (la.is_matrix(d) and "linalg.matrix" or type(d)),
+        la.astype, A, d)
+      expect_error("linalg.full: option 'dtype' must be", la.full, 2, 2, 1, {dtype = d})
+    end
+    expect_error("linalg.astype: bad argument #2 (string expected, got no value)", la.astype, A)
+    -- a lazy option that raises, and one that collects garbage before answering
+    local boom = setmetatable({}, {__index = function() error("boom") end})
+    assert.is_truthy(err(la.linspace, 0, 1, 3, boom):find("boom", 1, true))
+    local lazy = setmetatable({}, {__index = function(_, k)
+      collectgarbage(); collectgarbage()
+      if k == "dtype" then return ("float" .. "32") end
+    end})
+    assert.are.equal("float32", la.eye(2, lazy).dtype)
+    assert.are.equal("float32", la.logspace(0, 1, 3, lazy).dtype)
+  end)
+
+  it("views of a float32 matrix outlive its closing and its collection", function()
+    local A = la.matrix({{1, 2, 3}, {4, 5, 6}}, F32)
+    local r, s = A:row(2), A:slice(":", "1:2:3")
+    debug.getmetatable(A).__close(A)
+    expect_error("linalg.row: bad argument #1 (matrix is closed)", la.row, A, 1)
+    expect_error("linalg.slice: bad argument #1 (matrix is closed)", la.slice, A, 1)
+    assert.are.same({{4, 5, 6}}, r:totable())             -- the view itself is open
+    s:set(2, 2, 0.1)
+    A = nil
+    collectgarbage(); collectgarbage()
+    assert.are.equal(0.10000000149011612, r(1, 3))        -- written through s, read through r
+    assert.are.same({{1, 3}, {4, 0.10000000149011612}}, s:totable())
+    assert.are.equal("float32", (r:sub(1, 1, 1, 2) + s:row(1)).dtype)
+    local v = r:sub(1, 1, 2, 3):slice(1, "2:2")           -- a view of a view of a view
+    debug.getmetatable(r).__close(r)
+    assert.are.same({0.10000000149011612}, v:totable())
+  end)
+
+  it("float32 entries overflow, round and keep NaN as float32 does", function()
+    local A = la.zeros(1, 4, F32)
+    A:set(1, 1, 1e308); A:set(1, 2, -1e39); A:set(1, 3, 0 / 0); A:set(1, 4, 1e-46)
+    assert.are.equal(math.huge, A(1, 1))
+    assert.are.equal(-math.huge, A(1, 2))
+    assert.is_true(A(1, 3) ~= A(1, 3))
+    assert.are.equal(0, A(1, 4))
+    assert.are.same({{1 / 0, -1 / 0}}, la.slice(A, 1, {1, 2}):totable())
+    assert.are.equal("float32", la.kron(A, A:t()).dtype)
+    expect_error("out of range 1..1 (or a mask of length 1)", la.slice, A, la.matrix({0 / 0}, F32))
+    expect_error("linalg.set: bad argument #3 (number expected, got string)", la.set, A, 1, "1")
+  end)
+
+  it("mixes closed and open float32 items in hstack and blkdiag", function()
+    local A = la.ones(2, 2, F32)
+    expect_error("linalg.hstack: item 2 is a closed matrix", la.hstack, {A, closed32(A)})
+    expect_error("linalg.blkdiag: bad argument #2 (matrix is closed)", la.blkdiag, A, closed32(A))
+    expect_error("linalg.kron: bad argument #1 (matrix is closed)", la.kron, closed32(A), A)
+  end)
 end)

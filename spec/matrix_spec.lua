@@ -265,4 +265,64 @@ describe("linalg access", function()
     assert.is_true(after - before > 7800)
     assert.are.equal(0, big(1, 1))
   end)
+
+  it("is accounted for by collectgarbage('count') at 4 bytes an element in float32", function()
+    collectgarbage(); collectgarbage()
+    local before = collectgarbage("count")
+    local big = la.zeros(1000, 1000, {dtype = "float32"})      -- 4 MB: 3906.25 KiB
+    local kib = collectgarbage("count") - before
+    assert.is_true(kib > 3900 and kib < 3950, kib .. " KiB")
+    local copy = big:astype("float64")                           -- 8 MB more
+    local kib64 = collectgarbage("count") - before - kib
+    assert.is_true(kib64 > 7800 and kib64 < 7850, kib64 .. " KiB")
+    local v = big:sub(1, 1000, 1, 500)                           -- a view: a header only
+    local kibv = collectgarbage("count") - before - kib - kib64
+    assert.is_true(kibv < 16, kibv .. " KiB")     -- (a copy: 1953 KiB)
+    big, copy, v = nil, nil, nil
+    collectgarbage(); collectgarbage()
+    assert.is_true(collectgarbage("count") - before < 50)       -- all of it given back
+  end)
+end)
+
+describe("float32 results of functions written for float64", function()
+  local F32 = {dtype = "float32"}
+  local X = la.matrix({{1, 0}, {0, 2}, {1, 1}}, F32)
+  it("come back float32 also inside a table result (span_check's info, linear_regression's model)", function()
+    local inside, info = la.span_check(X, la.vector({1, 2, 2}, F32))
+    assert.is_true(inside)
+    for _, k in ipairs{"coeffs", "residual", "projection"} do assert.are.equal("float32", info[k].dtype, k) end
+    assert.are.same({1, 1}, info.coeffs:totable())
+    assert.are.equal("number", type(info.residual_norm))
+    assert.are.same({true}, info.inside_each)
+    local model = la.linear_regression(X, la.vector({1, 5, 3.5}, F32), {intercept = false})
+    assert.are.equal("float32", model.coef.dtype)
+    assert.are.same({1, 2.5}, model.coef:totable())         -- y = X (1, 2.5): an exact fit
+    assert.are.equal("float32", model:predict(X).dtype)      -- its methods still work
+  end)
+  it("keep float64 when an argument is float64, and float32 matrices a function made itself", function()
+    local _, info = la.span_check(X, la.vector{1, 2, 2})
+    assert.are.equal("float64", info.coeffs.dtype)
+    local W = la.eye(2, F32)
+    local _, ws = la.multihead_attention(X, W, W, W, W, 2, {weights = true})
+    assert.are.equal("float32", ws[1].dtype)
+  end)
+end)
+
+describe("conversions between the element types", function()
+  it("cost nothing for a matrix without elements, however long its other side", function()
+    local t = os.clock()
+    for _, shape in ipairs{{0, 2 ^ 31 - 1}, {2 ^ 31 - 1, 0}} do
+      local Z = la.zeros(shape[1], shape[2], {dtype = "float32"})
+      local Z64 = Z:astype("float64")
+      assert.are.same(shape, {Z64:shape()})
+      assert.are.equal("float32", Z64:astype("float32").dtype)
+      assert.are.same(shape, {la.matrix(Z64, {dtype = "float32"}):shape()})
+      -- functions written for float64 convert the argument (la_convert) and the results back
+      assert.are.equal("float32", la.exp(Z).dtype)
+      assert.are.equal("float32", la.abs(Z.T).dtype)
+      assert.are.equal("float32", la.vstack{Z:sub(1, 0, 1, 0), Z:sub(1, 0, 1, 0)}.dtype)
+      assert.are.equal("float64", la.hstack{Z:sub(1, 0, 1, 0), Z64:sub(1, 0, 1, 0)}.dtype)
+    end
+    assert.is_true(os.clock() - t < 0.1, string.format("%.2f s CPU", os.clock() - t))
+  end)
 end)

@@ -103,6 +103,22 @@ describe("slice", function()
     W:set(1, 1, 99)
     assert.are.equal(1, C(1, 1))
   end)
+  it("keeps float32: views into the float32 parent, copies of its type", function()
+    local C = B:astype("float32")
+    local V = C:slice("1:2", "2:2:4")
+    assert.are.equal("float32", V.dtype)
+    assert.is_truthy(tostring(V):find("(view)", 1, true))
+    V:set(2, 1, 0.1)
+    assert.are.equal(0.10000000149011612, C(2, 2))                    -- float32(0.1), written through
+    local W = C:slice("3:-2:1", {4, 1})                                -- reversed rows, a column list: a copy
+    assert.are.equal("float32", W.dtype)
+    assert.are.same({{12, 9}, {4, 1}}, W:totable())
+    W:set(1, 1, 5)
+    assert.are.equal(12, C(3, 4))
+    assert.are.same({{1, 4}}, C:slice(1, la.matrix({{1, 0, 0, 1}}, {dtype = "float32"})):totable())   -- a float32 mask
+    assert.are.same({0, 2}, {C:slice("2:1", "1:2"):shape()})
+    assert.are.equal("float32", C:slice("2:1", "1:2").dtype)
+  end)
   it("takes index lists (tables or matrices, repeats allowed) and 1/0 masks", function()
     assert.near({{10}, {2}}, B:slice({3, 1}, 2))
     assert.near({{1, 1}, {5, 5}, {9, 9}}, B:slice(nil, {1, 1}))
@@ -117,5 +133,78 @@ describe("slice", function()
     assert.error_matches(function() B:slice("1-3") end, "linalg.slice: bad argument #2 (bad range \"1-3\"")
     assert.error_matches(function() B:slice({1, 5}) end, "linalg.slice: row index list: entry 2 is 5, expected an integer in 1..3")
     assert.error_matches(function() B:slice(la.vector{1.5}) end, "linalg.slice: row index 1.5 out of range 1..3")
+  end)
+end)
+
+-- float32: every function above computes in its argument's type. Values
+-- are compared with the float64 call on the same (float32-exact) values,
+-- rounded to float32: moving elements is exact, and kron's products of two
+-- float32 values are the float32 products.
+describe("float32 in construction and shape", function()
+  local F32 = {dtype = "float32"}
+  local function f32(X) return la.astype(X, "float32") end
+  local A32 = f32(la.matrix{{1, -2.5, 3}, {0.1, 5, 6}, {7, 8, 0.3}})
+  local A64 = A32:astype("float64")               -- the float32 values, exactly
+  local function same32(r32, r64, where)
+    assert.are.equal("float32", r32.dtype, where)
+    assert.are.same(f32(r64):totable(), r32:totable(), where)
+  end
+  it("arange, linspace and logspace take {dtype} (NumPy's dtype=): the float64 values rounded", function()
+    for _, c in ipairs{{"arange", {1, 2, 0.3}}, {"arange", {4}}, {"linspace", {0, 1, 7}},
+                       {"linspace", {0, 1}}, {"logspace", {0, 2, 5}}, {"logspace", {0, 3, 4, 2}}} do
+      local f, args = la[c[1]], c[2]
+      local a = {table.unpack(args)}
+      a[#a + 1] = F32
+      same32(f(table.unpack(a)), f(table.unpack(args)), c[1])
+    end
+    assert.are_not.same(la.linspace(0, 1, 7):totable(), la.linspace(0, 1, 7, F32):totable())   -- rounded
+    assert.are.equal("float64", la.arange(3, {dtype = "float64"}).dtype)
+    assert.are.equal("float32", la.full(2, 2, 0.1, F32).dtype)
+    assert.error_matches(function() la.arange(3, {dtype = "int8"}) end,
+      [[linalg.arange: option 'dtype' must be "float64" or "float32", got "int8"]], 1, true)
+    assert.error_matches(function() la.linspace(0, 1, 3, {dtyp = "float32"}) end,
+      "linalg.linspace: unknown option 'dtyp' (did you mean 'dtype'?)", 1, true)
+  end)
+  it("diag, triu, tril, tile, repmat, flip*, roll, circshift, vec: float32 in, float32 out", function()
+    local calls = {
+      {"diag", {}}, {"triu", {}}, {"triu", {-1}}, {"tril", {1}}, {"triu", {math.mininteger}},
+      {"tril", {math.maxinteger}}, {"tril", {math.mininteger}}, {"tile", {2, 3}}, {"repmat", {1, 2}},
+      {"flip", {}}, {"flip", {2}}, {"fliplr", {}}, {"flipud", {}}, {"roll", {1, 1}}, {"roll", {-4, 2}},
+      {"circshift", {math.mininteger, 2}}, {"vec", {}}, {"zeros_like", {}}, {"full_like", {0.1}},
+    }
+    for _, c in ipairs(calls) do
+      same32(la[c[1]](A32, table.unpack(c[2])), la[c[1]](A64, table.unpack(c[2])), c[1])
+      local S32 = A32:sub(2, 3, 1, 2)            -- a view with a leading dimension of 3
+      same32(la[c[1]](S32, table.unpack(c[2])), la[c[1]](A64:sub(2, 3, 1, 2), table.unpack(c[2])), c[1] .. " of a view")
+    end
+    same32(la.diag(f32(la.vector{0.1, 2})), la.diag(la.vector{0.1, 2}), "diag of a vector")
+    same32(la.diag(f32(la.matrix{{0.1, 2}})), la.diag(la.matrix{{0.1, 2}}), "diag of a row")
+    assert.are.same({{0.10000000149011612, 0}, {0, 2}}, la.diag(f32(la.vector{0.1, 2})):totable())
+    assert.are.same({{0, 0, 0}, {0.10000000149011612, 0, 0}, {7, 8, 0}}, la.tril(A32, -1):totable())
+  end)
+  it("kron and blkdiag: float32 when every argument is, float64 when any is float64", function()
+    local B32 = f32(la.matrix{{0.1, -1}, {3, 0.7}})
+    same32(la.kron(A32, B32), la.kron(A64, B32:astype("float64")), "kron")
+    same32(la.blkdiag(A32, B32, A32:sub(1, 0, 1, 2)), la.blkdiag(A64, B32:astype("float64"), la.zeros(0, 2)), "blkdiag")
+    local k = la.kron(A32, B32:astype("float64"))
+    assert.are.equal("float64", k.dtype)
+    assert.are.same(la.kron(A64, B32:astype("float64")):totable(), k:totable())
+    assert.are.equal(0.10000000149011612 * 0.10000000149011612, k(3, 1))   -- A(2,1) B(1,1), in float64
+    assert.are.equal("float64", la.blkdiag(A32, la.eye(2)).dtype)
+    assert.are.equal("float64", la.blkdiag(la.eye(2), A32).dtype)
+    assert.are.equal("float64", la.blkdiag().dtype)
+    assert.are.same({{0.10000000149011612, 0}, {0, 2}}, la.blkdiag(f32(la.matrix{{0.1}}), {{2}}):totable())
+  end)
+  it("costs nothing on a 0 x 2^31-1 float32 matrix", function()
+    local t = os.clock()
+    local Z = la.zeros(0, 2 ^ 31 - 1, F32)
+    for _, f in ipairs{"triu", "tril", "flip", "fliplr", "flipud", "vec", "zeros_like", "diag"} do
+      assert.are.equal("float32", la[f](Z).dtype, f)
+    end
+    assert.are.same({0, 2 ^ 31 - 1}, {la.roll(Z, 5, 2):shape()})
+    assert.are.same({0, 2 ^ 31 - 1}, {la.tile(Z, 7, 1):shape()})
+    assert.are.same({0, 2 ^ 31 - 1}, {la.blkdiag(Z, la.zeros(0, 0, F32)):shape()})
+    assert.are.same({0, 2 ^ 31 - 1}, {la.kron(Z, la.ones(3, 1, F32)):shape()})
+    assert.is_true(os.clock() - t < 0.1, string.format("%.2f s CPU", os.clock() - t))
   end)
 end)

@@ -11,26 +11,6 @@
 #include "helpers.h"
 #include "kernels/kernels.h"
 
-/* A constructor's options table: the last argument when it is a plain
-** table at or after position first. Reads its dtype (def when absent:
-** float64, or the type of the matrix a call copies) and removes the table,
-** so the positional arguments read as before. */
-static int dtypeopt(lua_State *L, int first, int def, const char *F) {
-  static const char *const keys[] = {"dtype", NULL};
-  int oi = la_optsat(L, first), t;
-  la_checkopts(L, oi, F, keys);
-  t = la_optdtype(L, oi, def, F);
-  if (oi) lua_settop(L, oi - 1);
-  return t;
-}
-
-/* every element of the packed matrix A set to v */
-static void fillv(la_Mat *A, double v) {
-  size_t k, N = (size_t)A->rows * A->cols;
-  if (A->dtype == LA_F32) for (k = 0; k < N; k++) A->fdata[k] = (float)v;
-  else for (k = 0; k < N; k++) A->data[k] = v;
-}
-
 /* la.matrix(tbl [, opts]), la.matrix(A [, opts]) (a copy) or
 ** la.matrix(m, n [, fill] [, opts]); opts.dtype "float64" or "float32" */
 static int l_matrix(lua_State *L) {
@@ -41,7 +21,7 @@ static int l_matrix(lua_State *L) {
     return 1;
   }
   A = la_testany(L, 1);
-  int t = dtypeopt(L, 2, A ? A->dtype : LA_F64, F);
+  int t = la_dtypeargs(L, 2, A ? A->dtype : LA_F64, F);
   if (lua_istable(L, 1) || A) {
     int table = A == NULL;
     A = la_checkany(L, 1, F);             /* a table becomes a float64 matrix at 1 */
@@ -54,16 +34,16 @@ static int l_matrix(lua_State *L) {
   {
     int m = la_checksize(L, F, 1), n = la_checksize(L, F, 2);
     double v = la_optargnum(L, F, 3, 0.0);
-    fillv(la_newt(L, F, m, n, t), v);
+    la_fill(la_newt(L, F, m, n, t), v);
   }
   return 1;
 }
 
 /* an m x n matrix of v, m and n the arguments 1 and 2 (pushes 1) */
 static void fill(lua_State *L, const char *fname, double v) {
-  int t = dtypeopt(L, 3, LA_F64, fname);
+  int t = la_dtypeargs(L, 3, LA_F64, fname);
   int m = la_checksize(L, fname, 1), n = la_checksize(L, fname, 2);
-  fillv(la_newt(L, fname, m, n, t), v);
+  la_fill(la_newt(L, fname, m, n, t), v);
 }
 
 static int l_zeros(lua_State *L) { fill(L, la_fname(L), 0.0); return 1; }
@@ -72,29 +52,30 @@ static int l_ones(lua_State *L) { fill(L, la_fname(L), 1.0); return 1; }
 
 static int l_eye(lua_State *L) {
   const char *F = la_fname(L);
-  int t = dtypeopt(L, 2, LA_F64, F);
+  int t = la_dtypeargs(L, 2, LA_F64, F);
   int n = la_checksize(L, F, 1), i;
   int m = lua_isnoneornil(L, 2) ? n : la_checksize(L, F, 2);
   la_Mat *A = la_newt(L, F, n, m, t);
-  fillv(A, 0.0);
+  la_fill(A, 0.0);
   for (i = 0; i < n && i < m; i++) la_put(A, i, i, 1.0);
   return 1;
 }
 
-/* diag(vector) builds a square matrix; diag(matrix) extracts the diagonal. */
+/* diag(vector) builds a square matrix; diag(matrix) extracts the diagonal;
+** either of the argument's type. */
 static int l_diag(lua_State *L) {
   const char *F = la_fname(L);
-  la_Mat *V = la_check(L, 1, F);
-  int i;
+  la_Mat *V = la_checkany(L, 1, F), *A;
+  int i, row = V->rows == 1;
   if (la_isvec(V)) {
-    int n, inc;
-    double *v = la_vec(L, 1, F, &n, &inc);
-    la_Mat *A = la_newzero(L, F, n, n);
-    for (i = 0; i < n; i++) LA_AT(A, i, i) = v[(ptrdiff_t)i * inc];
+    int n = row ? V->cols : V->rows;
+    A = la_newt(L, F, n, n, V->dtype);
+    la_fill(A, 0.0);
+    for (i = 0; i < n; i++) la_put(A, i, i, la_get(V, row ? 0 : i, row ? i : 0));
   } else {
     int k = V->rows < V->cols ? V->rows : V->cols;
-    la_Mat *d = la_new(L, F, k, 1);
-    for (i = 0; i < k; i++) d->data[i] = LA_AT(V, i, i);
+    A = la_newt(L, F, k, 1, V->dtype);
+    for (i = 0; i < k; i++) la_put(A, i, 0, la_get(V, i, i));
   }
   return 1;
 }
@@ -103,7 +84,7 @@ static int l_diag(lua_State *L) {
 static int l_vector(lua_State *L) {
   const char *F = la_fname(L);
   la_Mat *V = la_testany(L, 1), *A;
-  int t = dtypeopt(L, 2, V ? V->dtype : LA_F64, F), n, inc, i;
+  int t = la_dtypeargs(L, 2, V ? V->dtype : LA_F64, F), n, inc, i;
   double *v = la_vec(L, 1, F, &n, &inc);   /* a float64 copy of a float32 v */
   A = la_newt(L, F, n, 1, t);
   for (i = 0; i < n; i++) la_put(A, i, 0, v[(ptrdiff_t)i * inc]);
@@ -111,7 +92,7 @@ static int l_vector(lua_State *L) {
 }
 
 static int fillrandom(lua_State *L, const char *fname, int normal) {
-  int t = dtypeopt(L, 3, LA_F64, fname);
+  int t = la_dtypeargs(L, 3, LA_F64, fname);
   int m = la_checksize(L, fname, 1), n = la_checksize(L, fname, 2);
   lak_Rng local, *r;
   la_Mat *A;
@@ -162,11 +143,9 @@ static int stack(lua_State *L, const char *fname, int horiz) {
   }
   C = la_newt(L, fname, m, n, cnt > 0 ? t : LA_F64);
   for (k = 1; k <= cnt; k++) {
-    la_Mat *A = la_testany(L, base + (int)k), D = *C;   /* D: where A goes */
-    D.rows = A->rows; D.cols = A->cols;
-    if (D.data) D.data += horiz ? off * C->ld : off;
-    if (D.fdata) D.fdata += horiz ? off * C->ld : off;
-    la_copyto(A, &D);
+    la_Mat *A = la_testany(L, base + (int)k);
+    la_Mat D = la_block(C, horiz ? 0 : (int)off, horiz ? (int)off : 0, A->rows, A->cols);
+    la_copyto(A, &D);                                  /* D: where A goes */
     off += horiz ? A->cols : A->rows;
   }
   return 1;

@@ -162,10 +162,33 @@ static int l_named(lua_State *L) {
   return 1;
 }
 
+/* The float64 matrix at idx, or each float64 matrix among the fields of
+** the table at idx (one level deep: span_check's info, linear_regression's
+** model, multihead_attention's list of weights), replaced by a float32
+** copy. Fields are read and written raw; float32 matrices stay as they are
+** (a result f already computed in float32). */
+static void tofloat32(lua_State *L, int idx) {
+  la_Mat *A = la_test(L, idx);
+  if (A) { la_convert(L, A, LA_F32, la_fname(L)); lua_replace(L, idx); return; }
+  if (lua_type(L, idx) != LUA_TTABLE) return;
+  luaL_checkstack(L, 4, NULL);
+  lua_pushnil(L);
+  while (lua_next(L, idx)) {                    /* key value */
+    if ((A = la_test(L, -1)) != NULL) {
+      la_convert(L, A, LA_F32, la_fname(L));    /* key value copy */
+      lua_pushvalue(L, -3);
+      lua_insert(L, -2);                        /* key value key copy */
+      lua_rawset(L, idx);                       /* an existing field: lua_next goes on */
+    }
+    lua_pop(L, 1);
+  }
+}
+
 /* The closure f32wrap makes over f (upvalue 3), for functions written for
 ** float64: a float32 argument reaches f as a float64 copy (la_check
 ** converts it), and when every matrix argument was float32, f's matrix
-** results come back float32 (NumPy's rule; Lua numbers do not promote). */
+** results, and those in a table it returns, come back float32 (NumPy's
+** rule; Lua numbers do not promote). */
 static int l_float32call(lua_State *L) {
   int n = lua_gettop(L), i, any32 = 0, any64 = 0, nres;
   for (i = 1; i <= n; i++) {
@@ -177,10 +200,7 @@ static int l_float32call(lua_State *L) {
   lua_call(L, n, LUA_MULTRET);
   nres = lua_gettop(L);
   if (!any32 || any64) return nres;
-  for (i = 1; i <= nres; i++) {
-    la_Mat *A = la_test(L, i);
-    if (A) { la_convert(L, A, LA_F32, la_fname(L)); lua_replace(L, i); }
-  }
+  for (i = 1; i <= nres; i++) tofloat32(L, i);
   return nres;
 }
 

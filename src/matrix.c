@@ -107,15 +107,6 @@ la_Mat *la_newt(lua_State *L, const char *fname, lua_Integer m, lua_Integer n, i
   return newmat(L, fname, m, n, lua_upvalueindex(1), dtype);
 }
 
-double la_get(const la_Mat *A, int i, int j) {
-  return A->dtype == LA_F32 ? (double)LA_ATF(A, i, j) : LA_AT(A, i, j);
-}
-
-void la_put(la_Mat *A, int i, int j, double x) {
-  if (A->dtype == LA_F32) LA_ATF(A, i, j) = (float)x;
-  else LA_AT(A, i, j) = x;
-}
-
 /* B = A, element types converted as needed (B packed or a view) */
 void la_copyto(const la_Mat *A, la_Mat *B) {
   int i, j;
@@ -140,6 +131,39 @@ void la_copyto(const la_Mat *A, la_Mat *B) {
       for (i = 0; i < A->rows; i++) b[i] = (float)a[i];
     }
   }
+}
+
+void la_fill(la_Mat *A, double x) {
+  int i, j;
+  if (LA_EMPTY(A)) return;
+  for (j = 0; j < A->cols; j++) {
+    if (A->dtype == LA_F32) {
+      float *a = A->fdata + (ptrdiff_t)j * A->ld, y = (float)x;
+      for (i = 0; i < A->rows; i++) a[i] = y;
+    } else {
+      double *a = A->data + (ptrdiff_t)j * A->ld;
+      for (i = 0; i < A->rows; i++) a[i] = x;
+    }
+  }
+}
+
+la_Mat la_block(const la_Mat *A, int i, int j, int m, int n) {
+  la_Mat B = *A;
+  if (m > 0 && n > 0) {            /* an empty block keeps A's pointers */
+    if (B.data) B.data = &LA_AT(A, i, j);
+    if (B.fdata) B.fdata = &LA_ATF(A, i, j);
+  }
+  B.rows = m; B.cols = n;
+  return B;
+}
+
+int la_dtypeargs(lua_State *L, int first, int def, const char *fname) {
+  static const char *const keys[] = {"dtype", NULL};
+  int oi = la_optsat(L, first), t;
+  la_checkopts(L, oi, fname, keys);
+  t = la_optdtype(L, oi, def, fname);
+  if (oi) lua_settop(L, oi - 1);
+  return t;
 }
 
 la_Mat *la_convert(lua_State *L, const la_Mat *A, int dtype, const char *fname) {
@@ -447,11 +471,8 @@ static int l_set(lua_State *L) {
 
 la_Mat *la_view(lua_State *L, la_Mat *P, int i, int j, int m, int n, int ld) {
   la_Mat *V = (la_Mat *)lua_newuserdatauv(L, sizeof(la_Mat), 1);
-  int some = m > 0 && n > 0;
-  V->data = P->data && some ? &LA_AT(P, i, j) : P->data;
-  V->fdata = P->fdata && some ? &LA_ATF(P, i, j) : P->fdata;
-  V->dtype = P->dtype;
-  V->rows = m; V->cols = n; V->ld = ld; V->flags = LA_VIEW;
+  *V = la_block(P, i, j, m, n);
+  V->ld = ld; V->flags = LA_VIEW;
   lua_rawgetp(L, LUA_REGISTRYINDEX, &mt_key);
   lua_setmetatable(L, -2);
   lua_pushvalue(L, 1);

@@ -31,9 +31,17 @@ typedef struct la_Mat {
 #define LA_ATF(A, i, j) ((A)->fdata[(i) + (ptrdiff_t)(j) * (A)->ld])
 /* A's storage, of either type (memset, memcpy, pointer tests) */
 #define LA_DATA(A) ((A)->dtype == LA_F32 ? (void *)(A)->fdata : (void *)(A)->data)
-/* element (i, j) of either type, as a double / set from one */
-double la_get(const la_Mat *A, int i, int j);
-void la_put(la_Mat *A, int i, int j, double x);
+/* element (i, j) of either type, as a double / set from one (a float32
+** element goes through a double exactly: moving elements with these copies
+** them bit for bit, and a product of two float32 values computed in double
+** rounds to the float32 product) */
+static inline double la_get(const la_Mat *A, int i, int j) {
+  return A->dtype == LA_F32 ? (double)LA_ATF(A, i, j) : LA_AT(A, i, j);
+}
+static inline void la_put(la_Mat *A, int i, int j, double x) {
+  if (A->dtype == LA_F32) LA_ATF(A, i, j) = (float)x;
+  else LA_AT(A, i, j) = x;
+}
 /* no elements: loops over such a matrix's columns are skipped (a 0 x 2^31-1
 ** matrix is legal and must cost nothing) */
 #define LA_EMPTY(A) ((A)->rows == 0 || (A)->cols == 0)
@@ -56,6 +64,17 @@ la_Mat *la_convert(lua_State *L, const la_Mat *A, int dtype, const char *fname);
 int la_optdtype(lua_State *L, int idx, int def, const char *fname);
 /* B = A (same shape; B packed or a view), element types converted */
 void la_copyto(const la_Mat *A, la_Mat *B);
+/* every element of A (packed or a view, either type) set to x */
+void la_fill(la_Mat *A, double x);
+/* rows i..i+m-1, columns j..j+n-1 (0-based, in range) of A as a header by
+** value: no Lua object, valid while A's storage is. Code written once for
+** both types moves blocks with it and la_copyto / la_fill. */
+la_Mat la_block(const la_Mat *A, int i, int j, int m, int n);
+/* The options table of a function that makes a matrix: the last argument
+** when it is a table at position first or later. Returns its dtype (def
+** when absent; any other key is an error) and removes the table, so the
+** positional arguments read as without it. */
+int la_dtypeargs(lua_State *L, int first, int def, const char *fname);
 
 /* The float64 matrix at idx or NULL. la_checkarg: a matrix argument
 ** reported as argument argno; a Lua table is converted and replaces the

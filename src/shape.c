@@ -25,11 +25,13 @@ static double checknum(lua_State *L, const char *fname, int arg) {
   return x;
 }
 
-/* arange([start = 0,] stop [, step = 1]): start, start + step, ... below
-** stop (above it for a negative step), ceil((stop - start) / step) values
-** as a column (NumPy's arange: stop is excluded) */
+/* arange([start = 0,] stop [, step = 1] [, {dtype}]): start, start + step,
+** ... below stop (above it for a negative step), ceil((stop - start) /
+** step) values as a column (NumPy's arange: stop is excluded); in float32
+** the float64 values rounded */
 static int l_arange(lua_State *L) {
   const char *F = la_fname(L);
+  int t = la_dtypeargs(L, 2, LA_F64, F);
   int one = lua_isnoneornil(L, 2), n, i;
   double start = one ? 0.0 : checknum(L, F, 1);
   double stop = checknum(L, F, one ? 1 : 2);
@@ -37,62 +39,57 @@ static int l_arange(lua_State *L) {
   la_Mat *v;
   if (step == 0.0) la_argerror(L, F, 3, "step must not be 0");
   n = count(L, F, ceil((stop - start) / step));
-  v = la_new(L, F, n, 1);
+  v = la_newt(L, F, n, 1, t);
   step = (start + step) - start;        /* NumPy's delta: the same values */
-  for (i = 0; i < n; i++) v->data[i] = start + i * step;
+  for (i = 0; i < n; i++) la_put(v, i, 0, start + i * step);
   return 1;
 }
 
-/* n (default 50) evenly spaced values from a to b inclusive, a column */
-static la_Mat *spaced(lua_State *L, const char *fname) {
+/* n (default 50) evenly spaced values from a to b inclusive, a column of
+** type t (pushes 1); with logbase, base ^ each value */
+static void spaced(lua_State *L, const char *fname, int t, int logbase, double base) {
   double a = checknum(L, fname, 1), b = checknum(L, fname, 2), step;
   lua_Integer n = lua_isnoneornil(L, 3) ? 50 : la_checkint(L, fname, 3);
   la_Mat *v;
   int i;
   if (n < 0 || n > 2147483647) la_argerror(L, fname, 3, "count must be in 0..2147483647");
-  v = la_new(L, fname, n, 1);
+  v = la_newt(L, fname, n, 1, t);
   step = n > 1 ? (b - a) / (double)(n - 1) : 0.0;
-  for (i = 0; i < n; i++) v->data[i] = a + i * step;
-  if (n > 1) v->data[n - 1] = b;
-  return v;
+  for (i = 0; i < n; i++) {
+    double x = n > 1 && i == n - 1 ? b : a + i * step;
+    la_put(v, i, 0, logbase ? pow(base, x) : x);
+  }
 }
 
-/* linspace(a, b [, n = 50]) */
-static int l_linspace(lua_State *L) { spaced(L, la_fname(L)); return 1; }
-
-/* logspace(a, b [, n = 50 [, base = 10]]): base ^ linspace(a, b, n) */
-static int l_logspace(lua_State *L) {
+/* linspace(a, b [, n = 50] [, {dtype}]) */
+static int l_linspace(lua_State *L) {
   const char *F = la_fname(L);
-  double base = lua_isnoneornil(L, 4) ? 10.0 : checknum(L, F, 4);
-  la_Mat *v = spaced(L, F);
-  int i;
-  for (i = 0; i < v->rows; i++) v->data[i] = pow(base, v->data[i]);
+  spaced(L, F, la_dtypeargs(L, 3, LA_F64, F), 0, 0.0);
   return 1;
 }
 
-/* every element of the packed matrix A (either type) set to x */
-static void fillwith(la_Mat *A, double x) {
-  size_t i, n = (size_t)A->rows * A->cols;
-  if (A->dtype == LA_F32) for (i = 0; i < n; i++) A->fdata[i] = (float)x;
-  else for (i = 0; i < n; i++) A->data[i] = x;
+/* logspace(a, b [, n = 50 [, base = 10]] [, {dtype}]): base ^ linspace(a, b, n) */
+static int l_logspace(lua_State *L) {
+  const char *F = la_fname(L);
+  int t = la_dtypeargs(L, 3, LA_F64, F);
+  spaced(L, F, t, 1, lua_isnoneornil(L, 4) ? 10.0 : checknum(L, F, 4));
+  return 1;
 }
 
 /* full(m, n, x [, {dtype}]): m x n filled with x */
 static int l_full(lua_State *L) {
-  static const char *const keys[] = {"dtype", NULL};
   const char *F = la_fname(L);
-  int m = la_checksize(L, F, 1), n = la_checksize(L, F, 2), oi = la_optsat(L, 4), t;
+  int t = la_dtypeargs(L, 4, LA_F64, F);
+  int m = la_checksize(L, F, 1), n = la_checksize(L, F, 2);
   double x = checknum(L, F, 3);
-  la_checkopts(L, oi, F, keys);
-  t = la_optdtype(L, oi, LA_F64, F);
-  fillwith(la_newt(L, F, m, n, t), x);
+  la_fill(la_newt(L, F, m, n, t), x);
   return 1;
 }
 
 /* zeros_like(A), ones_like(A), full_like(A, x): A's shape and type, filled */
 static int like(lua_State *L, const char *fname, double x) {
   la_Mat *A = la_checkany(L, 1, fname);
-  fillwith(la_newt(L, fname, A->rows, A->cols, A->dtype), x);
+  la_fill(la_newt(L, fname, A->rows, A->cols, A->dtype), x);
   return 1;
 }
 
@@ -106,17 +103,30 @@ static int l_full_like(lua_State *L) {
   return like(L, F, x);
 }
 
+/* The functions below rearrange elements: each works on either type, the
+** result of its argument's (of float64 if any argument is float64, NumPy's
+** rule), through la_block + la_copyto / la_fill or la_get / la_put, which
+** move float32 elements exactly. */
+
+static int clampi(lua_Integer x, int lo, int hi) {
+  return x < lo ? lo : x > hi ? hi : (int)x;
+}
+
 /* triu / tril (A [, k = 0]): entries with j - i >= k (<= k) kept, the rest 0 */
 static int tri(lua_State *L, const char *fname, int upper) {
-  la_Mat *A = la_check(L, 1, fname), *B;
+  la_Mat *A = la_checkany(L, 1, fname), *B;
   lua_Integer k = lua_isnoneornil(L, 2) ? 0 : la_checkint(L, fname, 2);
-  int i, j;
-  B = la_new(L, fname, A->rows, A->cols);
-  for (j = 0; j < A->cols && A->rows > 0; j++)
-    for (i = 0; i < A->rows; i++) {
-      lua_Integer d = (lua_Integer)j - i;
-      LA_AT(B, i, j) = (upper ? d >= k : d <= k) ? LA_AT(A, i, j) : 0.0;
-    }
+  int j;
+  B = la_newt(L, fname, A->rows, A->cols, A->dtype);
+  la_copyto(A, B);
+  k = clampi(k, -A->rows, A->cols);          /* every j - i is decided alike */
+  for (j = 0; j < A->cols && A->rows > 0; j++) {
+    /* column j keeps rows i <= j - k (upper) or i >= j - k (lower) */
+    int lo = upper ? clampi(j - k + 1, 0, A->rows) : 0;
+    int hi = upper ? A->rows : clampi(j - k, 0, A->rows);
+    la_Mat Z = la_block(B, lo, j, hi - lo, 1);
+    la_fill(&Z, 0.0);
+  }
   return 1;
 }
 
@@ -130,29 +140,42 @@ static lua_Integer mulsize(lua_State *L, const char *fname, lua_Integer a, lua_I
   return a * b;
 }
 
+/* the result type of an operation on A and B: float32 when both are */
+static int jointype(const la_Mat *A, const la_Mat *B) {
+  return A->dtype == LA_F32 && B->dtype == LA_F32 ? LA_F32 : LA_F64;
+}
+
 /* kron(A, B): the Kronecker product, block (i, j) = A(i, j) * B */
 static int l_kron(lua_State *L) {
   const char *F = la_fname(L);
-  la_Mat *A = la_check(L, 1, F), *B = la_check(L, 2, F), *C;
+  la_Mat *A = la_checkany(L, 1, F), *B = la_checkany(L, 2, F), *C;
   int i, j, r, s;
-  C = la_new(L, F, mulsize(L, F, A->rows, B->rows),
-             mulsize(L, F, A->cols, B->cols));
+  C = la_newt(L, F, mulsize(L, F, A->rows, B->rows), mulsize(L, F, A->cols, B->cols),
+              jointype(A, B));
+  if (LA_EMPTY(C)) return 1;
   for (j = 0; j < A->cols; j++)
     for (s = 0; s < B->cols; s++)
-      for (i = 0; i < A->rows; i++)
+      for (i = 0; i < A->rows; i++) {
+        double a = la_get(A, i, j);
         for (r = 0; r < B->rows; r++)
-          LA_AT(C, i * B->rows + r, j * B->cols + s) = LA_AT(A, i, j) * LA_AT(B, r, s);
+          la_put(C, i * B->rows + r, j * B->cols + s, a * la_get(B, r, s));
+      }
   return 1;
 }
 
 /* A repeated rm times down and rn times across */
 static int tilemat(lua_State *L, const char *fname, lua_Integer rm, lua_Integer rn) {
-  la_Mat *A = la_check(L, 1, fname), *C;
+  la_Mat *A = la_checkany(L, 1, fname), *C;
   int i, j;
   if (rm < 0 || rn < 0) la_error(L, fname, "repetition counts must be >= 0, got %I and %I", rm, rn);
-  C = la_new(L, fname, mulsize(L, fname, A->rows, rm), mulsize(L, fname, A->cols, rn));
-  for (j = 0; j < C->cols && C->rows > 0; j++)
-    for (i = 0; i < C->rows; i++) LA_AT(C, i, j) = LA_AT(A, i % A->rows, j % A->cols);
+  C = la_newt(L, fname, mulsize(L, fname, A->rows, rm), mulsize(L, fname, A->cols, rn),
+              A->dtype);
+  if (LA_EMPTY(C)) return 1;             /* else rm * rn <= C's elements */
+  for (j = 0; j < C->cols; j += A->cols)
+    for (i = 0; i < C->rows; i += A->rows) {
+      la_Mat D = la_block(C, i, j, A->rows, A->cols);
+      la_copyto(A, &D);
+    }
   return 1;
 }
 
@@ -175,41 +198,48 @@ static int l_repmat(lua_State *L) {
   return tilemat(L, F, rm, rn);
 }
 
-/* B(i, j) = A(map(i), j) (dim 1) or A(i, map(j)) (dim 2), map(x) = (x *
-** sgn + off) mod len: flips (sgn = -1) and circular shifts (sgn = 1) */
-static int permute(lua_State *L, const char *fname, int dim, int sgn, lua_Integer off) {
-  la_Mat *A = la_check(L, 1, fname), *B = la_new(L, fname, A->rows, A->cols);
-  int i, j, len = dim == 1 ? A->rows : A->cols;
-  if (len == 0) return 1;
-  off %= len;
-  if (off < 0) off += len;
-  for (j = 0; j < A->cols && A->rows > 0; j++)
-    for (i = 0; i < A->rows; i++) {
-      int x = dim == 1 ? i : j, y = (int)(((lua_Integer)sgn * x + off + len) % len);
-      LA_AT(B, i, j) = dim == 1 ? LA_AT(A, y, j) : LA_AT(A, i, y);
-    }
-  return 1;
+/* rows (dim 1) or columns (dim 2) first..first+n-1 of A */
+static la_Mat lines(const la_Mat *A, int dim, int first, int n) {
+  return dim == 1 ? la_block(A, first, 0, n, A->cols) : la_block(A, 0, first, A->rows, n);
 }
 
-static int flip(lua_State *L, const char *fname, int dim) {
-  la_Mat *A = la_check(L, 1, fname);
-  if (dim == 0) dim = la_optlinedim(L, fname, 2, A->rows, A->cols);
-  return permute(L, fname, dim, -1, (dim == 1 ? A->rows : A->cols) - 1);
+/* lines [from, from + n) of A to lines [to, to + n) of B */
+static void movelines(const la_Mat *A, la_Mat *B, int dim, int from, int to, int n) {
+  la_Mat S = lines(A, dim, from, n), D = lines(B, dim, to, n);
+  la_copyto(&S, &D);
 }
 
 /* flip(A [, dim]): reversed along dim (default: la_optlinedim); fliplr, flipud */
+static int flip(lua_State *L, const char *fname, int dim) {
+  la_Mat *A = la_checkany(L, 1, fname), *B;
+  int i, j;
+  if (dim == 0) dim = la_optlinedim(L, fname, 2, A->rows, A->cols);
+  B = la_newt(L, fname, A->rows, A->cols, A->dtype);
+  for (j = 0; j < A->cols && A->rows > 0; j++)
+    for (i = 0; i < A->rows; i++)
+      la_put(B, i, j, dim == 1 ? la_get(A, A->rows - 1 - i, j) : la_get(A, i, A->cols - 1 - j));
+  return 1;
+}
+
 static int l_flip(lua_State *L) { return flip(L, la_fname(L), 0); }
 static int l_fliplr(lua_State *L) { return flip(L, la_fname(L), 2); }
 static int l_flipud(lua_State *L) { return flip(L, la_fname(L), 1); }
 
 /* roll(A, k [, dim]): entries move k places down (dim 1) or right (dim 2),
-** wrapping around; circshift is Octave's name */
+** wrapping around; circshift is Octave's name. Two block copies: line x of
+** the result is line (x - k) mod len of A. */
 static int roll(lua_State *L, const char *fname) {
-  la_Mat *A = la_check(L, 1, fname);
+  la_Mat *A = la_checkany(L, 1, fname), *B;
   lua_Integer k = la_checkint(L, fname, 2);
   int dim = la_optlinedim(L, fname, 3, A->rows, A->cols);
-  int len = dim == 1 ? A->rows : A->cols;
-  return permute(L, fname, dim, 1, len ? -(k % len) : 0);
+  int len = dim == 1 ? A->rows : A->cols, s;
+  B = la_newt(L, fname, A->rows, A->cols, A->dtype);
+  if (LA_EMPTY(A)) return 1;
+  s = (int)(k % len);
+  if (s < 0) s += len;                    /* A's lines [0, len - s) go to [s, len) */
+  movelines(A, B, dim, 0, s, len - s);
+  movelines(A, B, dim, len - s, 0, s);
+  return 1;
 }
 
 static int l_roll(lua_State *L) { return roll(L, la_fname(L)); }
@@ -218,29 +248,33 @@ static int l_circshift(lua_State *L) { return roll(L, la_fname(L)); }
 /* vec(A): the columns stacked into one column (Octave's A(:)) */
 static int l_vec(lua_State *L) {
   const char *F = la_fname(L);
-  la_Mat *A = la_check(L, 1, F), *v;
-  v = la_new(L, F, (lua_Integer)A->rows * A->cols, 1);
-  if (!LA_EMPTY(A)) lak_copy(A->rows, A->cols, A->data, A->ld, v->data, A->rows);
+  la_Mat *A = la_checkany(L, 1, F), *v, D;
+  v = la_newt(L, F, (lua_Integer)A->rows * A->cols, 1, A->dtype);
+  if (LA_EMPTY(A)) return 1;
+  D = *v;                                 /* v's storage as A's shape, packed */
+  D.rows = A->rows; D.cols = A->cols; D.ld = A->rows;
+  la_copyto(A, &D);
   return 1;
 }
 
 /* blkdiag(A, B, ...): the matrices along the diagonal, zeros elsewhere */
 static int l_blkdiag(lua_State *L) {
   const char *F = la_fname(L);
-  int k, top = lua_gettop(L), i, j;
+  int k, top = lua_gettop(L), t = top > 0 ? LA_F32 : LA_F64;
   lua_Integer m = 0, n = 0;
   la_Mat *C;
   for (k = 1; k <= top; k++) {
-    la_Mat *A = la_check(L, k, F);
+    la_Mat *A = la_checkany(L, k, F);
+    if (A->dtype == LA_F64) t = LA_F64;
     m += A->rows; n += A->cols;
     if (m > 2147483647 || n > 2147483647) la_error(L, F, "result is too large");
   }
-  C = la_newzero(L, F, m, n);
+  C = la_newt(L, F, m, n, t);
+  la_fill(C, 0.0);
   m = n = 0;
   for (k = 1; k <= top; k++) {
-    la_Mat *A = la_test(L, k);
-    for (j = 0; j < A->cols && A->rows > 0; j++)
-      for (i = 0; i < A->rows; i++) LA_AT(C, m + i, n + j) = LA_AT(A, i, j);
+    la_Mat *A = la_testany(L, k), D = la_block(C, (int)m, (int)n, A->rows, A->cols);
+    la_copyto(A, &D);
     m += A->rows; n += A->cols;
   }
   return 1;
@@ -352,7 +386,7 @@ static int selat(const Sel *s, int k) {
 ** positive step; a copy otherwise. */
 static int l_slice(lua_State *L) {
   const char *F = la_fname(L);
-  la_Mat *A = la_check(L, 1, F), *B;
+  la_Mat *A = la_checkany(L, 1, F), *B;
   Sel r, c;
   int i, j;
   lua_settop(L, 3);
@@ -362,9 +396,9 @@ static int l_slice(lua_State *L) {
     la_view(L, A, r.first, c.first, r.n, c.n, c.n > 1 ? A->ld * c.step : A->ld);
     return 1;
   }
-  B = la_new(L, F, r.n, c.n);
+  B = la_newt(L, F, r.n, c.n, A->dtype);
   for (j = 0; j < c.n && r.n > 0; j++)
-    for (i = 0; i < r.n; i++) LA_AT(B, i, j) = LA_AT(A, selat(&r, i), selat(&c, j));
+    for (i = 0; i < r.n; i++) la_put(B, i, j, la_get(A, selat(&r, i), selat(&c, j)));
   return 1;
 }
 

@@ -86,6 +86,21 @@ static const struct { const char *name, *code; } snippets[] = {
                 "la.attention(Q:sub(1,5,1,8), K:sub(1,6,1,8), V:sub(1,6,1,4), {weights=true, mask=la.ones(5,6)})"},
   {"multihead_attention", "local X, W = la.randn(6,8,1), la.randn(8,8,2);"
                           "la.multihead_attention(X, W, W, W, W, 2, {weights=true})"},
+  {"float32 construction", "local F = {dtype='float32'}; local A = la.matrix({{1,2},{3,4},{5,6}}, F);"
+                           "la.zeros(3,2,F); la.ones(2,2,F); la.eye(3,F); la.randn(4,3,1,F); la.full(2,2,0.1,F);"
+                           "la.arange(5,F); la.linspace(0,1,4,F); la.vector({1,2}, F); la.hstack{A, A};"
+                           "la.vstack{A, la.ones(1,2)}; A:astype('float64'):astype('float32'); la.diag(A:col(1))"},
+  {"float32 views and shapes", "local A = la.randn(5,4,1,{dtype='float32'}); local s = A:slice('2:3', '1:2:4');"
+                               "s:set(1,1,2); A:slice({3,1}, ':'); A:sub(1,2,1,2):copy(); A:row(2):totable();"
+                               "tostring(A); local t = A.T; A:reshape(2,10); la.triu(A, 1); la.kron(A:sub(1,2,1,2), A);"
+                               "la.tile(A, 2, 1); la.flip(A); la.roll(A, 1, 2); la.vec(A); la.blkdiag(A, A)"},
+  {"float32 compute", "local F = {dtype='float32'}; local A, B = la.randn(4,4,1,F), la.randn(4,4,2,F);"
+                      "local C = A * B + A - 2 * B; la.matmul(A, B); A:emul(B); A:ediv(B); local n, p = -A, A ^ 2;"
+                      "la.solve(A, B:col(1)); la.span_check(A:sub(1,4,1,2), B:col(1)); la.sum(A, 1);"
+                      "la.attention(la.randn(30,8,3,F), la.randn(40,8,4,F), la.randn(40,4,5,F), {causal=true, weights=true})"},
+  {"float32 bytes and files", "local A = la.randn(3,2,1,{dtype='float32'}); local s = A:tobytes();"
+                              "la.frombuffer(s, 3, 2, {dtype='<f4'}); la.load_npy('../spec/fixtures/f4.npy');"
+                              "la.load_npy('../spec/fixtures/rows_f4_c.npy', {rows={1,2}}); la.npy_info('../spec/fixtures/f4.npy')"},
   {"errors", "pcall(la.zeros, -1, 2); pcall(la.matrix, {{1},{1,2}}); pcall(la.solve, {{1,2},{2,4}}, {1,1});"
              "pcall(la.gram_schmidt, {{1,1},{1,1}}); pcall(function() return la.ones(2,2) * la.ones(3,3) end)"},
 };

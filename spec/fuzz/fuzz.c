@@ -22,9 +22,11 @@
 ** byte is 'Y' is decoded as 'X' plus element types (issue 14): registers
 ** that are float32 (made with {dtype = "float32"} or by astype), astype
 ** calls, the constructors with dtype options (read through the option
-** generator above, so misspelt, lazy and mistyped too), and dtype values
-** that are "float32"/"float64" most of the time (seed: corpus/float32-dtype,
-** whose bytes are annotated in spec/fuzz/README-float32). 'X' inputs decode as they
+** generator above, so misspelt, lazy and mistyped too), dtype values
+** that are "float32"/"float64" most of the time, and views and slices of
+** registers (written through, their parent closed or collected before
+** use) (seeds: corpus/float32-*, whose bytes are annotated in
+** spec/fuzz/README-float32). 'X' inputs decode as they
 ** did before 'Y' existed, and any other input is decoded as before, so
 ** older corpus files reproduce what they found.
 **
@@ -33,7 +35,8 @@
 ** no file at its target path; save_npy/load_npy and
 ** save_csv/load_csv round trips give back the same numbers (and
 ** load_npy the saved matrix's dtype); astype to float32 is idempotent
-** through float64 and keeps a float32 matrix's numbers. With
+** through float64 and keeps a float32 matrix's numbers; a view or slice
+** has its parent's type and a write through it reads back. With
 ** LINALG_FUZZ_CONTRACT=1, an error from a linalg function whose message
 ** does not start with "linalg." is a finding too.
 **
@@ -654,6 +657,30 @@ static void typed(In *in, Out *o) {
   put(o, ")");
 }
 
+/* selections for slice: ranges (steps, "end", reversed, empty, out of
+** range), single indices, index lists and masks */
+static const char *sels[] = {
+  "nil", "\":\"", "\"1:2\"", "\"2:end\"", "\"1:2:end\"", "\"end:-1:1\"", "\"3:2\"", "\"0:1\"",
+  "1", "2", "{1, 1}", "{2, 1}", "{}", "la.ones(1, 2, {dtype = 'float32'})",
+  "la.matrix({{0, 1}}, {dtype = 'float32'})", "(0/0)"
+};
+
+/* a view or slice of a register ('Y'): VW makes it, writes through it and
+** checks the type; then, sometimes, the parent is closed or dropped and
+** collected before the view is used */
+static void views_(In *in, Out *o) {
+  unsigned r = next(in) % NREG + 1, s = next(in) % NREG + 1, k = next(in) % 4;
+  put(o, "R[%u] = VW(R[%u], ", r, s);
+  if (k == 0) put(o, "\"slice\", %s, %s)", sels[next(in) % N(sels)], sels[next(in) % N(sels)]);
+  else if (k == 1) put(o, "\"sub\", %s, %s, %s, %s)", ints[next(in) % N(ints)],
+                       ints[next(in) % N(ints)], ints[next(in) % N(ints)], ints[next(in) % N(ints)]);
+  else put(o, "\"%s\", %s)", k == 2 ? "row" : "col", ints[next(in) % N(ints)]);
+  k = next(in) % 4;
+  if (k == 1 && r != s) put(o, " do local c <close> = R[%u] end", s);
+  else if (k == 2 && r != s) put(o, " R[%u] = nil collectgarbage()", s);
+  if (k) put(o, " C(\"sum\", R[%u]) C(\"astype\", R[%u], \"float64\") tostring(R[%u])", r, r, r);
+}
+
 /* a call of the extended dialect */
 static void extended(In *in, Out *o, unsigned k) {
   switch (k) {
@@ -674,6 +701,7 @@ static void extended(In *in, Out *o, unsigned k) {
   case 14: newer(in, o); break;
   case 16: astype_(in, o); break;
   case 17: typed(in, o); break;
+  case 18: views_(in, o); break;
   default: empties(in, o);
   }
 }
@@ -761,6 +789,19 @@ static const char prelude[] =
   "  if la.is_matrix(A) and A.dtype == 'float32' and not SAME(A, B) then FAIL('astype changed a float32 matrix') end\n"
   "  return B\n"
   "end\n"
+  /* a view or slice of A: A's type; a write through it reads back (rounded
+  ** to the type) */
+  "local function VW(A, name, ...)\n"
+  "  local V = C(name, A, ...)\n"
+  "  local t = la.is_matrix(A) and A.dtype or 'float64'\n"
+  "  if V.dtype ~= t then FAIL(name .. ' of a ' .. t .. ' matrix gave ' .. V.dtype) end\n"
+  "  if V:numel() > 0 then\n"
+  "    V:set(1, 1, 0.1)\n"
+  "    local x = t == 'float32' and 0.10000000149011612 or 0.1\n"
+  "    if V(1, 1) ~= x then FAIL(name .. ': a write did not read back') end\n"
+  "  end\n"
+  "  return V\n"
+  "end\n"
   "local R = {}\n";
 
 /* Decodes the input into Lua source (NUL-terminated in o). */
@@ -788,7 +829,7 @@ static void decode(In *in, Out *o) {
     put(o, " end)\n");
   }
   for (s = 0; s < 40 && in->n; s++) {                /* calls */
-    unsigned k = next(in) % (in->ext == 2 ? 18 : in->ext ? 16 : 8), a, na;
+    unsigned k = next(in) % (in->ext == 2 ? 19 : in->ext ? 16 : 8), a, na;
     if (k >= 8) {
       put(o, "pcall(function() ");
       extended(in, o, k);
