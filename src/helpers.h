@@ -181,11 +181,20 @@ typedef struct la_Vec { double *p; int n, inc; } la_Vec;
 la_Vec la_getvec(lua_State *L, int idx, const char *fname);
 void la_vecpair(lua_State *L, const char *fname, la_Vec *u, la_Vec *v);
 
-/* Line k of A along dim (1: column k, 2: row k): n entries p[0], p[s],
-** p[2s], ...; LA_LX(l, i) is entry i. */
-typedef struct la_Line { double *p; ptrdiff_t s; int n; } la_Line;
+/* Line k of A along dim (1: column k, 2: row k), of A's element type: n
+** entries p[0], p[s], p[2s], ... of a float64 matrix (f NULL), or f[0],
+** f[s], ... of a float32 one (p NULL). LA_LX(l, i) reads entry i as a
+** double, LA_LSET(l, i, x) writes it (rounded to float in a float32 line).
+** la_flat: all of a packed A (ld = rows) as one line. A kernel takes a
+** line as l.n, l.p, l.s (lak_x) or l.n, l.f, l.s (lak_sx): `l.f ? lak_sx(...)
+** : lak_x(...)`. */
+typedef struct la_Line { double *p; float *f; ptrdiff_t s; size_t n; } la_Line;
 la_Line la_line(const la_Mat *A, int dim, int k);
-#define LA_LX(l, i) ((l).p[(ptrdiff_t)(i) * (l).s])
+la_Line la_flat(const la_Mat *A);
+#define LA_LX(l, i) ((l).f ? (double)(l).f[(ptrdiff_t)(i) * (l).s] \
+                           : (l).p[(ptrdiff_t)(i) * (l).s])
+#define LA_LSET(l, i, x) do { ptrdiff_t la_o_ = (ptrdiff_t)(i) * (l).s; \
+    if ((l).f) (l).f[la_o_] = (float)(x); else (l).p[la_o_] = (x); } while (0)
 
 /* ------------------------------------------------------------ the parts */
 

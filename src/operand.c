@@ -86,8 +86,16 @@ void la_vecpair(lua_State *L, const char *fname, la_Vec *u, la_Vec *v) {
 
 la_Line la_line(const la_Mat *A, int dim, int k) {
   la_Line l;
-  l.p = A->data + (dim == 1 ? (ptrdiff_t)k * A->ld : k);
+  ptrdiff_t at = dim == 1 ? (ptrdiff_t)k * A->ld : k;
+  l.p = A->dtype == LA_F32 ? NULL : A->data + at;
+  l.f = A->dtype == LA_F32 ? A->fdata + at : NULL;
   l.s = dim == 1 ? 1 : A->ld;
-  l.n = dim == 1 ? A->rows : A->cols;
+  l.n = (size_t)(dim == 1 ? A->rows : A->cols);
+  return l;
+}
+
+la_Line la_flat(const la_Mat *A) {
+  la_Line l = la_line(A, 1, 0);
+  l.n = (size_t)A->rows * (size_t)A->cols;
   return l;
 }

@@ -394,7 +394,8 @@ for name in ([[matrix vector zeros ones eye rand randn hstack vstack shape rows
   cols numel get set row col sub copy reshape totable t astype is_matrix
   asmatrix check_finite threads config lsq_state load_npy npy_info save_npy
   load_csv save_csv heatmap plot_vectors attention matmul emul ediv pow full zeros_like
-  ones_like full_like]]):gmatch("%S+") do FLOAT32[name] = true end
+  ones_like full_like sum mean prod min max var std argmin argmax cumsum cumprod sort
+  argsort]]):gmatch("%S+") do FLOAT32[name] = true end
 for name, f in pairs(la) do
   if type(f) == "function" and not FLOAT32[name] then la[name] = f32wrap(f, name) end
 end
