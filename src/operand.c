@@ -57,6 +57,26 @@ int la_broadcast(lua_State *L, const char *fname, la_Operand *o, int k,
   return nums;
 }
 
+int la_broadcast32(lua_State *L, const char *fname, lak_sArg *a, float *s, int k,
+                   int *m, int *n) {
+  la_Operand o[LA_MAXOPS];              /* shapes and strides, for la_bshape */
+  int i, mats = 0;
+  for (i = 0; i < k; i++) {
+    la_Mat *M = la_testany(L, i + 1);
+    if (M && M->dtype == LA_F32 && !(M->flags & LA_CLOSED)) {
+      a[i].p = M->fdata; o[i].a.rs = 1; o[i].a.cs = M->ld; o[i].m = M->rows; o[i].n = M->cols;
+      mats++;
+    } else if (!M && lua_type(L, i + 1) == LUA_TNUMBER) {
+      s[i] = (float)lua_tonumber(L, i + 1);
+      a[i].p = &s[i]; o[i].a.rs = o[i].a.cs = 0; o[i].m = o[i].n = 1;
+    } else return 0;
+  }
+  if (mats == 0) return 0;
+  la_bshape(L, fname, o, k, m, n);
+  for (i = 0; i < k; i++) { a[i].rs = o[i].a.rs; a[i].cs = o[i].a.cs; }
+  return 1;
+}
+
 void la_bshape(lua_State *L, const char *fname, la_Operand *o, int k, int *m, int *n) {
   int i, ok = 1;
   *m = *n = 1;
