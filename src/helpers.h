@@ -204,6 +204,18 @@ la_Line la_flat(const la_Mat *A);
                            : (l).p[(ptrdiff_t)(i) * (l).s])
 #define LA_LSET(l, i, x) do { ptrdiff_t la_o_ = (ptrdiff_t)(i) * (l).s; \
     if ((l).f) (l).f[la_o_] = (float)(x); else (l).p[la_o_] = (x); } while (0)
+/* The line kernels on a line of either type, in double: lak_reduce's r
+** (LAK_SUM, ...), lak_vnorm's p-norm, lak_dotd's dot product (u and v of
+** one type and length). */
+double la_lreduce(int r, la_Line l, double ddof);
+double la_lnorm(la_Line l, double p);
+double la_ldot(la_Line u, la_Line v);
+/* A vector argument (as la_vec reads it) as a line: of its own type with
+** any, else float64 (la_check's rule). la_linepair reads arguments 1 and
+** 2, which must have one length: float32 lines when both are float32, else
+** float64 ones (NumPy's promotion). */
+la_Line la_vecline(lua_State *L, int idx, const char *fname, int any);
+void la_linepair(lua_State *L, const char *fname, la_Line *u, la_Line *v);
 
 /* ------------------------------------------------------------ the parts */
 

@@ -119,3 +119,33 @@ la_Line la_flat(const la_Mat *A) {
   l.n = (size_t)A->rows * (size_t)A->cols;
   return l;
 }
+
+double la_lreduce(int r, la_Line l, double ddof) {
+  return l.f ? lak_sreduce((lak_Red)r, l.n, l.f, l.s, ddof)
+             : lak_reduce((lak_Red)r, l.n, l.p, l.s, ddof);
+}
+
+double la_lnorm(la_Line l, double p) {
+  return l.f ? lak_svnorm(l.n, l.f, l.s, p) : lak_vnorm(l.n, l.p, l.s, p);
+}
+
+double la_ldot(la_Line u, la_Line v) {
+  return u.f ? lak_sdotd(u.n, u.f, u.s, v.f, v.s) : lak_dotd(u.n, u.p, u.s, v.p, v.s);
+}
+
+la_Line la_vecline(lua_State *L, int idx, const char *fname, int any) {
+  la_Mat *A = any ? la_checkany(L, idx, fname) : la_check(L, idx, fname);
+  if (!la_isvec(A))
+    la_argerror(L, fname, idx, lua_pushfstring(L,
+                "vector expected, got a %dx%d matrix", A->rows, A->cols));
+  return la_line(A, A->cols == 1 ? 1 : 2, 0);
+}
+
+void la_linepair(lua_State *L, const char *fname, la_Line *u, la_Line *v) {
+  la_Mat *A = la_testany(L, 1), *B = la_testany(L, 2);
+  int f32 = A && B && A->dtype == LA_F32 && B->dtype == LA_F32;
+  *u = la_vecline(L, 1, fname, f32);
+  *v = la_vecline(L, 2, fname, f32);
+  if (u->n != v->n)
+    la_error(L, fname, "vector lengths %d and %d differ", (int)u->n, (int)v->n);
+}

@@ -21,8 +21,7 @@ static double reduce(int r, la_Line l, double ddof) {
     int max = r == R_ARGMAX;
     return (double)(l.f ? lak_sargext(max, l.n, l.f, l.s) : lak_argext(max, l.n, l.p, l.s)) + 1;
   }
-  return l.f ? lak_sreduce((lak_Red)r, l.n, l.f, l.s, ddof)
-             : lak_reduce((lak_Red)r, l.n, l.p, l.s, ddof);
+  return la_lreduce(r, l, ddof);
 }
 
 static const char *const ddof_keys[] = {"ddof", NULL};

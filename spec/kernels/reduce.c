@@ -2,7 +2,8 @@
 ** spec/kernels/reduce.c: lak_reduce / lak_sreduce, lak_argext and lak_scan
 ** against plain loops (known answers, strided lines, NaN, the empty line),
 ** and the float kernels accumulating in double: a float line of 2^24 and
-** ones sums exactly where float adds would lose every one.
+** ones sums exactly where float adds would lose every one; lak_vnorm and
+** lak_dotd of both types.
 */
 #include "check.h"
 #include "kernels.h"
@@ -74,8 +75,30 @@ static void double_accumulation(void) {
   free(xf); free(yf); free(x); free(y);
 }
 
+/* p-norms of v = 3, -4, 12 at stride 3 (np.linalg.norm(v, ord): 2 -> 13,
+** 1 -> 19, inf -> 12, -inf -> 3, 0 -> 3, 3 -> 12.207054953820636), the
+** float 2-norm past float's range, dot products of both types */
+static void norms_dots(void) {
+  double v[9] = {3, 0, 0, -4, 0, 0, 12, 0, 0}, w[3] = {1, 2, 0.5};
+  float vf[9] = {3, 0, 0, -4, 0, 0, 12, 0, 0}, wf[3] = {1, 2, 0.5f};
+  float big[2] = {3e38f, 3e38f};
+  double p[6] = {2, 1, HUGE_VAL, -HUGE_VAL, 0, 3}, want[6] = {13, 19, 12, 3, 3, 12.207054953820636};
+  int k;
+  for (k = 0; k < 6; k++) {
+    CLOSE(lak_vnorm(3, v, 3, p[k]), want[k], 1e-14);
+    CLOSE(lak_svnorm(3, vf, 3, p[k]), want[k], 1e-14);
+  }
+  CLOSE(lak_vnorm(0, v, 1, HUGE_VAL), 0, 0);
+  CLOSE(lak_svnorm(2, big, 1, 2), sqrt(2.0) * 3e38f, 1e-15 * 3e38 * 1.5);   /* no float overflow */
+  CHECK(isnan(lak_svnorm(2, (float[]){NAN, 1}, 1, HUGE_VAL)), "inf-norm NaN");
+  CLOSE(lak_dotd(3, v, 3, w, 1), 3 - 8 + 6, 0);
+  CLOSE(lak_sdotd(3, vf, 3, wf, 1), 3 - 8 + 6, 0);
+  CLOSE(lak_sdotd(2, big, 1, big, 1), 2.0 * (double)3e38f * (double)3e38f, 1e63);
+}
+
 int main(void) {
   known();
+  norms_dots();
   nan_ties();
   double_accumulation();
   return ck_done("reduce");

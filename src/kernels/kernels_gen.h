@@ -104,3 +104,16 @@ void LAK(clip)(int m, int n, LAK(Arg) a, LAK(Arg) b, LAK(Arg) k, LAK_REAL *c, in
 double LAK(reduce)(lak_Red r, size_t n, const LAK_REAL *x, ptrdiff_t s, double ddof);
 size_t LAK(argext)(int wantmax, size_t n, const LAK_REAL *x, ptrdiff_t s);
 void LAK(scan)(int prod, size_t n, const LAK_REAL *x, ptrdiff_t s, LAK_REAL *y, ptrdiff_t ys);
+
+/* The p-norm of a line for any p (NumPy's ord): 2 (BLAS's scaled nrm2 for
+** double, a double sum of squares for float), +-inf (largest / smallest
+** |x_i|, NaN winning), 1, 0 (the count of nonzeros), else (sum |x_i|^p)^(1/p),
+** negative p included; in double. lak_dotd: the dot product of two lines of
+** n, accumulated in double (ddot; dsdot for float). */
+double LAK(vnorm)(size_t n, const LAK_REAL *x, ptrdiff_t s, double p);
+double LAK(dotd)(size_t n, const LAK_REAL *x, ptrdiff_t s, const LAK_REAL *y, ptrdiff_t ys);
+
+/* 1 when every |a - b| <= atol + rtol |b| (NumPy's allclose; operands as
+** lak_ewise's, broadcasting), compared in double; NaN is never close,
+** equal infinities are */
+int LAK(allclose)(int m, int n, LAK(Arg) a, LAK(Arg) b, double rtol, double atol);

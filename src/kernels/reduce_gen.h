@@ -60,4 +60,56 @@ void LAK(scan)(int prod, size_t n, const LAK_REAL *x, ptrdiff_t s, LAK_REAL *y, 
   }
 }
 
+/* the 2-norm, the 1-norm and the dot product, accumulated in double */
+#if LAK_DOUBLE
+static double LAK(nrm2)(size_t n, const double *x, ptrdiff_t s) {
+  return cblas_dnrm2((int)n, x, (int)s);
+}
+static double LAK(asum)(size_t n, const double *x, ptrdiff_t s) {
+  return cblas_dasum((int)n, x, (int)s);
+}
+double LAK(dotd)(size_t n, const double *x, ptrdiff_t s, const double *y, ptrdiff_t ys) {
+  return cblas_ddot((int)n, x, (int)s, y, (int)ys);
+}
+#else
+static double LAK(nrm2)(size_t n, const float *x, ptrdiff_t s) {
+  double ss = 0.0;
+  size_t i;
+  for (i = 0; i < n; i++) ss += LX(i) * LX(i);
+  return sqrt(ss);
+}
+static double LAK(asum)(size_t n, const float *x, ptrdiff_t s) {
+  double a = 0.0;
+  size_t i;
+  for (i = 0; i < n; i++) a += fabs(LX(i));
+  return a;
+}
+double LAK(dotd)(size_t n, const float *x, ptrdiff_t s, const float *y, ptrdiff_t ys) {
+  return cblas_dsdot((int)n, x, (int)s, y, (int)ys);
+}
+#endif
+
+/* the largest (p > 0) or smallest |x_i|; NaN wins; 0 for n = 0 */
+static double LAK(absext)(size_t n, const LAK_REAL *x, ptrdiff_t s, int wantmax) {
+  double e = wantmax ? 0.0 : HUGE_VAL;
+  size_t i;
+  for (i = 0; i < n; i++) {
+    double a = fabs(LX(i));
+    if (isnan(a)) return a;
+    if (wantmax ? a > e : a < e) e = a;
+  }
+  return n ? e : 0.0;
+}
+
+double LAK(vnorm)(size_t n, const LAK_REAL *x, ptrdiff_t s, double p) {
+  double a = 0.0;
+  size_t i;
+  if (p == 2) return LAK(nrm2)(n, x, s);
+  if (isinf(p)) return LAK(absext)(n, x, s, p > 0);
+  if (p == 1) return LAK(asum)(n, x, s);
+  if (p == 0) { for (i = 0; i < n; i++) a += LX(i) != 0.0; return a; }
+  for (i = 0; i < n; i++) a += pow(fabs(LX(i)), p);
+  return pow(a, 1.0 / p);
+}
+
 #undef LX
