@@ -6,16 +6,29 @@
 /* entry i of the line x at stride s */
 #define LX(i) ((double)x[(ptrdiff_t)(i) * s])
 
-/* sum in double with four running sums (a chain of dependent adds is
-** latency-bound; four keep the adder busy) */
+#ifndef LAK_SUM4
+/* return the sum of term(i) for i < n in double, with four running sums (a
+** chain of dependent adds is latency-bound; four keep the adder busy) */
+#define LAK_SUM4(term) do { \
+    double a0 = 0.0, a1 = 0.0, a2 = 0.0, a3 = 0.0; \
+    size_t i = 0; \
+    for (; i + 4 <= n; i += 4) { \
+      a0 += term(i); a1 += term(i + 1); a2 += term(i + 2); a3 += term(i + 3); \
+    } \
+    for (; i < n; i++) a0 += term(i); \
+    return (a0 + a1) + (a2 + a3); \
+  } while (0)
+#define LAK_SQ(i) (LX(i) * LX(i))
+#define LAK_ABS(i) fabs(LX(i))
+#endif
+
+/* Each sum is inlined twice by its caller: a contiguous line gets its own
+** copy of the loop with s = 1 known, which the compiler turns into paired
+** vector adds (no index multiplications). */
+static inline double LAK(sum4)(size_t n, const LAK_REAL *x, ptrdiff_t s) { LAK_SUM4(LX); }
+
 static double LAK(lsum)(size_t n, const LAK_REAL *x, ptrdiff_t s) {
-  double a0 = 0.0, a1 = 0.0, a2 = 0.0, a3 = 0.0;
-  size_t i = 0;
-  for (; i + 4 <= n; i += 4) {
-    a0 += LX(i); a1 += LX(i + 1); a2 += LX(i + 2); a3 += LX(i + 3);
-  }
-  for (; i < n; i++) a0 += LX(i);
-  return (a0 + a1) + (a2 + a3);
+  return s == 1 ? LAK(sum4)(n, x, 1) : LAK(sum4)(n, x, s);
 }
 
 size_t LAK(argext)(int wantmax, size_t n, const LAK_REAL *x, ptrdiff_t s) {
@@ -54,10 +67,8 @@ double LAK(reduce)(lak_Red r, size_t n, const LAK_REAL *x, ptrdiff_t s, double d
 void LAK(scan)(int prod, size_t n, const LAK_REAL *x, ptrdiff_t s, LAK_REAL *y, ptrdiff_t ys) {
   double acc = prod ? 1.0 : 0.0;
   size_t i;
-  for (i = 0; i < n; i++) {
-    acc = prod ? acc * LX(i) : acc + LX(i);
-    y[(ptrdiff_t)i * ys] = (LAK_REAL)acc;
-  }
+  if (prod) for (i = 0; i < n; i++, x += s, y += ys) *y = (LAK_REAL)(acc *= *x);
+  else for (i = 0; i < n; i++, x += s, y += ys) *y = (LAK_REAL)(acc += *x);
 }
 
 /* the 2-norm, the 1-norm and the dot product, accumulated in double */
@@ -72,17 +83,13 @@ double LAK(dotd)(size_t n, const double *x, ptrdiff_t s, const double *y, ptrdif
   return cblas_ddot((int)n, x, (int)s, y, (int)ys);
 }
 #else
+static inline double LAK(sumsq4)(size_t n, const float *x, ptrdiff_t s) { LAK_SUM4(LAK_SQ); }
+static inline double LAK(sumabs4)(size_t n, const float *x, ptrdiff_t s) { LAK_SUM4(LAK_ABS); }
 static double LAK(nrm2)(size_t n, const float *x, ptrdiff_t s) {
-  double ss = 0.0;
-  size_t i;
-  for (i = 0; i < n; i++) ss += LX(i) * LX(i);
-  return sqrt(ss);
+  return sqrt(s == 1 ? LAK(sumsq4)(n, x, 1) : LAK(sumsq4)(n, x, s));
 }
 static double LAK(asum)(size_t n, const float *x, ptrdiff_t s) {
-  double a = 0.0;
-  size_t i;
-  for (i = 0; i < n; i++) a += fabs(LX(i));
-  return a;
+  return s == 1 ? LAK(sumabs4)(n, x, 1) : LAK(sumabs4)(n, x, s);
 }
 double LAK(dotd)(size_t n, const float *x, ptrdiff_t s, const float *y, ptrdiff_t ys) {
   return cblas_dsdot((int)n, x, (int)s, y, (int)ys);
