@@ -255,9 +255,13 @@ describe("linalg measures in float32", function()
     assert.near(math.sqrt(2) * big(1) * big(1), la.norm(big) * la.norm(big, "fro") / math.sqrt(2), 1e-15)
   end)
 
-  it("matrix norms: every order of the float64 call; 2, -2, nuc through la_svd", function()
-    for _, p in ipairs{"fro", 1, -1, math.huge, -math.huge, 2, -2, "nuc"} do
+  it("matrix norms: every order of the float64 call; 2, -2, nuc by sgesdd", function()
+    for _, p in ipairs{"fro", 1, -1, math.huge, -math.huge} do
       assert.near(la.norm(X, p), la.norm(X32, p), 1e-12)       -- X is exact in float32: double sums
+    end
+    -- float32 singular values: each off by ~eps32 * s_max (s_max / s_min = 18.5 here)
+    for _, p in ipairs{2, -2, "nuc"} do
+      assert.near(la.norm(X, p), la.norm(X32, p), 20 * 2 ^ -23)
     end
     -- NumPy 1.24 float32: np.linalg.norm(X.astype(np.float32), ord) for "nuc", -2, 2, "fro"
     assert.near(10.03981876373291, la.norm(X32, "nuc"), 1e-7)
@@ -305,6 +309,24 @@ describe("linalg measures in float32", function()
     assert.are.equal("float64", la.cosine_matrix(X32, V:astype("float64")).dtype)
     assert.error_matches(function() la.cosine_matrix(X32, la.zeros(2, 2, F32)) end,
       "linalg.cosine_matrix: row 1 of V is zero")
+  end)
+
+  it("rank and cond use float32 singular values and float32's eps", function()
+    local a, b = la.randn(50, 1, 3), la.randn(50, 1, 4)
+    local D = la.hstack{a, b, a / 3 + b / 7}:astype("float32")     -- column 3 rounded: ~1e-8 off the span
+    -- NumPy 1.24 on such a matrix: matrix_rank(A32) = 2, matrix_rank(A32.astype(np.float64)) = 3
+    assert.are.equal(2, la.rank(D))
+    assert.are.equal(3, la.rank(D:astype("float64")))
+    assert.are.equal(3, la.rank(D, 1e-12))
+    -- NumPy 1.24: np.linalg.cond(X32) = 18.521305084228516, np.linalg.cond(G32, 1) = 3.188405752182007
+    assert.near(18.521305084228516, la.cond(X32), 1e-6)
+    local G = la.matrix({{2, -1, 0.5}, {1, 3, 1}, {0.25, 1, 4}}, F32)
+    assert.near(3.188405752182007, la.cond(G, 1), 1e-6)
+    for _, p in ipairs{2, -2, 1, -1, math.huge, "fro", "nuc"} do
+      assert.near(la.cond(G:astype("float64"), p), la.cond(G, p), 1e-5)
+    end
+    assert.are.equal(math.huge, la.cond(la.matrix({{1, 2}, {2, 4}}, F32), 1))
+    assert.error_matches(function() la.cond(X32, 1) end, "linalg.cond")
   end)
 
   it("allclose compares float32 values in double, numbers as float32", function()

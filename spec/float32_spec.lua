@@ -90,7 +90,7 @@ local cases = {
   qr = {{T}, abs = true}, svd = {{T}, abs = true}, eigh = {{S}, abs = true},
   cholesky = {{S}}, lu = {{G}, index = {3}}, eig = {{S}, abs = true}, eigvals = {{S}},
   schur = {{S}, abs = true}, hessenberg = {{G}, abs = true}, expm = {{U}},
-  null = {{m{{1, 2, 3}, {2, 4, 6}}}, abs = true}, orth = {{T}, abs = true},
+  null = {{m{{1, 2, 3}, {2, 4, 7}}}, abs = true}, orth = {{T}, abs = true},  -- null: rank 2, one basis column
   solve = {{G, v}, tol = 10 * la.cond(G) * EPS32}, inv = {{G}, tol = 10 * la.cond(G) * EPS32},
   det = {{G}, tol = 10 * la.cond(G) * EPS32}, pinv = {{T}, tol = 10 * la.cond(T) * EPS32},
   matrix_power = {{G, 3}, tol = 30 * EPS32},

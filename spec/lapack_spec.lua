@@ -168,3 +168,158 @@ describe("linalg.pinv, rank, cond", function()
     assert.error_matches(function() la.solve({{1, 0}, {0, 1}}, {1, math.huge}) end, "linalg.solve: b(2,1) is Inf")
   end)
 end)
+
+describe("float32 solve, inv, det, pinv, matrix power (LAPACK's s routines)", function()
+  -- A float32 argument is computed in float32 (sgesv, ssysv, sposv, strtrs,
+  -- sgetrf/sgetri, sgesdd, sgemm): results agree with the float64 call
+  -- within cond(A) eps32, and differ from it by float32 rounding errors, not
+  -- by one final rounding. References: NumPy 1.24 and SciPy 1.10.1 (Debian,
+  -- /usr/bin/python3, same OpenBLAS), calls quoted. NumPy 1.24 computes
+  -- float32 linalg in float64 and rounds the result (linalg's _commonType:
+  -- "use higher precision (always double)"); SciPy calls LAPACK's s routines.
+  local F32, EPS32 = {dtype = "float32"}, 2 ^ -23
+  local G = {{2, -1, 0.5}, {1, 3, 1}, {0.25, 1, 4}}          -- exact in float32, cond ~ 3
+  local S = {{4, 1, 2}, {1, 5, 0.5}, {2, 0.5, 6}}            -- symmetric positive definite
+  local G32, G64 = la.matrix(G, F32), la.matrix(G)
+  local v32, v64 = la.vector({1, -2, 0.5}, F32), la.vector{1, -2, 0.5}
+  local h = {}                                                -- Hilbert 5, rounded to float32
+  for i = 1, 5 do h[i] = {} for j = 1, 5 do h[i][j] = 1 / (i + j - 1) end end
+  local H32 = la.matrix(h, F32)
+  local condH = la.cond(H32:astype("float64"))                -- 4.76e5
+  local function d64(A) return A:astype("float64") end
+  local function rel(A, B) return la.norm(d64(A) - d64(B)) / la.norm(d64(B)) end
+
+  it("solve matches NumPy on float32 arrays within cond(A) eps32, float32 out", function()
+    -- np.linalg.solve(np.array(G, np.float32), np.array([1, -2, 0.5], np.float32))
+    --   -> float32 [0.028985507786273956, -0.782608687877655, 0.3188405930995941]
+    -- np.linalg.solve(G32, np.array([[1, 0.5], [-2, 0.25], [0.5, 3]], np.float32))
+    local tol = 10 * la.cond(G64) * EPS32
+    local x = la.solve(G32, v32)
+    assert.are.equal("float32", x.dtype)
+    assert.near({0.028985507786273956, -0.782608687877655, 0.3188405930995941}, x, tol)
+    local X = la.solve(G32, la.matrix({{1, 0.5}, {-2, 0.25}, {0.5, 3}}, F32))
+    assert.are.equal("float32", X.dtype)
+    assert.near({{0.028985507786273956, -0.03381642326712608}, {-0.782608687877655, -0.17028985917568207},
+                 {0.3188405930995941, 0.7946860194206238}}, X, tol)
+    assert.is_true(rel(x, la.solve(G64, v64)) <= tol)
+    assert.is_true(la.norm(G64 * d64(x) - v64) <= 4 * EPS32 * la.norm(G64) * la.norm(d64(x)))
+  end)
+
+  it("is float32 arithmetic: ill-conditioned Hilbert 5 gives SciPy's sgesv answer, not the float64 one rounded", function()
+    -- scipy.linalg.solve(H32, np.ones(5, np.float32)) (sgetrf + sgetrs), float32:
+    local scipy = {4.9770050048828125, -119.55784606933594, 628.0601806640625, -1117.03662109375, 628.538330078125}
+    -- np.linalg.solve(H32, np.ones(5, np.float32)) (float64 inside, rounded):
+    local numpy = {4.990349769592285, -119.81600952148438, 629.1951293945312, -1118.7720947265625, 629.3947143554688}
+    local b = la.ones(5, 1, F32)
+    local x, x64 = la.solve(H32, b), la.solve(H32:astype("float64"), d64(b))
+    assert.are.equal("float32", x.dtype)
+    assert.is_true(rel(x, la.matrix(scipy)) <= 1e-4)          -- 0 here: the same LAPACK
+    assert.is_true(rel(x, la.matrix(numpy)) > 1e-3)           -- 2.7e-3
+    local e = rel(x, x64)                                     -- float32 LU: ~ cond eps32, not eps32
+    assert.is_true(e > 100 * EPS32 and e < 10 * condH * EPS32, e)
+    -- inv likewise (scipy.linalg.inv(H32) row 1, sgetri):
+    local Xi = la.inv(H32)
+    assert.are.equal("float32", Xi.dtype)
+    assert.near({{24.9678955078125, -299.4016418457031, 1047.425048828125, -1396.1182861328125, 628.10400390625}},
+      la.matrix{{Xi(1, 1), Xi(1, 2), Xi(1, 3), Xi(1, 4), Xi(1, 5)}}, 1e-4)
+    e = rel(Xi, la.inv(H32:astype("float64")))
+    assert.is_true(e > 100 * EPS32 and e < 10 * condH * EPS32, e)
+    -- det: scipy.linalg.det(H32) = 3.7597863190852454e-12 (sgetrf);
+    -- np.linalg.det(H32) = 3.7533475e-12 (float64 inside)
+    local d = la.det(H32)
+    assert.are.equal("float", math.type(d))
+    assert.near(3.7597863190852454e-12 * 1e12, d * 1e12, 1e-6)
+    assert.is_true(math.abs(d - 3.7533475e-12) / 3.7533475e-12 > 1e-3)
+  end)
+
+  it("every assume solves in float32 with a float32-sized residual", function()
+    local S32, S64 = la.matrix(S, F32), la.matrix(S)
+    local tol = 10 * la.cond(S64) * EPS32
+    for _, a in ipairs{"gen", "sym", "pos", "lower", "upper"} do
+      local A32 = a == "lower" and la.tril(S32) or a == "upper" and la.triu(S32) or S32
+      local A64 = d64(A32)
+      local x = la.solve(S32, v32, {assume = a})
+      assert.are.equal("float32", x.dtype, a)
+      assert.is_true(la.norm(A64 * d64(x) - v64) <= 4 * EPS32 * la.norm(A64) * la.norm(d64(x)), a)
+      assert.is_true(rel(x, la.solve(S64, v64, {assume = a})) <= tol, a)
+    end
+  end)
+
+  it("mixed types follow NumPy: float32 with float64 gives float64; a table b does not vote", function()
+    local x = la.solve(G32, v64)
+    assert.are.equal("float64", x.dtype)
+    assert.are.same(la.solve(G64, v64):totable(), x:totable())   -- G is exact in float32
+    assert.are.equal("float64", la.solve(G64, v32).dtype)
+    assert.are.equal("float64", la.solve(G64, v32, {assume = "gen"}).dtype)
+    assert.are.equal("float32", la.solve(G32, {1, -2, 0.5}).dtype)
+    assert.are.equal("float32", la.solve(G32, {{1, -2, 0.5}}).dtype)    -- a row read as the vector
+    assert.are.equal("float32", la.solve(G, v32).dtype)               -- nor does a table A
+    assert.are.equal("float32", la.solve(la.matrix(S, F32), v32, {assume = "sym"}).dtype)
+    assert.are.equal("float64", la.solve(la.matrix(S, F32), v64, {assume = "sym"}).dtype)
+  end)
+
+  it("singular and non-finite float32 matrices give the float64 messages", function()
+    local Z = la.matrix({{1, 2}, {2, 4}}, F32)
+    local b = la.vector({1, 1}, F32)
+    assert.error_matches(function() la.solve(Z, b) end, "linalg.solve: matrix is singular (U(2,2) = 0)")
+    assert.error_matches(function() la.inv(Z) end, "linalg.inv: matrix is singular (U(2,2) = 0)")
+    assert.error_matches(function() return Z ^ -1 end, "linalg.matrix_power: matrix is singular (U(2,2) = 0)")
+    assert.error_matches(function() la.matrix_power(Z, -2) end, "linalg.matrix_power: matrix is singular")
+    assert.error_matches(function() la.solve(Z, b, {assume = "pos"}) end,
+      "linalg.solve: matrix is not positive definite (the leading minor of order 2 is not positive)")
+    assert.error_matches(function() la.solve(la.matrix({{1, 0}, {1, 0}}, F32), b, {assume = "lower"}) end,
+      "linalg.solve: matrix is singular (A(2,2) = 0)")
+    assert.error_matches(function() la.solve(la.matrix({{1, 2}, {3, 4}}, F32), b, {assume = "sym"}) end,
+      "linalg.solve: matrix is not symmetric")
+    assert.are.equal(0, la.det(Z))
+    assert.error_matches(function() la.solve(la.matrix({{1, 0}, {0, 0 / 0}}, F32), b) end,
+      "linalg.solve: A(2,2) is NaN")
+    assert.error_matches(function() la.inv(la.matrix({{1, 0}, {0, math.huge}}, F32)) end,
+      "linalg.inv: A(2,2) is Inf")
+  end)
+
+  it("det of float32: sgetrf's diagonal multiplied in double, a Lua float", function()
+    assert.near(25.875, la.det(G32), 10 * la.cond(G64) * EPS32)    -- np.linalg.det(G) = 25.875
+    assert.are.equal(1, la.det(la.zeros(0, 0, F32)))
+    assert.are.equal(-1, la.det(la.matrix({{0, 1}, {1, 0}}, F32)))
+    assert.are.equal(24, la.det(la.diag(la.vector({2, 3, 4}, F32))))
+  end)
+
+  it("pinv in float32: the Moore-Penrose identities; default rcond 1e-15 in units of the type's eps", function()
+    local T = la.matrix({{1, 0.125, 0.5}, {1, 0.25, -0.75}, {1, 0.5, 1.5}, {1, 1, 0.25}, {1, 2, -1}}, F32)
+    local P = la.pinv(T)
+    assert.are.equal("float32", P.dtype)
+    assert.are.same({3, 5}, {P:shape()})
+    local T64, P64 = d64(T), d64(P)
+    assert.is_true(la.norm(T64 * P64 * T64 - T64) <= 10 * la.cond(T64) * EPS32 * la.norm(T64))
+    assert.is_true(rel(P, la.pinv(T64)) <= 10 * la.cond(T64) * EPS32)
+    -- np.linalg.pinv(np.array([[1, 2], [2, 4]], np.float32)) -> float32
+    --   [[0.04, 0.08000001], [0.08000001, 0.16000001]]: NumPy keeps rcond = 1e-15 but
+    -- computes in float64; sgesdd's second singular value is noise of eps32 size,
+    -- which the default cut 1e-15 * 2^29 (4.5 eps32) drops
+    assert.near({{0.04, 0.08000001}, {0.08000001, 0.16000001}}, la.pinv(la.matrix({{1, 2}, {2, 4}}, F32)), 1e-6)
+    local D = la.diag(la.vector({1, 1e-7}, F32))                -- 1e-7 < 5.4e-7: dropped by default
+    assert.are.same({{1, 0}, {0, 0}}, la.pinv(D):totable())
+    assert.near(1e7, la.pinv(D, 1e-15)(2, 2), 1e-6)           -- a given rcond is used as given
+    assert.near(1e7, la.pinv(d64(D))(2, 2), 1e-6)             -- float64: 1e-15 keeps it
+    assert.are.equal("float64", la.pinv(d64(D)).dtype)
+  end)
+
+  it("matrix_power and A ^ k multiply in float32 (sgemm)", function()
+    local C = la.matrix({{0.1, 0.7, -0.3}, {1 / 3, 0.2, 0.9}, {-0.6, 0.5, 0.25}}, F32)
+    local C3 = C ^ 3
+    assert.are.equal("float32", C3.dtype)
+    -- repeated squaring: C (C C), each product an sgemm rounded to float32
+    assert.are.same(la.matmul(C, la.matmul(C, C)):totable(), C3:totable())
+    assert.are_not.same((d64(C) ^ 3):astype("float32"):totable(), C3:totable())
+    assert.is_true(rel(C3, d64(C) ^ 3) <= 30 * EPS32)
+    assert.are.same(C3:totable(), la.matrix_power(C, 3.0):totable())
+    local Cm2 = la.matrix_power(C, -2)
+    assert.are.equal("float32", Cm2.dtype)
+    assert.is_true(la.norm(d64(Cm2) * d64(C ^ 2) - la.eye(3)) <= 10 * la.cond(d64(C)) ^ 2 * EPS32)
+    assert.are.same(la.eye(3):totable(), la.matrix_power(C, 0):totable())
+    assert.are.equal("float32", la.matrix_power(C, 0).dtype)
+    assert.are.equal("float32", (la.zeros(0, 0, F32) ^ 5).dtype)
+    assert.error_matches(function() return C ^ 0.5 end, "linalg.matrix_power: bad argument #2")
+  end)
+end)

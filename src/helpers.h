@@ -117,20 +117,22 @@ void *la_allocud(lua_State *L, const char *fname, size_t sz, int nuv, const char
 /* LAPACK's argument reports (xerbla) are recorded, never printed; this
 ** raises on info < 0 or a recorded report, naming the routine. */
 void la_checkinfo(lua_State *L, const char *fname, const char *routine, int info);
-/* workspace of a lwork = -1 query's size (pushes 1) */
-double *la_work(lua_State *L, const char *fname, double query, int *lwork);
+/* workspace of a lwork = -1 query's size, elements of esize bytes (pushes 1) */
+void *la_work(lua_State *L, const char *fname, double query, int *lwork, size_t esize);
 
 /* Runs a LAPACKE _work routine the way LAPACK asks to be run: `call` once
 ** with WORK a one-element query and LWORK = -1, then again with WORK a
 ** workspace of the size the query returned (Lua-owned, pushed) and LWORK
 ** its length; info receives each result and is checked. `call` is the
 ** routine's call written with the names WORK and LWORK. */
-#define LA_WORKCALL(L, fname, routine, info, call) do {                   \
-    double la_query_; double *WORK = &la_query_; int LWORK = -1;         \
+#define LA_WORKCALLT(T, L, fname, routine, info, call) do {               \
+    T la_query_; T *WORK = &la_query_; int LWORK = -1;                   \
     (info) = (call); la_checkinfo((L), (fname), (routine), (info));      \
-    WORK = la_work((L), (fname), la_query_, &LWORK);                     \
+    WORK = (T *)la_work((L), (fname), la_query_, &LWORK, sizeof(T));     \
     (info) = (call); la_checkinfo((L), (fname), (routine), (info));      \
   } while (0)
+#define LA_WORKCALL(L, fname, routine, info, call) \
+  LA_WORKCALLT(double, L, fname, routine, info, call)
 
 /* LA_WORKCALL for the routines whose query also sizes an integer workspace
 ** (dsyevd, dgelsd): `call` is written with WORK, LWORK, IWORK and LIWORK
@@ -138,15 +140,17 @@ double *la_work(lua_State *L, const char *fname, double query, int *lwork);
 ** passes LWORK = LIWORK = -1 and reads the integer size from IWORK[0];
 ** the call gets IWORK of that length (at least 1), then WORK, both
 ** Lua-owned (pushes IWORK, WORK). */
-#define LA_WORKCALL_IWORK(L, fname, routine, info, call) do {             \
-    double la_query_; double *WORK = &la_query_; int LWORK = -1;         \
+#define LA_WORKCALLT_IWORK(T, L, fname, routine, info, call) do {         \
+    T la_query_; T *WORK = &la_query_; int LWORK = -1;                   \
     lapack_int la_iquery_ = 1, *IWORK = &la_iquery_, LIWORK = -1;        \
     (info) = (call); la_checkinfo((L), (fname), (routine), (info));      \
     LIWORK = la_iquery_ > 1 ? la_iquery_ : 1;                            \
     IWORK = LA_SCRATCH((L), lapack_int, (size_t)LIWORK);                 \
-    WORK = la_work((L), (fname), la_query_, &LWORK);                     \
+    WORK = (T *)la_work((L), (fname), la_query_, &LWORK, sizeof(T));     \
     (info) = (call); la_checkinfo((L), (fname), (routine), (info));      \
   } while (0)
+#define LA_WORKCALL_IWORK(L, fname, routine, info, call) \
+  LA_WORKCALLT_IWORK(double, L, fname, routine, info, call)
 
 /* The singular values of A (a copy is factorized by dgesdd; NaN/Inf in A
 ** is an error), descending, as a vector: job 'N' pushes s; 'S' (thin) and

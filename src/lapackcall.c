@@ -5,6 +5,7 @@
 ** function that needs singular values or vectors shares.
 */
 #include <lapacke.h>
+#include <math.h>
 #include <string.h>
 
 #include "helpers.h"
@@ -50,60 +51,34 @@ void la_checkinfo(lua_State *L, const char *fname, const char *routine,
 }
 
 /* Workspace of the size a lwork = -1 query returned (at least 1); more
-** than 32-bit LAPACK integers can count is an error before allocating. */
-double *la_work(lua_State *L, const char *fname, double query, int *lwork) {
+** than 32-bit LAPACK integers can count is an error before allocating. A
+** single-precision routine returns the size in a float, which LAPACK
+** before 3.11 could round down: such a size is rounded up. */
+void *la_work(lua_State *L, const char *fname, double query, int *lwork, size_t esize) {
   double n = query < 1 ? 1 : query;
+  if (esize == sizeof(float)) n = ceil(n * (1 + 2.4e-7));
   if (!(n <= 2147483647.0))
-    la_error(L, fname, "LAPACK workspace of %f doubles exceeds 32-bit indexing", query);
+    la_error(L, fname, "LAPACK workspace of %f elements exceeds 32-bit indexing", query);
   *lwork = (int)n;
-  return la_scratch(L, (size_t)*lwork);
+  return la_alloc(L, (size_t)*lwork, esize);
 }
 
-/* ------------------------------------------------------------ SVD */
+/* ------------------------------------------------------------ SVD, LU */
+
+/* la_svd, la_lu and la_inverse for each element type: svd_d, svd_s, ... */
+#define LA_GENERIC_FILE "lapackcall_gen.h"
+#include "generate.h"
 
 la_Mat *la_svd(lua_State *L, const la_Mat *A, const char *fname, char job) {
-  la_Mat *W, *U = NULL, *s, *Vt = NULL;
-  int m = A->rows, n = A->cols, k = m < n ? m : n, top, i;
-  int um = job == 'N' ? 1 : m, vn = job == 'N' ? 1 : n;
-  lapack_int info, *iwork;
-  la_checkfinite(L, A, fname, "A", 1);
-  W = la_copyof(L, A, fname);
-  if (job != 'N') U = la_newzero(L, fname, m, job == 'A' ? m : k);
-  s = la_new(L, fname, k, 1);
-  if (job != 'N') Vt = la_newzero(L, fname, job == 'A' ? n : k, n);
-  top = lua_gettop(L);
-  iwork = LA_SCRATCH(L, lapack_int, 8 * (size_t)k + 1);
-  LA_WORKCALL(L, fname, "dgesdd", info,
-              LAPACKE_dgesdd_work(LAPACK_COL_MAJOR, job, m, n, W->data, W->ld, s->data,
-                                  U ? U->data : NULL, U ? U->ld : um,
-                                  Vt ? Vt->data : NULL, Vt ? Vt->ld : vn, WORK, LWORK, iwork));
-  if (info > 0) la_error(L, fname, "SVD did not converge");
-  lua_settop(L, top);
-  lua_remove(L, job == 'N' ? -2 : -4);      /* W */
-  if (job == 'A' && k == 0) {               /* LAPACK returns at once: the bases are I */
-    for (i = 0; i < m; i++) LA_AT(U, i, i) = 1.0;
-    for (i = 0; i < n; i++) LA_AT(Vt, i, i) = 1.0;
-  }
-  return s;
+  return A->dtype == LA_F32 ? svd_s(L, A, fname, job) : svd_d(L, A, fname, job);
 }
 
-/* ------------------------------------------------------------ LU */
-
-/* LU of a copy of square A (pushed); ipiv in Lua-owned memory (pushed). */
 la_Mat *la_lu(lua_State *L, const la_Mat *A, const char *fname, lapack_int **ipiv,
-                  lapack_int *info) {
-  la_Mat *W = la_copyof(L, A, fname);
-  *ipiv = LA_SCRATCH(L, lapack_int, (size_t)A->rows);
-  *info = LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, A->rows, A->cols, W->data, W->ld, *ipiv);
-  la_checkinfo(L, fname, "dgetrf", *info);
-  return W;
+              lapack_int *info) {
+  return A->dtype == LA_F32 ? lu_s(L, A, fname, ipiv, info) : lu_d(L, A, fname, ipiv, info);
 }
 
-/* W (an LU factorization from lu, nonsingular) becomes the inverse */
 void la_inverse(lua_State *L, la_Mat *W, lapack_int *ipiv, const char *fname) {
-  lapack_int info;
-  LA_WORKCALL(L, fname, "dgetri", info,
-              LAPACKE_dgetri_work(LAPACK_COL_MAJOR, W->rows, W->data, W->ld, ipiv,
-                                  WORK, LWORK));
-  lua_pop(L, 1);                          /* WORK */
+  if (W->dtype == LA_F32) inverse_s(L, W, ipiv, fname);
+  else inverse_d(L, W, ipiv, fname);
 }

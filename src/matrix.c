@@ -153,8 +153,12 @@ int la_optdtype(lua_State *L, int idx, int def, const char *fname) {
 }
 
 la_Mat *la_newzero(lua_State *L, const char *fname, lua_Integer m, lua_Integer n) {
-  la_Mat *A = la_new(L, fname, m, n);
-  memset(A->data, 0, (size_t)(m * n) * sizeof(double));
+  return la_newzerot(L, fname, m, n, LA_F64);
+}
+
+la_Mat *la_newzerot(lua_State *L, const char *fname, lua_Integer m, lua_Integer n, int dtype) {
+  la_Mat *A = la_newt(L, fname, m, n, dtype);
+  memset(LA_DATA(A), 0, (size_t)(m * n) * esize(dtype));
   return A;
 }
 
@@ -237,24 +241,24 @@ static la_Mat *fromtable(lua_State *L, int idx, const char *fname) {
   return A;
 }
 
-/* A matrix argument at stack index idx, reported as argument argno; a Lua
-** table is converted and replaces the argument, which keeps it anchored. */
-static la_Mat *checkarg(lua_State *L, int idx, const char *fname, int argno, int any) {
+/* A matrix argument at stack index idx, reported as argument argno, of
+** element type want (LA_ANY: either); a Lua table, or a matrix of the other
+** type, is converted and replaces the argument, which keeps it anchored. */
+static la_Mat *checkarg(lua_State *L, int idx, const char *fname, int argno, int want) {
   la_Mat *A = la_testany(L, idx);
-  if (A) {
-    if (A->flags & LA_CLOSED)
-      la_error(L, fname, "bad argument #%d (matrix is closed)", argno);
-    if (A->dtype != LA_F64 && !any) {        /* computed in float64 */
-      idx = lua_absindex(L, idx);
-      A = la_convert(L, A, LA_F64, fname);
-      lua_replace(L, idx);
-    }
-    return A;
-  }
-  if (lua_istable(L, idx)) {
+  if (A && (A->flags & LA_CLOSED))
+    la_error(L, fname, "bad argument #%d (matrix is closed)", argno);
+  if (A == NULL && lua_istable(L, idx)) {
     idx = lua_absindex(L, idx);
     A = fromtable(L, idx, fname);
     lua_replace(L, idx);
+  }
+  if (A) {
+    if (want != LA_ANY && A->dtype != want) {
+      idx = lua_absindex(L, idx);
+      A = la_convert(L, A, want, fname);
+      lua_replace(L, idx);
+    }
     return A;
   }
   la_error(L, fname, "bad argument #%d (matrix expected, got %s)", argno,
@@ -263,19 +267,40 @@ static la_Mat *checkarg(lua_State *L, int idx, const char *fname, int argno, int
 }
 
 la_Mat *la_checkarg(lua_State *L, int idx, const char *fname, int argno) {
-  return checkarg(L, idx, fname, argno, 0);
+  return checkarg(L, idx, fname, argno, LA_F64);
 }
 
 la_Mat *la_check(lua_State *L, int idx, const char *fname) {
-  return checkarg(L, idx, fname, idx, 0);
+  return checkarg(L, idx, fname, idx, LA_F64);
 }
 
 la_Mat *la_checkany(lua_State *L, int idx, const char *fname) {
-  return checkarg(L, idx, fname, idx, 1);
+  return checkarg(L, idx, fname, idx, LA_ANY);
 }
 
 la_Mat *la_checkargany(lua_State *L, int idx, const char *fname, int argno) {
-  return checkarg(L, idx, fname, argno, 1);
+  return checkarg(L, idx, fname, argno, LA_ANY);
+}
+
+la_Mat *la_checkt(lua_State *L, int idx, const char *fname, int dtype) {
+  return checkarg(L, idx, fname, idx, dtype);
+}
+
+la_Mat *la_checkargt(lua_State *L, int idx, const char *fname, int argno, int dtype) {
+  return checkarg(L, idx, fname, argno, dtype);
+}
+
+/* NumPy's rule for the result type of the matrices at first..first+n-1:
+** float32 when at least one is a float32 matrix and none a float64 one
+** (Lua tables and numbers do not vote, as numbers do not promote). */
+int la_argtype(lua_State *L, int first, int n) {
+  int i, any32 = 0;
+  for (i = first; i < first + n; i++) {
+    la_Mat *A = la_testany(L, i);
+    if (A && A->dtype == LA_F64) return LA_F64;
+    if (A) any32 = 1;
+  }
+  return any32 ? LA_F32 : LA_F64;
 }
 
 int la_isvec(const la_Mat *A) { return A->cols == 1 || A->rows == 1; }
@@ -292,11 +317,15 @@ double *la_vec(lua_State *L, int idx, const char *fname, int *n, int *inc) {
 }
 
 la_Mat *la_rhs(lua_State *L, int idx, const char *fname, int m) {
-  la_Mat *B = la_check(L, idx, fname);
+  return la_rhst(L, idx, fname, m, LA_F64);
+}
+
+la_Mat *la_rhst(lua_State *L, int idx, const char *fname, int m, int dtype) {
+  la_Mat *B = la_checkt(L, idx, fname, dtype);
   if (B->rows == 1 && B->cols == m && m != 1) {
-    la_Mat *C = la_new(L, fname, m, 1);
+    la_Mat *C = la_newt(L, fname, m, 1, dtype);
     int i;
-    for (i = 0; i < m; i++) C->data[i] = LA_AT(B, 0, i);
+    for (i = 0; i < m; i++) la_put(C, i, 0, la_get(B, 0, i));
     lua_replace(L, idx);
     return C;
   }
@@ -326,25 +355,30 @@ void la_checkfinite(lua_State *L, const la_Mat *A, const char *fname,
 }
 
 la_Mat *la_checksquare(lua_State *L, int idx, const char *fname) {
-  la_Mat *A = la_check(L, idx, fname);
+  return la_checksquaret(L, idx, fname, LA_F64);
+}
+
+la_Mat *la_checksquaret(lua_State *L, int idx, const char *fname, int dtype) {
+  la_Mat *A = la_checkt(L, idx, fname, dtype);
   if (A->rows != A->cols)
     la_error(L, fname, "matrix must be square, got %dx%d", A->rows, A->cols);
   return A;
 }
 
-/* Symmetric within sqrt(eps) of the largest entry (NumPy reads only the
-** lower triangle and never checks; a silently wrong answer is worse). */
+/* Symmetric within sqrt(eps) of the largest entry, eps of A's type (NumPy
+** reads only the lower triangle and never checks; a silently wrong answer
+** is worse). */
 void la_checksym(lua_State *L, const la_Mat *A, const char *fname) {
   double big = 0.0, tol;
   int i, j;
   for (j = 0; j < A->cols; j++)
-    for (i = 0; i < A->rows; i++) if (fabs(LA_AT(A, i, j)) > big) big = fabs(LA_AT(A, i, j));
-  tol = 1.4901161193847656e-08 * big;
+    for (i = 0; i < A->rows; i++) if (fabs(la_get(A, i, j)) > big) big = fabs(la_get(A, i, j));
+  tol = (A->dtype == LA_F32 ? 3.4526698300124393e-04 : 1.4901161193847656e-08) * big;
   for (j = 0; j < A->cols; j++)
     for (i = j + 1; i < A->rows; i++)
-      if (!(fabs(LA_AT(A, i, j) - LA_AT(A, j, i)) <= tol))
+      if (!(fabs(la_get(A, i, j) - la_get(A, j, i)) <= tol))
         la_error(L, fname, "matrix is not symmetric (A(%d,%d) = %f, A(%d,%d) = %f)",
-                 i + 1, j + 1, LA_AT(A, i, j), j + 1, i + 1, LA_AT(A, j, i));
+                 i + 1, j + 1, la_get(A, i, j), j + 1, i + 1, la_get(A, j, i));
 }
 
 /* ------------------------------------------------------ access */

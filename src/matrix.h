@@ -9,7 +9,7 @@
 #include <lua.h>
 
 /* Element types: float64 (the default) and float32. */
-enum { LA_F64, LA_F32 };
+enum { LA_F64, LA_F32, LA_ANY = -1 };
 extern const char *const la_dtypes[];   /* "float64", "float32", NULL */
 
 /* A matrix userdata. Owned storage follows the header in the same block,
@@ -29,6 +29,8 @@ typedef struct la_Mat {
 
 #define LA_AT(A, i, j) ((A)->data[(i) + (ptrdiff_t)(j) * (A)->ld])
 #define LA_ATF(A, i, j) ((A)->fdata[(i) + (ptrdiff_t)(j) * (A)->ld])
+/* A's storage, of either type (memset, memcpy, pointer tests) */
+#define LA_DATA(A) ((A)->dtype == LA_F32 ? (void *)(A)->fdata : (void *)(A)->data)
 /* element (i, j) of either type, as a double / set from one */
 double la_get(const la_Mat *A, int i, int j);
 void la_put(la_Mat *A, int i, int j, double x);
@@ -42,6 +44,7 @@ void la_put(la_Mat *A, int i, int j, double x);
 la_Mat *la_new(lua_State *L, const char *fname, lua_Integer m, lua_Integer n);
 la_Mat *la_newat(lua_State *L, const char *fname, lua_Integer m, lua_Integer n, int mt);
 la_Mat *la_newzero(lua_State *L, const char *fname, lua_Integer m, lua_Integer n);
+la_Mat *la_newzerot(lua_State *L, const char *fname, lua_Integer m, lua_Integer n, int dtype);
 /* of element type dtype (la_new is la_newt(..., LA_F64)) */
 la_Mat *la_newt(lua_State *L, const char *fname, lua_Integer m, lua_Integer n, int dtype);
 la_Mat *la_newatt(lua_State *L, const char *fname, lua_Integer m, lua_Integer n, int mt,
@@ -66,8 +69,17 @@ la_Mat *la_check(lua_State *L, int idx, const char *fname);
 la_Mat *la_testany(lua_State *L, int idx);
 la_Mat *la_checkany(lua_State *L, int idx, const char *fname);
 la_Mat *la_checkargany(lua_State *L, int idx, const char *fname, int argno);
-/* a square matrix argument */
+/* and for code written once for both types (src/generate.h): a matrix of
+** type dtype, converted in place if it is of the other type */
+la_Mat *la_checkt(lua_State *L, int idx, const char *fname, int dtype);
+la_Mat *la_checkargt(lua_State *L, int idx, const char *fname, int argno, int dtype);
+/* the type NumPy gives the matrices at first..first+n-1: LA_F32 when one
+** is a float32 matrix and none a float64 one (tables and numbers do not
+** vote); an entry point picks its float32 or float64 pass by it */
+int la_argtype(lua_State *L, int first, int n);
+/* a square matrix argument (of type dtype) */
 la_Mat *la_checksquare(lua_State *L, int idx, const char *fname);
+la_Mat *la_checksquaret(lua_State *L, int idx, const char *fname, int dtype);
 
 /* Pushes a view of rows i..i+m-1, columns j..j+n-1 (0-based) of P, the
 ** matrix at stack index 1, with leading dimension ld (P's, or a multiple for
@@ -80,6 +92,7 @@ la_Mat *la_view(lua_State *L, la_Mat *P, int i, int j, int m, int n, int ld);
 int la_isvec(const la_Mat *A);
 double *la_vec(lua_State *L, int idx, const char *fname, int *n, int *inc);
 la_Mat *la_rhs(lua_State *L, int idx, const char *fname, int m);
+la_Mat *la_rhst(lua_State *L, int idx, const char *fname, int m, int dtype);
 
 /* NaN/Inf in A is an error naming the first such entry of `what`.
 ** required = 0 where the caller honours check_finite = false; 1 where

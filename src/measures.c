@@ -4,6 +4,7 @@
 ** angle of two vectors, cosine_matrix of two sets of rows; allclose
 ** (NumPy's tolerance test, broadcasting).
 */
+#include <float.h>
 #include <lapacke.h>
 #include <math.h>
 
@@ -50,21 +51,21 @@ static double lange(char c, const la_Mat *A) {
   return c == 'M' ? r : sqrt(r);
 }
 
-/* Singular-value norms: 2 (largest), -2 (smallest), nuclear (sum), from
-** la_svd (float64: a float32 A is copied). NaN and Inf propagate as in the
-** other norms rather than reach dgesdd, which can stall on them: the
-** max-abs norm is NaN when any entry is, else Inf when any entry is. */
+/* Singular-value norms: 2 (largest), -2 (smallest), nuclear (sum, in
+** double), from la_svd in A's type (sgesdd for float32). NaN and Inf
+** propagate as in the other norms rather than reach ?gesdd, which can
+** stall on them: the max-abs norm is NaN when any entry is, else Inf when
+** any entry is. */
 static double mnormsv(lua_State *L, const la_Mat *A, int kind) {
   double mx = lange('M', A), r = 0.0;
-  int top = lua_gettop(L), i;
+  int i;
   la_Mat *s;
   if (!isfinite(mx)) return kind == -2 && !isnan(mx) ? NAN : mx;
-  if (A->dtype == LA_F32) A = la_convert(L, A, LA_F64, la_fname(L));
   s = la_svd(L, A, la_fname(L), 'N');
-  if (kind == 2) r = s->data[0];
-  else if (kind == -2) r = s->data[s->rows - 1];
-  else for (i = 0; i < s->rows; i++) r += s->data[i];
-  lua_settop(L, top);
+  if (kind == 2) r = la_get(s, 0, 0);
+  else if (kind == -2) r = la_get(s, s->rows - 1, 0);
+  else for (i = 0; i < s->rows; i++) r += la_get(s, i, 0);
+  lua_pop(L, 1);
   return r;
 }
 
@@ -231,33 +232,34 @@ static int l_allclose(lua_State *L) {
 /* ---------------------------------------------------------------- rank, cond */
 
 static const char *const finite_only[] = {"check_finite", NULL};
-static const double EPS = 2.220446049250313e-16;
-
-/* rank(A [, tol]): singular values above tol = s_max * max(m, n) * eps */
+/* rank(A [, tol]): singular values above tol = s_max * max(m, n) * eps,
+** eps of A's type (NumPy's matrix_rank); la_svd in A's type */
 static int l_rank(lua_State *L) {
   const char *F = la_fname(L);
-  la_Mat *A = la_check(L, 1, F), *s;
+  la_Mat *A = la_checkany(L, 1, F), *s;
   int mx = A->rows > A->cols ? A->rows : A->cols, i, r = 0, oi = la_optsat(L, 2);
   double tol = la_optposnum(L, F, 2, -1.0);     /* read before anything is pushed */
   lua_settop(L, 3);
   la_checkopts(L, oi, F, finite_only);
   (void)la_optcheckfinite(L, oi, F);
   s = la_svd(L, A, F, 'N');
-  if (tol < 0) tol = s->rows > 0 ? s->data[0] * mx * EPS : 0.0;
-  for (i = 0; i < s->rows; i++) if (s->data[i] > tol) r++;
+  if (tol < 0)
+    tol = s->rows > 0 ? la_get(s, 0, 0) * mx * (A->dtype == LA_F32 ? FLT_EPSILON : DBL_EPSILON) : 0.0;
+  for (i = 0; i < s->rows; i++) if (la_get(s, i, 0) > tol) r++;
   lua_pushinteger(L, r);
   return 1;
 }
 
 /* cond(A [, p]): NumPy's condition number. p = 2 (default) or -2 from the
 ** singular values (any shape); the other orders (1, -1, +-inf, "fro",
-** "nuc") as norm(A, p) * norm(inv(A), p) of a square A. Singular: inf. */
+** "nuc") as norm(A, p) * norm(inv(A), p) of a square A. Singular: inf.
+** In A's type (la_svd, la_lu, la_inverse). */
 static int l_cond(lua_State *L) {
   const char *F = la_fname(L);
-  la_Mat *A = la_check(L, 1, F), *s, *W;
+  la_Mat *A = la_checkany(L, 1, F), *s, *W;
   int oi = la_optsat(L, 2);
   Ord kind;
-  double p, r;
+  double p, r, hi, lo;
   lapack_int info, *ipiv;
   kind = normord(L, oi == 2 ? 3 : 2, F, &p);
   la_checkopts(L, oi, F, finite_only);
@@ -268,12 +270,12 @@ static int l_cond(lua_State *L) {
   if (kind == ORD_NONE || (kind == ORD_P && fabs(p) == 2)) {
     (void)la_optcheckfinite(L, oi, F);     /* the SVD checks A regardless */
     s = la_svd(L, A, F, 'N');
-    r = s->data[s->rows - 1] == 0.0 ? (p > 0 ? HUGE_VAL : 0.0)
-      : p > 0 ? s->data[0] / s->data[s->rows - 1] : s->data[s->rows - 1] / s->data[0];
+    hi = la_get(s, 0, 0); lo = la_get(s, s->rows - 1, 0);
+    r = lo == 0.0 ? (p > 0 ? HUGE_VAL : 0.0) : p > 0 ? hi / lo : lo / hi;
     lua_pushnumber(L, r);
     return 1;
   }
-  A = la_checksquare(L, 1, F);
+  A = la_checksquaret(L, 1, F, A->dtype);
   if (la_optcheckfinite(L, oi, F)) la_checkfinite(L, A, F, "A", 0);
   r = matnorm(L, A, p, kind, F);
   W = la_lu(L, A, F, &ipiv, &info);

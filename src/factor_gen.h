@@ -1,0 +1,268 @@
+/*
+** factor_gen.h: factor.c's functions written once for both element types
+** (src/generate.h): LAPACK's d routines in the float64 pass, its s
+** routines in the float32 pass. expm stays in factor.c (float64 inside).
+*/
+
+static void LA_T(triu)(const la_Mat *W, la_Mat *R) {
+  int i, j;
+  for (j = 0; j < R->cols && R->rows > 0; j++)
+    for (i = 0; i <= j && i < R->rows; i++) LA_E(R, i, j) = LA_E(W, i, j);
+}
+
+/* qr(A [, {mode = "reduced"|"complete", pivoting = false}]) -> Q, R [, perm]
+** Householder: dgeqrf (dgeqp3 with pivoting), then dorgqr forms Q. */
+static int LA_T(l_qr)(lua_State *L) {
+  const char *F = la_fname(L);
+  static const char *const keys[] = {"mode", "pivoting", "check_finite", NULL};
+  static const char *const modes[] = {"reduced", "complete", NULL};
+  la_Mat *A = la_checkt(L, 1, F, LA_TYPE), *W, *R, *Q;
+  int complete, piv, m = A->rows, n = A->cols, k = imin(m, n), qc, j;
+  lapack_int info, *jpvt = NULL;
+  LA_REAL *tau;
+  la_checkopts(L, 2, F, keys);
+  complete = la_optenum(L, 2, "mode", 0, modes, F);
+  piv = la_optbool(L, 2, "pivoting", 0, F);
+  if (la_optcheckfinite(L, 2, F)) la_checkfinite(L, A, F, "A", 0);
+  qc = complete ? m : k;
+  W = la_copyof(L, A, F);                /* pushes W, tau [, jpvt], work */
+  tau = LA_SCRATCH(L, LA_REAL, (size_t)k);
+  if (piv) {
+    jpvt = LA_SCRATCH(L, lapack_int, (size_t)n);
+    for (j = 0; j < n; j++) jpvt[j] = 0;
+    LA_WORKCALL_T(L, F, LA_ROUTINE(geqp3), info,
+                LA_LAPACKE(geqp3)(LAPACK_COL_MAJOR, m, n, LA_X(W), W->ld, jpvt, tau,
+                                    WORK, LWORK));
+  } else {
+    LA_WORKCALL_T(L, F, LA_ROUTINE(geqrf), info,
+                LA_LAPACKE(geqrf)(LAPACK_COL_MAJOR, m, n, LA_X(W), W->ld, tau, WORK, LWORK));
+  }
+  Q = la_newt(L, F, m, qc, LA_TYPE);
+  LA_LAK(copy)(m, k, LA_X(W), W->ld, LA_X(Q), Q->ld);
+  LA_WORKCALL_T(L, F, LA_ROUTINE(orgqr), info,
+              LA_LAPACKE(orgqr)(LAPACK_COL_MAJOR, m, qc, k, LA_X(Q), Q->ld, tau, WORK, LWORK));
+  lua_pop(L, 1);                         /* dorgqr's work; Q on top */
+  R = la_newzerot(L, F, qc, n, LA_TYPE);
+  LA_T(triu)(W, R);
+  if (!piv) return 2;                    /* Q, R */
+  lua_createtable(L, n, 0);
+  for (j = 0; j < n; j++) { lua_pushinteger(L, jpvt[j]); lua_rawseti(L, -2, j + 1); }
+  return 3;                              /* Q, R, perm */
+}
+
+/* svd(A [, {full = false}]) -> U, s, Vt with A = U diag(s) Vt */
+static int LA_T(l_svd)(lua_State *L) {
+  const char *F = la_fname(L);
+  static const char *const keys[] = {"full", "check_finite", NULL};
+  la_Mat *A = la_checkt(L, 1, F, LA_TYPE);
+  la_checkopts(L, 2, F, keys);
+  (void)la_optcheckfinite(L, 2, F);   /* validated; la_svd checks A regardless */
+  la_svd(L, A, F, la_optbool(L, 2, "full", 0, F) ? 'A' : 'S');
+  return 3;
+}
+
+/* eigh(A) -> w, V (dsyevd, lower triangle); w ascending, A V = V diag(w) */
+static int LA_T(l_eigh)(lua_State *L) {
+  const char *F = la_fname(L);
+  la_Mat *A = la_checksquaret(L, 1, F, LA_TYPE), *V, *w;
+  int n = A->rows;
+  lapack_int info;
+  la_checkopts(L, 2, F, finite_only);
+  (void)la_optcheckfinite(L, 2, F);  /* validated; dsyevd iterates on A */
+  la_checkfinite(L, A, F, "A", 1);
+  la_checksym(L, A, F);
+  w = la_newt(L, F, n, 1, LA_TYPE);
+  V = la_copyof(L, A, F);
+  LA_WORKCALL_IWORK_T(L, F, LA_ROUTINE(syevd), info,
+                    LA_LAPACKE(syevd)(LAPACK_COL_MAJOR, 'V', 'L', n, LA_X(V), V->ld,
+                                        LA_X(w), WORK, LWORK, IWORK, LIWORK));
+  if (info > 0) la_error(L, F, "eigenvalue algorithm did not converge");
+  lua_pop(L, 2);                         /* IWORK, WORK; w, V on top */
+  return 2;
+}
+
+/* cholesky(A [, {lower = true}]) -> L with A = L L^T (or U with A = U^T U):
+** dpotrf on a symmetric A (checked); NumPy's default is lower, SciPy's
+** upper */
+static int LA_T(l_cholesky)(lua_State *L) {
+  const char *F = la_fname(L);
+  static const char *const keys[] = {"lower", "check_finite", NULL};
+  la_Mat *A = la_checksquaret(L, 1, F, LA_TYPE), *C;
+  int lower, info, i, j;
+  la_checkopts(L, 2, F, keys);
+  lower = la_optbool(L, 2, "lower", 1, F);
+  if (la_optcheckfinite(L, 2, F)) la_checkfinite(L, A, F, "A", 0);
+  la_checksym(L, A, F);
+  C = la_copyof(L, A, F);
+  info = LA_LAPACKE(potrf)(LAPACK_COL_MAJOR, lower ? 'L' : 'U', C->rows, LA_X(C), C->ld);
+  la_checkinfo(L, F, LA_ROUTINE(potrf), info);
+  if (info > 0) notpd(L, F, info);
+  for (j = 0; j < C->cols; j++)          /* zero the other triangle */
+    for (i = 0; i < C->rows; i++)
+      if (lower ? i < j : i > j) LA_E(C, i, j) = 0.0;
+  return 1;
+}
+
+/* lu(A) -> L, U, perm, P: P A = L U (Octave's [L, U, P] = lu(A)), A m x n,
+** L m x k unit lower, U k x n upper, k = min(m, n); perm is a table with
+** A[perm[i], :] = (L U)[i, :]. A singular A factors fine (U has a zero
+** pivot), as in Octave and SciPy. */
+static int LA_T(l_lu)(lua_State *L) {
+  const char *F = la_fname(L);
+  la_Mat *A = la_checkt(L, 1, F, LA_TYPE), *W, *Lm, *U, *P;
+  int m = A->rows, n = A->cols, k = m < n ? m : n, i, j, info, *perm;
+  lapack_int *ipiv;
+  la_checkopts(L, 2, F, finite_only);
+  if (la_optcheckfinite(L, 2, F)) la_checkfinite(L, A, F, "A", 0);
+  W = la_copyof(L, A, F);                /* pushes W, ipiv, perm's scratch */
+  ipiv = LA_SCRATCH(L, lapack_int, (size_t)k);
+  perm = LA_SCRATCH(L, int, (size_t)m);
+  info = LA_LAPACKE(getrf)(LAPACK_COL_MAJOR, m, n, LA_X(W), W->ld, ipiv);
+  la_checkinfo(L, F, LA_ROUTINE(getrf), info);
+  Lm = la_newzerot(L, F, m, k, LA_TYPE);           /* pushes the results: Lm, U, then perm, P */
+  U = la_newzerot(L, F, k, n, LA_TYPE);
+  for (j = 0; j < n; j++)
+    for (i = 0; i < m; i++) {
+      if (i <= j && i < k) LA_E(U, i, j) = LA_E(W, i, j);
+      else if (j < k) LA_E(Lm, i, j) = LA_E(W, i, j);
+    }
+  for (i = 0; i < k; i++) LA_E(Lm, i, i) = 1.0;
+  for (i = 0; i < m; i++) perm[i] = i;
+  for (i = 0; i < k; i++) {              /* the row swaps, in order */
+    int t = perm[i]; perm[i] = perm[ipiv[i] - 1]; perm[ipiv[i] - 1] = t;
+  }
+  lua_createtable(L, m, 0);
+  P = la_newzerot(L, F, m, m, LA_TYPE);
+  for (i = 0; i < m; i++) {
+    lua_pushinteger(L, perm[i] + 1);
+    lua_rawseti(L, -3, i + 1);           /* into perm, under P */
+    LA_E(P, i, perm[i]) = 1.0;
+  }
+  return 4;                              /* Lm, U, perm, P */
+}
+
+/* dgeev on a copy of square A: pushes wr, wi (n x 1) and, with vectors,
+** VR (n x n); returns VR or NULL */
+static la_Mat *LA_T(geev)(lua_State *L, la_Mat *A, const char *fname, int vectors) {
+  int n = A->rows, info, wslot, top;
+  la_Mat *W, *wr, *wi, *VR = NULL;
+  LA_REAL dummy;
+  la_checkfinite(L, A, fname, "A", 1);
+  W = la_copyof(L, A, fname);            /* removed below the results at the end */
+  wslot = lua_gettop(L);
+  wr = la_newt(L, fname, n, 1, LA_TYPE);
+  wi = la_newt(L, fname, n, 1, LA_TYPE);
+  if (vectors) VR = la_newt(L, fname, n, n, LA_TYPE);
+  top = lua_gettop(L);
+  LA_WORKCALL_T(L, fname, LA_ROUTINE(geev), info,
+              LA_LAPACKE(geev)(LAPACK_COL_MAJOR, 'N', vectors ? 'V' : 'N', n, LA_X(W),
+                                 W->ld, LA_X(wr), LA_X(wi), &dummy, 1,
+                                 VR ? LA_X(VR) : &dummy, VR ? VR->ld : 1, WORK, LWORK));
+  if (info > 0) la_error(L, fname, "QR algorithm did not converge (%d eigenvalues)", info);
+  lua_settop(L, top);                    /* drops the workspace */
+  lua_remove(L, wslot);                  /* W: wr, wi [, VR] on top */
+  return VR;
+}
+
+/* eig(A) -> wr, wi, VR: eigenvalues wr + i wi (LAPACK's order; complex
+** pairs adjacent, positive imaginary part first) and right eigenvectors:
+** for a real eigenvalue column j of VR; for a pair (j, j+1) the vectors
+** are VR(:, j) +- i VR(:, j+1) (dgeev's packing). Unit 2-norm, largest
+** component real (NumPy's eig gives the same vectors as complex columns). */
+static int LA_T(l_eig)(lua_State *L) {
+  const char *F = la_fname(L);
+  la_Mat *A = la_checksquaret(L, 1, F, LA_TYPE);
+  la_checkopts(L, 2, F, finite_only);
+  (void)la_optcheckfinite(L, 2, F);     /* dgeev iterates: A is checked regardless */
+  lua_settop(L, 1);
+  LA_T(geev)(L, A, F, 1);
+  return 3;                              /* wr, wi, VR */
+}
+
+/* eigvals(A) -> wr, wi */
+static int LA_T(l_eigvals)(lua_State *L) {
+  const char *F = la_fname(L);
+  la_Mat *A = la_checksquaret(L, 1, F, LA_TYPE);
+  la_checkopts(L, 2, F, finite_only);
+  (void)la_optcheckfinite(L, 2, F);
+  lua_settop(L, 1);
+  LA_T(geev)(L, A, F, 0);
+  return 2;                              /* wr, wi */
+}
+
+/* schur(A) -> T, Z: A = Z T Z^T, Z orthogonal, T upper quasi-triangular
+** (real Schur form: 2x2 blocks for complex pairs), dgees unsorted (SciPy's
+** schur(A, output="real")) */
+static int LA_T(l_schur)(lua_State *L) {
+  const char *F = la_fname(L);
+  la_Mat *A = la_checksquaret(L, 1, F, LA_TYPE), *T, *Z;
+  int n = A->rows, info, sdim, results;
+  LA_REAL *wr;
+  la_checkopts(L, 2, F, finite_only);
+  (void)la_optcheckfinite(L, 2, F);
+  la_checkfinite(L, A, F, "A", 1);
+  T = la_copyof(L, A, F);
+  Z = la_newt(L, F, n, n, LA_TYPE);
+  results = lua_gettop(L);               /* T, Z; the workspace goes above them */
+  wr = LA_SCRATCH(L, LA_REAL, 2 * (size_t)n);
+  LA_WORKCALL_T(L, F, LA_ROUTINE(gees), info,
+              LA_LAPACKE(gees)(LAPACK_COL_MAJOR, 'V', 'N', NULL, n, LA_X(T), T->ld, &sdim,
+                                 wr, wr + n, LA_X(Z), Z->ld, WORK, LWORK, NULL));
+  if (info > 0) la_error(L, F, "QR algorithm did not converge");
+  lua_settop(L, results);
+  return 2;                              /* T, Z */
+}
+
+/* hessenberg(A) -> H, Q: A = Q H Q^T, H zero below the first subdiagonal
+** (dgehrd + dorghr; SciPy's hessenberg(A, calc_q=True)) */
+static int LA_T(l_hessenberg)(lua_State *L) {
+  const char *F = la_fname(L);
+  la_Mat *A = la_checksquaret(L, 1, F, LA_TYPE), *H, *Q;
+  int n = A->rows, info, i, j, results;
+  LA_REAL *tau;
+  la_checkopts(L, 2, F, finite_only);
+  if (la_optcheckfinite(L, 2, F)) la_checkfinite(L, A, F, "A", 0);
+  H = la_copyof(L, A, F);
+  Q = la_newt(L, F, n, n, LA_TYPE);
+  results = lua_gettop(L);               /* H, Q; tau and the workspaces go above */
+  tau = LA_SCRATCH(L, LA_REAL, (size_t)n);
+  LA_WORKCALL_T(L, F, LA_ROUTINE(gehrd), info,
+              LA_LAPACKE(gehrd)(LAPACK_COL_MAJOR, n, 1, n, LA_X(H), H->ld, tau, WORK, LWORK));
+  if (n > 0) LA_LAK(copy)(n, n, LA_X(H), H->ld, LA_X(Q), Q->ld);
+  LA_WORKCALL_T(L, F, LA_ROUTINE(orghr), info,
+              LA_LAPACKE(orghr)(LAPACK_COL_MAJOR, n, 1, n, LA_X(Q), Q->ld, tau, WORK, LWORK));
+  for (j = 0; j < n; j++)
+    for (i = j + 2; i < n; i++) LA_E(H, i, j) = 0.0;
+  lua_settop(L, results);
+  return 2;                              /* H, Q */
+}
+
+/* null(A [, tol]) / orth(A [, tol]): orthonormal bases of the null space
+** (columns of V past the rank) and of the range (columns of U up to it);
+** the rank counts singular values above tol, default max(m, n) * s_max *
+** eps (Octave's); the SVD needs finite entries */
+static int LA_T(nullorth)(lua_State *L, const char *fname, int wantnull) {
+  la_Mat *A = la_checkt(L, 1, fname, LA_TYPE), *U, *s, *Vt, *B;
+  double tol;
+  int i, j, r = 0, m = A->rows, n = A->cols;
+  tol = la_optargnum(L, fname, 2, -1.0);
+  if (!lua_isnoneornil(L, 2) && !(tol >= 0)) la_argerror(L, fname, 2, "tol must be >= 0");
+  s = la_svd(L, A, fname, 'A');                 /* pushes U, s, Vt */
+  U = la_testany(L, -3); Vt = la_testany(L, -1);
+  if (tol < 0) tol = s->rows > 0 ? (m > n ? m : n) * LA_X(s)[0] * LA_EPS : 0.0;
+  for (i = 0; i < s->rows; i++) if (LA_X(s)[i] > tol) r = i + 1;
+  if (wantnull) {
+    B = la_newt(L, fname, n, n - r, LA_TYPE);
+    for (j = 0; j < n - r; j++)
+      for (i = 0; i < n; i++) LA_E(B, i, j) = LA_E(Vt, r + j, i);
+  } else {
+    B = la_newt(L, fname, m, r, LA_TYPE);
+    if (r > 0) LA_LAK(copy)(m, r, LA_X(U), U->ld, LA_X(B), B->ld);
+  }
+  return 1;
+}
+
+static int LA_T(l_null)(lua_State *L) { return LA_T(nullorth)(L, la_fname(L), 1); }
+
+static int LA_T(l_orth)(lua_State *L) { return LA_T(nullorth)(L, la_fname(L), 0); }
+

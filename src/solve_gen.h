@@ -1,0 +1,139 @@
+/*
+** solve_gen.h: solve.c's typed part written once for both element types
+** (src/generate.h): LAPACK's d routines and dgemm in the float64 pass, its
+** s routines and sgemm in the float32 pass. inv and det, which only call
+** la_lu/la_inverse (typed already) and read the diagonal, stay in solve.c.
+*/
+
+/* Solves A X = X (X holds b on entry) for solve's assume = "sym" (dsysv),
+** "pos" (dposv), "lower" / "upper" (dtrtrs, that triangle only read).
+** A is square with as many rows as X. Pushes scratch: nothing for
+** "lower"/"upper", W for "pos", W, ipiv, work for "sym". */
+static void LA_T(solve_assume)(lua_State *L, const la_Mat *A, la_Mat *X, int assume) {
+  const char *F = la_fname(L);
+  la_Mat *W;
+  int n = A->rows, info;
+  lapack_int *ipiv;
+  if (assume == ASSUME_LOWER || assume == ASSUME_UPPER) {
+    info = LA_LAPACKE(trtrs)(LAPACK_COL_MAJOR, assume == ASSUME_LOWER ? 'L' : 'U', 'N', 'N',
+                             n, X->cols, LA_X(A), A->ld, LA_X(X), X->ld);
+    la_checkinfo(L, F, LA_ROUTINE(trtrs), info);
+    if (info > 0) la_error(L, F, "matrix is singular (A(%d,%d) = 0)", info, info);
+    return;
+  }
+  la_checksym(L, A, F);
+  W = la_copyof(L, A, F);
+  if (assume == ASSUME_POS) {
+    info = LA_LAPACKE(posv)(LAPACK_COL_MAJOR, 'L', n, X->cols, LA_X(W), W->ld, LA_X(X), X->ld);
+    la_checkinfo(L, F, LA_ROUTINE(posv), info);
+    if (info > 0)
+      la_error(L, F, "matrix is not positive definite (the leading minor of order %d "
+               "is not positive)", info);
+    return;
+  }
+  ipiv = LA_SCRATCH(L, lapack_int, (size_t)n);
+  LA_WORKCALL_T(L, F, LA_ROUTINE(sysv), info,
+                LA_LAPACKE(sysv)(LAPACK_COL_MAJOR, 'L', n, X->cols, LA_X(W), W->ld, ipiv,
+                                 LA_X(X), X->ld, WORK, LWORK));
+  if (info > 0) la_error(L, F, "matrix is singular (D(%d,%d) = 0)", info, info);
+}
+
+/* solve(A, b [, {assume = "gen"}]) -> x with A x = b (dgesv; assume "sym",
+** "pos", "lower", "upper": solve_assume); b is n x k or a vector. Only an
+** exactly singular A is an error (LAPACK's info), in either type. */
+static int LA_T(l_solve)(lua_State *L) {
+  const char *F = la_fname(L);
+  static const char *const keys[] = {"assume", "check_finite", NULL};
+  static const char *const assumes[] = {"gen", "sym", "pos", "lower", "upper", NULL};
+  la_Mat *A = la_checksquaret(L, 1, F, LA_TYPE), *B, *X, *W;
+  lapack_int info, *ipiv;
+  int oi = la_optsat(L, 3), assume;
+  la_checkopts(L, oi, F, keys);
+  assume = la_optenum(L, oi, "assume", ASSUME_GEN, assumes, F);
+  B = la_rhst(L, 2, F, A->rows, LA_TYPE);
+  if (B->rows != A->rows)
+    la_error(L, F, "A is %dx%d but b has %d rows", A->rows, A->cols, B->rows);
+  if (la_optcheckfinite(L, oi, F)) {
+    la_checkfinite(L, A, F, "A", 0);
+    la_checkfinite(L, B, F, "b", 0);
+  }
+  if (assume != ASSUME_GEN) {
+    int xslot;
+    X = la_copyof(L, B, F);
+    xslot = lua_gettop(L);
+    LA_T(solve_assume)(L, A, X, assume);
+    lua_settop(L, xslot);                /* X on top */
+    return 1;
+  }
+  W = la_copyof(L, A, F);                /* pushes W, X, ipiv */
+  X = la_copyof(L, B, F);
+  ipiv = LA_SCRATCH(L, lapack_int, (size_t)A->rows);
+  info = LA_LAPACKE(gesv)(LAPACK_COL_MAJOR, A->rows, X->cols, LA_X(W), W->ld, ipiv,
+                          LA_X(X), X->ld);
+  la_checkinfo(L, F, LA_ROUTINE(gesv), info);
+  if (info > 0) singular(L, F, info);
+  lua_pop(L, 1);                         /* ipiv: X on top */
+  return 1;
+}
+
+/* pinv(A [, rcond]): V diag(1/s) U^T over s > rcond * s_max (NumPy).
+** Default rcond: NumPy's 1e-15 (4.5 eps) in float64; in float32 the same
+** 4.5 eps of float32 (1e-15 * 2^29 = 5.4e-7). NumPy 1.24 keeps 1e-15 for
+** float32 input but computes it in float64 (linalg's _commonType); with
+** sgesdd's singular values, whose noise is eps32 * s_max, 1e-15 would
+** invert the noise (pinv of float32 [[1, 2], [2, 4]]: entries of 1e7
+** instead of NumPy's 0.04). A given rcond is used as given. The cut is
+** compared in double, as NumPy's cutoff array is float64. */
+static int LA_T(l_pinv)(lua_State *L) {
+  const char *F = la_fname(L);
+  la_Mat *A = la_checkt(L, 1, F, LA_TYPE), *U, *s, *Vt, *P;
+  double rcond = la_optposnum(L, F, 2, 1e-15 * (LA_EPS / DBL_EPSILON)), cut;
+  int i, j, r = 0;
+  la_checkopts(L, la_optsat(L, 2), F, finite_only);
+  (void)la_optcheckfinite(L, la_optsat(L, 2), F);
+  s = la_svd(L, A, F, 'S');                /* pushes U, s, Vt */
+  U = la_testany(L, -3); Vt = la_testany(L, -1);
+  cut = s->rows > 0 ? rcond * LA_X(s)[0] : 0.0;
+  for (i = 0; i < s->rows; i++) {
+    LA_REAL inv = LA_X(s)[i] > cut ? 1 / LA_X(s)[i] : 0;
+    if (inv != 0) r = i + 1;
+    for (j = 0; j < Vt->cols; j++) LA_E(Vt, i, j) *= inv;
+  }
+  P = la_newzerot(L, F, A->cols, A->rows, LA_TYPE);
+  LA_LAK(gemm)('T', 'T', A->cols, A->rows, r, 1, LA_X(Vt), Vt->ld, LA_X(U), U->ld,
+               0, LA_X(P), P->ld);
+  return 1;
+}
+
+/* A^k for the square matrix at 1 and the integer k at 2 (checked by
+** mpower in solve.c) by repeated squaring with dgemm; k = 0 gives the
+** identity, k < 0 powers the inverse. Pushes the base, P, T; P on top. */
+static int LA_T(mpower)(lua_State *L, const char *fname) {
+  la_Mat *A = la_checksquaret(L, 1, fname, LA_TYPE), *P, *B, *T;
+  lua_Integer k = lua_tointeger(L, 2);
+  lua_Unsigned e = k < 0 ? (lua_Unsigned)0 - (lua_Unsigned)k : (lua_Unsigned)k;
+  int n = A->rows, i;
+  if (k < 0) {                                  /* pushes the base B */
+    lapack_int info, *ipiv;
+    B = la_lu(L, A, fname, &ipiv, &info);       /* pushes B, ipiv */
+    if (info > 0) singular(L, fname, info);
+    la_inverse(L, B, ipiv, fname);
+    lua_pop(L, 1);                              /* ipiv */
+  } else B = la_copyof(L, A, fname);
+  P = la_newzerot(L, fname, n, n, LA_TYPE);     /* pushes the result P, then a product T */
+  for (i = 0; i < n; i++) LA_E(P, i, i) = 1;
+  T = la_newt(L, fname, n, n, LA_TYPE);
+  while (e > 0) {
+    if (e & 1) {
+      LA_LAK(gemm)('N', 'N', n, n, n, 1, LA_X(P), P->ld, LA_X(B), B->ld, 0, LA_X(T), T->ld);
+      LA_LAK(copy)(n, n, LA_X(T), T->ld, LA_X(P), P->ld);
+    }
+    e >>= 1;
+    if (e > 0) {
+      LA_LAK(gemm)('N', 'N', n, n, n, 1, LA_X(B), B->ld, LA_X(B), B->ld, 0, LA_X(T), T->ld);
+      LA_LAK(copy)(n, n, LA_X(T), T->ld, LA_X(B), B->ld);
+    }
+  }
+  lua_pop(L, 1);                                /* T: P on top */
+  return 1;
+}
