@@ -263,10 +263,11 @@ describe("linalg measures in float32", function()
     for _, p in ipairs{2, -2, "nuc"} do
       assert.near(la.norm(X, p), la.norm(X32, p), 20 * 2 ^ -23)
     end
-    -- NumPy 1.24 float32: np.linalg.norm(X.astype(np.float32), ord) for "nuc", -2, 2, "fro"
-    assert.near(10.03981876373291, la.norm(X32, "nuc"), 1e-7)
-    assert.near(0.5143005847930908, la.norm(X32, -2), 1e-6)
-    assert.near(9.525518417358398, la.norm(X32, 2), 1e-7)
+    -- NumPy 1.24 float32: np.linalg.norm(X.astype(np.float32), ord) for "nuc", -2, 2, "fro";
+    -- sgesdd's last bits depend on OpenBLAS's kernels for the core (valgrind's differ)
+    assert.near(10.03981876373291, la.norm(X32, "nuc"), 20 * 2 ^ -23)
+    assert.near(0.5143005847930908, la.norm(X32, -2), 20 * 2 ^ -23)
+    assert.near(9.525518417358398, la.norm(X32, 2), 20 * 2 ^ -23)
     assert.near(9.539392471313477, la.norm(X32), 1e-7)
     assert.near(la.norm(X:sub(2, 3, 1, 2)), la.norm(X32:sub(2, 3, 1, 2)), 1e-15)   -- a view
     assert.near(3e38 * math.sqrt(3), la.norm(la.matrix({{3e38, 3e38}, {3e38, 0}}, F32)), 1e-7)
@@ -319,9 +320,9 @@ describe("linalg measures in float32", function()
     assert.are.equal(3, la.rank(D:astype("float64")))
     assert.are.equal(3, la.rank(D, 1e-12))
     -- NumPy 1.24: np.linalg.cond(X32) = 18.521305084228516, np.linalg.cond(G32, 1) = 3.188405752182007
-    assert.near(18.521305084228516, la.cond(X32), 1e-6)
+    assert.near(18.521305084228516, la.cond(X32), 40 * 2 ^ -23)      -- ~ cond * eps32
     local G = la.matrix({{2, -1, 0.5}, {1, 3, 1}, {0.25, 1, 4}}, F32)
-    assert.near(3.188405752182007, la.cond(G, 1), 1e-6)
+    assert.near(3.188405752182007, la.cond(G, 1), 10 * 2 ^ -23)
     for _, p in ipairs{2, -2, 1, -1, math.huge, "fro", "nuc"} do
       assert.near(la.cond(G:astype("float64"), p), la.cond(G, p), 1e-5)
     end
