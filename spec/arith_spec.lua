@@ -237,6 +237,114 @@ describe("linalg measures", function()
   end)
 end)
 
+describe("linalg measures in float32", function()
+  local F32 = {dtype = "float32"}
+  local X32 = X:astype("float32")
+  local u32, w32 = la.vector({1, 2, 3}, F32), la.vector({4, 5, 6}, F32)
+
+  it("vector norms read float32 and sum in double (no overflow past float32's range)", function()
+    local v = la.vector({3, -4, 12}, F32)
+    for _, p in ipairs{2, 1, math.huge, -math.huge, 0, 3, -1.5, "fro"} do
+      assert.are.equal(la.norm(v:astype("float64"), p), la.norm(v, p), tostring(p))
+      assert.are.equal(la.norm(v:astype("float64"), p), la.norm(v.T, p), tostring(p))
+    end
+    -- 3e38 is near float32's largest (3.4e38): its 2-norm only fits in double
+    local big = la.vector({3e38, 3e38}, F32)
+    assert.near(math.sqrt(2) * big(1), la.norm(big), 1e-15)
+    assert.near(2 * big(1), la.norm(big, 1), 1e-15)
+    assert.near(math.sqrt(2) * big(1) * big(1), la.norm(big) * la.norm(big, "fro") / math.sqrt(2), 1e-15)
+  end)
+
+  it("matrix norms: every order of the float64 call; 2, -2, nuc by sgesdd", function()
+    for _, p in ipairs{"fro", 1, -1, math.huge, -math.huge} do
+      assert.near(la.norm(X, p), la.norm(X32, p), 1e-12)       -- X is exact in float32: double sums
+    end
+    -- float32 singular values: each off by ~eps32 * s_max (s_max / s_min = 18.5 here)
+    for _, p in ipairs{2, -2, "nuc"} do
+      assert.near(la.norm(X, p), la.norm(X32, p), 20 * 2 ^ -23)
+    end
+    -- NumPy 1.24 float32: np.linalg.norm(X.astype(np.float32), ord) for "nuc", -2, 2, "fro";
+    -- sgesdd's last bits depend on OpenBLAS's kernels for the core (valgrind's differ)
+    assert.near(10.03981876373291, la.norm(X32, "nuc"), 20 * 2 ^ -23)
+    assert.near(0.5143005847930908, la.norm(X32, -2), 20 * 2 ^ -23)
+    assert.near(9.525518417358398, la.norm(X32, 2), 20 * 2 ^ -23)
+    assert.near(9.539392471313477, la.norm(X32), 1e-7)
+    assert.near(la.norm(X:sub(2, 3, 1, 2)), la.norm(X32:sub(2, 3, 1, 2)), 1e-15)   -- a view
+    assert.near(3e38 * math.sqrt(3), la.norm(la.matrix({{3e38, 3e38}, {3e38, 0}}, F32)), 1e-7)
+    for _, p in ipairs{"fro", 1, 2, math.huge, "nuc"} do
+      local nan = la.norm(la.matrix({{1, 0 / 0}, {-math.huge, 1}}, F32), p)
+      assert.is_true(nan ~= nan, tostring(p))
+      assert.are.equal(math.huge, la.norm(la.matrix({{1, 2}, {-math.huge, 1}}, F32), p))
+    end
+    assert.are.equal(0, la.norm(la.zeros(0, 3, F32)))
+  end)
+
+  it("vecnorm gives float32 lines; trace sums the float32 diagonal", function()
+    for dim = 1, 2 do
+      for _, p in ipairs{2, 1, math.huge} do
+        local r = la.vecnorm(X32, p, dim)
+        assert.are.equal("float32", r.dtype)
+        assert.near(la.vecnorm(X, p, dim), r, 2 ^ -24)
+      end
+    end
+    assert.are.equal(5, la.trace(X32))
+    assert.are.equal(16777220, la.trace(la.diag(la.vector({2 ^ 24, 1, 1, 1, 1}, F32))))   -- double sum
+    assert.are.equal(9, la.trace(X32:sub(2, 3, 1, 2)))                  -- a view: 3 + 6
+  end)
+
+  it("cosine, angle and cosine_matrix in float32 (float64 when mixed)", function()
+    assert.near(0.9746318461970762, la.cosine(u32, w32), 1e-15)    -- dsdot: double sums
+    assert.near(0.2257261285527342, la.angle(u32, w32), 1e-14)
+    assert.near(la.cosine(u32:astype("float64"), w32), la.cosine(u32, w32), 1e-15)
+    assert.are.equal(0, la.angle(u32, 2 * u32))
+    assert.error_matches(function() la.cosine(u32, la.zeros(3, 1, F32)) end, "linalg.cosine: second vector is zero")
+    assert.error_matches(function() la.cosine(u32, la.zeros(2, 1, F32)) end, "linalg.cosine: vector lengths 3 and 2 differ")
+    assert.error_matches(function() la.angle(X32, u32) end,
+      "linalg.angle: bad argument #1 (vector expected, got a 3x2 matrix)")
+    local V = la.matrix({{1, 0}, {0, 1}, {1, 1}}, F32)
+    local C = la.cosine_matrix(X32, V)
+    assert.are.equal("float32", C.dtype)
+    assert.near({{0.4472135954999579, 0.8944271909999159, 0.9486832980505137},
+                 {0.6, 0.8, 0.9899494936611665},
+                 {0.6401843996644799, 0.7682212795973759, 0.9958932064677037}}, C, 2 ^ -23)
+    assert.are.equal("float64", la.cosine_matrix(X32, V:astype("float64")).dtype)
+    assert.error_matches(function() la.cosine_matrix(X32, la.zeros(2, 2, F32)) end,
+      "linalg.cosine_matrix: row 1 of V is zero")
+  end)
+
+  it("rank and cond use float32 singular values and float32's eps", function()
+    local a, b = la.randn(50, 1, 3), la.randn(50, 1, 4)
+    local D = la.hstack{a, b, a / 3 + b / 7}:astype("float32")     -- column 3 rounded: ~1e-8 off the span
+    -- NumPy 1.24 on such a matrix: matrix_rank(A32) = 2, matrix_rank(A32.astype(np.float64)) = 3
+    assert.are.equal(2, la.rank(D))
+    assert.are.equal(3, la.rank(D:astype("float64")))
+    assert.are.equal(3, la.rank(D, 1e-12))
+    -- NumPy 1.24: np.linalg.cond(X32) = 18.521305084228516, np.linalg.cond(G32, 1) = 3.188405752182007
+    assert.near(18.521305084228516, la.cond(X32), 40 * 2 ^ -23)      -- ~ cond * eps32
+    local G = la.matrix({{2, -1, 0.5}, {1, 3, 1}, {0.25, 1, 4}}, F32)
+    assert.near(3.188405752182007, la.cond(G, 1), 10 * 2 ^ -23)
+    for _, p in ipairs{2, -2, 1, -1, math.huge, "fro", "nuc"} do
+      assert.near(la.cond(G:astype("float64"), p), la.cond(G, p), 1e-5)
+    end
+    assert.are.equal(math.huge, la.cond(la.matrix({{1, 2}, {2, 4}}, F32), 1))
+    assert.error_matches(function() la.cond(X32, 1) end, "linalg.cond")
+  end)
+
+  it("allclose compares float32 values in double, numbers as float32", function()
+    assert.is_true(la.allclose(X32, X32 + 1e-3, 0, 2e-3))
+    assert.is_false(la.allclose(X32, X32 + 1e-3, 0, 1e-4))
+    assert.is_true(la.allclose(X32, X))
+    assert.is_false(la.allclose(la.matrix({{0 / 0}}, F32), la.matrix({{0 / 0}}, F32)))
+    assert.is_true(la.allclose(la.matrix({{math.huge}}, F32), math.huge))
+    -- 0.1 rounds to float32 beside a float32 matrix, not beside a float64 one (NumPy 1.24:
+    -- np.allclose(np.float32([0.1]), 0.1, 0, 0) is True, with np.float64([0.1]) False)
+    assert.is_true(la.allclose(la.matrix({{0.1}}, F32), 0.1, 0, 0))
+    assert.is_false(la.allclose(la.matrix({{0.1}}, F32), la.matrix{{0.1}}, 0, 0))
+    assert.error_matches(function() la.allclose(X32, la.ones(2, 2, F32)) end,
+      "linalg.allclose: shapes 3x2 and 2x2 do not broadcast")
+  end)
+end)
+
 describe("linalg runtime", function()
   it("gets and sets the BLAS thread count", function()
     local old = la.threads()

@@ -598,3 +598,55 @@ describe("linalg.attention masks as PyTorch users write them", function()
     end)
   end
 end)
+
+describe("float32 softmax, log_softmax and attention_combine", function()
+  local F32 = {dtype = "float32"}
+  local S = la.matrix({{1, 2, -0.5}, {0.25, -3, 4}}, F32)
+
+  it("softmax and log_softmax run in float32: PyTorch 1.13 float32 values within 4 ulp", function()
+    -- /usr/bin/python3, torch 1.13: S = torch.tensor([[1, 2, -0.5], [0.25, -3, 4]], dtype=torch.float32)
+    -- torch.softmax(S, 1) and torch.log_softmax(S, 0)
+    local P = la.softmax(S)
+    assert.are.equal("float32", P.dtype)
+    assert.near({{0.25371620059013367, 0.6896721124649048, 0.05661173537373543},
+                 {0.02295691706240177, 0.0008901362307369709, 0.9761528968811035}}, P, 4 * 2 ^ -24)
+    local G = la.log_softmax(S, 1)
+    assert.are.equal("float32", G.dtype)
+    assert.near({{-0.38687101006507874, -0.006715348921716213, -4.511047840118408},
+                 {-1.1368709802627563, -5.006715297698975, -0.011047743260860443}}, G, 4 * 2 ^ -24)
+  end)
+
+  it("agree with the float64 calls within float32 precision, on views, and keep the special rows", function()
+    local S64 = S:astype("float64")
+    for _, f in ipairs{"softmax", "log_softmax"} do
+      for dim = 1, 2 do
+        local r = la[f](S, dim)
+        assert.are.equal("float32", r.dtype)
+        assert.near(la[f](S64, dim), r, 1e-6)
+      end
+      assert.near(la[f](S64:sub(1, 2, 2, 3)), la[f](S:sub(1, 2, 2, 3)), 1e-6)
+    end
+    assert.are.same({{0.5, 0.5}}, la.softmax(la.matrix({{3e38, 3e38}}, F32)):totable())
+    assert.are.same({{0, 0}}, la.softmax(la.matrix({{-math.huge, -math.huge}}, F32)):totable())
+    assert.are.equal(-math.huge, la.log_softmax(la.matrix({{-math.huge, -math.huge}}, F32))(1, 1))
+    assert.are.equal("float32", la.softmax(la.zeros(0, 3, F32)).dtype)
+    assert.error_matches(function() la.softmax(S, 3) end, "linalg.softmax: bad argument #2 (dim must be 1 or 2)")
+  end)
+
+  it("attention_combine: four float32 arguments give float32, any float64 gives float64", function()
+    local O1, O2 = la.randn(3, 2, 1), la.randn(3, 2, 2)
+    local l1, l2 = la.matrix{{0.5}, {-math.huge}, {2}}, la.matrix{{1.5}, {-math.huge}, {-math.huge}}
+    local f = function(A) return A:astype("float32") end
+    local O64, lse64 = la.attention_combine(f(O1):astype("float64"), l1, f(O2):astype("float64"), l2)
+    local O, lse = la.attention_combine(f(O1), f(l1), f(O2), f(l2))
+    assert.are.equal("float32", O.dtype); assert.are.equal("float32", lse.dtype)
+    assert.near(O64, O, 1e-6)
+    assert.are.same({0, 0, -math.huge}, {O(2, 1), O(2, 2), lse(2)})
+    assert.near(1.5 + math.log(1 + math.exp(-1)), lse(1), 1e-6)
+    local Om, lm = la.attention_combine(f(O1), l1, f(O2), f(l2))
+    assert.are.equal("float64", Om.dtype); assert.are.equal("float64", lm.dtype)
+    assert.near(O64, Om, 1e-15)
+    assert.error_matches(function() la.attention_combine(f(O1), f(l1), f(O2), la.zeros(2, 1, F32)) end,
+      "linalg.attention_combine: lse2 is 2x1, expected 3x1")
+  end)
+end)

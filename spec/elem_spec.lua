@@ -192,3 +192,89 @@ describe("comparisons and masks", function()
     assert.error_matches(function() la.find(M, -1) end, "linalg.find: bad argument #2 (count must be >= 0)")
   end)
 end)
+
+describe("float32 elementwise functions, comparisons and masks", function()
+  local F32 = {dtype = "float32"}
+  local x32 = x:astype("float32")
+  -- within n float32 ulps of the float64 answer (relative, 2^-24 each)
+  local function close32(want, got, ulps, what)
+    assert.are.equal("float32", got.dtype, what)
+    assert.near(want, got, (ulps or 4) * 2 ^ -24)
+  end
+
+  it("compute in float32 and give float32: NumPy float32 values within 4 ulp", function()
+    -- /usr/bin/python3, NumPy 1.24.2: np.<f>(np.float32([-2.5, -0.5, 0.0, 0.5, 1.5, 2.5]))
+    close32(flat{0.0820850059390068, 0.6065306663513184, 1.0, 1.6487212181091309, 4.481688976287842,
+                 12.182493209838867}, la.exp(x32), 4, "exp")
+    close32(flat{-0.5984721779823303, -0.4794255495071411, 0.0, 0.4794255495071411, 0.9974949955940247,
+                 0.5984721779823303}, la.sin(x32), 4, "sin")
+    close32(flat{-0.9866142868995667, -0.46211719512939453, 0.0, 0.46211719512939453, 0.9051482081413269,
+                 0.9866142868995667}, la.tanh(x32), 4, "tanh")
+    close32(flat{1.252763032913208, 0.40546512603759766, 0.0, 0.40546512603759766, 0.9162907600402832,
+                 1.252763032913208}, la.log1p(la.abs(x32)), 4, "log1p")
+  end)
+
+  it("every math function agrees with its float64 call within float32 precision", function()
+    local u = la.matrix({{-0.75, -0.25, 0}, {0.25, 0.5, 0.875}}, F32)      -- in asin/acos's domain
+    local p = la.matrix({{0.125, 0.5, 1}, {2, 3.5, 1000}}, F32)            -- positive
+    for _, f in ipairs{"exp", "expm1", "sqrt", "abs", "sign", "floor", "ceil", "round", "sin", "cos",
+                       "tan", "tanh", "sinh", "cosh", "asin", "acos", "atan", "log", "log1p", "log2",
+                       "log10", "isnan", "isinf", "isfinite"} do
+      local a = (f == "asin" or f == "acos" or f == "tan") and u or
+                (f:sub(1, 3) == "log" or f == "sqrt") and p or x32
+      close32(la[f](a:astype("float64")), la[f](a), 4, f)
+    end
+    assert.are.same({0, 2, -2}, la.round(la.vector({0.5, 1.5, -2.5}, F32)):totable())   -- half to even
+    local s = la.matrix({{nan, inf, -inf, 1}}, F32)
+    assert.are.same({{1, 0, 0, 0}}, la.isnan(s):totable())
+    assert.are.same({{0, 1, 1, 0}}, la.isinf(s):totable())
+    assert.are.equal("float32", la.isfinite(s).dtype)
+    assert.are.equal("float32", la.exp(x32:sub(1, 2, 2, 3)).dtype)               -- a view
+    close32(la.exp(x:sub(1, 2, 2, 3)), la.exp(x32:sub(1, 2, 2, 3)), 4, "exp of a view")
+  end)
+
+  it("binary functions: float32 with numbers stays float32, with float64 gives float64", function()
+    local y = la.matrix{{1, -1, 0.5}}                                       -- a row, broadcasts
+    local y32 = y:astype("float32")
+    for _, f in ipairs{"maximum", "minimum", "lt", "le", "gt", "ge", "eq", "ne", "atan2", "hypot"} do
+      close32(la[f](x, y), la[f](x32, y32), 4, f)
+      close32(la[f](x, 0.5), la[f](x32, 0.5), 4, f .. " with a number")
+      close32(la[f](-1, x), la[f](-1, x32), 4, f .. " after a number")
+      assert.are.equal("float64", la[f](x32, y).dtype, f .. " mixed")
+      assert.are.equal("float64", la[f](x, y32).dtype, f .. " mixed")
+      assert.near(la[f](x, y), la[f](x32, y), 1e-15)
+    end
+    local m = la.maximum(la.matrix({{nan, 1}}, F32), 2)                     -- NaN propagates
+    assert.is_true(m(1, 1) ~= m(1, 1)); assert.are.equal(2, m(1, 2))
+    assert.are.equal(true, la.lt(1, 2))                                     -- numbers stay numbers
+    assert.error_matches(function() la.maximum(x32, la.zeros(3, 1, F32)) end,
+      "linalg.maximum: shapes 2x3 and 3x1 do not broadcast")
+  end)
+
+  it("where and clip: float32 operands (and numbers) give float32", function()
+    local mask = la.matrix({{1, 0, 1}, {0, 1, 0}}, F32)
+    local w = la.where(mask, x32, -9)
+    assert.are.equal("float32", w.dtype)
+    assert.are.same({{-2.5, -9, 0}, {-9, 1.5, -9}}, w:totable())
+    assert.are.equal("float64", la.where(mask, x, -9).dtype)
+    local c = la.clip(x32, -1, la.matrix({{2, 2, 2}}, F32))
+    assert.are.equal("float32", c.dtype)
+    assert.are.same({{-1, -0.5, 0}, {0.5, 1.5, 2}}, c:totable())
+    assert.are.same(la.clip(x, -1, 1):totable(), la.clip(x32, -1, 1):totable())
+  end)
+
+  it("any, all, count_nonzero, find and nonzero read float32; counts are float64", function()
+    local z = la.matrix({{0, 2, nan}, {0, 0, 1}}, F32)
+    assert.is_true(la.any(z)); assert.is_false(la.all(z))
+    assert.are.equal(3, la.count_nonzero(z))
+    local a1, l2 = la.any(z, 1), la.all(z, 2)
+    assert.are.equal("float32", a1.dtype); assert.are.same({{0, 1, 1}}, a1:totable())
+    assert.are.equal("float32", l2.dtype); assert.are.same({0, 0}, l2:totable())
+    local c = la.count_nonzero(z, 1)
+    assert.are.equal("float64", c.dtype); assert.are.same({{0, 1, 2}}, c:totable())
+    assert.are.same({3, 5, 6}, la.find(z))                                  -- column-major
+    assert.are.same({la.nonzero(z:astype("float64"))}, {la.nonzero(z)})
+    assert.are.same({1, 3, 4}, la.find(z:sub(1, 2, 2, 3)))                  -- a view
+    assert.are.same({3, 5}, la.find(z, 2))
+  end)
+end)

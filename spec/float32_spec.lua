@@ -69,7 +69,7 @@ local cases = {
   angle = {{v, w}}, cosine_matrix = {{W, P}}, allclose = {{W, W}, same = {1}},
   sum = {{W}}, mean = {{W}}, min = {{W}}, max = {{W}}, prod = {{W}}, var = {{W, 1}},
   std = {{W, 1}}, argmin = {{W, 1}, index = {1}}, argmax = {{W, 1}, index = {1}},
-  cumsum = {{W, 2}}, cumprod = {{W, 2}}, sort = {{W, 2}}, argsort = {{W, 2}, index = {1}},
+  cumsum = {{W, 2}}, cumprod = {{W, 2}}, sort = {{W, 2}, index = {2}}, argsort = {{W, 2}, index = {1}},
   vecnorm = {{W, 2, 1}}, map = {{W, function(x) return 2 * x + 1 end}},
   rank = {{T}, same = {1}}, cond = {{G}}, count_nonzero = {{W}, same = {1}},
   any = {{W}, same = {1}}, all = {{W}, same = {1}},

@@ -121,3 +121,47 @@ describe("linalg.gram_schmidt", function()
     assert.error_matches(function() la.gram_schmidt{{0 / 0}} end, "linalg.gram_schmidt: V(1,1) is NaN")
   end)
 end)
+
+describe("linalg.gram_schmidt in float32", function()
+  local F32 = {dtype = "float32"}
+  local V64 = la.randn(60, 6, 11):astype("float32"):astype("float64")   -- exact in float32
+  local V = V64:astype("float32")
+  local EPS32 = 2 ^ -23
+
+  for _, method in ipairs{"mgs", "cgs", "cgs2"} do
+    it(method .. " runs in float32: float32 Q and R, the float64 factors within float32 precision", function()
+      local Q, R = la.gram_schmidt(V, {method = method})
+      local Q64, R64 = la.gram_schmidt(V64, {method = method})
+      assert.are.equal("float32", Q.dtype)
+      assert.are.equal("float32", R.dtype)
+      -- orthonormal to float32 precision (a float64 run would give ~1e-16 here)
+      local orth = maxabs(Q.T * Q - la.eye(6, F32))
+      assert.is_true(orth < 100 * EPS32, method .. " orthogonality " .. orth)
+      assert.is_true(orth > 1e-12, "float32 arithmetic, not float64 rounded")
+      assert.is_true(la.allclose(Q * R, V, 1e-5, 1e-5))
+      assert.is_true(maxabs(Q:astype("float64") - Q64) < 1e-5)     -- R's diagonal > 0: no sign freedom
+      assert.is_true(maxabs(R:astype("float64") - R64) < 1e-5 * maxabs(R64))
+    end)
+  end
+
+  it("scales the default tol to float32's eps (1e-10 * 2^29): a column dependent within float32 rounding is found", function()
+    local a, b = la.randn(200, 1, 3), la.randn(200, 1, 4)
+    local D = la.hstack{a, b, a / 3 + b / 7}:astype("float32")   -- column 3 rounded: remainder ~1e-7
+    for _, method in ipairs{"mgs", "cgs", "cgs2"} do
+      local Q, _, kept = la.gram_schmidt(D, {method = method, drop = true})
+      assert.are.same({1, 2}, kept)
+      assert.are.same({200, 2}, {Q:shape()})
+      -- float64's tol keeps the rounding noise as a "direction"
+      local _, _, kept64 = la.gram_schmidt(D, {method = method, drop = true, tol = 1e-10})
+      assert.are.same({1, 2, 3}, kept64)
+    end
+    assert.error_matches(function() la.gram_schmidt(D) end,
+      "linalg.gram_schmidt: column 3 is linearly dependent on the columns before it")
+    assert.error_matches(function() la.gram_schmidt(D) end, "tol * ||v|| = 0.0536870912 *")
+    local Z = la.zeros(3, 0, F32)
+    local Q, R = la.gram_schmidt(Z)
+    assert.are.equal("float32", Q.dtype); assert.are.same({0, 0}, {R:shape()})
+    assert.error_matches(function() la.gram_schmidt(la.matrix({{0 / 0}}, F32)) end,
+      "linalg.gram_schmidt: V(1,1) is NaN")
+  end)
+end)

@@ -125,3 +125,72 @@ describe("vecnorm", function()
     assert.error_matches(function() la.vecnorm(A, 0 / 0) end, "linalg.vecnorm: bad argument #2 (order is NaN)")
   end)
 end)
+
+describe("float32 reductions, scans and sorts", function()
+  -- A's entries are exact in float32, so both calls see the same numbers;
+  -- sums accumulate in double and results are stored as float32 (rtol 2^-24)
+  local A32 = A:astype("float32")
+  local function same32(want, got, what)
+    assert.are.equal("float32", got.dtype, what)
+    assert.near(want, got, 2 ^ -23)
+  end
+
+  it("give float32 lines with the float64 values rounded; argmin/argmax float64", function()
+    for _, name in ipairs{"sum", "mean", "prod", "min", "max", "var", "std"} do
+      for dim = 1, 2 do same32(la[name](A, dim), la[name](A32, dim), name .. " dim " .. dim) end
+      assert.near(la[name](A), la[name](A32), 2 ^ -23)
+    end
+    for _, name in ipairs{"argmin", "argmax"} do
+      for dim = 1, 2 do
+        local I = la[name](A32, dim)
+        assert.are.equal("float64", I.dtype)
+        assert.are.same(la[name](A, dim):totable(), I:totable())
+      end
+      assert.are.same({la[name](A)}, {la[name](A32)})
+    end
+    -- np.mean(A.astype(np.float32), axis=1): float32 means
+    same32(col{1.8333333730697632, 1.3333333730697632, 3.8333332538604736, 2.3333332538604736}, A32:mean(2))
+    assert.are.equal(1.8333333730697632, A32:mean(2)(1))
+  end)
+
+  it("accumulate in double: 2^24 + 1 + 1 + 1 + 1 is 2^24 + 4 (float32 adds would lose every 1)", function()
+    local x = la.vector({2 ^ 24, 1, 1, 1, 1}, {dtype = "float32"})
+    assert.are.equal(16777220, x:sum())                -- np.sum(x, dtype=np.float64)
+    assert.are.equal(16777220, x:sum(1)(1))
+    -- np.cumsum(x, dtype=np.float64).astype(np.float32); np.cumsum(x) gives 2^24 five times
+    local c = x:cumsum()
+    assert.are.equal("float32", c.dtype)
+    assert.are.same({16777216, 16777216, 16777218, 16777220, 16777220}, c:totable())
+    assert.are.equal(1, la.var(la.vector({2 ^ 24 + 2, 2 ^ 24}, {dtype = "float32"})))
+  end)
+
+  it("cumsum, cumprod and sort keep float32; sort's I and argsort are float64", function()
+    for dim = 1, 2 do
+      same32(A:cumsum(dim), A32:cumsum(dim), "cumsum")
+      same32(A:cumprod(dim), A32:cumprod(dim), "cumprod")
+      local s64, i64 = A:sort(dim, {descending = dim == 2})
+      local s32, i32 = A32:sort(dim, {descending = dim == 2})
+      assert.are.equal("float32", s32.dtype)
+      assert.are.same(s64:totable(), s32:totable())
+      assert.are.equal("float64", i32.dtype)
+      assert.are.same(i64:totable(), i32:totable())
+      assert.are.equal("float64", A32:argsort(dim).dtype)
+      assert.are.same(A:argsort(dim):totable(), A32:argsort(dim):totable())
+    end
+  end)
+
+  it("work on float32 views and keep NaN rules", function()
+    local V = A32:sub(2, 4, 2, 3)
+    assert.are.equal(21, V:sum())
+    same32(row{17, 4}, V:sum(1))
+    assert.near(la.std(A:sub(2, 4, 2, 3)), la.std(V), 1e-15)
+    local N = la.matrix({{1, nan}, {nan, 2}, {3, 0}}, {dtype = "float32"})
+    assert.are.same({2, 1}, {N:argmax()})
+    assert.are.same(row{2, 1}:totable(), N:argmax(1):totable())
+    local s = la.sort(N, 1)
+    assert.are.equal(3, s(2, 1)); assert.is_true(s(3, 1) ~= s(3, 1))
+    local E = la.zeros(0, 3, {dtype = "float32"})
+    assert.are.equal("float32", E:sum(1).dtype)
+    assert.error_matches(function() E:max(1) end, "linalg.max: max of an empty dimension")
+  end)
+end)

@@ -31,22 +31,9 @@ static la_Mat *quick_test(lua_State *L, int idx) {
 static int ewise32(lua_State *L, lak_Op op, const char *fname) {
   float s[2];
   lak_sArg a[2];
-  la_Operand o[2];                    /* shapes and strides, for la_bshape */
-  int i, m, n, mats = 0;
+  int m, n;
   la_Mat *C;
-  for (i = 0; i < 2; i++) {
-    la_Mat *M = la_testany(L, i + 1);
-    if (M && M->dtype == LA_F32 && !(M->flags & LA_CLOSED)) {
-      a[i].p = M->fdata; o[i].a.rs = 1; o[i].a.cs = M->ld; o[i].m = M->rows; o[i].n = M->cols;
-      mats++;
-    } else if (!M && lua_type(L, i + 1) == LUA_TNUMBER) {
-      s[i] = (float)lua_tonumber(L, i + 1);
-      a[i].p = &s[i]; o[i].a.rs = o[i].a.cs = 0; o[i].m = o[i].n = 1;
-    } else return 0;
-  }
-  if (mats == 0) return 0;
-  la_bshape(L, fname, o, 2, &m, &n);
-  for (i = 0; i < 2; i++) { a[i].rs = o[i].a.rs; a[i].cs = o[i].a.cs; }
+  if (!la_broadcast32(L, fname, a, s, 2, &m, &n)) return 0;
   C = la_newt(L, fname, m, n, LA_F32);
   lak_sewise(op, m, n, a[0], a[1], C->fdata, C->ld);
   return 1;

@@ -12,29 +12,45 @@
 #include "kernels/kernels.h"
 #include "kernels/openblas.h"
 
+/* B = A^T, both of one type */
+static void transpose(const la_Mat *A, la_Mat *B) {
+  if (A->dtype == LA_F32) lak_stranspose(A->rows, A->cols, A->fdata, A->ld, B->fdata, B->ld);
+  else lak_transpose(A->rows, A->cols, A->data, A->ld, B->data, B->ld);
+}
+
+/* the rows of R (either type) softmax-ed in place; scratch (pushed, then
+** popped) of R's type */
+static void rowsoftmax(lua_State *L, la_Mat *R, int logs) {
+  if (R->dtype == LA_F32) {
+    float *mx = LA_SCRATCH(L, float, 2 * (size_t)R->rows);
+    lak_ssoftmax(R->rows, R->cols, R->fdata, R->ld, logs, mx, mx + R->rows);
+  } else {
+    double *mx = la_scratch(L, 2 * (size_t)R->rows);
+    lak_softmax(R->rows, R->cols, R->data, R->ld, logs, mx, mx + R->rows);
+  }
+  lua_pop(L, 1);
+}
+
 /* softmax(S [, dim = 2]) / log_softmax: dim 2 normalizes each row, dim 1
-** each column. Stable (max subtracted); a row of only -inf gives zeros. */
+** each column, in S's type. Stable (max subtracted); a row of only -inf
+** gives zeros. */
 static int softmax(lua_State *L, const char *fname, int logs) {
-  la_Mat *S = la_check(L, 1, fname), *R;
+  la_Mat *S = la_checkany(L, 1, fname), *R;
   lua_Integer dim = lua_isnoneornil(L, 2) ? 2 : la_checkint(L, fname, 2);
-  double *mx;
   if (dim != 1 && dim != 2) la_argerror(L, fname, 2, "dim must be 1 or 2");
   if (LA_EMPTY(S)) {            /* nothing to normalize: no workspace either */
-    la_new(L, fname, S->rows, S->cols);
+    la_newt(L, fname, S->rows, S->cols, S->dtype);
     return 1;
   }
   if (dim == 2) {
     R = la_copyof(L, S, fname);
-    mx = la_scratch(L, 2 * (size_t)R->rows);
-    lak_softmax(R->rows, R->cols, R->data, R->ld, logs, mx, mx + R->rows);
-    lua_pop(L, 1);                       /* mx: R on top */
+    rowsoftmax(L, R, logs);
   } else {      /* columns: softmax of the transpose, transposed back; R on top */
-    la_Mat *T = la_new(L, fname, S->cols, S->rows);
-    lak_transpose(S->rows, S->cols, S->data, S->ld, T->data, T->ld);
-    mx = la_scratch(L, 2 * (size_t)T->rows);
-    lak_softmax(T->rows, T->cols, T->data, T->ld, logs, mx, mx + T->rows);
-    R = la_new(L, fname, S->rows, S->cols);
-    lak_transpose(T->rows, T->cols, T->data, T->ld, R->data, R->ld);
+    la_Mat *T = la_newt(L, fname, S->cols, S->rows, S->dtype);
+    transpose(S, T);
+    rowsoftmax(L, T, logs);
+    R = la_newt(L, fname, S->rows, S->cols, S->dtype);
+    transpose(T, R);
   }
   return 1;
 }
@@ -251,30 +267,48 @@ static int l_attention(lua_State *L) {
   return 1 + weights + wantlse;          /* O [, A] [, lse] */
 }
 
-/* An nq x 1 log-sum-exp argument. */
+/* An nq x 1 log-sum-exp argument (la_checkargany: either type). */
 static la_Mat *checklse(lua_State *L, int arg, int nq, int k) {
-  la_Mat *S = la_checkarg(L, arg, la_fname(L), arg);
+  la_Mat *S = la_checkargany(L, arg, la_fname(L), arg);
   if (S->rows != nq || S->cols != 1)
     la_error(L, la_fname(L), "lse%d is %dx%d, expected %dx1 (one per row of O%d)", k,
              S->rows, S->cols, nq, k);
   return S;
 }
 
+/* 1 when the matrices at 1..4 are all float32, 0 after making every one
+** float64 (la_check converts a float32 one in its slot): NumPy's rule */
+static int onetype(lua_State *L, const char *fname) {
+  int i, f32 = 1;
+  for (i = 1; i <= 4; i++) {
+    la_Mat *M = la_testany(L, i);
+    f32 = f32 && M && M->dtype == LA_F32;
+  }
+  for (i = 1; i <= 4 && !f32; i++) la_checkarg(L, i, fname, i);
+  return f32;
+}
+
 /* attention_combine(O1, lse1, O2, lse2) -> O, lse: attention over the union
-** of two disjoint key sets from the results over each. */
+** of two disjoint key sets from the results over each; float32 when all
+** four are */
 static int l_attention_combine(lua_State *L) {
   const char *F = la_fname(L);
-  la_Mat *O1 = la_checkarg(L, 1, F, 1), *O2, *l1, *l2, *O, *lse;
-  O2 = la_checkarg(L, 3, F, 3);
+  int f32 = onetype(L, F);
+  la_Mat *O1 = la_checkargany(L, 1, F, 1), *O2, *l1, *l2, *O, *lse;
+  O2 = la_checkargany(L, 3, F, 3);
   if (O2->rows != O1->rows || O2->cols != O1->cols)
     la_error(L, F, "O1 is %dx%d but O2 is %dx%d", O1->rows, O1->cols,
              O2->rows, O2->cols);
   l1 = checklse(L, 2, O1->rows, 1);
   l2 = checklse(L, 4, O1->rows, 2);
-  O = la_new(L, F, O1->rows, O1->cols);  /* pushes O, lse */
-  lse = la_new(L, F, O1->rows, 1);
-  lak_attn_combine(O1->rows, O1->cols, O1->data, O1->ld, l1->data, O2->data, O2->ld, l2->data,
-                   O->data, O->ld, lse->data);
+  O = la_newt(L, F, O1->rows, O1->cols, O1->dtype);  /* pushes O, lse */
+  lse = la_newt(L, F, O1->rows, 1, O1->dtype);
+  if (f32)
+    lak_sattn_combine(O1->rows, O1->cols, O1->fdata, O1->ld, l1->fdata, O2->fdata, O2->ld,
+                      l2->fdata, O->fdata, O->ld, lse->fdata);
+  else
+    lak_attn_combine(O1->rows, O1->cols, O1->data, O1->ld, l1->data, O2->data, O2->ld,
+                     l2->data, O->data, O->ld, lse->data);
   return 2;
 }
 

@@ -18,7 +18,7 @@ static const char *const fn_names[LAK_NFN] = {
 };
 
 /* f(A): upvalue 2 is the lak_Fn. A number gives a number (a boolean for
-** isnan, isinf and isfinite). */
+** isnan, isinf and isfinite); a matrix one of its type. */
 static int l_unary(lua_State *L) {
   lak_Fn f = (lak_Fn)lua_tointeger(L, lua_upvalueindex(2));
   la_Mat *A, *B;
@@ -28,9 +28,10 @@ static int l_unary(lua_State *L) {
     else lua_pushnumber(L, y);
     return 1;
   }
-  A = la_check(L, 1, fn_names[f]);
-  B = la_new(L, fn_names[f], A->rows, A->cols);
-  lak_unary(f, A->rows, A->cols, A->data, A->ld, B->data, B->ld);
+  A = la_checkany(L, 1, fn_names[f]);
+  B = la_newt(L, fn_names[f], A->rows, A->cols, A->dtype);
+  if (A->dtype == LA_F32) lak_sunary(f, A->rows, A->cols, A->fdata, A->ld, B->fdata, B->ld);
+  else lak_unary(f, A->rows, A->cols, A->data, A->ld, B->data, B->ld);
   return 1;
 }
 
@@ -41,13 +42,21 @@ static const char *const bin_names[LAK_NBIN] = {
 };
 
 /* op(A, B) broadcasting as A + B; upvalue 2 is the lak_Bin. Two numbers
-** give a number (a boolean for the comparisons). */
+** give a number (a boolean for the comparisons); float32 matrices (with
+** numbers) a float32 matrix, anything with float64 a float64 one. */
 static int l_binary(lua_State *L) {
   lak_Bin op = (lak_Bin)lua_tointeger(L, lua_upvalueindex(2));
   la_Operand o[2];
+  lak_sArg a[2];
+  float s[2];
   int m, n;
   la_Mat *C;
   lua_settop(L, 2);
+  if (la_broadcast32(L, bin_names[op], a, s, 2, &m, &n)) {
+    C = la_newt(L, bin_names[op], m, n, LA_F32);
+    lak_sbinary(op, m, n, a[0], a[1], C->fdata, C->ld);
+    return 1;
+  }
   if (la_broadcast(L, bin_names[op], o, 2, &m, &n)) {
     double c;
     lak_binary(op, 1, 1, o[0].a, o[1].a, &c, 1);
@@ -63,12 +72,21 @@ static int l_binary(lua_State *L) {
 /* ---------------------------------------------------------------- ternary */
 
 typedef void (*Ternary)(int, int, lak_Arg, lak_Arg, lak_Arg, double *, int);
+typedef void (*Ternary32)(int, int, lak_sArg, lak_sArg, lak_sArg, float *, int);
 
-static int ternary(lua_State *L, const char *fname, Ternary f) {
+/* f or f32 (operands as l_binary's) */
+static int ternary(lua_State *L, const char *fname, Ternary f, Ternary32 f32) {
   la_Operand o[3];
+  lak_sArg a[3];
+  float s[3];
   int m, n;
   la_Mat *C;
   lua_settop(L, 3);
+  if (la_broadcast32(L, fname, a, s, 3, &m, &n)) {
+    C = la_newt(L, fname, m, n, LA_F32);
+    f32(m, n, a[0], a[1], a[2], C->fdata, C->ld);
+    return 1;
+  }
   if (la_broadcast(L, fname, o, 3, &m, &n)) {
     double c;
     f(1, 1, o[0].a, o[1].a, o[2].a, &c, 1);
@@ -81,29 +99,32 @@ static int ternary(lua_State *L, const char *fname, Ternary f) {
 }
 
 /* where(mask, A, B): A where mask is nonzero (NaN included), else B */
-static int l_where(lua_State *L) { return ternary(L, la_fname(L), lak_where); }
+static int l_where(lua_State *L) { return ternary(L, la_fname(L), lak_where, lak_swhere); }
 /* clip(A, lo, hi): min(max(A, lo), hi) */
-static int l_clip(lua_State *L) { return ternary(L, la_fname(L), lak_clip); }
+static int l_clip(lua_State *L) { return ternary(L, la_fname(L), lak_clip, lak_sclip); }
 
 /* ---------------------------------------------------------------- logical */
 
-
 enum { ANY, ALL, COUNT };
 
-/* any / all / count_nonzero (NaN is nonzero): over every entry (a boolean,
-** or an integer count), or along dim (a 1 x n row or m x 1 column of 1/0,
-** or of counts). Empty: any false, all true, count 0. */
+/* any / all / count_nonzero (NaN is nonzero) of a matrix of either type:
+** over every entry (a boolean, or an integer count), or along dim (a 1 x n
+** row or m x 1 column of 1/0 of A's type, or of counts, float64 as indices
+** are). Empty: any false, all true, count 0. */
 static int logical(lua_State *L, const char *fname, int what) {
-  la_Mat *A = la_check(L, 1, fname), *R = NULL;
-  int dim = la_optdim(L, fname, 2), i, j;
+  la_Mat *A = la_checkany(L, 1, fname), *R = NULL;
+  int dim = la_optdim(L, fname, 2), j;
+  size_t i;
   lua_Integer cnt = 0;
   if (dim) R = la_newzero(L, fname, dim == 1 ? 1 : A->rows, dim == 1 ? A->cols : 1);
-  for (j = 0; j < A->cols && A->rows > 0; j++)
-    for (i = 0; i < A->rows; i++)
-      if (LA_AT(A, i, j) != 0.0) {
+  for (j = 0; j < A->cols && A->rows > 0; j++) {
+    la_Line l = la_line(A, 1, j);
+    for (i = 0; i < l.n; i++)
+      if (LA_LX(l, i) != 0.0) {
         cnt++;
-        if (R) R->data[dim == 1 ? j : i] += 1.0;
+        if (R) R->data[dim == 1 ? (size_t)j : i] += 1.0;
       }
+  }
   if (!R) {
     lua_Integer all = (lua_Integer)A->rows * A->cols;
     if (what == COUNT) lua_pushinteger(L, cnt);
@@ -112,8 +133,9 @@ static int logical(lua_State *L, const char *fname, int what) {
   }
   if (what != COUNT) {
     double full = dim == 1 ? A->rows : A->cols;
-    for (i = 0; i < R->rows * R->cols; i++)
+    for (i = 0; i < (size_t)R->rows * R->cols; i++)
       R->data[i] = what == ANY ? R->data[i] > 0 : R->data[i] == full;
+    if (A->dtype == LA_F32) la_convert(L, R, LA_F32, fname);
   }
   return 1;
 }
@@ -126,18 +148,20 @@ static int l_count_nonzero(lua_State *L) { return logical(L, la_fname(L), COUNT)
 ** nonzero entries (Octave's find), at most k of them */
 static int l_find(lua_State *L) {
   const char *F = la_fname(L);
-  la_Mat *A = la_check(L, 1, F);
+  la_Mat *A = la_checkany(L, 1, F);
   lua_Integer k = lua_isnoneornil(L, 2) ? -1 : la_checkint(L, F, 2), cnt = 0;
   int i, j;
   if (lua_gettop(L) >= 2 && !lua_isnil(L, 2) && k < 0)
     la_argerror(L, F, 2, "count must be >= 0");
   lua_newtable(L);
-  for (j = 0; j < A->cols && A->rows > 0 && cnt != k; j++)
+  for (j = 0; j < A->cols && A->rows > 0 && cnt != k; j++) {
+    la_Line l = la_line(A, 1, j);
     for (i = 0; i < A->rows && cnt != k; i++)
-      if (LA_AT(A, i, j) != 0.0) {
+      if (LA_LX(l, i) != 0.0) {
         lua_pushinteger(L, (lua_Integer)j * A->rows + i + 1);
         lua_rawseti(L, -2, ++cnt);
       }
+  }
   return 1;
 }
 
@@ -145,18 +169,20 @@ static int l_find(lua_State *L) {
 ** entries in row-major order (NumPy's nonzero, 1-based) */
 static int l_nonzero(lua_State *L) {
   const char *F = la_fname(L);
-  la_Mat *A = la_check(L, 1, F);
+  la_Mat *A = la_checkany(L, 1, F);
   lua_Integer cnt = 0;
   int i, j;
   lua_newtable(L);
   lua_newtable(L);
-  for (i = 0; i < A->rows && A->cols > 0; i++)
+  for (i = 0; i < A->rows && A->cols > 0; i++) {
+    la_Line l = la_line(A, 2, i);
     for (j = 0; j < A->cols; j++)
-      if (LA_AT(A, i, j) != 0.0) {
+      if (LA_LX(l, j) != 0.0) {
         cnt++;
         lua_pushinteger(L, i + 1); lua_rawseti(L, -3, cnt);
         lua_pushinteger(L, j + 1); lua_rawseti(L, -2, cnt);
       }
+  }
   return 2;
 }
 

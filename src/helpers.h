@@ -178,6 +178,15 @@ void la_operand(lua_State *L, int idx, const char *fname, la_Operand *o);
 void la_bshape(lua_State *L, const char *fname, la_Operand *o, int k, int *m, int *n);
 int la_broadcast(lua_State *L, const char *fname, la_Operand *o, int k,
                  int *m, int *n);
+/* The float32 reading of k <= LA_MAXOPS operands from index 1: when each is
+** an open float32 matrix or a number (a float in s[i]), at least one a
+** matrix, fills a[i] with broadcast strides, sets m, n and returns 1;
+** anything else (a float64 matrix, a table, a closed matrix, numbers only)
+** returns 0 having read nothing, and the caller takes la_broadcast, which
+** computes in float64: NumPy's promotion, with numbers never promoting. */
+#define LA_MAXOPS 4
+int la_broadcast32(lua_State *L, const char *fname, lak_sArg *a, float *s, int k,
+                   int *m, int *n);
 
 /* A vector argument (n x 1 or 1 x n, as la_vec reads it); la_vecpair reads
 ** arguments 1 and 2, which must have one length. */
@@ -185,11 +194,32 @@ typedef struct la_Vec { double *p; int n, inc; } la_Vec;
 la_Vec la_getvec(lua_State *L, int idx, const char *fname);
 void la_vecpair(lua_State *L, const char *fname, la_Vec *u, la_Vec *v);
 
-/* Line k of A along dim (1: column k, 2: row k): n entries p[0], p[s],
-** p[2s], ...; LA_LX(l, i) is entry i. */
-typedef struct la_Line { double *p; ptrdiff_t s; int n; } la_Line;
+/* Line k of A along dim (1: column k, 2: row k), of A's element type: n
+** entries p[0], p[s], p[2s], ... of a float64 matrix (f NULL), or f[0],
+** f[s], ... of a float32 one (p NULL). LA_LX(l, i) reads entry i as a
+** double, LA_LSET(l, i, x) writes it (rounded to float in a float32 line).
+** la_flat: all of a packed A (ld = rows) as one line. A kernel takes a
+** line as l.n, l.p, l.s (lak_x) or l.n, l.f, l.s (lak_sx): `l.f ? lak_sx(...)
+** : lak_x(...)`. */
+typedef struct la_Line { double *p; float *f; ptrdiff_t s; size_t n; } la_Line;
 la_Line la_line(const la_Mat *A, int dim, int k);
-#define LA_LX(l, i) ((l).p[(ptrdiff_t)(i) * (l).s])
+la_Line la_flat(const la_Mat *A);
+#define LA_LX(l, i) ((l).f ? (double)(l).f[(ptrdiff_t)(i) * (l).s] \
+                           : (l).p[(ptrdiff_t)(i) * (l).s])
+#define LA_LSET(l, i, x) do { ptrdiff_t la_o_ = (ptrdiff_t)(i) * (l).s; \
+    if ((l).f) (l).f[la_o_] = (float)(x); else (l).p[la_o_] = (x); } while (0)
+/* The line kernels on a line of either type, in double: lak_reduce's r
+** (LAK_SUM, ...), lak_vnorm's p-norm, lak_dotd's dot product (u and v of
+** one type and length). */
+double la_lreduce(int r, la_Line l, double ddof);
+double la_lnorm(la_Line l, double p);
+double la_ldot(la_Line u, la_Line v);
+/* A vector argument (as la_vec reads it) as a line: of its own type with
+** any, else float64 (la_check's rule). la_linepair reads arguments 1 and
+** 2, which must have one length: float32 lines when both are float32, else
+** float64 ones (NumPy's promotion). */
+la_Line la_vecline(lua_State *L, int idx, const char *fname, int any);
+void la_linepair(lua_State *L, const char *fname, la_Line *u, la_Line *v);
 
 /* ------------------------------------------------------------ the parts */
 

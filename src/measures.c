@@ -4,47 +4,28 @@
 ** angle of two vectors, cosine_matrix of two sets of rows; allclose
 ** (NumPy's tolerance test, broadcasting).
 */
+#include <float.h>
 #include <lapacke.h>
 #include <math.h>
-#include <cblas.h>
 
 #include "helpers.h"
 #include "kernels/kernels.h"
 
 /* ---------------------------------------------------------------- norms */
 
-static double vnrm2(la_Vec u) { return cblas_dnrm2(u.n, u.p, u.inc); }
-
-/* vector p-norm for any p (NumPy's ord): 2, +-inf, 1, 0 (count of
-** nonzeros), else (sum |x|^p)^(1/p), negative p included */
-static double vnorm(la_Vec u, double p) {
-  int i;
-  double s = 0.0;
-  if (p == 2) return vnrm2(u);
-  if (isinf(p)) {
-    s = p > 0 ? 0.0 : HUGE_VAL;
-    for (i = 0; i < u.n; i++) {
-      double a = fabs(u.p[(ptrdiff_t)i * u.inc]);
-      if (isnan(a)) return a;
-      if (p > 0 ? a > s : a < s) s = a;
-    }
-    return u.n ? s : 0.0;
-  }
-  if (p == 1) return cblas_dasum(u.n, u.p, u.inc);
-  if (p == 0) { for (i = 0; i < u.n; i++) s += u.p[(ptrdiff_t)i * u.inc] != 0.0; return s; }
-  for (i = 0; i < u.n; i++) s += pow(fabs(u.p[(ptrdiff_t)i * u.inc]), p);
-  return pow(s, 1.0 / p);
-}
-
 /* induced 1- or inf-norm (largest absolute column or row sum), or with
-** wantmin the smallest (NumPy's ord -1 and -inf); NaN propagates */
+** wantmin the smallest (NumPy's ord -1 and -inf); NaN propagates; A of
+** either type, summed in double */
 static double mnorm1(lua_State *L, const la_Mat *A, int byrow, int wantmin) {
   double *acc, best;
-  int i, j, k, nk = byrow ? A->rows : A->cols;
+  int j, k, nk = byrow ? A->rows : A->cols;
+  size_t i;
   acc = la_scratch(L, (size_t)nk);
   for (k = 0; k < nk; k++) acc[k] = 0.0;
-  for (j = 0; j < A->cols; j++)
-    for (i = 0; i < A->rows; i++) acc[byrow ? i : j] += fabs(LA_AT(A, i, j));
+  for (j = 0; j < A->cols; j++) {
+    la_Line l = la_line(A, 1, j);
+    for (i = 0; i < l.n; i++) acc[byrow ? i : (size_t)j] += fabs(LA_LX(l, i));
+  }
   best = acc[0];
   for (k = 0; k < nk; k++) {
     if (isnan(acc[k])) { best = acc[k]; break; }
@@ -54,20 +35,36 @@ static double mnorm1(lua_State *L, const la_Mat *A, int byrow, int wantmin) {
   return best;
 }
 
-/* Singular-value norms: 2 (largest), -2 (smallest), nuclear (sum). NaN
-** and Inf propagate as in the other norms rather than reach dgesdd, which
-** can stall on them: dlange's max-abs norm is NaN when any entry is, else
-** Inf when any entry is. */
+/* dlange's max-abs (c = 'M') or Frobenius ('F') norm of A; of a float32 A
+** the largest |entry| exactly, and the Frobenius norm from its columns'
+** 2-norms (squares of floats summed in double) */
+static double lange(char c, const la_Mat *A) {
+  double r = 0.0;
+  int j;
+  if (A->dtype == LA_F64)
+    return LAPACKE_dlange_work(LAPACK_COL_MAJOR, c, A->rows, A->cols, A->data, A->ld, NULL);
+  for (j = 0; j < A->cols && A->rows > 0; j++) {
+    double x = la_lnorm(la_line(A, 1, j), c == 'M' ? HUGE_VAL : 2.0);
+    if (isnan(x)) return x;
+    r = c == 'M' ? (x > r ? x : r) : r + x * x;
+  }
+  return c == 'M' ? r : sqrt(r);
+}
+
+/* Singular-value norms: 2 (largest), -2 (smallest), nuclear (sum, in
+** double), from la_svd in A's type (sgesdd for float32). NaN and Inf
+** propagate as in the other norms rather than reach ?gesdd, which can
+** stall on them: the max-abs norm is NaN when any entry is, else Inf when
+** any entry is. */
 static double mnormsv(lua_State *L, const la_Mat *A, int kind) {
-  double mx = LAPACKE_dlange_work(LAPACK_COL_MAJOR, 'M', A->rows, A->cols, A->data,
-                                  A->ld, NULL), r = 0.0;
-  la_Mat *s;
+  double mx = lange('M', A), r = 0.0;
   int i;
+  la_Mat *s;
   if (!isfinite(mx)) return kind == -2 && !isnan(mx) ? NAN : mx;
   s = la_svd(L, A, la_fname(L), 'N');
-  if (kind == 2) r = s->data[0];
-  else if (kind == -2) r = s->data[s->rows - 1];
-  else for (i = 0; i < s->rows; i++) r += s->data[i];
+  if (kind == 2) r = la_get(s, 0, 0);
+  else if (kind == -2) r = la_get(s, s->rows - 1, 0);
+  else for (i = 0; i < s->rows; i++) r += la_get(s, i, 0);
   lua_pop(L, 1);
   return r;
 }
@@ -82,9 +79,7 @@ static const char *const ord_names[] = {"fro", "nuc", NULL};
 ** of an empty matrix are an error (a minimum over nothing); the rest are 0. */
 static double matnorm(lua_State *L, const la_Mat *A, double p, Ord kind,
                       const char *fname) {
-  if (kind == ORD_FRO)
-    return LAPACKE_dlange_work(LAPACK_COL_MAJOR, 'F', A->rows, A->cols, A->data,
-                               A->ld, NULL);
+  if (kind == ORD_FRO) return lange('F', A);
   if (LA_EMPTY(A)) {
     if (kind != ORD_NUC && p < 0)
       la_error(L, fname, "order %s of an empty %dx%d matrix is undefined",
@@ -113,14 +108,14 @@ static Ord normord(lua_State *L, int arg, const char *fname, double *p) {
 
 /* norm(A [, ord]): vectors (n x 1 or 1 x n) take any p (default 2; "fro"
 ** and "nuc" are the 2-norm of a vector); matrices NumPy's 1, -1, 2, -2,
-** +-inf, "fro" (default) and "nuc" */
+** +-inf, "fro" (default) and "nuc"; either type, in double */
 static int l_norm(lua_State *L) {
   const char *F = la_fname(L);
-  la_Mat *A = la_check(L, 1, F);
+  la_Mat *A = la_checkany(L, 1, F);
   double p, r;
   Ord kind = normord(L, 2, F, &p);
   if (la_isvec(A))
-    r = vnorm(la_getvec(L, 1, F), kind == ORD_P ? p : 2.0);
+    r = la_lnorm(la_vecline(L, 1, F, 1), kind == ORD_P ? p : 2.0);
   else if (kind != ORD_P)
     r = matnorm(L, A, p, kind == ORD_NONE ? ORD_FRO : kind, F);
   else if (p == 1 || p == -1 || p == 2 || p == -2 || isinf(p))
@@ -133,45 +128,44 @@ static int l_norm(lua_State *L) {
 }
 
 /* vecnorm(A [, p = 2 [, dim]]): the p-norm (any order norm takes for a
-** vector) of each line along dim (see la_optlinedim), Octave's vecnorm */
+** vector) of each line along dim (see la_optlinedim), Octave's vecnorm; of
+** A's type */
 static int l_vecnorm(lua_State *L) {
   const char *F = la_fname(L);
-  la_Mat *A = la_check(L, 1, F), *R;
+  la_Mat *A = la_checkany(L, 1, F), *R;
   double p = lua_isnoneornil(L, 2) ? 2.0 : la_optargnum(L, F, 2, 2.0);
   int dim = la_optlinedim(L, F, 3, A->rows, A->cols), k;
   int nk = dim == 1 ? A->cols : A->rows;
   if (isnan(p)) la_argerror(L, F, 2, "order is NaN");
-  R = la_new(L, F, dim == 1 ? 1 : A->rows, dim == 1 ? A->cols : 1);
-  for (k = 0; k < nk; k++) {
-    la_Line l = la_line(A, dim, k);
-    la_Vec v;
-    v.p = l.p; v.n = l.n; v.inc = (int)l.s;
-    R->data[k] = vnorm(v, p);
-  }
+  R = la_newt(L, F, dim == 1 ? 1 : A->rows, dim == 1 ? A->cols : 1, A->dtype);
+  for (k = 0; k < nk; k++)
+    la_put(R, dim == 1 ? 0 : k, dim == 1 ? k : 0, la_lnorm(la_line(A, dim, k), p));
   return 1;
 }
 
+/* trace(A): the sum of the diagonal (a line of stride ld + 1), in double */
 static int l_trace(lua_State *L) {
   const char *F = la_fname(L);
-  la_Mat *A = la_check(L, 1, F);
-  double s = 0.0;
-  int i;
-  for (i = 0; i < A->rows && i < A->cols; i++) s += LA_AT(A, i, i);
-  lua_pushnumber(L, s);
+  la_Mat *A = la_checkany(L, 1, F);
+  la_Line d = la_line(A, 1, 0);
+  d.s = (ptrdiff_t)A->ld + 1;
+  d.n = (size_t)(A->rows < A->cols ? A->rows : A->cols);
+  lua_pushnumber(L, la_lreduce(LAK_SUM, d, 0.0));
   return 1;
 }
 
 static double clamp1(double c) { return c > 1.0 ? 1.0 : c < -1.0 ? -1.0 : c; }
 
+/* cos of the angle between vectors 1 and 2 (float32 pairs in double) */
 static double cosine(lua_State *L, const char *fname) {
-  la_Vec u, v;
+  la_Line u, v;
   double nu, nv;
-  la_vecpair(L, fname, &u, &v);
-  nu = vnrm2(u); nv = vnrm2(v);
+  la_linepair(L, fname, &u, &v);
+  nu = la_lnorm(u, 2.0); nv = la_lnorm(v, 2.0);
   if (nu == 0.0 || nv == 0.0)
     la_error(L, fname, "%s vector is zero (the angle is undefined)",
              nu == 0.0 ? "first" : "second");
-  return clamp1(cblas_ddot(u.n, u.p, u.inc, v.p, v.inc) / (nu * nv));
+  return clamp1(la_ldot(u, v) / (nu * nv));
 }
 
 static int l_cosine(lua_State *L) { lua_pushnumber(L, cosine(L, la_fname(L))); return 1; }
@@ -181,19 +175,22 @@ static int l_angle(lua_State *L) { lua_pushnumber(L, acos(cosine(L, la_fname(L))
 static void rownorms(lua_State *L, la_Mat *A, double *out, const char *which) {
   int i;
   for (i = 0; i < A->rows; i++) {
-    out[i] = cblas_dnrm2(A->cols, A->data + i, A->ld);
+    out[i] = la_lnorm(la_line(A, 2, i), 2.0);
     if (out[i] == 0.0)
       la_error(L, la_fname(L), "row %d of %s is zero (the angle is undefined)",
                i + 1, which);
   }
 }
 
-/* cosine_matrix(U, V): C(i,j) = cos(U row i, V row j), via one dgemm */
+/* cosine_matrix(U, V): C(i,j) = cos(U row i, V row j), via one dgemm
+** (sgemm and a float32 C when both are float32; the norms in double) */
 static int l_cosine_matrix(lua_State *L) {
   const char *F = la_fname(L);
-  la_Mat *U = la_check(L, 1, F), *V = la_check(L, 2, F), *C;
+  la_Mat *U = la_testany(L, 1), *V = la_testany(L, 2), *C;
+  int f32 = U && V && U->dtype == LA_F32 && V->dtype == LA_F32, i, j;
   double *nu, *nv;
-  int i, j;
+  U = f32 ? la_checkany(L, 1, F) : la_check(L, 1, F);
+  V = f32 ? la_checkany(L, 2, F) : la_check(L, 2, F);
   if (U->cols != V->cols)
     la_error(L, F, "U is %dx%d but V is %dx%d (column counts differ)",
              U->rows, U->cols, V->rows, V->cols);
@@ -201,11 +198,15 @@ static int l_cosine_matrix(lua_State *L) {
   nv = nu + U->rows;
   rownorms(L, U, nu, "U");
   rownorms(L, V, nv, "V");
-  C = la_new(L, F, U->rows, V->rows);
-  lak_gemm('N', 'T', U->rows, V->rows, U->cols, 1.0, U->data, U->ld, V->data,
-           V->ld, 0.0, C->data, C->ld);
+  C = la_newt(L, F, U->rows, V->rows, U->dtype);
+  if (f32)
+    lak_sgemm('N', 'T', U->rows, V->rows, U->cols, 1.0f, U->fdata, U->ld, V->fdata,
+              V->ld, 0.0f, C->fdata, C->ld);
+  else
+    lak_gemm('N', 'T', U->rows, V->rows, U->cols, 1.0, U->data, U->ld, V->data,
+             V->ld, 0.0, C->data, C->ld);
   for (j = 0; j < V->rows; j++)
-    for (i = 0; i < U->rows; i++) LA_AT(C, i, j) = clamp1(LA_AT(C, i, j) / (nu[i] * nv[j]));
+    for (i = 0; i < U->rows; i++) la_put(C, i, j, clamp1(la_get(C, i, j) / (nu[i] * nv[j])));
   return 1;
 }
 
@@ -215,48 +216,50 @@ static int l_allclose(lua_State *L) {
   const char *F = la_fname(L);
   double rtol = la_optargnum(L, F, 3, 1e-5), atol = la_optargnum(L, F, 4, 1e-8);
   la_Operand o[2];
-  int m, n, i, j, ok = 1;
-  la_broadcast(L, F, o, 2, &m, &n);
-  for (j = 0; ok && m > 0 && j < n; j++)
-    for (i = 0; i < m; i++) {
-      double a = o[0].a.p[i * o[0].a.rs + j * o[0].a.cs], b = o[1].a.p[i * o[1].a.rs + j * o[1].a.cs];
-      if (a == b) continue;
-      if (!(fabs(a - b) <= atol + rtol * fabs(b))) { ok = 0; break; }
-    }
-  lua_pushboolean(L, ok);
+  lak_sArg a[2];
+  float s[2];
+  int m, n;
+  lua_settop(L, 2);
+  if (la_broadcast32(L, F, a, s, 2, &m, &n))
+    lua_pushboolean(L, lak_sallclose(m, n, a[0], a[1], rtol, atol));
+  else {
+    la_broadcast(L, F, o, 2, &m, &n);
+    lua_pushboolean(L, lak_allclose(m, n, o[0].a, o[1].a, rtol, atol));
+  }
   return 1;
 }
 
 /* ---------------------------------------------------------------- rank, cond */
 
 static const char *const finite_only[] = {"check_finite", NULL};
-static const double EPS = 2.220446049250313e-16;
-
-/* rank(A [, tol]): singular values above tol = s_max * max(m, n) * eps */
+/* rank(A [, tol]): singular values above tol = s_max * max(m, n) * eps,
+** eps of A's type (NumPy's matrix_rank); la_svd in A's type */
 static int l_rank(lua_State *L) {
   const char *F = la_fname(L);
-  la_Mat *A = la_check(L, 1, F), *s;
+  la_Mat *A = la_checkany(L, 1, F), *s;
   int mx = A->rows > A->cols ? A->rows : A->cols, i, r = 0, oi = la_optsat(L, 2);
   double tol = la_optposnum(L, F, 2, -1.0);     /* read before anything is pushed */
   lua_settop(L, 3);
   la_checkopts(L, oi, F, finite_only);
   (void)la_optcheckfinite(L, oi, F);
   s = la_svd(L, A, F, 'N');
-  if (tol < 0) tol = s->rows > 0 ? s->data[0] * mx * EPS : 0.0;
-  for (i = 0; i < s->rows; i++) if (s->data[i] > tol) r++;
+  if (tol < 0)
+    tol = s->rows > 0 ? la_get(s, 0, 0) * mx * (A->dtype == LA_F32 ? FLT_EPSILON : DBL_EPSILON) : 0.0;
+  for (i = 0; i < s->rows; i++) if (la_get(s, i, 0) > tol) r++;
   lua_pushinteger(L, r);
   return 1;
 }
 
 /* cond(A [, p]): NumPy's condition number. p = 2 (default) or -2 from the
 ** singular values (any shape); the other orders (1, -1, +-inf, "fro",
-** "nuc") as norm(A, p) * norm(inv(A), p) of a square A. Singular: inf. */
+** "nuc") as norm(A, p) * norm(inv(A), p) of a square A. Singular: inf.
+** In A's type (la_svd, la_lu, la_inverse). */
 static int l_cond(lua_State *L) {
   const char *F = la_fname(L);
-  la_Mat *A = la_check(L, 1, F), *s, *W;
+  la_Mat *A = la_checkany(L, 1, F), *s, *W;
   int oi = la_optsat(L, 2);
   Ord kind;
-  double p, r;
+  double p, r, hi, lo;
   lapack_int info, *ipiv;
   kind = normord(L, oi == 2 ? 3 : 2, F, &p);
   la_checkopts(L, oi, F, finite_only);
@@ -267,12 +270,12 @@ static int l_cond(lua_State *L) {
   if (kind == ORD_NONE || (kind == ORD_P && fabs(p) == 2)) {
     (void)la_optcheckfinite(L, oi, F);     /* the SVD checks A regardless */
     s = la_svd(L, A, F, 'N');
-    r = s->data[s->rows - 1] == 0.0 ? (p > 0 ? HUGE_VAL : 0.0)
-      : p > 0 ? s->data[0] / s->data[s->rows - 1] : s->data[s->rows - 1] / s->data[0];
+    hi = la_get(s, 0, 0); lo = la_get(s, s->rows - 1, 0);
+    r = lo == 0.0 ? (p > 0 ? HUGE_VAL : 0.0) : p > 0 ? hi / lo : lo / hi;
     lua_pushnumber(L, r);
     return 1;
   }
-  A = la_checksquare(L, 1, F);
+  A = la_checksquaret(L, 1, F, A->dtype);
   if (la_optcheckfinite(L, oi, F)) la_checkfinite(L, A, F, "A", 0);
   r = matnorm(L, A, p, kind, F);
   W = la_lu(L, A, F, &ipiv, &info);

@@ -57,6 +57,26 @@ int la_broadcast(lua_State *L, const char *fname, la_Operand *o, int k,
   return nums;
 }
 
+int la_broadcast32(lua_State *L, const char *fname, lak_sArg *a, float *s, int k,
+                   int *m, int *n) {
+  la_Operand o[LA_MAXOPS];              /* shapes and strides, for la_bshape */
+  int i, mats = 0;
+  for (i = 0; i < k; i++) {
+    la_Mat *M = la_testany(L, i + 1);
+    if (M && M->dtype == LA_F32 && !(M->flags & LA_CLOSED)) {
+      a[i].p = M->fdata; o[i].a.rs = 1; o[i].a.cs = M->ld; o[i].m = M->rows; o[i].n = M->cols;
+      mats++;
+    } else if (!M && lua_type(L, i + 1) == LUA_TNUMBER) {
+      s[i] = (float)lua_tonumber(L, i + 1);
+      a[i].p = &s[i]; o[i].a.rs = o[i].a.cs = 0; o[i].m = o[i].n = 1;
+    } else return 0;
+  }
+  if (mats == 0) return 0;
+  la_bshape(L, fname, o, k, m, n);
+  for (i = 0; i < k; i++) { a[i].rs = o[i].a.rs; a[i].cs = o[i].a.cs; }
+  return 1;
+}
+
 void la_bshape(lua_State *L, const char *fname, la_Operand *o, int k, int *m, int *n) {
   int i, ok = 1;
   *m = *n = 1;
@@ -86,8 +106,46 @@ void la_vecpair(lua_State *L, const char *fname, la_Vec *u, la_Vec *v) {
 
 la_Line la_line(const la_Mat *A, int dim, int k) {
   la_Line l;
-  l.p = A->data + (dim == 1 ? (ptrdiff_t)k * A->ld : k);
+  ptrdiff_t at = dim == 1 ? (ptrdiff_t)k * A->ld : k;
+  l.p = A->dtype == LA_F32 ? NULL : A->data + at;
+  l.f = A->dtype == LA_F32 ? A->fdata + at : NULL;
   l.s = dim == 1 ? 1 : A->ld;
-  l.n = dim == 1 ? A->rows : A->cols;
+  l.n = (size_t)(dim == 1 ? A->rows : A->cols);
   return l;
+}
+
+la_Line la_flat(const la_Mat *A) {
+  la_Line l = la_line(A, 1, 0);
+  l.n = (size_t)A->rows * (size_t)A->cols;
+  return l;
+}
+
+double la_lreduce(int r, la_Line l, double ddof) {
+  return l.f ? lak_sreduce((lak_Red)r, l.n, l.f, l.s, ddof)
+             : lak_reduce((lak_Red)r, l.n, l.p, l.s, ddof);
+}
+
+double la_lnorm(la_Line l, double p) {
+  return l.f ? lak_svnorm(l.n, l.f, l.s, p) : lak_vnorm(l.n, l.p, l.s, p);
+}
+
+double la_ldot(la_Line u, la_Line v) {
+  return u.f ? lak_sdotd(u.n, u.f, u.s, v.f, v.s) : lak_dotd(u.n, u.p, u.s, v.p, v.s);
+}
+
+la_Line la_vecline(lua_State *L, int idx, const char *fname, int any) {
+  la_Mat *A = any ? la_checkany(L, idx, fname) : la_check(L, idx, fname);
+  if (!la_isvec(A))
+    la_argerror(L, fname, idx, lua_pushfstring(L,
+                "vector expected, got a %dx%d matrix", A->rows, A->cols));
+  return la_line(A, A->cols == 1 ? 1 : 2, 0);
+}
+
+void la_linepair(lua_State *L, const char *fname, la_Line *u, la_Line *v) {
+  la_Mat *A = la_testany(L, 1), *B = la_testany(L, 2);
+  int f32 = A && B && A->dtype == LA_F32 && B->dtype == LA_F32;
+  *u = la_vecline(L, 1, fname, f32);
+  *v = la_vecline(L, 2, fname, f32);
+  if (u->n != v->n)
+    la_error(L, fname, "vector lengths %d and %d differ", (int)u->n, (int)v->n);
 }

@@ -11,44 +11,17 @@
 
 /* ---------------------------------------------------------------- reductions */
 
-typedef enum { R_SUM, R_PROD, R_MEAN, R_MIN, R_MAX, R_VAR, R_STD, R_ARGMIN,
-               R_ARGMAX } Red;
+/* lak_Red's reductions (LAK_SUM ...), then the two that give an index */
+enum { R_ARGMIN = LAK_STD + 1, R_ARGMAX };
 
-/* index of the smallest (or largest) entry; the first NaN wins, then the
-** first of equal extremes */
-static int argext(la_Line l, int wantmax) {
-  int i, at = 0;
-  for (i = 0; i < l.n; i++) {
-    double x = LA_LX(l, i);
-    if (isnan(x)) return i;
-    if (wantmax ? x > LA_LX(l, at) : x < LA_LX(l, at)) at = i;
+/* one line reduced by the kernel of its type (in double either way);
+** argmin/argmax give a 1-based index */
+static double reduce(int r, la_Line l, double ddof) {
+  if (r == R_ARGMIN || r == R_ARGMAX) {
+    int max = r == R_ARGMAX;
+    return (double)(l.f ? lak_sargext(max, l.n, l.f, l.s) : lak_argext(max, l.n, l.p, l.s)) + 1;
   }
-  return at;
-}
-
-/* variance with ddof subtracted from the count, two passes (mean first) */
-static double variance(la_Line l, double ddof) {
-  double mean = 0.0, ss = 0.0;
-  int i;
-  for (i = 0; i < l.n; i++) mean += LA_LX(l, i);
-  mean /= l.n;
-  for (i = 0; i < l.n; i++) ss += (LA_LX(l, i) - mean) * (LA_LX(l, i) - mean);
-  return ss / (l.n - ddof);
-}
-
-/* one line reduced; argmin/argmax give a 1-based index */
-static double reduce(Red r, la_Line l, double ddof) {
-  double s = r == R_PROD ? 1.0 : 0.0;
-  int i;
-  switch (r) {
-    case R_SUM: case R_MEAN: for (i = 0; i < l.n; i++) s += LA_LX(l, i); break;
-    case R_PROD: for (i = 0; i < l.n; i++) s *= LA_LX(l, i); break;
-    case R_MIN: case R_MAX: return LA_LX(l, argext(l, r == R_MAX));
-    case R_ARGMIN: case R_ARGMAX: return argext(l, r == R_ARGMAX) + 1;
-    case R_VAR: return variance(l, ddof);
-    case R_STD: return sqrt(variance(l, ddof));
-  }
-  return r == R_MEAN ? s / l.n : s;
+  return la_lreduce(r, l, ddof);
 }
 
 static const char *const ddof_keys[] = {"ddof", NULL};
@@ -68,62 +41,59 @@ static double getddof(lua_State *L, int oi, const char *fname, int count) {
 }
 
 /* f(A [, dim [, opts]]): over all entries (a number; argmin/argmax give
-** the row and column), or along dim (1: a 1 x n row, 2: an m x 1 column).
-** Empty: sum 0, prod 1, anything else an error. NaN propagates. */
-static int reduction(lua_State *L, const char *fname, Red r) {
-  la_Mat *A = la_check(L, 1, fname), *R;
-  int oi = lua_istable(L, 2) && !la_test(L, 2) ? 2 : 3;
-  int dim = oi == 2 ? 0 : la_optdim(L, fname, 2), k, nk, count;
+** the row and column), or along dim (1: a 1 x n row, 2: an m x 1 column,
+** of A's type; argmin/argmax float64). Empty: sum 0, prod 1, anything else
+** an error. NaN propagates. Accumulated in double for either type. */
+static int reduction(lua_State *L, const char *fname, int r) {
+  la_Mat *A = la_checkany(L, 1, fname), *R;
+  int oi = lua_istable(L, 2) && !la_testany(L, 2) ? 2 : 3;
+  int dim = oi == 2 ? 0 : la_optdim(L, fname, 2), k, nk, count, index;
   double ddof = 0.0;
+  index = r == R_ARGMIN || r == R_ARGMAX;
   count = dim == 0 ? (A->rows * A->cols) : dim == 1 ? A->rows : A->cols;
-  if (count == 0 && r != R_SUM && r != R_PROD && (dim == 0 || !LA_EMPTY(A) ||
+  if (count == 0 && r != LAK_SUM && r != LAK_PROD && (dim == 0 || !LA_EMPTY(A) ||
       (dim == 1 ? A->cols : A->rows) > 0))
     la_error(L, fname, "%s of an empty %s", fname, dim ? "dimension" : "matrix");
-  if (r == R_VAR || r == R_STD) ddof = getddof(L, oi, fname, count);
+  if (r == LAK_VAR || r == LAK_STD) ddof = getddof(L, oi, fname, count);
   else if (oi == 2 || !lua_isnoneornil(L, 3)) la_checkopts(L, oi, fname, ddof_keys + 1);
   if (dim == 0) {
-    la_Line l;
+    double x;
     if (A->ld != A->rows && !LA_EMPTY(A)) A = la_copyof(L, A, fname);   /* a view */
-    l.p = A->data; l.s = 1; l.n = count;
-    if (r == R_ARGMIN || r == R_ARGMAX) {
-      int at = argext(l, r == R_ARGMAX);
-      lua_pushinteger(L, at % A->rows + 1);
-      lua_pushinteger(L, at / A->rows + 1);
-      return 2;
-    }
-    lua_pushnumber(L, reduce(r, l, ddof));
-    return 1;
+    x = reduce(r, la_flat(A), ddof);
+    if (!index) { lua_pushnumber(L, x); return 1; }
+    lua_pushinteger(L, ((lua_Integer)x - 1) % A->rows + 1);
+    lua_pushinteger(L, ((lua_Integer)x - 1) / A->rows + 1);
+    return 2;
   }
   nk = dim == 1 ? A->cols : A->rows;
-  R = la_new(L, fname, dim == 1 ? 1 : A->rows, dim == 1 ? A->cols : 1);
-  for (k = 0; k < nk; k++) R->data[k] = reduce(r, la_line(A, dim, k), ddof);
+  R = la_newt(L, fname, dim == 1 ? 1 : A->rows, dim == 1 ? A->cols : 1,
+              index ? LA_F64 : A->dtype);
+  for (k = 0; k < nk; k++) la_put(R, dim == 1 ? 0 : k, dim == 1 ? k : 0,
+                                  reduce(r, la_line(A, dim, k), ddof));
   return 1;
 }
 
-static int l_sum(lua_State *L) { return reduction(L, la_fname(L), R_SUM); }
-static int l_mean(lua_State *L) { return reduction(L, la_fname(L), R_MEAN); }
-static int l_prod(lua_State *L) { return reduction(L, la_fname(L), R_PROD); }
-static int l_min(lua_State *L) { return reduction(L, la_fname(L), R_MIN); }
-static int l_max(lua_State *L) { return reduction(L, la_fname(L), R_MAX); }
-static int l_var(lua_State *L) { return reduction(L, la_fname(L), R_VAR); }
-static int l_std(lua_State *L) { return reduction(L, la_fname(L), R_STD); }
+static int l_sum(lua_State *L) { return reduction(L, la_fname(L), LAK_SUM); }
+static int l_mean(lua_State *L) { return reduction(L, la_fname(L), LAK_MEAN); }
+static int l_prod(lua_State *L) { return reduction(L, la_fname(L), LAK_PROD); }
+static int l_min(lua_State *L) { return reduction(L, la_fname(L), LAK_MIN); }
+static int l_max(lua_State *L) { return reduction(L, la_fname(L), LAK_MAX); }
+static int l_var(lua_State *L) { return reduction(L, la_fname(L), LAK_VAR); }
+static int l_std(lua_State *L) { return reduction(L, la_fname(L), LAK_STD); }
 static int l_argmin(lua_State *L) { return reduction(L, la_fname(L), R_ARGMIN); }
 static int l_argmax(lua_State *L) { return reduction(L, la_fname(L), R_ARGMAX); }
 
 /* cumsum / cumprod (A [, dim]): running sums or products along dim (see
-** la_optlinedim), same shape as A */
+** la_optlinedim), same shape and type as A, accumulated in double */
 static int scan(lua_State *L, const char *fname, int prod) {
-  la_Mat *A = la_check(L, 1, fname), *R;
-  int dim = la_optlinedim(L, fname, 2, A->rows, A->cols), k, i;
+  la_Mat *A = la_checkany(L, 1, fname), *R;
+  int dim = la_optlinedim(L, fname, 2, A->rows, A->cols), k;
   int nk = dim == 1 ? A->cols : A->rows;
-  R = la_new(L, fname, A->rows, A->cols);
+  R = la_newt(L, fname, A->rows, A->cols, A->dtype);
   for (k = 0; k < nk && !LA_EMPTY(A); k++) {
     la_Line a = la_line(A, dim, k), r = la_line(R, dim, k);
-    double acc = prod ? 1.0 : 0.0;
-    for (i = 0; i < a.n; i++) {
-      acc = prod ? acc * LA_LX(a, i) : acc + LA_LX(a, i);
-      LA_LX(r, i) = acc;
-    }
+    if (a.f) lak_sscan(prod, a.n, a.f, a.s, r.f, r.s);
+    else lak_scan(prod, a.n, a.p, a.s, r.p, r.s);
   }
   return 1;
 }
@@ -157,26 +127,28 @@ static const char *const sort_keys[] = {"descending", NULL};
 
 /* sort(A [, dim [, {descending = false}]]) -> S, I: each line along dim
 ** (see la_optlinedim) sorted, with I the 1-based positions the entries came
-** from (Octave's [S, I] = sort(A)); argsort returns I only. */
+** from (Octave's [S, I] = sort(A)); argsort returns I only. S has A's type
+** (float32 keys are exact as doubles), I is float64. */
 static int sort(lua_State *L, const char *fname, int want) {
-  la_Mat *A = la_check(L, 1, fname), *S, *P;
-  int oi = lua_istable(L, 2) && !la_test(L, 2) ? 2 : 3;
+  la_Mat *A = la_checkany(L, 1, fname), *S, *P;
+  int oi = lua_istable(L, 2) && !la_testany(L, 2) ? 2 : 3;
   int dim = la_optlinedim(L, fname, oi == 2 ? lua_gettop(L) + 1 : 2, A->rows,
-                          A->cols), down, k, i, nk;
+                          A->cols), down, k, nk;
+  size_t i;
   Key *key;
   la_checkopts(L, oi, fname, sort_keys);
   down = la_optbool(L, oi, "descending", 0, fname);
   nk = dim == 1 ? A->cols : A->rows;
-  S = la_new(L, fname, A->rows, A->cols);
+  S = la_newt(L, fname, A->rows, A->cols, A->dtype);
   P = la_new(L, fname, A->rows, A->cols);
   key = LA_SCRATCH(L, Key, LA_EMPTY(A) ? 0 : (size_t)(dim == 1 ? A->rows : A->cols));
   for (k = 0; k < nk && !LA_EMPTY(A); k++) {
     la_Line a = la_line(A, dim, k), s = la_line(S, dim, k), ix = la_line(P, dim, k);
-    for (i = 0; i < a.n; i++) { key[i].v = LA_LX(a, i); key[i].i = i; }
-    qsort(key, (size_t)a.n, sizeof *key, down ? keydown : keyup);
+    for (i = 0; i < a.n; i++) { key[i].v = LA_LX(a, i); key[i].i = (int)i; }
+    qsort(key, a.n, sizeof *key, down ? keydown : keyup);
     for (i = 0; i < a.n; i++) {
-      LA_LX(s, i) = key[i].v;
-      LA_LX(ix, i) = key[i].i + 1;
+      LA_LSET(s, i, key[i].v);
+      LA_LSET(ix, i, key[i].i + 1);
     }
   }
   lua_pop(L, 1);

@@ -2,7 +2,7 @@
 ** spec/kernels/elementwise.c: lak_unary against libm (its SIMD loops may
 ** call libmvec, documented within 4 ulp), the special values, rounding
 ** half to even; lak_binary (NaN-propagating maximum / minimum, comparisons,
-** broadcasting); lak_where and lak_clip (NumPy's rules).
+** broadcasting); lak_where and lak_clip (NumPy's rules); lak_allclose.
 */
 #include <string.h>
 
@@ -163,7 +163,27 @@ static void where_clip(void) {
         "clip to [0, 3]: %g %g %g %g %g %g", c[0], c[1], c[2], c[3], c[4], c[5]);
 }
 
+/* lak_allclose / lak_sallclose: NumPy's rule |a - b| <= atol + rtol |b|,
+** broadcasting a scalar, NaN never close, equal infinities close */
+static void allclose(void) {
+  double a[4] = {1, 2, HUGE_VAL, 1e-9}, b[4] = {1 + 1e-9, 2.00001, HUGE_VAL, 0};
+  float af[4] = {1, 2, INFINITY, 1e-9f}, bf[4] = {1, 2.00001f, INFINITY, 0};
+  lak_Arg A = {a, 1, 2}, B = {b, 1, 2};
+  lak_sArg Af = {af, 1, 2}, Bf = {bf, 1, 2};
+  double one = 1.0, nan = NAN;
+  lak_Arg S = {&one, 0, 0}, N = {&nan, 0, 0};
+  CHECK(lak_allclose(2, 2, A, B, 1e-5, 1e-8) == 1, "close");
+  CHECK(lak_allclose(2, 2, A, B, 1e-7, 1e-8) == 0, "2 vs 2.00001 at rtol 1e-7");
+  CHECK(lak_sallclose(2, 2, Af, Bf, 1e-5, 1e-8) == 1, "float close");
+  CHECK(lak_sallclose(2, 2, Af, Bf, 1e-7, 1e-8) == 0, "float 2 vs 2.00001 at rtol 1e-7");
+  CHECK(lak_allclose(1, 1, A, S, 0, 0) == 1, "a scalar broadcast");
+  CHECK(lak_allclose(2, 1, A, S, 0, 0) == 0, "2 is not 1");
+  CHECK(lak_allclose(1, 1, N, N, 1, 1) == 0, "NaN");
+  CHECK(lak_allclose(0, 5, A, B, 0, 0) == 1, "empty");
+}
+
 int main(void) {
+  allclose();
   unary();
   unary_special();
   binary();

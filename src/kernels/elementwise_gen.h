@@ -83,3 +83,15 @@ void LAK(clip)(int m, int n, LAK(Arg) a, LAK(Arg) b, LAK(Arg) k, LAK_REAL *c, in
   if (m <= 0 || n <= 0) return;
   TERNARY(BMIN(BMAX(x, y), z))
 }
+
+/* ---------------------------------------------------------------- tests */
+
+int LAK(allclose)(int m, int n, LAK(Arg) a, LAK(Arg) b, double rtol, double atol) {
+  int i, j;
+  for (j = 0; j < n && m > 0; j++)
+    for (i = 0; i < m; i++) {
+      double x = a.p[i * a.rs + j * a.cs], y = b.p[i * b.rs + j * b.cs];
+      if (x != y && !(fabs(x - y) <= atol + rtol * fabs(y))) return 0;
+    }
+  return 1;
+}

@@ -5,7 +5,7 @@
 **
 ** Two element types, one source: the kernels declared in kernels_gen.h
 ** (arithmetic, products, elementwise math, Gram-Schmidt, softmax and
-** attention) are written once over LAK_REAL and compiled for double and for
+** attention, reductions) are written once over LAK_REAL and compiled for double and for
 ** float through generate.h, like LAPACK's d/s pairs. The double kernels
 ** keep their names (lak_gemm, lak_Attn, lak_unary, ...); the float ones
 ** put an s after the prefix (lak_sgemm, lak_sAttn, lak_sunary, ...).
@@ -102,6 +102,9 @@ typedef enum {
   LAK_MAXIMUM, LAK_MINIMUM, LAK_LT, LAK_LE, LAK_GT, LAK_GE, LAK_EQ, LAK_NE,
   LAK_ATAN2, LAK_HYPOT, LAK_NBIN
 } lak_Bin;
+
+/* Reductions of a line, see lak_reduce. */
+typedef enum { LAK_SUM, LAK_PROD, LAK_MEAN, LAK_MIN, LAK_MAX, LAK_VAR, LAK_STD } lak_Red;
 
 /* the kernels for double (lak_*) and for float (lak_s*) */
 #define LAK_GENERIC_FILE "kernels_gen.h"

@@ -92,3 +92,28 @@ void LAK(binary)(lak_Bin op, int m, int n, LAK(Arg) a, LAK(Arg) b, LAK_REAL *c, 
 /* c = a ~= 0 ? b : k (NumPy's where); c = min(max(a, b), k) (NumPy's clip) */
 void LAK(where)(int m, int n, LAK(Arg) a, LAK(Arg) b, LAK(Arg) k, LAK_REAL *c, int ldc);
 void LAK(clip)(int m, int n, LAK(Arg) a, LAK(Arg) b, LAK(Arg) k, LAK_REAL *c, int ldc);
+
+/* Reductions of a line of n elements x[0], x[s], x[2s], ..., accumulated
+** in double whatever the element type: sum, product, mean, min, max (the
+** first NaN, else the extreme), variance and standard deviation with ddof
+** subtracted from the count (two passes). n = 0: sum 0, product 1; the
+** others need n > 0 (var and std n > ddof). lak_argext: the 0-based index
+** of the smallest (wantmax: largest) entry, the first NaN winning, then the
+** first of equal extremes. lak_scan: y[i ys] = running sum (prod: product)
+** of x up to i, accumulated in double, stored as an element. */
+double LAK(reduce)(lak_Red r, size_t n, const LAK_REAL *x, ptrdiff_t s, double ddof);
+size_t LAK(argext)(int wantmax, size_t n, const LAK_REAL *x, ptrdiff_t s);
+void LAK(scan)(int prod, size_t n, const LAK_REAL *x, ptrdiff_t s, LAK_REAL *y, ptrdiff_t ys);
+
+/* The p-norm of a line for any p (NumPy's ord): 2 (BLAS's scaled nrm2 for
+** double, a double sum of squares for float), +-inf (largest / smallest
+** |x_i|, NaN winning), 1, 0 (the count of nonzeros), else (sum |x_i|^p)^(1/p),
+** negative p included; in double. lak_dotd: the dot product of two lines of
+** n, accumulated in double (ddot; dsdot for float). */
+double LAK(vnorm)(size_t n, const LAK_REAL *x, ptrdiff_t s, double p);
+double LAK(dotd)(size_t n, const LAK_REAL *x, ptrdiff_t s, const LAK_REAL *y, ptrdiff_t ys);
+
+/* 1 when every |a - b| <= atol + rtol |b| (NumPy's allclose; operands as
+** lak_ewise's, broadcasting), compared in double; NaN is never close,
+** equal infinities are */
+int LAK(allclose)(int m, int n, LAK(Arg) a, LAK(Arg) b, double rtol, double atol);

@@ -1,0 +1,105 @@
+/*
+** spec/kernels/reduce.c: lak_reduce / lak_sreduce, lak_argext and lak_scan
+** against plain loops (known answers, strided lines, NaN, the empty line),
+** and the float kernels accumulating in double: a float line of 2^24 and
+** ones sums exactly where float adds would lose every one; lak_vnorm and
+** lak_dotd of both types.
+*/
+#include "check.h"
+#include "kernels.h"
+
+/* x = 4, -1, 2.5, 3, 7, -6 at stride 2 (the odd slots hold 99) */
+static const double XD[12] = {4, 99, -1, 99, 2.5, 99, 3, 99, 7, 99, -6, 99};
+
+/* sum 9.5, prod 1260, mean 9.5/6, min -6 at 5, max 7 at 4; var with
+** ddof 0 and 1 from NumPy 1.24: np.var(x) = 17.034722222222225,
+** np.var(x, ddof=1) = 20.44166666666667 */
+static void known(void) {
+  float xf[12];
+  int i, t;
+  for (i = 0; i < 12; i++) xf[i] = (float)XD[i];
+  for (t = 0; t < 2; t++) {
+#define RED(r, ddof) (t ? lak_sreduce((r), 6, xf, 2, (ddof)) : lak_reduce((r), 6, XD, 2, (ddof)))
+    CLOSE(RED(LAK_SUM, 0), 9.5, 0);
+    CLOSE(RED(LAK_PROD, 0), 1260, 0);
+    CLOSE(RED(LAK_MEAN, 0), 9.5 / 6, 1e-15);
+    CLOSE(RED(LAK_MIN, 0), -6, 0);
+    CLOSE(RED(LAK_MAX, 0), 7, 0);
+    CLOSE(RED(LAK_VAR, 0), 17.034722222222225, 1e-14);
+    CLOSE(RED(LAK_VAR, 1), 20.44166666666667, 1e-14);
+    CLOSE(RED(LAK_STD, 1), sqrt(20.44166666666667), 1e-14);
+    CLOSE(t ? lak_sreduce(LAK_SUM, 0, xf, 2, 0) : lak_reduce(LAK_SUM, 0, XD, 2, 0), 0, 0);
+    CLOSE(t ? lak_sreduce(LAK_PROD, 0, xf, 2, 0) : lak_reduce(LAK_PROD, 0, XD, 2, 0), 1, 0);
+#undef RED
+    CHECK((t ? lak_sargext(0, 6, xf, 2) : lak_argext(0, 6, XD, 2)) == 5, "argmin");
+    CHECK((t ? lak_sargext(1, 6, xf, 2) : lak_argext(1, 6, XD, 2)) == 4, "argmax");
+  }
+}
+
+/* the first NaN wins in argext (and so in min / max); ties: the first */
+static void nan_ties(void) {
+  double x[5] = {1, 3, NAN, 3, NAN};
+  float xf[5] = {1, 3, NAN, 3, NAN};
+  double y[4] = {2, -1, 2, -1};
+  CHECK(lak_argext(1, 5, x, 1) == 2, "argmax NaN");
+  CHECK(lak_sargext(0, 5, xf, 1) == 2, "argmin NaN (float)");
+  CHECK(isnan(lak_reduce(LAK_MAX, 5, x, 1, 0)), "max NaN");
+  CHECK(isnan(lak_sreduce(LAK_SUM, 5, xf, 1, 0)), "sum NaN");
+  CHECK(lak_argext(1, 4, y, 1) == 0 && lak_argext(0, 4, y, 1) == 1, "first of ties");
+  CHECK(lak_argext(1, 2, x, 1) == 1, "argmax before the NaN");
+}
+
+/* sums of more than four entries (the four running sums and the tail), of
+** a line whose float adds would round: 2^24 then n - 1 ones */
+static void double_accumulation(void) {
+  enum { N = 1003 };
+  float *xf = ck_alloc(N, sizeof *xf), *yf = ck_alloc(2 * N, sizeof *yf);
+  double *x = ck_alloc(N, sizeof *x), *y = ck_alloc(N, sizeof *y), want = 0.0;
+  int i;
+  for (i = 0; i < N; i++) { x[i] = i % 7 - 3 + 0.25 * (i % 5); xf[i] = (float)x[i]; want += x[i]; }
+  CLOSE(lak_reduce(LAK_SUM, N, x, 1, 0), want, 1e-12);
+  CLOSE(lak_sreduce(LAK_SUM, N, xf, 1, 0), want, 1e-12);   /* exact inputs, double sums */
+  for (i = 0; i < N; i++) xf[i] = i ? 1.0f : 16777216.0f;
+  CLOSE(lak_sreduce(LAK_SUM, N, xf, 1, 0), 16777216.0 + N - 1, 0);
+  CLOSE(lak_sreduce(LAK_MEAN, N, xf, 1, 0), (16777216.0 + N - 1) / N, 1e-9);
+  /* the scan stores each running sum rounded to float: 2^24 + k rounds to
+  ** even at odd k, never stays at 2^24 as float adds would */
+  lak_sscan(0, N, xf, 1, yf, 2);
+  CLOSE(yf[2 * 2], 16777218.0, 0);
+  CLOSE(yf[2 * (N - 1)], (double)(float)(16777216.0 + N - 1), 0);
+  for (i = 0; i < N; i++) x[i] = 1.0 + (i % 3) * 0.5;
+  lak_scan(1, 6, x, 1, y, 1);       /* 1, 1.5, 2, 1, 1.5, 2 */
+  CLOSE(y[5], 1 * 1.5 * 2 * 1 * 1.5 * 2, 0);
+  lak_scan(0, 4, XD, 2, y, 1);      /* 4, 3, 5.5, 8.5 */
+  CLOSE(y[0], 4, 0); CLOSE(y[1], 3, 0); CLOSE(y[2], 5.5, 0); CLOSE(y[3], 8.5, 0);
+  free(xf); free(yf); free(x); free(y);
+}
+
+/* p-norms of v = 3, -4, 12 at stride 3 (np.linalg.norm(v, ord): 2 -> 13,
+** 1 -> 19, inf -> 12, -inf -> 3, 0 -> 3, 3 -> 12.207054953820636), the
+** float 2-norm past float's range, dot products of both types */
+static void norms_dots(void) {
+  double v[9] = {3, 0, 0, -4, 0, 0, 12, 0, 0}, w[3] = {1, 2, 0.5};
+  float vf[9] = {3, 0, 0, -4, 0, 0, 12, 0, 0}, wf[3] = {1, 2, 0.5f};
+  float big[2] = {3e38f, 3e38f};
+  double p[6] = {2, 1, HUGE_VAL, -HUGE_VAL, 0, 3}, want[6] = {13, 19, 12, 3, 3, 12.207054953820636};
+  int k;
+  for (k = 0; k < 6; k++) {
+    CLOSE(lak_vnorm(3, v, 3, p[k]), want[k], 1e-14);
+    CLOSE(lak_svnorm(3, vf, 3, p[k]), want[k], 1e-14);
+  }
+  CLOSE(lak_vnorm(0, v, 1, HUGE_VAL), 0, 0);
+  CLOSE(lak_svnorm(2, big, 1, 2), sqrt(2.0) * 3e38f, 1e-15 * 3e38 * 1.5);   /* no float overflow */
+  CHECK(isnan(lak_svnorm(2, (float[]){NAN, 1}, 1, HUGE_VAL)), "inf-norm NaN");
+  CLOSE(lak_dotd(3, v, 3, w, 1), 3 - 8 + 6, 0);
+  CLOSE(lak_sdotd(3, vf, 3, wf, 1), 3 - 8 + 6, 0);
+  CLOSE(lak_sdotd(2, big, 1, big, 1), 2.0 * (double)3e38f * (double)3e38f, 1e63);
+}
+
+int main(void) {
+  known();
+  norms_dots();
+  nan_ties();
+  double_accumulation();
+  return ck_done("reduce");
+}

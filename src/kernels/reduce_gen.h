@@ -1,0 +1,122 @@
+/*
+** kernels/reduce_gen.h: reduce.c's kernels over LAK_REAL (included twice,
+** see generate.h). A line is n elements x[0], x[s], x[2s], ...
+*/
+
+/* entry i of the line x at stride s */
+#define LX(i) ((double)x[(ptrdiff_t)(i) * s])
+
+#ifndef LAK_SUM4
+/* return the sum of term(i) for i < n in double, with four running sums (a
+** chain of dependent adds is latency-bound; four keep the adder busy) */
+#define LAK_SUM4(term) do { \
+    double a0 = 0.0, a1 = 0.0, a2 = 0.0, a3 = 0.0; \
+    size_t i = 0; \
+    for (; i + 4 <= n; i += 4) { \
+      a0 += term(i); a1 += term(i + 1); a2 += term(i + 2); a3 += term(i + 3); \
+    } \
+    for (; i < n; i++) a0 += term(i); \
+    return (a0 + a1) + (a2 + a3); \
+  } while (0)
+#define LAK_SQ(i) (LX(i) * LX(i))
+#define LAK_ABS(i) fabs(LX(i))
+#endif
+
+/* Each sum is inlined twice by its caller: a contiguous line gets its own
+** copy of the loop with s = 1 known, which the compiler turns into paired
+** vector adds (no index multiplications). */
+static inline double LAK(sum4)(size_t n, const LAK_REAL *x, ptrdiff_t s) { LAK_SUM4(LX); }
+
+static double LAK(lsum)(size_t n, const LAK_REAL *x, ptrdiff_t s) {
+  return s == 1 ? LAK(sum4)(n, x, 1) : LAK(sum4)(n, x, s);
+}
+
+size_t LAK(argext)(int wantmax, size_t n, const LAK_REAL *x, ptrdiff_t s) {
+  size_t i, at = 0;
+  for (i = 0; i < n; i++) {
+    LAK_REAL v = x[(ptrdiff_t)i * s];
+    if (isnan(v)) return i;
+    if (wantmax ? v > x[(ptrdiff_t)at * s] : v < x[(ptrdiff_t)at * s]) at = i;
+  }
+  return at;
+}
+
+/* two passes: the mean, then the squares of the deviations from it */
+static double LAK(variance)(size_t n, const LAK_REAL *x, ptrdiff_t s, double ddof) {
+  double mean = LAK(lsum)(n, x, s) / (double)n, ss = 0.0;
+  size_t i;
+  for (i = 0; i < n; i++) ss += (LX(i) - mean) * (LX(i) - mean);
+  return ss / ((double)n - ddof);
+}
+
+double LAK(reduce)(lak_Red r, size_t n, const LAK_REAL *x, ptrdiff_t s, double ddof) {
+  double p = 1.0;
+  size_t i;
+  switch (r) {
+    case LAK_SUM: return LAK(lsum)(n, x, s);
+    case LAK_MEAN: return LAK(lsum)(n, x, s) / (double)n;
+    case LAK_PROD: for (i = 0; i < n; i++) p *= LX(i); return p;
+    case LAK_MIN: return LX(LAK(argext)(0, n, x, s));
+    case LAK_MAX: return LX(LAK(argext)(1, n, x, s));
+    case LAK_VAR: return LAK(variance)(n, x, s, ddof);
+    case LAK_STD: return sqrt(LAK(variance)(n, x, s, ddof));
+  }
+  return 0.0;
+}
+
+void LAK(scan)(int prod, size_t n, const LAK_REAL *x, ptrdiff_t s, LAK_REAL *y, ptrdiff_t ys) {
+  double acc = prod ? 1.0 : 0.0;
+  size_t i;
+  if (prod) for (i = 0; i < n; i++, x += s, y += ys) *y = (LAK_REAL)(acc *= *x);
+  else for (i = 0; i < n; i++, x += s, y += ys) *y = (LAK_REAL)(acc += *x);
+}
+
+/* the 2-norm, the 1-norm and the dot product, accumulated in double */
+#if LAK_DOUBLE
+static double LAK(nrm2)(size_t n, const double *x, ptrdiff_t s) {
+  return cblas_dnrm2((int)n, x, (int)s);
+}
+static double LAK(asum)(size_t n, const double *x, ptrdiff_t s) {
+  return cblas_dasum((int)n, x, (int)s);
+}
+double LAK(dotd)(size_t n, const double *x, ptrdiff_t s, const double *y, ptrdiff_t ys) {
+  return cblas_ddot((int)n, x, (int)s, y, (int)ys);
+}
+#else
+static inline double LAK(sumsq4)(size_t n, const float *x, ptrdiff_t s) { LAK_SUM4(LAK_SQ); }
+static inline double LAK(sumabs4)(size_t n, const float *x, ptrdiff_t s) { LAK_SUM4(LAK_ABS); }
+static double LAK(nrm2)(size_t n, const float *x, ptrdiff_t s) {
+  return sqrt(s == 1 ? LAK(sumsq4)(n, x, 1) : LAK(sumsq4)(n, x, s));
+}
+static double LAK(asum)(size_t n, const float *x, ptrdiff_t s) {
+  return s == 1 ? LAK(sumabs4)(n, x, 1) : LAK(sumabs4)(n, x, s);
+}
+double LAK(dotd)(size_t n, const float *x, ptrdiff_t s, const float *y, ptrdiff_t ys) {
+  return cblas_dsdot((int)n, x, (int)s, y, (int)ys);
+}
+#endif
+
+/* the largest (p > 0) or smallest |x_i|; NaN wins; 0 for n = 0 */
+static double LAK(absext)(size_t n, const LAK_REAL *x, ptrdiff_t s, int wantmax) {
+  double e = wantmax ? 0.0 : HUGE_VAL;
+  size_t i;
+  for (i = 0; i < n; i++) {
+    double a = fabs(LX(i));
+    if (isnan(a)) return a;
+    if (wantmax ? a > e : a < e) e = a;
+  }
+  return n ? e : 0.0;
+}
+
+double LAK(vnorm)(size_t n, const LAK_REAL *x, ptrdiff_t s, double p) {
+  double a = 0.0;
+  size_t i;
+  if (p == 2) return LAK(nrm2)(n, x, s);
+  if (isinf(p)) return LAK(absext)(n, x, s, p > 0);
+  if (p == 1) return LAK(asum)(n, x, s);
+  if (p == 0) { for (i = 0; i < n; i++) a += LX(i) != 0.0; return a; }
+  for (i = 0; i < n; i++) a += pow(fabs(LX(i)), p);
+  return pow(a, 1.0 / p);
+}
+
+#undef LX
