@@ -147,3 +147,20 @@ describe("linalg.nnls", function()
     assert.error_matches(function() la.nnls(la.eye(2), {1, 2, 3}) end, "linalg.nnls: A is 2x2 but b is 3x1")
   end)
 end)
+
+describe("span_check in float32", function()
+  local F32 = {dtype = "float32"}
+  local X = la.matrix({{1, 2}, {3, 4}, {5, 6}}, F32)
+  it("computes in float32 with tol 1e-4: inside within float32 rounding, outside at 1e-3", function()
+    local inside, info = la.span_check(X, X * la.vector({2, -1}, F32))
+    assert.is_true(inside)
+    assert.are.equal("float32", info.coeffs.dtype)
+    assert.near({2, -1}, info.coeffs, 1e-5)
+    assert.is_true(info.residual_norm < 1e-5)
+    local y = X * la.vector({2, -1}, F32) + la.vector({1, -2, 1}, F32) * 1e-3   -- (1,-2,1) is normal to X's columns
+    assert.is_false((la.span_check(X, y)))
+    assert.is_true((la.span_check(X, y, {tol = 1e-2})))
+    -- a float64 check keeps its own tol: the same y in float64 is outside
+    assert.is_false((la.span_check(X:astype("float64"), y:astype("float64"))))
+  end)
+end)

@@ -9,12 +9,13 @@
 #include "helpers.h"
 #include "kernels/kernels.h"
 
-/* The default tol: 1e-10 in float64, the same multiple of float32's eps in
-** float32 (1e-10 * 2^29, 0.054), as NumPy and SciPy scale their rank
-** tolerances by the type's eps: either way a column is dependent when its
-** remainder keeps fewer than ~6 significant digits of the type. */
+/* The default tol: 1e-10 in float64; 1e-4 in float32 (about 840 float32
+** eps: well above the remainder float32 rounding leaves of a dependent
+** column, ~1e-7 * cond, and far below a real direction; the same multiple
+** of eps as float64's, 0.054, would call [1, 0.05] parallel to [1, 0]).
+** span_check's tol has the same defaults (lua/linalg/init.lua). */
 #define TOL64 1e-10
-#define TOL32 (TOL64 * ((double)FLT_EPSILON / DBL_EPSILON))
+#define TOL32 1e-4
 
 /* B(1:m, 1:n) = A(1:m, 1:n), both of one type */
 static void block(const la_Mat *A, la_Mat *B, int m, int n) {

@@ -156,7 +156,8 @@ end
 -- Each column of `y` is checked; `inside` is true when all are.
 -- @param X m x n matrix
 -- @param y vector or m x k matrix
--- @tparam[opt] table opts `tol` (default 1e-10, relative to ||y||),
+-- @tparam[opt] table opts `tol` (default 1e-10, relative to ||y||; 1e-4
+--   when the check computes in float32, as gram_schmidt's),
 --   `convex = true` (coefficients >= 0 summing to 1), `check_finite`
 -- @return inside, info = {coeffs, residual, residual_norm, rank, projection,
 --   inside_each (per column), residual_norms (per column)}
@@ -164,8 +165,8 @@ function la.span_check(X, y, opts)
   opts = options(opts, "span_check", 3, {tol = "number", convex = "boolean", check_finite = "boolean"})
   X = asmatrix(X, "span_check", 1)
   y = against(y, X, "span_check", 2)
-  local tol = opts.tol or 1e-10
-  if not (tol >= 0) then fail("span_check", "tol must be a number >= 0") end
+  local tol = opts.tol
+  if tol and not (tol >= 0) then fail("span_check", "tol must be a number >= 0") end
   local m, n = X:shape()
   local k = y:cols()
   local w, rank, _
@@ -183,6 +184,7 @@ function la.span_check(X, y, opts)
   else
     w, _, rank = lstsq(X, y, {check_finite = false})
   end
+  tol = tol or (w.dtype == "float32" and 1e-4 or 1e-10)     -- the type computed in
   local proj = m > 0 and X * w or la.zeros(0, k)
   local res = y - proj
   local inside, worst, each, norms = true, 0, {}, {}
@@ -401,7 +403,8 @@ for name in ([[matrix vector zeros ones eye rand randn hstack vstack shape rows
   norm vecnorm trace cosine angle cosine_matrix allclose exp log log1p expm1 sqrt abs sign
   floor ceil round sin cos tan tanh sinh cosh asin acos atan log2 log10 isnan isinf isfinite
   maximum minimum lt le gt ge eq ne atan2 hypot where clip any all count_nonzero find nonzero
-  rank cond]]):gmatch("%S+") do FLOAT32[name] = true end
+  rank cond project projection_matrix scalar_projection span_check linear_regression
+  multihead_attention]]):gmatch("%S+") do FLOAT32[name] = true end
 for name, f in pairs(la) do
   if type(f) == "function" and not FLOAT32[name] then la[name] = f32wrap(f, name) end
 end
