@@ -45,8 +45,16 @@ local function raw(threads, args)
 end
 
 local has_torch = os.execute(PY .. " -c 'import torch' 2>/dev/null")
+-- PyTorch's attention makes three n x n temporaries per call (16 MiB each at
+-- n = 2048). With glibc's default, adaptive thresholds a process either
+-- keeps them in its heap (~14 ms at n = 2048 here) or trims the heap and maps
+-- them afresh every call (8160 page faults, ~23 ms), and which one it does
+-- changes from process to process. The peer runs with the thresholds pinned
+-- to the first (its best steady state, as linalg's, whose calls fault no page
+-- once warm); above 32 MiB (n >= 4096) glibc maps them whatever the setting.
 local function torch_cmd(suite)
-  return string.format("OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 %s bench/torch_bench.py %s", PY, suite)
+  return string.format("OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MALLOC_MMAP_THRESHOLD_=33554432 " ..
+    "MALLOC_TRIM_THRESHOLD_=1073741824 %s bench/torch_bench.py %s", PY, suite)
 end
 
 -- Runs cmd_a and cmd_b alternately, PROCS processes each, so that both see
@@ -265,7 +273,8 @@ function suites.attention32()
   else L, T, TL = run(lcmd), {}, {} end
   print("\nattention, float32, n = nq = nk, d = 64, 1 thread, milliseconds (targets: float32 >= 1.7x linalg")
   print("float64, >= 2x PyTorch float32 [softmax(Q K^T * scale) V, torch.set_num_threads(1)], causal/full <= 0.6;")
-  print("PyTorch/f32: median over linalg and PyTorch processes run back to back)")
+  print("PyTorch/f32: median over linalg and PyTorch processes run back to back; PyTorch's malloc")
+  print("thresholds pinned so that its n x n temporaries stay in its heap when they can, see run.lua)")
   na_note(L)
   if not has_torch then print("PyTorch: skipped (torch not importable for " .. PY .. ")") end
   print(string.format("%6s %10s %10s %9s %12s %12s %10s %12s", "n", "linalg f64", "linalg f32", "f64/f32",
