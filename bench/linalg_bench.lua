@@ -153,7 +153,7 @@ end
 function suites.attention32()
   for _, n in ipairs{2048, 4096, 8192} do
     local Q, K, V = la.randn(n, 64, 1), la.randn(n, 64, 2), la.randn(n, 64, 3)
-    local reps = n >= 4096 and 3 or 5
+    local reps = n >= 4096 and 3 or 9     -- as bench/torch_bench.py
     out("a64_" .. n, time(function() return la.attention(Q, K, V) end, reps))
     if not f32_na() then
       local Q32, K32, V32 = Q:astype("float32"), K:astype("float32"), V:astype("float32")

@@ -45,9 +45,39 @@ local function raw(threads, args)
 end
 
 local has_torch = os.execute(PY .. " -c 'import torch' 2>/dev/null")
-local function torch(suite)
-  if not has_torch then return {} end
-  return run(string.format("OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 %s bench/torch_bench.py %s", PY, suite))
+-- PyTorch's attention makes three n x n temporaries per call (16 MiB each at
+-- n = 2048). With glibc's default, adaptive thresholds a process either
+-- keeps them in its heap (~14 ms at n = 2048 here) or trims the heap and maps
+-- them afresh every call (8160 page faults, ~23 ms), and which one it does
+-- changes from process to process. The peer runs with the thresholds pinned
+-- to the first (its best steady state, as linalg's, whose calls fault no page
+-- once warm); above 32 MiB (n >= 4096) glibc maps them whatever the setting.
+local function torch_cmd(suite)
+  return string.format("OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MALLOC_MMAP_THRESHOLD_=33554432 " ..
+    "MALLOC_TRIM_THRESHOLD_=1073741824 %s bench/torch_bench.py %s", PY, suite)
+end
+
+-- Runs cmd_a and cmd_b alternately, PROCS processes each, so that both see
+-- the same spells of load on this shared machine. Returns their medians (as
+-- run) and, for each key in both, the median over the back-to-back pairs of
+-- a's value / b's value: a ratio that a change of load level between the
+-- two peers' runs cannot skew.
+local function run_pair(cmd_a, cmd_b)
+  local all_a, all_b, q = {}, {}, {}
+  for _ = 1, PROCS do
+    local a, b = run1(cmd_a), run1(cmd_b)
+    for k, v in pairs(a) do all_a[k] = all_a[k] or {}; table.insert(all_a[k], v) end
+    for k, v in pairs(b) do all_b[k] = all_b[k] or {}; table.insert(all_b[k], v) end
+    for k, v in pairs(a) do
+      if b[k] then q[k] = q[k] or {}; table.insert(q[k], v / b[k]) end
+    end
+  end
+  local function med(all)
+    local res = {}
+    for k, t in pairs(all) do table.sort(t); res[k] = t[(#t + 1) // 2] end
+    return res
+  end
+  return med(all_a), med(all_b), med(q)
 end
 
 local function f(x, fmt) return x and string.format(fmt, x) or "-" end
@@ -234,17 +264,25 @@ function suites.lstsq32()
 end
 
 function suites.attention32()
-  local L, T = linalg(1, "attention32"), torch("attention32")
+  -- linalg and PyTorch processes alternate; PyTorch/f32 is the median over
+  -- those back-to-back pairs of PyTorch's time / linalg's (both time the call
+  -- on ready inputs, its output's allocation included, after two warm-ups)
+  local lcmd = "OPENBLAS_NUM_THREADS=1 lua5.4 bench/linalg_bench.lua 1 attention32"
+  local L, T, TL
+  if has_torch then T, L, TL = run_pair(torch_cmd("attention32"), lcmd)
+  else L, T, TL = run(lcmd), {}, {} end
   print("\nattention, float32, n = nq = nk, d = 64, 1 thread, milliseconds (targets: float32 >= 1.7x linalg")
-  print("float64, >= 2x PyTorch float32 [softmax(Q K^T * scale) V, torch.set_num_threads(1)], causal/full <= 0.6)")
+  print("float64, >= 2x PyTorch float32 [softmax(Q K^T * scale) V, torch.set_num_threads(1)], causal/full <= 0.6;")
+  print("PyTorch/f32: median over linalg and PyTorch processes run back to back; PyTorch's malloc")
+  print("thresholds pinned so that its n x n temporaries stay in its heap when they can, see run.lua)")
   na_note(L)
   if not has_torch then print("PyTorch: skipped (torch not importable for " .. PY .. ")") end
   print(string.format("%6s %10s %10s %9s %12s %12s %10s %12s", "n", "linalg f64", "linalg f32", "f64/f32",
     "PyTorch f32", "PyTorch/f32", "causal f32", "causal/full"))
   for _, n in ipairs{2048, 4096, 8192} do
-    local d, s, c, t = L["a64_" .. n], L["a32_" .. n], L["a32c_" .. n], T["a32_torch_" .. n]
+    local d, s, c, t, q = L["a64_" .. n], L["a32_" .. n], L["a32c_" .. n], T["a32_" .. n], TL["a32_" .. n]
     print(string.format("%6d %10s %10s %9s %12s %12s %10s %12s", n, f(d and d * 1e3, "%.2f"),
-      cell(L, "a32_" .. n, "%.2f", 1e3), ratio(d, s), f(t and t * 1e3, "%.2f"), ratio(t, s),
+      cell(L, "a32_" .. n, "%.2f", 1e3), ratio(d, s), f(t and t * 1e3, "%.2f"), f(q, "%.2f"),
       cell(L, "a32c_" .. n, "%.2f", 1e3), ratio(c, s)))
   end
 end
