@@ -131,6 +131,8 @@ function suites.tiny32()
     put("t4_matmul" .. tag, function() return A * B end, 7, N)
     put("t4_matvec" .. tag, function() return A * x end, 7, N)
     put("t4_build" .. tag, function() return mk(rows) end, 7, N)
+    local opts = {dtype = tag == "64" and "float64" or "float32"}   -- each names its type
+    put("t4_buildopt" .. tag, function() return la.matrix(rows, opts) end, 7, N)
   end
   run("64", la.matrix, function(key, ...) out(key, time(...)) end)
   if not f32_na() then run("32", f32.matrix, out32) end

@@ -234,7 +234,7 @@ function suites.tiny32()
   na_note(L)
   print(string.format("%-34s %10s %10s %10s", "operation", "float64", "float32", "f32/f64"))
   for _, row in ipairs{{"t4_add", "4x4 + 4x4"}, {"t4_matmul", "4x4 * 4x4"}, {"t4_matvec", "4x4 * 4x1"},
-    {"t4_build", "4x4 from a (prebuilt) table"}} do
+    {"t4_build", "4x4 from a (prebuilt) table"}, {"t4_buildopt", "the same with {dtype = ...} each"}} do
     local d, s = L[row[1] .. "64"], L[row[1] .. "32"]
     print(string.format("%-34s %10s %10s %10s", row[2], f(d and d * 1e6, "%.3f"), cell(L, row[1] .. "32", "%.3f", 1e6),
       ratio(s, d)))

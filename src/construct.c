@@ -22,10 +22,13 @@ static int l_matrix(lua_State *L) {
   }
   A = la_testany(L, 1);
   int t = la_dtypeargs(L, 2, A ? A->dtype : LA_F64, F);
-  if (lua_istable(L, 1) || A) {
-    int table = A == NULL;
-    A = la_checkany(L, 1, F);             /* a table becomes a float64 matrix at 1 */
-    if (table && t == LA_F64) { lua_settop(L, 1); return 1; }
+  if (A == NULL && lua_istable(L, 1)) {   /* a table becomes a matrix of type t at 1 */
+    la_checkt(L, 1, F, t);
+    lua_settop(L, 1);
+    return 1;
+  }
+  if (A) {
+    la_checkany(L, 1, F);                 /* closed: an error */
     la_convert(L, A, t, F);
     return 1;
   }

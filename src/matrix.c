@@ -235,28 +235,27 @@ static double tnumber(lua_State *L, const char *fname, lua_Integer i,
 
 /* Converts the table at idx: a table of rows, or a flat table (a column
 ** vector). Pushes the new matrix. */
-static la_Mat *fromtable(lua_State *L, int idx, const char *fname) {
+static la_Mat *fromtable(lua_State *L, int idx, const char *fname, int dtype) {
   lua_Integer m = tlen(L, idx), n = 1, i, j;
   int rowsmode;
   la_Mat *A;
   rowsmode = lua_rawgeti(L, idx, 1) == LUA_TTABLE;
   if (rowsmode) n = tlen(L, -1);
   lua_pop(L, 1);
-  A = la_new(L, fname, m, rowsmode ? n : 1);
+  A = la_newt(L, fname, m, rowsmode ? n : 1, dtype);
   for (i = 1; i <= m; i++) {
     int t = lua_rawgeti(L, idx, i);
     if (!rowsmode) {
-      A->data[i - 1] = tnumber(L, fname, i, 1);
+      la_put(A, (int)i - 1, 0, tnumber(L, fname, i, 1));
     } else {
-      double *p = A->data + (i - 1);
       if (t != LUA_TTABLE)
         la_error(L, fname, "row %I is not a table (got %s)", i, luaL_typename(L, -1));
       if (tlen(L, -1) != n)
         la_error(L, fname, "row %I has %I entries, expected %I (ragged rows)",
                  i, tlen(L, -1), n);
-      for (j = 1; j <= n; j++, p += A->ld) {
+      for (j = 1; j <= n; j++) {
         lua_rawgeti(L, -1, j);
-        *p = tnumber(L, fname, i, j);
+        la_put(A, (int)i - 1, (int)j - 1, tnumber(L, fname, i, j));
         lua_pop(L, 1);
       }
     }
@@ -274,7 +273,7 @@ static la_Mat *checkarg(lua_State *L, int idx, const char *fname, int argno, int
     la_error(L, fname, "bad argument #%d (matrix is closed)", argno);
   if (A == NULL && lua_istable(L, idx)) {
     idx = lua_absindex(L, idx);
-    A = fromtable(L, idx, fname);
+    A = fromtable(L, idx, fname, want == LA_ANY ? LA_F64 : want);   /* in the type wanted */
     lua_replace(L, idx);
   }
   if (A) {
