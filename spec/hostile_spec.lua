@@ -701,6 +701,14 @@ describe("hostile float32", function()
       assert.are.equal("float32", R.dtype, c[1])
       assert.is_true(la.allclose(R, la.matrix(c[3]), 1e-6, 0), c[1])
     end
+    -- the Lua front: projection biases of multihead_attention
+    local E = la.eye(2, F32)
+    local O = la.multihead_attention(A, E, E, E, E, 1, {bq = {1, 2}, bo = {{0.5}, {0.25}}})
+    assert.are.equal("float32", O.dtype)
+    assert.is_true(la.allclose(O, la.multihead_attention(A:astype("float64"), E:astype("float64"),
+      E:astype("float64"), E:astype("float64"), E:astype("float64"), 1,
+      {bq = {1, 2}, bo = {{0.5}, {0.25}}}), 1e-6, 1e-6))
+    assert.are.equal("float64", la.multihead_attention(A, E, E, E, la.eye(2), 1, {bq = {1, 2}}).dtype)
     -- with no float32 matrix, or a float64 one, tables stay float64
     assert.are.equal("float64", la.kron({{1}}, {{2}}).dtype)
     assert.are.equal("float64", la.hstack{t, t}.dtype)

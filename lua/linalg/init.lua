@@ -282,9 +282,12 @@ function la.linear_regression(X, y, opts)
 end
 
 -- A projection bias: a vector of n entries (a 1 x n row, an n x 1 column or a
--- flat table), returned as a 1 x n row that `+` broadcasts over the rows.
-local function projbias(b, n, fname, name)
+-- flat table), returned as a 1 x n row that `+` broadcasts over the rows; a
+-- table is made a matrix of type dtype (tables do not change the type).
+local function projbias(b, n, fname, name, dtype)
+  local tab = not la.is_matrix(b)
   b = asmatrix(b, fname, 7)
+  if tab and b.dtype ~= dtype then b = b:astype(dtype) end
   local p, q = b:shape()
   if q == 1 and p == n and n ~= 1 then b = b.T; p, q = 1, n end
   if p ~= 1 or q ~= n then fail(fname, "%s is %dx%d, expected a vector of %d entries", name, p, q, n) end
@@ -335,9 +338,10 @@ function la.multihead_attention(X, Wq, Wk, Wv, Wo, heads, opts)
   end
   if d % heads ~= 0 then fail(F, "%d query/key columns do not split into %d heads", d, heads) end
   if dvt % heads ~= 0 then fail(F, "%d value columns do not split into %d heads", dvt, heads) end
-  local b = {}
+  local b, t = {}, "float32"
+  for _, M in ipairs{X, KV, Wq, Wk, Wv, Wo} do if M.dtype == "float64" then t = "float64" end end
   for name, n in pairs{bq = d, bk = d, bv = dvt, bo = Wo:cols()} do
-    if opts[name] ~= nil then b[name] = projbias(opts[name], n, F, name) end
+    if opts[name] ~= nil then b[name] = projbias(opts[name], n, F, name, t) end
   end
   local Q, K, V = X * Wq, KV * Wk, KV * Wv
   if b.bq then Q = Q + b.bq end
