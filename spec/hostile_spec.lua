@@ -679,6 +679,48 @@ describe("hostile float32", function()
     expect_error("linalg.set: bad argument #3 (number expected, got string)", la.set, A, 1, "1")
   end)
 
+  it("a Lua table takes the float32 argument's type in every operand slot", function()
+    -- README: "Lua numbers and tables do not change the type" (as la.solve)
+    local A = la.matrix({{1, 2}, {3, 4}}, F32)
+    local T, t = {{0.1, 2}, {3, 4}}, {0.1, 0.2}
+    local cases = {
+      {"+", function() return A + T end, {{1.1, 4}, {6, 8}}}, {"-", function() return T - A end, {{-0.9, 0}, {0, 0}}},
+      {"*", function() return A * T end, {{6.1, 10}, {12.3, 22}}},
+      {"emul", function() return la.emul(A, T) end, {{0.1, 4}, {9, 16}}},
+      {"maximum", function() return la.maximum(T, A) end, {{1, 2}, {3, 4}}},
+      {"where", function() return la.where(T, A, 0) end, {{1, 2}, {3, 4}}},
+      {"clip", function() return la.clip(A, T, 3) end, {{1, 2}, {3, 3}}},
+      {"kron", function() return la.kron(A, {{1}}) end, {{1, 2}, {3, 4}}},
+      {"kron table first", function() return la.kron({{0.1}}, A) end, {{0.1, 0.2}, {0.3, 0.4}}},
+      {"hstack", function() return la.hstack{A, t} end, {{1, 2, 0.1}, {3, 4, 0.2}}},
+      {"vstack", function() return la.vstack{{{0.1, 0.2}}, A} end, {{0.1, 0.2}, {1, 2}, {3, 4}}},
+      {"blkdiag", function() return la.blkdiag({{0.1}}, A) end, {{0.1, 0, 0}, {0, 1, 2}, {0, 3, 4}}},
+    }
+    for _, c in ipairs(cases) do
+      local R = c[2]()
+      assert.are.equal("float32", R.dtype, c[1])
+      assert.is_true(la.allclose(R, la.matrix(c[3]), 1e-6, 0), c[1])
+    end
+    -- the Lua front: projection biases of multihead_attention
+    local E = la.eye(2, F32)
+    local O = la.multihead_attention(A, E, E, E, E, 1, {bq = {1, 2}, bo = {{0.5}, {0.25}}})
+    assert.are.equal("float32", O.dtype)
+    assert.is_true(la.allclose(O, la.multihead_attention(A:astype("float64"), E:astype("float64"),
+      E:astype("float64"), E:astype("float64"), E:astype("float64"), 1,
+      {bq = {1, 2}, bo = {{0.5}, {0.25}}}), 1e-6, 1e-6))
+    assert.are.equal("float64", la.multihead_attention(A, E, E, E, la.eye(2), 1, {bq = {1, 2}}).dtype)
+    -- with no float32 matrix, or a float64 one, tables stay float64
+    assert.are.equal("float64", la.kron({{1}}, {{2}}).dtype)
+    assert.are.equal("float64", la.hstack{t, t}.dtype)
+    assert.are.equal("float64", la.where(T, A, la.ones(2, 2)).dtype)
+    assert.are.equal("float64", (la.ones(2, 2) * T).dtype)
+    -- a bad table is still named in the float32 pass
+    expect_error("linalg.maximum: entry (1,2) is not a number (got string)", la.maximum, A, {{1, "x"}})
+    expect_error("linalg.add: entry (1,2) is not a number (got string)", function() return A + {{1, "x"}} end)
+    expect_error("linalg.mul: entry (1,2) is not a number (got string)", function() return A * {{1, "x"}} end)
+    expect_error("linalg.kron: entry (1,2) is not a number (got string)", la.kron, A, {{1, "x"}})
+  end)
+
   it("mixes closed and open float32 items in hstack and blkdiag", function()
     local A = la.ones(2, 2, F32)
     expect_error("linalg.hstack: item 2 is a closed matrix", la.hstack, {A, closed32(A)})

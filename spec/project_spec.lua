@@ -164,3 +164,54 @@ describe("span_check in float32", function()
     assert.is_false((la.span_check(X:astype("float64"), y:astype("float64"))))
   end)
 end)
+
+describe("projections of float32 and mixed arguments", function()
+  local F32 = {dtype = "float32"}
+  -- [[1, 2], [2, 4], [3, 6.0000001]] in float32 is exactly rank 1 (6.0000001
+  -- rounds to 6): the column space is the line through (1, 2, 3), whose
+  -- projector has trace 1 and projects e1 to (1, 2, 3) / 14
+  local X32 = la.matrix({{1, 2}, {2, 4}, {3, 6.0000001}}, F32)
+  it("cut float32 singular values at float32's eps (rank-deficient X)", function()
+    assert.are.equal(1, la.rank(X32))
+    local P = la.projection_matrix(X32)
+    assert.are.equal("float32", P.dtype)
+    assert.is_true(math.abs(la.trace(P) - 1) < 1e-6)
+    local p, r = la.project(la.vector({1, 0, 0}, F32), X32)
+    assert.is_true(la.allclose(p, la.vector{1 / 14, 2 / 14, 3 / 14}, 1e-5, 1e-6))
+    assert.is_true(math.abs(la.dot(r, la.vector{1, 2, 3})) < 1e-6)
+    local C = la.projection_matrix(X32, {complement = true})
+    assert.are.equal("float32", C.dtype)
+    assert.is_true(math.abs(la.trace(C) - 2) < 1e-6)
+  end)
+  it("compute a float64 y against a float32 X in float64 (NumPy's rule)", function()
+    local X = la.matrix{{4, 1}, {1, 3}, {0, 1}}
+    local y = la.vector{1, 2, 3}
+    local p, r = la.project(y, X:astype("float32"))     -- X's entries are exact in float32
+    local p64, r64 = la.project(y, X)
+    assert.are.equal("float64", p.dtype)
+    assert.is_true(la.norm(p - p64) < 1e-14)
+    assert.is_true(la.norm(X.T * r) < 1e-13)        -- float32 arithmetic leaves 1e-7
+    -- a table takes the float32 argument's type, as in la.solve
+    assert.are.equal("float32", (la.project({1, 2, 3}, X:astype("float32"))).dtype)
+  end)
+  it("span_check convex: a float32 convex combination is inside, coefficients float32", function()
+    local X = la.matrix({{0, 1, 0.3}, {0, 0.2, 1}, {1, 0.7, 0.1}}, F32)
+    local y = X * la.vector({0.2, 0.3, 0.5}, F32)
+    local inside, info = la.span_check(X, y, {convex = true})
+    assert.is_true(inside)
+    assert.are.equal("float32", info.coeffs.dtype)
+    assert.are.equal("float32", info.residual.dtype)
+    assert.is_true(la.allclose(info.coeffs, la.vector{0.2, 0.3, 0.5}, 1e-4, 1e-5))
+  end)
+  it("linear_regression of float32 X and float64 y: rank deficiency seen in float64", function()
+    -- 3 samples, 3 features, centred: rank 2 at most whatever the rounding
+    local X = la.matrix{{4, 1, 0}, {1, 3, 1}, {0, 1, 2}}
+    local y = la.vector{1, 2, 3}
+    local msg = "linalg.linear_regression: X is rank deficient"
+    for _, args in ipairs{{X, y}, {X:astype("float32"), y}, {X, y:astype("float32")}} do
+      local ok, e = pcall(la.linear_regression, args[1], args[2])
+      assert.is_false(ok)
+      assert.are.equal(msg, tostring(e):sub(1, #msg))
+    end
+  end)
+end)

@@ -116,10 +116,11 @@ static int l_rand(lua_State *L) { return fillrandom(L, la_fname(L), 0); }
 
 /* hstack / vstack: every item is pushed above the list (a table converted
 ** there), then the result (pushes cnt + 1; the result is on top). The
-** result is float32 when every item is (NumPy's rule), else float64. */
+** result is float32 when every matrix item is (NumPy's rule; a table item
+** takes their type), else float64. */
 static int stack(lua_State *L, const char *fname, int horiz) {
   lua_Integer k, cnt, m = 0, n = 0, off = 0;
-  int base, t = LA_F32;
+  int base, t = LA_F32, mats = 0;      /* tables do not vote */
   la_Mat *C;
   la_checktype(L, fname, 1, LUA_TTABLE);
   cnt = (lua_Integer)lua_rawlen(L, 1);
@@ -134,8 +135,9 @@ static int stack(lua_State *L, const char *fname, int horiz) {
     if (!A && !lua_istable(L, -1))
       la_error(L, fname, "item %I is not a matrix (got %s)", k, la_typename(L, -1));
     if (A && (A->flags & LA_CLOSED)) la_error(L, fname, "item %I is a closed matrix", k);
+    if (A) mats++;
+    if (A && A->dtype == LA_F64) t = LA_F64;
     if (!A) A = la_checkarg(L, lua_gettop(L), fname, 1);
-    if (A->dtype == LA_F64) t = LA_F64;
     if (k == 1) { m = horiz ? A->rows : 0; n = horiz ? 0 : A->cols; }
     if (horiz && A->rows != m)
       la_error(L, fname, "item %I has %d rows, expected %I", k, A->rows, m);
@@ -144,7 +146,7 @@ static int stack(lua_State *L, const char *fname, int horiz) {
     if (horiz) n += A->cols; else m += A->rows;
     if (m > INT_MAX || n > INT_MAX) la_error(L, fname, "result too large");
   }
-  C = la_newt(L, fname, m, n, cnt > 0 ? t : LA_F64);
+  C = la_newt(L, fname, m, n, mats > 0 ? t : LA_F64);
   for (k = 1; k <= cnt; k++) {
     la_Mat *A = la_testany(L, base + (int)k);
     la_Mat D = la_block(C, horiz ? 0 : (int)off, horiz ? (int)off : 0, A->rows, A->cols);

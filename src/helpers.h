@@ -179,11 +179,12 @@ void la_bshape(lua_State *L, const char *fname, la_Operand *o, int k, int *m, in
 int la_broadcast(lua_State *L, const char *fname, la_Operand *o, int k,
                  int *m, int *n);
 /* The float32 reading of k <= LA_MAXOPS operands from index 1: when each is
-** an open float32 matrix or a number (a float in s[i]), at least one a
-** matrix, fills a[i] with broadcast strides, sets m, n and returns 1;
-** anything else (a float64 matrix, a table, a closed matrix, numbers only)
-** returns 0 having read nothing, and the caller takes la_broadcast, which
-** computes in float64: NumPy's promotion, with numbers never promoting. */
+** an open float32 matrix, a number (a float in s[i]) or a table (made a
+** float32 matrix in its slot), at least one a matrix, fills a[i] with
+** broadcast strides, sets m, n and returns 1; anything else (a float64
+** matrix, a closed matrix, no matrix) returns 0 having read nothing, and
+** the caller takes la_broadcast, which computes in float64: NumPy's
+** promotion, with numbers and tables never promoting. */
 #define LA_MAXOPS 4
 int la_broadcast32(lua_State *L, const char *fname, lak_sArg *a, float *s, int k,
                    int *m, int *n);

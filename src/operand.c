@@ -60,18 +60,25 @@ int la_broadcast(lua_State *L, const char *fname, la_Operand *o, int k,
 int la_broadcast32(lua_State *L, const char *fname, lak_sArg *a, float *s, int k,
                    int *m, int *n) {
   la_Operand o[LA_MAXOPS];              /* shapes and strides, for la_bshape */
-  int i, mats = 0;
-  for (i = 0; i < k; i++) {
+  int i, mats = 0, tables = 0;
+  for (i = 0; i < k; i++) {             /* the float32 pass, or 0 */
     la_Mat *M = la_testany(L, i + 1);
-    if (M && M->dtype == LA_F32 && !(M->flags & LA_CLOSED)) {
-      a[i].p = M->fdata; o[i].a.rs = 1; o[i].a.cs = M->ld; o[i].m = M->rows; o[i].n = M->cols;
-      mats++;
-    } else if (!M && lua_type(L, i + 1) == LUA_TNUMBER) {
-      s[i] = (float)lua_tonumber(L, i + 1);
-      a[i].p = &s[i]; o[i].a.rs = o[i].a.cs = 0; o[i].m = o[i].n = 1;
-    } else return 0;
+    if (M && M->dtype == LA_F32 && !(M->flags & LA_CLOSED)) mats++;
+    else if (!M && lua_type(L, i + 1) == LUA_TTABLE) tables++;
+    else if (M || lua_type(L, i + 1) != LUA_TNUMBER) return 0;
   }
   if (mats == 0) return 0;
+  for (i = 0; i < k; i++) {
+    /* a table takes the float32 operands' type (tables do not vote) */
+    la_Mat *M = tables && lua_type(L, i + 1) == LUA_TTABLE ? la_checkt(L, i + 1, fname, LA_F32)
+                                                         : la_testany(L, i + 1);
+    if (M) {
+      a[i].p = M->fdata; o[i].a.rs = 1; o[i].a.cs = M->ld; o[i].m = M->rows; o[i].n = M->cols;
+    } else {
+      s[i] = (float)lua_tonumber(L, i + 1);
+      a[i].p = &s[i]; o[i].a.rs = o[i].a.cs = 0; o[i].m = o[i].n = 1;
+    }
+  }
   la_bshape(L, fname, o, k, m, n);
   for (i = 0; i < k; i++) { a[i].rs = o[i].a.rs; a[i].cs = o[i].a.cs; }
   return 1;

@@ -148,8 +148,9 @@ static int jointype(const la_Mat *A, const la_Mat *B) {
 /* kron(A, B): the Kronecker product, block (i, j) = A(i, j) * B */
 static int l_kron(lua_State *L) {
   const char *F = la_fname(L);
-  la_Mat *A = la_checkany(L, 1, F), *B = la_checkany(L, 2, F), *C;
-  int i, j, r, s;
+  int t = la_argtype(L, 1, 2), i, j, r, s;  /* a table takes the other's type */
+  la_Mat *A = la_checkargt(L, 1, F, 1, t == LA_F32 && lua_istable(L, 1) ? LA_F32 : LA_ANY);
+  la_Mat *B = la_checkargt(L, 2, F, 2, t == LA_F32 && lua_istable(L, 2) ? LA_F32 : LA_ANY), *C;
   C = la_newt(L, F, mulsize(L, F, A->rows, B->rows), mulsize(L, F, A->cols, B->cols),
               jointype(A, B));
   if (LA_EMPTY(C)) return 1;
@@ -260,12 +261,11 @@ static int l_vec(lua_State *L) {
 /* blkdiag(A, B, ...): the matrices along the diagonal, zeros elsewhere */
 static int l_blkdiag(lua_State *L) {
   const char *F = la_fname(L);
-  int k, top = lua_gettop(L), t = top > 0 ? LA_F32 : LA_F64;
+  int k, top = lua_gettop(L), t = la_argtype(L, 1, top);   /* tables do not vote */
   lua_Integer m = 0, n = 0;
   la_Mat *C;
   for (k = 1; k <= top; k++) {
-    la_Mat *A = la_checkany(L, k, F);
-    if (A->dtype == LA_F64) t = LA_F64;
+    la_Mat *A = la_checkargt(L, k, F, k, lua_istable(L, k) ? t : LA_ANY);
     m += A->rows; n += A->cols;
     if (m > 2147483647 || n > 2147483647) la_error(L, F, "result is too large");
   }

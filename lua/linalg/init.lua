@@ -27,6 +27,7 @@ local f32wrap = la.f32wrap      -- internal: float32 in and out of float64 code
 la.f32wrap = nil
 
 local EPS = 2.220446049250313e-16
+local EPS32 = 1.1920928955078125e-07
 local asmatrix, check_finite, svd, lstsq, nnls = la.asmatrix, la.check_finite, la.svd, la.lstsq, la.nnls
 local attention = la.attention      -- the C function, for under()
 
@@ -76,14 +77,29 @@ end
 
 local options = util.options
 
+-- Two matrix arguments (or tables) in their common element type, NumPy's
+-- rule as the C core's la_argtype: float64 when either is a float64 matrix
+-- or neither is a matrix; a table takes the other argument's type.
+local function common(a, b, fname, ia, ib)
+  local ta = la.is_matrix(a) and a.dtype
+  local tb = la.is_matrix(b) and b.dtype
+  local t = (ta == "float32" or tb == "float32") and ta ~= "float64" and tb ~= "float64"
+            and "float32" or "float64"
+  a, b = asmatrix(a, fname, ia), asmatrix(b, fname, ib)
+  if a.dtype ~= t then a = a:astype(t) end
+  if b.dtype ~= t then b = b:astype(t) end
+  return a, b
+end
+
 -- Orthonormal basis of the column space of X: the left singular vectors
--- whose singular values exceed NumPy's matrix_rank tolerance.
+-- whose singular values exceed NumPy's matrix_rank tolerance (the eps of
+-- X's type, as la.rank: float32 singular values carry float32's noise).
 local function range_basis(X, fname)
   local m, n = X:shape()
-  if m == 0 or n == 0 then return la.zeros(m, 0), 0 end
+  if m == 0 or n == 0 then return la.zeros(m, 0, {dtype = X.dtype}), 0 end
   check_finite(X, fname, "X", true)       -- the SVD needs it whatever opts say
   local U, s = under(fname, svd)(X)
-  local tol = s(1) * math.max(m, n) * EPS
+  local tol = s(1) * math.max(m, n) * (X.dtype == "float32" and EPS32 or EPS)
   local r = 0
   for i = 1, s:rows() do if s(i) > tol then r = i end end
   return U:sub(1, m, 1, r), r
@@ -98,6 +114,7 @@ end
 -- @return p the projection, r = y - p (orthogonal to every column of X)
 function la.project(y, X, opts)
   opts = options(opts, "project", 3, {check_finite = "boolean"})
+  y, X = common(y, X, "project", 1, 2)
   X = asbasis(X, "project", 2)
   y = against(y, X, "project", 1)
   if opts.check_finite ~= false then check_finite(y, "project", "y") end
@@ -116,7 +133,7 @@ function la.projection_matrix(X, opts)
   X = asbasis(X, "projection_matrix", 1)
   local U = range_basis(X, "projection_matrix")
   local P = U * U.T
-  if opts.complement then return la.eye(X:rows()) - P end
+  if opts.complement then return la.eye(X:rows(), {dtype = X.dtype}) - P end
   return P
 end
 
@@ -163,7 +180,7 @@ end
 --   inside_each (per column), residual_norms (per column)}
 function la.span_check(X, y, opts)
   opts = options(opts, "span_check", 3, {tol = "number", convex = "boolean", check_finite = "boolean"})
-  X = asmatrix(X, "span_check", 1)
+  X, y = common(X, y, "span_check", 1, 2)
   y = against(y, X, "span_check", 2)
   local tol = opts.tol
   if tol and not (tol >= 0) then fail("span_check", "tol must be a number >= 0") end
@@ -180,11 +197,12 @@ function la.span_check(X, y, opts)
     local cols = {}
     for j = 1, k do cols[j] = convex_weights(X, y:col(j)) end
     w = k == 1 and cols[1] or la.hstack(cols)
+    if X.dtype == "float32" then w = w:astype("float32") end   -- NNLS computed in float64
     rank = la.rank(X, {check_finite = false})
   else
     w, _, rank = lstsq(X, y, {check_finite = false})
   end
-  tol = tol or (w.dtype == "float32" and 1e-4 or 1e-10)     -- the type computed in
+  tol = tol or (X.dtype == "float32" and 1e-4 or 1e-10)     -- the arguments' type
   local proj = m > 0 and X * w or la.zeros(0, k)
   local res = y - proj
   local inside, worst, each, norms = true, 0, {}, {}
@@ -240,7 +258,7 @@ end
 function la.linear_regression(X, y, opts)
   opts = options(opts, "linear_regression", 3,
     {intercept = "boolean", ridge = "number", method = {"qr", "svd", "qrp"}})
-  X = asmatrix(X, "linear_regression", 1)
+  X, y = common(X, y, "linear_regression", 1, 2)
   y = asvector(y, "linear_regression", 2)
   local n, d = X:shape()
   if y:rows() ~= n then fail("linear_regression", "X has %d rows but y has %d", n, y:rows()) end
@@ -264,9 +282,12 @@ function la.linear_regression(X, y, opts)
 end
 
 -- A projection bias: a vector of n entries (a 1 x n row, an n x 1 column or a
--- flat table), returned as a 1 x n row that `+` broadcasts over the rows.
-local function projbias(b, n, fname, name)
+-- flat table), returned as a 1 x n row that `+` broadcasts over the rows; a
+-- table is made a matrix of type dtype (tables do not change the type).
+local function projbias(b, n, fname, name, dtype)
+  local tab = not la.is_matrix(b)
   b = asmatrix(b, fname, 7)
+  if tab and b.dtype ~= dtype then b = b:astype(dtype) end
   local p, q = b:shape()
   if q == 1 and p == n and n ~= 1 then b = b.T; p, q = 1, n end
   if p ~= 1 or q ~= n then fail(fname, "%s is %dx%d, expected a vector of %d entries", name, p, q, n) end
@@ -317,9 +338,10 @@ function la.multihead_attention(X, Wq, Wk, Wv, Wo, heads, opts)
   end
   if d % heads ~= 0 then fail(F, "%d query/key columns do not split into %d heads", d, heads) end
   if dvt % heads ~= 0 then fail(F, "%d value columns do not split into %d heads", dvt, heads) end
-  local b = {}
+  local b, t = {}, "float32"
+  for _, M in ipairs{X, KV, Wq, Wk, Wv, Wo} do if M.dtype == "float64" then t = "float64" end end
   for name, n in pairs{bq = d, bk = d, bv = dvt, bo = Wo:cols()} do
-    if opts[name] ~= nil then b[name] = projbias(opts[name], n, F, name) end
+    if opts[name] ~= nil then b[name] = projbias(opts[name], n, F, name, t) end
   end
   local Q, K, V = X * Wq, KV * Wk, KV * Wv
   if b.bq then Q = Q + b.bq end
