@@ -25,10 +25,9 @@ static int imin(int a, int b) { return a < b ? a : b; }
 
 /* Each entry point runs the pass of its argument's type (la_argtype):
 ** float32 through LAPACK's s routines, float64 through its d routines. */
-#define TYPED(name) static int l_##name(lua_State *L) { \
-    return la_argtype(L, 1, 1) == LA_F32 ? l_##name##_s(L) : l_##name##_d(L); }
-TYPED(qr) TYPED(svd) TYPED(eigh) TYPED(cholesky) TYPED(lu) TYPED(eig) TYPED(eigvals)
-TYPED(schur) TYPED(hessenberg) TYPED(null) TYPED(orth)
+LA_TYPED(qr, 1) LA_TYPED(svd, 1) LA_TYPED(eigh, 1) LA_TYPED(cholesky, 1) LA_TYPED(lu, 1)
+LA_TYPED(eig, 1) LA_TYPED(eigvals, 1) LA_TYPED(schur, 1) LA_TYPED(hessenberg, 1)
+LA_TYPED(null, 1) LA_TYPED(orth, 1)
 
 /* ------------------------------------------------------------ expm */
 

@@ -222,9 +222,7 @@ static int m_tostring(lua_State *L) {
 /* lstsq(A, b [, opts]): the pass of A's and b's type (la_argtype):
 ** float32 through LAPACK's s routines and float32 TSQR, float64 (also
 ** for mixed types) through the d routines. */
-static int l_lstsq(lua_State *L) {
-  return la_argtype(L, 1, 2) == LA_F32 ? l_lstsq_s(L) : l_lstsq_d(L);
-}
+LA_TYPED(lstsq, 2)
 
 /* nnls(A, b) -> x >= 0 minimising ||A x - b||, and the residual norm */
 static int l_nnls(lua_State *L) {

@@ -96,6 +96,10 @@ la_Mat *la_checkargt(lua_State *L, int idx, const char *fname, int argno, int dt
 ** is a float32 matrix and none a float64 one (tables and numbers do not
 ** vote); an entry point picks its float32 or float64 pass by it */
 int la_argtype(lua_State *L, int first, int n);
+/* The entry point l_name of a function written once (generate.h): runs
+** l_name_s or l_name_d by la_argtype over its first nmat arguments. */
+#define LA_TYPED(name, nmat) static int l_##name(lua_State *L) { \
+    return la_argtype(L, 1, nmat) == LA_F32 ? l_##name##_s(L) : l_##name##_d(L); }
 /* a square matrix argument (of type dtype) */
 la_Mat *la_checksquare(lua_State *L, int idx, const char *fname);
 la_Mat *la_checksquaret(lua_State *L, int idx, const char *fname, int dtype);

@@ -27,9 +27,7 @@ enum { ASSUME_GEN, ASSUME_SYM, ASSUME_POS, ASSUME_LOWER, ASSUME_UPPER };
 
 /* Each entry point runs the pass of its n matrix arguments' type
 ** (la_argtype: solve(A32, b64) is float64; a table b does not vote). */
-#define TYPED(name, n) static int l_##name(lua_State *L) { \
-    return la_argtype(L, 1, n) == LA_F32 ? l_##name##_s(L) : l_##name##_d(L); }
-TYPED(solve, 2) TYPED(pinv, 1)
+LA_TYPED(solve, 2) LA_TYPED(pinv, 1)
 
 /* inv(A) and det(A): the LU of argument 1, a square matrix of its own
 ** type, after its check_finite option (at 2); pushes the factored copy and
