@@ -214,10 +214,17 @@ static int l_f32wrap(lua_State *L) {
   return 1;
 }
 
+/* argtype(...) -> "float32" or "float64": la_argtype over the arguments,
+** so the Lua front applies the C core's type rule, not a copy of it */
+static int l_argtype(lua_State *L) {
+  lua_pushstring(L, la_dtypes[la_argtype(L, 1, lua_gettop(L))]);
+  return 1;
+}
+
 static const luaL_Reg funcs[] = {
   {"is_matrix", l_is_matrix}, {"asmatrix", l_asmatrix},
   {"check_finite", l_check_finite}, {"checkopts", l_checkopts},
-  {"named", l_named}, {"f32wrap", l_f32wrap}, {NULL, NULL}
+  {"named", l_named}, {"f32wrap", l_f32wrap}, {"argtype", l_argtype}, {NULL, NULL}
 };
 
 void la_open_front(lua_State *L) {

@@ -25,6 +25,8 @@ local named = la.named          -- internal: a core function under another publi
 la.named = nil
 local f32wrap = la.f32wrap      -- internal: float32 in and out of float64 code
 la.f32wrap = nil
+local argtype = la.argtype      -- internal: the core's result type of its matrix arguments
+la.argtype = nil
 
 local EPS = 2.220446049250313e-16
 local EPS32 = 1.1920928955078125e-07
@@ -77,14 +79,11 @@ end
 
 local options = util.options
 
--- Two matrix arguments (or tables) in their common element type, NumPy's
--- rule as the C core's la_argtype: float64 when either is a float64 matrix
--- or neither is a matrix; a table takes the other argument's type.
+-- Two matrix arguments (or tables) in their common element type, the C
+-- core's rule (argtype): float64 when either is a float64 matrix or neither
+-- is a matrix; a table takes the other argument's type.
 local function common(a, b, fname, ia, ib)
-  local ta = la.is_matrix(a) and a.dtype
-  local tb = la.is_matrix(b) and b.dtype
-  local t = (ta == "float32" or tb == "float32") and ta ~= "float64" and tb ~= "float64"
-            and "float32" or "float64"
+  local t = argtype(a, b)
   a, b = asmatrix(a, fname, ia), asmatrix(b, fname, ib)
   if a.dtype ~= t then a = a:astype(t) end
   if b.dtype ~= t then b = b:astype(t) end
@@ -338,8 +337,7 @@ function la.multihead_attention(X, Wq, Wk, Wv, Wo, heads, opts)
   end
   if d % heads ~= 0 then fail(F, "%d query/key columns do not split into %d heads", d, heads) end
   if dvt % heads ~= 0 then fail(F, "%d value columns do not split into %d heads", dvt, heads) end
-  local b, t = {}, "float32"
-  for _, M in ipairs{X, KV, Wq, Wk, Wv, Wo} do if M.dtype == "float64" then t = "float64" end end
+  local b, t = {}, argtype(X, KV, Wq, Wk, Wv, Wo)
   for name, n in pairs{bq = d, bk = d, bv = dvt, bo = Wo:cols()} do
     if opts[name] ~= nil then b[name] = projbias(opts[name], n, F, name, t) end
   end
