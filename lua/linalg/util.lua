@@ -178,7 +178,8 @@ function M.writefile(path, parts, fname, argno)
     local f, err, code = io.open(path, "r+b")
     if f then
       special = f:seek("set", 1) ~= 1
-      f:close()                        -- a probe: nothing was written
+      local ok, cerr = f:close()         -- a probe: nothing was written, but say it if it fails
+      if not ok then ioerror(fname, path, cerr) end
     elseif code ~= 2 then                -- ENOENT: nothing there yet
       ioerror(fname, path, err)          -- a directory, no permission, ...
     end
