@@ -3,12 +3,7 @@
 -- of defect when one is put into a copy.
 -- ldoc (on Lua 5.1) and the checker run without check-asan's preloaded
 -- sanitizer: what they leak at exit is theirs
-local function sh(cmd)
-  local p = io.popen("unset LD_PRELOAD ASAN_OPTIONS; " .. cmd .. " 2>&1")
-  local out = p:read("a")
-  local ok = p:close()
-  return out, ok
-end
+local sh = require "shell"
 
 local have_ldoc = sh("command -v ldoc >/dev/null && echo yes"):match("yes")
   and sh("lua5.1 -e 'require \"discount\"' && echo yes"):match("yes")

@@ -3,12 +3,7 @@
 -- find the modules. (make check-install does the same for the rock.)
 -- make, cc and pkg-config run without the sanitizer runtime that check-asan
 -- preloads (their own leaks are not ours, and would fail the commands)
-local function sh(cmd)
-  local p = io.popen("unset LD_PRELOAD ASAN_OPTIONS; " .. cmd .. " 2>&1")
-  local out = p:read("a")
-  local ok = p:close()
-  return out, ok
-end
+local sh = require "shell"
 
 -- under make valgrind every child is traced: make and cc would run under
 -- memcheck, to no purpose

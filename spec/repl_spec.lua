@@ -1,15 +1,21 @@
 -- The interactive session (bin/linalg-repl) driven through a pipe.
+-- what the session prints given these lines on its standard input
+local function repl(...)
+  local name = os.tmpname()
+  local f = assert(io.open(name, "w"))
+  assert(f:write(...))
+  assert(f:close())
+  local p = io.popen(string.format("LUA_CPATH='%s' lua5.4 bin/linalg-repl < %s 2>&1", package.cpath, name))
+  local out = p:read("a")
+  p:close()
+  os.remove(name)
+  return out
+end
+
 describe("bin/linalg-repl", function()
   it("prints expressions, runs statements, continues lines, survives errors", function()
-    local name = os.tmpname()
-    local f = io.open(name, "w")
-    f:write("A = la.matrix{{1,2},{3,4}}\nA * A.T\nfor i = 1,\n 2 do print('i=' .. i) end\n",
-            "la.zeros(-1, 1)\nla.det(A)\nexit\n")
-    f:close()
-    local p = io.popen(string.format("LUA_CPATH='%s' lua5.4 bin/linalg-repl < %s 2>&1", package.cpath, name))
-    local out = p:read("a")
-    p:close()
-    os.remove(name)
+    local out = repl("A = la.matrix{{1,2},{3,4}}\nA * A.T\nfor i = 1,\n 2 do print('i=' .. i) end\n",
+                     "la.zeros(-1, 1)\nla.det(A)\nexit\n")
     assert.is_truthy(out:find("2x2 matrix\n   5  11\n  11  25", 1, true))
     assert.is_truthy(out:find("i=1\ni=2", 1, true))
     assert.is_truthy(out:find("linalg.zeros: bad argument #1", 1, true))
@@ -18,15 +24,8 @@ describe("bin/linalg-repl", function()
   end)
 
   it("echoes by Octave's rules and prints help without a terminal too", function()
-    local name = os.tmpname()
-    local f = io.open(name, "w")
-    f:write("x = 2\ny = 3;\nx * y\nans + 1\nlocal z = 5\nz\nla.qr(la.eye(2));\n",
-            "help 'scalar_projection'\nla\n")
-    f:close()
-    local p = io.popen(string.format("LUA_CPATH='%s' lua5.4 bin/linalg-repl < %s 2>&1", package.cpath, name))
-    local out = p:read("a")
-    p:close()
-    os.remove(name)
+    local out = repl("x = 2\ny = 3;\nx * y\nans + 1\nlocal z = 5\nz\nla.qr(la.eye(2));\n",
+                     "help 'scalar_projection'\nla\n")
     assert.is_truthy(out:find("> x = 2\n", 1, true))
     assert.is_falsy(out:find("y = 3", 1, true))
     assert.is_truthy(out:find("ans = 6\n", 1, true))
