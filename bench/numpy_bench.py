@@ -2,25 +2,9 @@
 usage: /usr/bin/python3 bench/numpy_bench.py SUITE...  (threads via OPENBLAS_NUM_THREADS)
 Prints "key seconds" (median of repetitions)."""
 import sys
-import time
 import numpy as np
 
-
-def timeit(f, reps, inner=1):
-    f()
-    f()  # two warm-up calls, as in bench/linalg_bench.lua
-    t = []
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        for _ in range(inner):
-            f()
-        t.append((time.perf_counter() - t0) / inner)
-    t.sort()
-    return t[(len(t) - 1) // 2]
-
-
-def out(key, s):
-    print("%s %.9g" % (key, s), flush=True)
+from benchtime import timeit, out
 
 
 def dgemm():

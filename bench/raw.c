@@ -7,23 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static int cmp(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
-static double median(double *t, int n) {
-  qsort(t, (size_t)n, sizeof *t, cmp);
-  return t[n / 2];
-}
+#include "timing.h"
 
 static void fill(double *a, size_t n, unsigned seed) {
   size_t i;
@@ -31,38 +16,22 @@ static void fill(double *a, size_t n, unsigned seed) {
   for (i = 0; i < n; i++) a[i] = rand() / (double)RAND_MAX - 0.5;
 }
 
-static double bench_dgemm(int n, int reps) {
-  double *A = malloc(sizeof(double) * n * n), *B = malloc(sizeof(double) * n * n),
-         *C = malloc(sizeof(double) * n * n), t[64];
+/* one n x n product per repetition: cblas_dgemm, or cblas_sgemm on the
+** same values rounded to float32 (single) */
+static double bench_gemm(int n, int reps, int single) {
+  size_t nn = (size_t)n * n, i;
+  double *A = malloc(sizeof(double) * nn), *B = malloc(sizeof(double) * nn),
+         *C = malloc(sizeof(double) * nn), t[64];
+  float *a = (float *)A, *b = (float *)B, *c = (float *)C;   /* float32 in the same blocks */
   int r;
-  fill(A, (size_t)n * n, 1); fill(B, (size_t)n * n, 2);
+  fill(A, nn, 1); fill(B, nn, 2);
+  if (single) for (i = 0; i < nn; i++) { a[i] = (float)A[i]; b[i] = (float)B[i]; }
   for (r = 0; r < reps; r++) {
     double t0 = now();
-    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0, A, n,
-                B, n, 0.0, C, n);
-    t[r] = now() - t0;
-  }
-  free(A); free(B); free(C);
-  return median(t, reps);
-}
-
-static void fills(float *a, size_t n, unsigned seed) {
-  size_t i;
-  srand(seed);
-  for (i = 0; i < n; i++) a[i] = (float)(rand() / (double)RAND_MAX - 0.5);
-}
-
-/* the float32 twin of bench_dgemm: one cblas_sgemm per repetition */
-static double bench_sgemm(int n, int reps) {
-  float *A = malloc(sizeof(float) * n * n), *B = malloc(sizeof(float) * n * n),
-        *C = malloc(sizeof(float) * n * n);
-  double t[64];
-  int r;
-  fills(A, (size_t)n * n, 1); fills(B, (size_t)n * n, 2);
-  for (r = 0; r < reps; r++) {
-    double t0 = now();
-    cblas_sgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, A, n,
-                B, n, 0.0f, C, n);
+    if (single)
+      cblas_sgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, a, n, b, n, 0.0f, c, n);
+    else
+      cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0, A, n, B, n, 0.0, C, n);
     t[r] = now() - t0;
   }
   free(A); free(B); free(C);
@@ -101,10 +70,10 @@ static int reps_of(const char *s) {
 int main(int argc, char **argv) {
   if (argc >= 4 && strcmp(argv[1], "dgemm") == 0) {
     int n = atoi(argv[2]);
-    printf("dgemm_%d %.9g\n", n, bench_dgemm(n, reps_of(argv[3])));
+    printf("dgemm_%d %.9g\n", n, bench_gemm(n, reps_of(argv[3]), 0));
   } else if (argc >= 4 && strcmp(argv[1], "sgemm") == 0) {
     int n = atoi(argv[2]);
-    printf("sgemm_%d %.9g\n", n, bench_sgemm(n, reps_of(argv[3])));
+    printf("sgemm_%d %.9g\n", n, bench_gemm(n, reps_of(argv[3]), 1));
   } else if (argc >= 5 && strcmp(argv[1], "lstsq") == 0) {
     int m = atoi(argv[2]), n = atoi(argv[3]);
     printf("lstsq_%d_%d %.9g\n", m, n, bench_lstsq(m, n, reps_of(argv[4])));

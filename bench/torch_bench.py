@@ -3,27 +3,11 @@ bench/linalg_bench.lua's float32 suites, one thread.
 usage: /usr/bin/python3 bench/torch_bench.py SUITE...   Prints "key seconds"."""
 import math
 import sys
-import time
 import torch
 
 torch.set_num_threads(1)
 
-
-def timeit(f, reps, inner=1):
-    f()
-    f()  # two warm-up calls, as in bench/linalg_bench.lua
-    t = []
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        for _ in range(inner):
-            f()
-        t.append((time.perf_counter() - t0) / inner)
-    t.sort()
-    return t[(len(t) - 1) // 2]
-
-
-def out(key, s):
-    print("%s %.9g" % (key, s), flush=True)
+from benchtime import timeit, out
 
 
 def torch_attention(Q, K, V):

@@ -5,18 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static int cmp(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
+#include "timing.h"
 
 int main(int argc, char **argv) {
   int n = argc > 1 ? atoi(argv[1]) : 100, reps = argc > 2 ? atoi(argv[2]) : 21, i, j, r;
@@ -39,7 +29,6 @@ int main(int argc, char **argv) {
     if (LAPACKE_dtpqrt_work(LAPACK_COL_MAJOR, n, n, n, nb, A, n, B, n, T, nb, w) != 0) return 1;
     t[r] = now() - t0;
   }
-  qsort(t, (size_t)reps, sizeof(double), cmp);
-  printf("tpqrt_%d %.9g\n", n, t[reps / 2]);
+  printf("tpqrt_%d %.9g\n", n, median(t, reps));
   return 0;
 }
