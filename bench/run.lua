@@ -85,23 +85,6 @@ local function ratio(a, b) return (a and b) and string.format("%.2f", a / b) or 
 
 local suites = {}
 
-function suites.dgemm()
-  for _, th in ipairs{1, 2} do
-    local L, N, R = linalg(th, "dgemm"), numpy(th, "dgemm"), {}
-    for _, n in ipairs{256, 1024, 2048} do
-      for k, v in pairs(raw(th, "dgemm " .. n .. " 7")) do R[k] = v end
-    end
-    print(string.format("\nA * B, square, %d thread%s (GFLOP/s = 2n^3 / median time)", th, th > 1 and "s" or ""))
-    print(string.format("%6s %12s %12s %12s %14s %14s", "n", "linalg", "raw dgemm", "NumPy", "linalg/raw", "linalg/NumPy"))
-    for _, n in ipairs{256, 1024, 2048} do
-      local k, fl = "dgemm_" .. n, 2 * n ^ 3 / 1e9
-      local gl, gr, gn = L[k] and fl / L[k], R[k] and fl / R[k], N[k] and fl / N[k]
-      print(string.format("%6d %12s %12s %12s %14s %14s", n, f(gl, "%.1f"), f(gr, "%.1f"), f(gn, "%.1f"),
-        ratio(gl, gr), ratio(gl, gn)))
-    end
-  end
-end
-
 function suites.tiny()
   local L, N = linalg(1, "tiny"), numpy(1, "tiny")
   print("\ntiny operations, time per call in microseconds (target: linalg/NumPy <= 0.33)")
@@ -209,24 +192,28 @@ local function cell(L, key, fmt, scale, rate)
   return f(t and (rate and rate / t or t * scale), fmt)
 end
 
-function suites.sgemm()
+-- A * B against raw cblas_dgemm / cblas_sgemm and NumPy, 1 then 2 threads
+local function gemm(op, title, t64, t32)
   for _, th in ipairs{1, 2} do
-    local L, N, R = linalg(th, "sgemm"), numpy(th, "sgemm"), {}
+    local L, N, R = linalg(th, op), numpy(th, op), {}
     for _, n in ipairs{256, 1024, 2048} do
-      for k, v in pairs(raw(th, "sgemm " .. n .. " 7")) do R[k] = v end
+      for k, v in pairs(raw(th, op .. " " .. n .. " 7")) do R[k] = v end
     end
-    print(string.format("\nA * B, square, float32, %d thread%s (GFLOP/s = 2n^3 / median time; target: linalg/raw >= 0.97)",
-      th, th > 1 and "s" or ""))
+    print(string.format("\nA * B, square, %s%d thread%s (GFLOP/s = 2n^3 / median time%s)", title, th,
+      th > 1 and "s" or "", op == "sgemm" and "; target: linalg/raw >= 0.97" or ""))
     na_note(L)
-    print(string.format("%6s %12s %12s %12s %14s %14s", "n", "linalg f32", "raw sgemm", "NumPy f32", "linalg/raw", "linalg/NumPy"))
+    print(string.format("%6s %12s %12s %12s %14s %14s", "n", t64, "raw " .. op, t32, "linalg/raw", "linalg/NumPy"))
     for _, n in ipairs{256, 1024, 2048} do
-      local k, fl = "sgemm_" .. n, 2 * n ^ 3 / 1e9
+      local k, fl = op .. "_" .. n, 2 * n ^ 3 / 1e9
       local gl, gr, gn = L[k] and fl / L[k], R[k] and fl / R[k], N[k] and fl / N[k]
-      print(string.format("%6d %12s %12s %12s %14s %14s", n, cell(L, k, "%.1f", nil, fl), f(gr, "%.1f"), f(gn, "%.1f"),
-        ratio(gl, gr), ratio(gl, gn)))
+      print(string.format("%6d %12s %12s %12s %14s %14s", n, cell(L, k, "%.1f", nil, fl), f(gr, "%.1f"),
+        f(gn, "%.1f"), ratio(gl, gr), ratio(gl, gn)))
     end
   end
 end
+
+function suites.dgemm() gemm("dgemm", "", "linalg", "NumPy") end
+function suites.sgemm() gemm("sgemm", "float32, ", "linalg f32", "NumPy f32") end
 
 function suites.tiny32()
   local L = linalg(1, "tiny32")
