@@ -108,7 +108,7 @@ static int matmul(lua_State *L, const char *fname) {
   int f32 = 0;
   if (A && B && A->dtype == B->dtype && !((A->flags | B->flags) & LA_CLOSED))
     f32 = A->dtype == LA_F32;           /* two open matrices of one type: as they are */
-  else if (la_argtype(L, 1, 2) == LA_F32 && (A || B) && !((A ? A : B)->flags & LA_CLOSED)) {
+  else if (la_argtype(L, 1, 2) == LA_F32) {
     A = la_checkt(L, 1, fname, LA_F32); /* a float32 matrix and a table: float32 */
     B = la_checkt(L, 2, fname, LA_F32);
     f32 = 1;

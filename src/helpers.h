@@ -178,13 +178,11 @@ void la_operand(lua_State *L, int idx, const char *fname, la_Operand *o);
 void la_bshape(lua_State *L, const char *fname, la_Operand *o, int k, int *m, int *n);
 int la_broadcast(lua_State *L, const char *fname, la_Operand *o, int k,
                  int *m, int *n);
-/* The float32 reading of k <= LA_MAXOPS operands from index 1: when each is
-** an open float32 matrix, a number (a float in s[i]) or a table (made a
-** float32 matrix in its slot), at least one a matrix, fills a[i] with
-** broadcast strides, sets m, n and returns 1; anything else (a float64
-** matrix, a closed matrix, no matrix) returns 0 having read nothing, and
-** the caller takes la_broadcast, which computes in float64: NumPy's
-** promotion, with numbers and tables never promoting. */
+/* The float32 reading of k <= LA_MAXOPS operands from index 1: when
+** la_argtype says float32 (a float32 matrix, no float64 one), fills a[i]
+** with broadcast strides (a number is a float in s[i], a table is made a
+** float32 matrix in its slot), sets m, n and returns 1; otherwise returns 0
+** having read nothing, and the caller takes la_broadcast (float64). */
 #define LA_MAXOPS 4
 int la_broadcast32(lua_State *L, const char *fname, lak_sArg *a, float *s, int k,
                    int *m, int *n);
@@ -215,11 +213,10 @@ la_Line la_flat(const la_Mat *A);
 double la_lreduce(int r, la_Line l, double ddof);
 double la_lnorm(la_Line l, double p);
 double la_ldot(la_Line u, la_Line v);
-/* A vector argument (as la_vec reads it) as a line: of its own type with
-** any, else float64 (la_check's rule). la_linepair reads arguments 1 and
-** 2, which must have one length: float32 lines when both are float32, else
-** float64 ones (NumPy's promotion). */
-la_Line la_vecline(lua_State *L, int idx, const char *fname, int any);
+/* A vector argument (as la_vec reads it) as a line of type dtype (LA_ANY:
+** its own, la_checkt's rule). la_linepair reads arguments 1 and 2, which
+** must have one length, in their la_argtype. */
+la_Line la_vecline(lua_State *L, int idx, const char *fname, int dtype);
 void la_linepair(lua_State *L, const char *fname, la_Line *u, la_Line *v);
 
 /* ------------------------------------------------------------ the parts */

@@ -115,7 +115,7 @@ static int l_norm(lua_State *L) {
   double p, r;
   Ord kind = normord(L, 2, F, &p);
   if (la_isvec(A))
-    r = la_lnorm(la_vecline(L, 1, F, 1), kind == ORD_P ? p : 2.0);
+    r = la_lnorm(la_vecline(L, 1, F, LA_ANY), kind == ORD_P ? p : 2.0);
   else if (kind != ORD_P)
     r = matnorm(L, A, p, kind == ORD_NONE ? ORD_FRO : kind, F);
   else if (p == 1 || p == -1 || p == 2 || p == -2 || isinf(p))

@@ -60,23 +60,15 @@ int la_broadcast(lua_State *L, const char *fname, la_Operand *o, int k,
 int la_broadcast32(lua_State *L, const char *fname, lak_sArg *a, float *s, int k,
                    int *m, int *n) {
   la_Operand o[LA_MAXOPS];              /* shapes and strides, for la_bshape */
-  int i, mats = 0, tables = 0;
-  for (i = 0; i < k; i++) {             /* the float32 pass, or 0 */
-    la_Mat *M = la_testany(L, i + 1);
-    if (M && M->dtype == LA_F32 && !(M->flags & LA_CLOSED)) mats++;
-    else if (!M && lua_type(L, i + 1) == LUA_TTABLE) tables++;
-    else if (M || lua_type(L, i + 1) != LUA_TNUMBER) return 0;
-  }
-  if (mats == 0) return 0;
+  int i;
+  if (la_argtype(L, 1, k) != LA_F32) return 0;   /* the float64 pass: la_broadcast */
   for (i = 0; i < k; i++) {
-    /* a table takes the float32 operands' type (tables do not vote) */
-    la_Mat *M = tables && lua_type(L, i + 1) == LUA_TTABLE ? la_checkt(L, i + 1, fname, LA_F32)
-                                                         : la_testany(L, i + 1);
-    if (M) {
-      a[i].p = M->fdata; o[i].a.rs = 1; o[i].a.cs = M->ld; o[i].m = M->rows; o[i].n = M->cols;
-    } else {
+    if (lua_type(L, i + 1) == LUA_TNUMBER) {
       s[i] = (float)lua_tonumber(L, i + 1);
       a[i].p = &s[i]; o[i].a.rs = o[i].a.cs = 0; o[i].m = o[i].n = 1;
+    } else {                            /* a table is made float32; closed, a string: errors */
+      la_Mat *M = la_checkt(L, i + 1, fname, LA_F32);
+      a[i].p = M->fdata; o[i].a.rs = 1; o[i].a.cs = M->ld; o[i].m = M->rows; o[i].n = M->cols;
     }
   }
   la_bshape(L, fname, o, k, m, n);
@@ -140,8 +132,8 @@ double la_ldot(la_Line u, la_Line v) {
   return u.f ? lak_sdotd(u.n, u.f, u.s, v.f, v.s) : lak_dotd(u.n, u.p, u.s, v.p, v.s);
 }
 
-la_Line la_vecline(lua_State *L, int idx, const char *fname, int any) {
-  la_Mat *A = any ? la_checkany(L, idx, fname) : la_check(L, idx, fname);
+la_Line la_vecline(lua_State *L, int idx, const char *fname, int dtype) {
+  la_Mat *A = la_checkt(L, idx, fname, dtype);
   if (!la_isvec(A))
     la_argerror(L, fname, idx, lua_pushfstring(L,
                 "vector expected, got a %dx%d matrix", A->rows, A->cols));
@@ -149,10 +141,9 @@ la_Line la_vecline(lua_State *L, int idx, const char *fname, int any) {
 }
 
 void la_linepair(lua_State *L, const char *fname, la_Line *u, la_Line *v) {
-  la_Mat *A = la_testany(L, 1), *B = la_testany(L, 2);
-  int f32 = A && B && A->dtype == LA_F32 && B->dtype == LA_F32;
-  *u = la_vecline(L, 1, fname, f32);
-  *v = la_vecline(L, 2, fname, f32);
+  int t = la_argtype(L, 1, 2);
+  *u = la_vecline(L, 1, fname, t);
+  *v = la_vecline(L, 2, fname, t);
   if (u->n != v->n)
     la_error(L, fname, "vector lengths %d and %d differ", (int)u->n, (int)v->n);
 }
