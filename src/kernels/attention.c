@@ -167,5 +167,32 @@ static void parallel_blocks(int nb, int nthreads, BlockFn fn, const void *ctx,
   pthread_mutex_destroy(&job.mu);
 }
 
+/* ---- the AVX-512 kernel (attention_simd_gen.h), chosen at run time */
+
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+#include <immintrin.h>
+#include <stdint.h>
+#define LAK_SIMD 1
+#define SIMD_FN __attribute__((target("avx512f")))
+#define SIMD_G 5              /* strips per query block */
+#define SIMD_BK 64            /* keys per tile: a strip's scores are 12 KiB in float */
+#define SIMD_NJ 8             /* keys per score panel, value columns per output panel */
+#define SIMD_LDV (SIMD_BK + 16)   /* padded: the value columns do not share cache sets */
+#define SIMD_DMAX 1024        /* larger dk or dv: the work would grow past a few MiB */
+
+static int simd_have;
+static pthread_once_t simd_once = PTHREAD_ONCE_INIT;
+static void simd_probe(void) {
+  __builtin_cpu_init();
+  simd_have = __builtin_cpu_supports("avx512f") != 0;
+}
+static int simd_cpu(void) {
+  pthread_once(&simd_once, simd_probe);
+  return simd_have;
+}
+#else
+#define LAK_SIMD 0
+#endif
+
 #define LAK_GENERIC_FILE "attention_gen.h"
 #include "generate.h"

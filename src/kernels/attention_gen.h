@@ -29,9 +29,30 @@ void LAK(expsum)(LAK_REAL *restrict x, const LAK_REAL *restrict m, LAK_REAL *res
   }
 }
 
-size_t LAK(attn_work)(const LAK(Attn) *a) {
+#if LAK_SIMD
+#include "attention_simd_gen.h"
+#endif
+
+/* the AVX-512 kernel takes float attention without mask or bias */
+static int LAK(simd_ok)(const LAK(Attn) *a) {
+#if LAK_SIMD
+  return LAK_PICK(0, 1) && !a->mask && !a->bias && a->dk > 0 && a->dk <= SIMD_DMAX &&
+         a->dv <= SIMD_DMAX && simd_cpu();
+#else
   (void)a;
-  return (size_t)LAK_ATTN_BQ * LAK_ATTN_BK + 4 * (size_t)LAK_ATTN_BQ;
+  return 0;
+#endif
+}
+
+size_t LAK(attn_work)(const LAK(Attn) *a) {
+  size_t n = (size_t)LAK_ATTN_BQ * LAK_ATTN_BK + 4 * (size_t)LAK_ATTN_BQ;
+#if LAK_SIMD
+  if (LAK(simd_ok)(a)) {
+    size_t part[6], s = LAK(simd_parts)(a, part);
+    if (s > n) n = s;
+  }
+#endif
+  return n;
 }
 
 /* The bq x bk tile S (ld bq) and the broadcast matrix at B (entry (i, j) at
@@ -196,14 +217,28 @@ static void LAK(block)(const void *ctx, int b, void *work) {
   LAK(query_block)(q->a, b * LAK_ATTN_BQ, q->O, q->ldo, q->lse, (LAK_REAL *)work);
 }
 
+#if LAK_SIMD
+static void LAK(simd_blockfn)(const void *ctx, int b, void *work) {
+  const LAK(Blocks) *q = (const LAK(Blocks) *)ctx;
+  LAK(simd_block)(q->a, b * SIMD_BQ, q->O, q->ldo, q->lse, (LAK_REAL *)work);
+}
+#endif
+
 /* The fused kernel over all query blocks, on up to nthreads threads. */
 static void LAK(fused)(const LAK(Attn) *a, LAK_REAL *O, int ldo, LAK_REAL *lse,
                        LAK_REAL *work, int nthreads) {
   LAK(Blocks) q;
   int j;
+  q.a = a; q.O = O; q.lse = lse; q.ldo = ldo;
+#if LAK_SIMD
+  if (LAK(simd_ok)(a)) {
+    parallel_blocks(nblocks(a->nq, SIMD_BQ), nthreads,
+                    LAK(simd_blockfn), &q, (char *)work, LAK(attn_work)(a) * sizeof(LAK_REAL));
+    return;
+  }
+#endif
   for (j = 0; j < a->dv; j++)
     memset(O + (ptrdiff_t)j * ldo, 0, (size_t)a->nq * sizeof(LAK_REAL));
-  q.a = a; q.O = O; q.lse = lse; q.ldo = ldo;
   parallel_blocks(nblocks(a->nq, LAK_ATTN_BQ), nthreads, LAK(block), &q, (char *)work,
                   LAK(attn_work)(a) * sizeof(LAK_REAL));
 }
@@ -277,3 +312,15 @@ void LAK(attention_weights)(const LAK(Attn) *a, LAK_REAL *O, int ldo, LAK_REAL *
   if (lse) for (i = 0; i < a->nq; i++) lse[i] = sum[i] == 0.0 ? -INF : mx[i] + LAK_M(log)(sum[i]);
   LAK(gemm)('N', 'N', a->nq, a->dv, a->nk, 1.0, A, lda, a->V, a->ldv, 0.0, O, ldo);
 }
+
+#if LAK_SIMD   /* attention_simd_gen.h's per-type names */
+#undef SV
+#undef SMASK
+#undef SI
+#undef SCMP
+#undef SIMD_W
+#undef SIMD_R
+#undef SIMD_BQ
+#undef SET1
+#undef SIMD_PAD
+#endif

@@ -1,0 +1,270 @@
+/*
+** kernels/attention_simd_gen.h: the fused attention kernel in AVX-512
+** registers, over LAK_REAL (included twice by attention.c, see generate.h).
+**
+** The two products of a key tile, S = scale * Q K^T and O += P V, are
+** register-blocked here instead of two gemm calls per tile: the BLAS packs
+** both operands of every call again, and with d = 64 that packing and the
+** calls' fixed costs are a third of the time. Here the query rows of a block
+** are packed once, each key tile once per block, and the scores of a strip
+** of SIMD_R query rows never leave L1 between the products and the exp.
+**
+** Layouts (all column-major, as the matrices):
+**   q   a strip: q[k * SIMD_R + r] = Q(i0 + r, k), zero rows past nq
+**   kp  keys in panels of SIMD_NJ: kp[(p * dk + k) * SIMD_NJ + t] = K(j0 + p * SIMD_NJ + t, k)
+**   vp  the tile's values: vp[c * SIMD_LDV + j] = V(j0 + j, c), zero columns up to dvp
+**   S   one strip's scores / weights: S[j * SIMD_R + r]
+**   ob  a strip's unnormalized output: ob[c * SIMD_R + r]
+** Lanes run down the rows, so a row's maximum and sum are lanewise, never
+** reduced across a vector. Used for every float attention without mask or
+** bias (causal included) when the CPU has AVX-512 and dk, dv <= SIMD_DMAX.
+*/
+
+#if LAK_DOUBLE
+#define SV __m512d
+#define SMASK __mmask8
+#define SI(op) _mm512_##op##_pd
+#define SCMP _mm512_cmp_pd_mask
+#define SIMD_W 8
+#else
+#define SV __m512
+#define SMASK __mmask16
+#define SI(op) _mm512_##op##_ps
+#define SCMP _mm512_cmp_ps_mask
+#define SIMD_W 16
+#endif
+#define SIMD_R (3 * SIMD_W)          /* query rows per strip: three vectors */
+#define SIMD_BQ (SIMD_G * SIMD_R)    /* query rows per block */
+#define SET1(x) SI(set1)((LAK_REAL)(x))
+
+/* exp(x) for x <= 0 (attention.c's EXP_* method; 2^k by scalef): 0 below
+** EXP_MIN and for -inf, NaN stays NaN */
+SIMD_FN static inline SV LAK(vexp)(SV x) {
+  SMASK keep = SCMP(x, SET1(EXP_MIN), _CMP_NLT_UQ);   /* NaN is kept */
+  SV k = SI(roundscale)(SI(mul)(x, SET1(EXP_LOG2E)), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  SV r = SI(fnmadd)(k, SET1(EXP_LN2HI), x), p = SET1(EXP_POLY[0]);
+  int c;
+  r = SI(fnmadd)(k, SET1(EXP_LN2LO), r);
+  for (c = 1; c <= EXP_DEG; c++) p = SI(fmadd)(p, r, SET1(EXP_POLY[c]));
+  return SI(maskz_scalef)(keep, p, k);
+}
+
+/* Per-thread work, in elements: the packed strips, key panels and values,
+** one strip's scores, the output strips and the row states m, l; each part
+** padded to a 64-byte boundary. */
+#define SIMD_PAD (64 / sizeof(LAK_REAL))
+static size_t LAK(simd_parts)(const LAK(Attn) *a, size_t part[6]) {
+  size_t dvp = (size_t)(a->dv + SIMD_NJ - 1) / SIMD_NJ * SIMD_NJ;
+  part[0] = (size_t)SIMD_G * a->dk * SIMD_R;       /* q */
+  part[1] = (size_t)SIMD_BK * a->dk;               /* kp */
+  part[2] = dvp * SIMD_LDV;                        /* vp */
+  part[3] = (size_t)SIMD_R * SIMD_BK;              /* S */
+  part[4] = (size_t)SIMD_G * dvp * SIMD_R;         /* ob */
+  part[5] = 2 * (size_t)SIMD_BQ;                   /* m, l */
+  return part[0] + part[1] + part[2] + part[3] + part[4] + part[5] + 7 * SIMD_PAD;
+}
+
+static LAK_REAL *LAK(simd_align)(LAK_REAL *p) {
+  uintptr_t u = (uintptr_t)p;
+  return (LAK_REAL *)((u + 63) & ~(uintptr_t)63);   /* the work is LAK_REAL-aligned */
+}
+
+typedef struct LAK(Simd) {
+  LAK_REAL *q, *kp, *vp, *S, *ob, *m, *l;
+} LAK(Simd);
+
+static void LAK(simd_carve)(const LAK(Attn) *a, LAK_REAL *work, LAK(Simd) *w) {
+  size_t part[6];
+  LAK(simd_parts)(a, part);
+  w->q = LAK(simd_align)(work);
+  w->kp = LAK(simd_align)(w->q + part[0]);
+  w->vp = LAK(simd_align)(w->kp + part[1]);
+  w->S = LAK(simd_align)(w->vp + part[2]);
+  w->ob = LAK(simd_align)(w->S + part[3]);
+  w->m = LAK(simd_align)(w->ob + part[4]);
+  w->l = w->m + SIMD_BQ;
+}
+
+/* keys j0 .. j0 + n - 1 into panels, zero keys up to the panel's end; their
+** values into vp, zero columns dv .. dvp - 1 */
+static void LAK(simd_pack_kv)(const LAK(Attn) *a, int j0, int n, LAK(Simd) *w) {
+  int np = (n + SIMD_NJ - 1) / SIMD_NJ, p, k, c, dvp = (a->dv + SIMD_NJ - 1) / SIMD_NJ * SIMD_NJ;
+  for (p = 0; p < np; p++) {
+    int t0 = p * SIMD_NJ, nt = n - t0 < SIMD_NJ ? n - t0 : SIMD_NJ;
+    for (k = 0; k < a->dk; k++) {
+      LAK_REAL *d = w->kp + ((size_t)p * a->dk + k) * SIMD_NJ;
+      memcpy(d, a->K + j0 + t0 + (ptrdiff_t)k * a->ldk, (size_t)nt * sizeof *d);
+      if (nt < SIMD_NJ) memset(d + nt, 0, (size_t)(SIMD_NJ - nt) * sizeof *d);
+    }
+  }
+  for (c = 0; c < dvp; c++) {
+    LAK_REAL *d = w->vp + (size_t)c * SIMD_LDV;
+    if (c < a->dv) memcpy(d, a->V + j0 + (ptrdiff_t)c * a->ldv, (size_t)n * sizeof *d);
+    else memset(d, 0, (size_t)n * sizeof *d);
+  }
+}
+
+/* the block's query rows i0 .. i0 + bq - 1 into strips, zero rows past bq */
+static void LAK(simd_pack_q)(const LAK(Attn) *a, int i0, int bq, LAK_REAL *q) {
+  int s, k;
+  for (s = 0; s * SIMD_R < bq; s++) {
+    int r0 = s * SIMD_R, n = bq - r0 < SIMD_R ? bq - r0 : SIMD_R;
+    for (k = 0; k < a->dk; k++) {
+      LAK_REAL *d = q + ((size_t)s * a->dk + k) * SIMD_R;
+      memcpy(d, a->Q + i0 + r0 + (ptrdiff_t)k * a->ldq, (size_t)n * sizeof *d);
+      if (n < SIMD_R) memset(d + n, 0, (size_t)(SIMD_R - n) * sizeof *d);
+    }
+  }
+}
+
+/* Scores of strip q against the kb keys of the panels, scaled, into S; keys
+** past kb and, with diag >= 0 ... (causal), keys j > r + diag of strip row r
+** are -inf. mx[v] takes the lanewise maximum (NaN scores are skipped). */
+SIMD_FN static void LAK(simd_scores)(const LAK(Attn) *a, const LAK_REAL *q, const LAK_REAL *kp,
+                                     int kb, int causal, long long diag, LAK_REAL *S, SV mx[3]) {
+  const SV scale = SET1(a->scale), ninf = SET1(-INF);
+  SV row[3];
+  int np = (kb + SIMD_NJ - 1) / SIMD_NJ, p, k, t, v;
+  for (v = 0; v < 3; v++) {          /* each lane's row index within the strip */
+    LAK_REAL idx[SIMD_W];
+    for (t = 0; t < SIMD_W; t++) idx[t] = (LAK_REAL)(v * SIMD_W + t);
+    row[v] = SI(loadu)(idx);
+  }
+  for (p = 0; p < np; p++) {
+    const LAK_REAL *b = kp + (size_t)p * a->dk * SIMD_NJ;
+    SV acc[SIMD_NJ][3];
+    for (t = 0; t < SIMD_NJ; t++) for (v = 0; v < 3; v++) acc[t][v] = SI(setzero)();
+    for (k = 0; k < a->dk; k++) {
+      const LAK_REAL *qk = q + (size_t)k * SIMD_R, *bk = b + (size_t)k * SIMD_NJ;
+      SV q0 = SI(load)(qk), q1 = SI(load)(qk + SIMD_W), q2 = SI(load)(qk + 2 * SIMD_W);
+      for (t = 0; t < SIMD_NJ; t++) {
+        SV kk = SI(set1)(bk[t]);
+        acc[t][0] = SI(fmadd)(q0, kk, acc[t][0]);
+        acc[t][1] = SI(fmadd)(q1, kk, acc[t][1]);
+        acc[t][2] = SI(fmadd)(q2, kk, acc[t][2]);
+      }
+    }
+    for (t = 0; t < SIMD_NJ; t++) {
+      int j = p * SIMD_NJ + t;
+      for (v = 0; v < 3; v++) {
+        SV s = SI(mul)(acc[t][v], scale);
+        if (j >= kb) s = ninf;
+        else if (causal && j - diag > 0) {   /* rows r < j - diag do not see key j */
+          long long lim = j - diag > SIMD_R ? SIMD_R : j - diag;
+          s = SI(mask_mov)(s, SCMP(row[v], SET1(lim), _CMP_LT_OQ), ninf);
+        }
+        mx[v] = SI(max)(s, mx[v]);           /* s NaN: mx stays */
+        SI(store)(S + (size_t)j * SIMD_R + v * SIMD_W, s);
+      }
+    }
+  }
+}
+
+/* S = exp(S - mt) in place over np panels; returns the sums in sum[v] */
+SIMD_FN static void LAK(simd_exp)(LAK_REAL *S, int np, const SV mt[3], SV sum[3]) {
+  int j, v;
+  for (v = 0; v < 3; v++) sum[v] = SI(setzero)();
+  for (j = 0; j < np * SIMD_NJ; j++)
+    for (v = 0; v < 3; v++) {
+      LAK_REAL *s = S + (size_t)j * SIMD_R + v * SIMD_W;
+      SV e = LAK(vexp)(SI(sub)(SI(load)(s), mt[v]));
+      SI(store)(s, e);
+      sum[v] = SI(add)(sum[v], e);
+    }
+}
+
+/* ob = ob * c + P V over the kb keys (c NULL: no rescale) */
+SIMD_FN static void LAK(simd_pv)(const LAK(Attn) *a, const LAK_REAL *S, const LAK_REAL *vp,
+                                 int kb, const SV *c, LAK_REAL *ob) {
+  int dvp = (a->dv + SIMD_NJ - 1) / SIMD_NJ * SIMD_NJ, c0, j, t, v;
+  for (c0 = 0; c0 < dvp; c0 += SIMD_NJ) {
+    SV acc[SIMD_NJ][3];
+    const LAK_REAL *vc = vp + (size_t)c0 * SIMD_LDV;
+    for (t = 0; t < SIMD_NJ; t++)
+      for (v = 0; v < 3; v++) {
+        acc[t][v] = SI(load)(ob + (size_t)(c0 + t) * SIMD_R + v * SIMD_W);
+        if (c) acc[t][v] = SI(mul)(acc[t][v], c[v]);
+      }
+    for (j = 0; j < kb; j++) {
+      const LAK_REAL *s = S + (size_t)j * SIMD_R;
+      SV p0 = SI(load)(s), p1 = SI(load)(s + SIMD_W), p2 = SI(load)(s + 2 * SIMD_W);
+      for (t = 0; t < SIMD_NJ; t++) {
+        SV x = SI(set1)(vc[(size_t)t * SIMD_LDV + j]);
+        acc[t][0] = SI(fmadd)(p0, x, acc[t][0]);
+        acc[t][1] = SI(fmadd)(p1, x, acc[t][1]);
+        acc[t][2] = SI(fmadd)(p2, x, acc[t][2]);
+      }
+    }
+    for (t = 0; t < SIMD_NJ; t++)
+      for (v = 0; v < 3; v++) SI(store)(ob + (size_t)(c0 + t) * SIMD_R + v * SIMD_W, acc[t][v]);
+  }
+}
+
+/* One strip against one key tile of kb keys: scores, the streamed softmax
+** update of the strip's m and l (attention_gen.h's stream_tile), P V. */
+SIMD_FN static void LAK(simd_strip)(const LAK(Attn) *a, const LAK(Simd) *w, int s, int kb,
+                                    int causal, long long diag) {
+  const SV ninf = SET1(-INF), one = SET1(1), zero = SI(setzero)();
+  LAK_REAL *m = w->m + s * SIMD_R, *l = w->l + s * SIMD_R;
+  SV mx[3], mt[3], c[3], sum[3];
+  int v, rescale = 0;
+  for (v = 0; v < 3; v++) mx[v] = ninf;
+  LAK(simd_scores)(a, w->q + (size_t)s * a->dk * SIMD_R, w->kp, kb, causal, diag, w->S, mx);
+  for (v = 0; v < 3; v++) {
+    SV mo = SI(load)(m + v * SIMD_W), mn = SI(max)(mx[v], mo);
+    SMASK same = SCMP(mo, mn, _CMP_EQ_OQ);
+    c[v] = SI(mask_mov)(LAK(vexp)(SI(sub)(mo, mn)), same, one);   /* mo = -inf < mn: 0 */
+    if (same != (SMASK)~(SMASK)0) rescale = 1;
+    mt[v] = SI(mask_mov)(mn, SCMP(mn, ninf, _CMP_EQ_OQ), zero);   /* no -inf - -inf */
+    SI(store)(m + v * SIMD_W, mn);
+  }
+  LAK(simd_exp)(w->S, (kb + SIMD_NJ - 1) / SIMD_NJ, mt, sum);
+  for (v = 0; v < 3; v++)
+    SI(store)(l + v * SIMD_W, SI(fmadd)(SI(load)(l + v * SIMD_W), c[v], sum[v]));
+  if (a->dv > 0)
+    LAK(simd_pv)(a, w->S, w->vp, kb, rescale ? c : NULL, w->ob + (size_t)s * SIMD_R *
+                 ((a->dv + SIMD_NJ - 1) / SIMD_NJ * SIMD_NJ));
+}
+
+/* O (and lse) rows i0 .. i0 + bq - 1 from the strips' states */
+static void LAK(simd_store)(const LAK(Attn) *a, const LAK(Simd) *w, int i0, int bq,
+                            LAK_REAL *O, int ldo, LAK_REAL *lse) {
+  int dvp = (a->dv + SIMD_NJ - 1) / SIMD_NJ * SIMD_NJ, r, c;
+  for (r = 0; r < bq; r++) {
+    int s = r / SIMD_R, rr = r % SIMD_R;
+    LAK_REAL l = w->l[r];
+    const LAK_REAL *ob = w->ob + (size_t)s * SIMD_R * dvp + rr;
+    for (c = 0; c < a->dv; c++)
+      O[i0 + r + (ptrdiff_t)c * ldo] = l == 0 ? 0 : ob[(size_t)c * SIMD_R] / l;
+    if (lse) lse[i0 + r] = l == 0 ? -INF : w->m[r] + LAK_M(log)(l);
+  }
+}
+
+/* Query rows i0 .. i0 + SIMD_BQ - 1 (or to nq): every visible key tile,
+** packed once for the block's strips. */
+static void LAK(simd_block)(const LAK(Attn) *a, int i0, LAK_REAL *O, int ldo, LAK_REAL *lse,
+                            LAK_REAL *work) {
+  LAK(Simd) w;
+  int bq = a->nq - i0 < SIMD_BQ ? a->nq - i0 : SIMD_BQ, ns = (bq + SIMD_R - 1) / SIMD_R;
+  int dvp = (a->dv + SIMD_NJ - 1) / SIMD_NJ * SIMD_NJ, j0, s, r;
+  long long nk = a->nk, last = (long long)i0 + bq - 1 + a->coff;   /* causal: the last key seen */
+  if (a->causal && last + 1 < nk) nk = last + 1 < 0 ? 0 : last + 1;
+  LAK(simd_carve)(a, work, &w);
+  LAK(simd_pack_q)(a, i0, bq, w.q);
+  for (r = 0; r < ns * SIMD_R; r++) { w.m[r] = -INF; w.l[r] = 0; }
+  memset(w.ob, 0, (size_t)ns * SIMD_R * dvp * sizeof *w.ob);
+  for (j0 = 0; j0 < nk; j0 += SIMD_BK) {
+    int bk = nk - j0 < SIMD_BK ? (int)(nk - j0) : SIMD_BK;
+    LAK(simd_pack_kv)(a, j0, bk, &w);
+    for (s = 0; s < ns; s++) {
+      int r0 = s * SIMD_R, n = bq - r0 < SIMD_R ? bq - r0 : SIMD_R, kb = bk;
+      long long diag = (long long)i0 + r0 + a->coff - j0;   /* the strip's first row's last key */
+      if (a->causal) {
+        if (diag + n - 1 < 0) continue;                     /* no key visible yet */
+        if (diag + n < kb) kb = (int)(diag + n);
+      }
+      LAK(simd_strip)(a, &w, s, kb, a->causal && kb - 1 > diag, diag);
+    }
+  }
+  LAK(simd_store)(a, &w, i0, bq, O, ldo, lse);
+}
