@@ -153,7 +153,7 @@ static void against_naive(void) {
     double *A = ck_alloc((size_t)a.nq * a.nk, sizeof(double));
     double *lr = ck_alloc((size_t)a.nq, sizeof(double)), *lse = ck_alloc((size_t)a.nq, sizeof(double));
     double *mx = ck_alloc((size_t)a.nq, sizeof(double)), *sum = ck_alloc((size_t)a.nq, sizeof(double));
-    double *work = ck_alloc(2 * lak_attn_work(&a), sizeof(double));
+    double *work = ck_alloc(lak_attn_work(&a, 2), sizeof(double));
     naive(&a, Or, a.nq, lr, Ar);
     CHECK(count_neginf(a.nq, lr) == VHIDDEN[v], "%s: the reference hides %d rows, want %d",
           VNAME[v], count_neginf(a.nq, lr), VHIDDEN[v]);
@@ -190,7 +190,7 @@ static void hidden_rows(void) {
     const int *rows = v == CAUSAL_NEG ? rows_neg : rows_col, nr = v == CAUSAL_NEG ? 5 : 3;
     double *O = ck_alloc((size_t)a.nq * a.dv, sizeof(double)), *lse = ck_alloc((size_t)a.nq, sizeof(double));
     double *A = ck_alloc((size_t)a.nq * a.nk, sizeof(double)), *mx = ck_alloc((size_t)a.nq, sizeof(double));
-    double *sum = ck_alloc((size_t)a.nq, sizeof(double)), *work = ck_alloc(lak_attn_work(&a), sizeof(double));
+    double *sum = ck_alloc((size_t)a.nq, sizeof(double)), *work = ck_alloc(lak_attn_work(&a, 1), sizeof(double));
     int path;
     for (path = 0; path < 2; path++) {
       int bad = 0;
@@ -229,7 +229,7 @@ static void combine(void) {
     double *O1 = ck_alloc((size_t)nq * dv, sizeof(double)), *l1 = ck_alloc((size_t)nq, sizeof(double));
     double *O2 = ck_alloc((size_t)nq * dv, sizeof(double)), *l2 = ck_alloc((size_t)nq, sizeof(double));
     double *O = ck_alloc((size_t)nq * dv, sizeof(double)), *lse = ck_alloc((size_t)nq, sizeof(double));
-    double *work = ck_alloc(lak_attn_work(&a), sizeof(double));
+    double *work = ck_alloc(lak_attn_work(&a, 1), sizeof(double));
     a1.nk = nk1;
     a2.nk = a.nk - nk1; a2.K = a.K + nk1; a2.V = a.V + nk1; a2.coff = a.coff - nk1;
     if (a.mask) a2.mask = a.mask + nk1 * a.mcs;
@@ -278,7 +278,7 @@ static void seed_example(void) {
   CLOSE(O[0], 0.8022, 5e-5); CLOSE(O[1], 0.7967, 5e-5);
   CLOSE(lse, log(2 * exp(sqrt(0.5)) + 1), 1e-15);
   {
-    double *wk = ck_alloc(lak_attn_work(&a), sizeof(double));
+    double *wk = ck_alloc(lak_attn_work(&a, 1), sizeof(double));
     O[0] = O[1] = NAN;
     lak_attention(&a, O, 1, &lse, wk, 1);
     CLOSE(O[0], 2 * w, 1e-15); CLOSE(O[1], 2 * (1 - 2 * w) + w, 1e-15);

@@ -54,6 +54,21 @@ static const double exp_poly_d[13] = {
 static const float exp_poly_s[8] = {
   1.0f / 5040, 1.0f / 720, 1.0f / 120, 1.0f / 24, 1.0f / 6, 0.5f, 1.0f, 1.0f};
 
+/* The AVX-512 kernel works in base 2 (its scores are scaled by log2(e)):
+** 2^x = 2^k 2^r, k = round(x), r = x - k exact, 2^r by the Taylor
+** polynomial of exp(r ln2) (the same truncation as above, |r ln2| <=
+** ln2 / 2); 0 below EXP2_MIN. Coefficients (ln2)^k / k!, highest first. */
+#define EXP2_MIN    LAK_PICK(-1022.0,                     -126.0f)
+#define EXP2_POLY   LAK_PICK(exp2_poly_d,                 exp2_poly_s)
+static const double exp2_poly_d[13] = {
+  2.5678435993488196e-11, 4.44553827187081e-10, 7.054911620801121e-09, 1.0178086009239696e-07,
+  1.3215486790144305e-06, 1.5252733804059838e-05, 0.00015403530393381606,
+  0.0013333558146428441, 0.009618129107628477, 0.055504108664821576, 0.2402265069591007,
+  0.6931471805599453, 1.0};
+static const float exp2_poly_s[8] = {
+  1.5252733804059838e-05f, 0.00015403530393381606f, 0.0013333558146428441f,
+  0.009618129107628477f, 0.055504108664821576f, 0.2402265069591007f, 0.6931471805599453f, 1.0f};
+
 /* target_clones: AVX2 and AVX-512 versions of the exp step chosen at load
 ** time (lconfig.c reports them under this same condition) */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
@@ -174,11 +189,18 @@ static void parallel_blocks(int nb, int nthreads, BlockFn fn, const void *ctx,
 #include <stdint.h>
 #define LAK_SIMD 1
 #define SIMD_FN __attribute__((target("avx512f")))
-#define SIMD_G 5              /* strips per query block */
-#define SIMD_BK 64            /* keys per tile: a strip's scores are 12 KiB in float */
+#ifndef SIMD_G
+#define SIMD_G 5
+#endif
+#define SIMD_G_              /* strips per query block */
+#ifndef SIMD_BK
+#define SIMD_BK 64
+#endif
+#define SIMD_BK_            /* keys per tile: a strip's scores are 12 KiB in float */
 #define SIMD_NJ 8             /* keys per score panel, value columns per output panel */
 #define SIMD_LDV (SIMD_BK + 16)   /* padded: the value columns do not share cache sets */
 #define SIMD_DMAX 1024        /* larger dk or dv: the work would grow past a few MiB */
+#define SIMD_SHARED (8 << 20) /* bytes of keys and values packed once per call, at most */
 
 static int simd_have;
 static pthread_once_t simd_once = PTHREAD_ONCE_INIT;

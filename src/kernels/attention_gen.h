@@ -44,15 +44,15 @@ static int LAK(simd_ok)(const LAK(Attn) *a) {
 #endif
 }
 
-size_t LAK(attn_work)(const LAK(Attn) *a) {
-  size_t n = (size_t)LAK_ATTN_BQ * LAK_ATTN_BK + 4 * (size_t)LAK_ATTN_BQ;
+/* the gemm kernel's work per thread */
+#define GEMM_WORK ((size_t)LAK_ATTN_BQ * LAK_ATTN_BK + 4 * (size_t)LAK_ATTN_BQ)
+
+size_t LAK(attn_work)(const LAK(Attn) *a, int nthreads) {
+  if (nthreads < 1) nthreads = 1;
 #if LAK_SIMD
-  if (LAK(simd_ok)(a)) {
-    size_t part[6], s = LAK(simd_parts)(a, part);
-    if (s > n) n = s;
-  }
+  if (LAK(simd_ok)(a)) return LAK(simd_work)(a, nthreads);
 #endif
-  return n;
+  return (size_t)nthreads * GEMM_WORK;
 }
 
 /* The bq x bk tile S (ld bq) and the broadcast matrix at B (entry (i, j) at
@@ -208,6 +208,7 @@ static void LAK(no_keys)(const LAK(Attn) *a, LAK_REAL *O, int ldo, LAK_REAL *lse
 /* the fused kernel's blocks: query_block on block b */
 typedef struct LAK(Blocks) {
   const LAK(Attn) *a;
+  const LAK_REAL *shared;         /* the AVX-512 kernel's packed keys, or NULL */
   LAK_REAL *O, *lse;
   int ldo;
 } LAK(Blocks);
@@ -220,7 +221,7 @@ static void LAK(block)(const void *ctx, int b, void *work) {
 #if LAK_SIMD
 static void LAK(simd_blockfn)(const void *ctx, int b, void *work) {
   const LAK(Blocks) *q = (const LAK(Blocks) *)ctx;
-  LAK(simd_block)(q->a, b * SIMD_BQ, q->O, q->ldo, q->lse, (LAK_REAL *)work);
+  LAK(simd_block)(q->a, q->shared, b * SIMD_BQ, q->O, q->ldo, q->lse, (LAK_REAL *)work);
 }
 #endif
 
@@ -232,15 +233,22 @@ static void LAK(fused)(const LAK(Attn) *a, LAK_REAL *O, int ldo, LAK_REAL *lse,
   q.a = a; q.O = O; q.lse = lse; q.ldo = ldo;
 #if LAK_SIMD
   if (LAK(simd_ok)(a)) {
-    parallel_blocks(nblocks(a->nq, SIMD_BQ), nthreads,
-                    LAK(simd_blockfn), &q, (char *)work, LAK(attn_work)(a) * sizeof(LAK_REAL));
+    size_t part[5], shared = LAK(simd_shared)(a);
+    q.shared = NULL;
+    if (shared) {
+      LAK(simd_pack_all)(a, LAK(simd_align)(work));
+      q.shared = LAK(simd_align)(work);
+    }
+    parallel_blocks(nblocks(a->nq, SIMD_BQ), nthreads, LAK(simd_blockfn), &q,
+                    (char *)(work + shared + SIMD_PAD),
+                    LAK(simd_parts)(a, shared > 0, part) * sizeof(LAK_REAL));
     return;
   }
 #endif
   for (j = 0; j < a->dv; j++)
     memset(O + (ptrdiff_t)j * ldo, 0, (size_t)a->nq * sizeof(LAK_REAL));
   parallel_blocks(nblocks(a->nq, LAK_ATTN_BQ), nthreads, LAK(block), &q, (char *)work,
-                  LAK(attn_work)(a) * sizeof(LAK_REAL));
+                  GEMM_WORK * sizeof(LAK_REAL));
 }
 
 void LAK(attention)(const LAK(Attn) *a, LAK_REAL *O, int ldo, LAK_REAL *lse, LAK_REAL *work,
@@ -323,4 +331,6 @@ void LAK(attention_weights)(const LAK(Attn) *a, LAK_REAL *O, int ldo, LAK_REAL *
 #undef SIMD_BQ
 #undef SET1
 #undef SIMD_PAD
+#undef SIMD_LOG2E
 #endif
+#undef GEMM_WORK

@@ -37,31 +37,48 @@
 #define SIMD_BQ (SIMD_G * SIMD_R)    /* query rows per block */
 #define SET1(x) SI(set1)((LAK_REAL)(x))
 
-/* exp(x) for x <= 0 (attention.c's EXP_* method; 2^k by scalef): 0 below
-** EXP_MIN and for -inf, NaN stays NaN */
-SIMD_FN static inline SV LAK(vexp)(SV x) {
-  SMASK keep = SCMP(x, SET1(EXP_MIN), _CMP_NLT_UQ);   /* NaN is kept */
-  SV k = SI(roundscale)(SI(mul)(x, SET1(EXP_LOG2E)), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-  SV r = SI(fnmadd)(k, SET1(EXP_LN2HI), x), p = SET1(EXP_POLY[0]);
+/* 2^x for x <= 0 (attention.c's EXP2_* method; 2^k by scalef): 0 below
+** EXP2_MIN and for -inf, NaN stays NaN */
+SIMD_FN static inline SV LAK(vexp2)(SV x) {
+  SMASK keep = SCMP(x, SET1(EXP2_MIN), _CMP_NLT_UQ);   /* NaN is kept */
+  SV k = SI(roundscale)(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  SV r = SI(sub)(x, k), p = SET1(EXP2_POLY[0]);
   int c;
-  r = SI(fnmadd)(k, SET1(EXP_LN2LO), r);
-  for (c = 1; c <= EXP_DEG; c++) p = SI(fmadd)(p, r, SET1(EXP_POLY[c]));
+  for (c = 1; c <= EXP_DEG; c++) p = SI(fmadd)(p, r, SET1(EXP2_POLY[c]));
   return SI(maskz_scalef)(keep, p, k);
 }
 
-/* Per-thread work, in elements: the packed strips, key panels and values,
-** one strip's scores, the output strips and the row states m, l; each part
-** padded to a 64-byte boundary. */
+/* Elements of one packed key tile: its panels, then its values. */
+static size_t LAK(simd_tile)(const LAK(Attn) *a) {
+  size_t dvp = (size_t)(a->dv + SIMD_NJ - 1) / SIMD_NJ * SIMD_NJ;
+  return (size_t)SIMD_BK * a->dk + dvp * SIMD_LDV;   /* 64-byte multiples */
+}
+
+/* All key tiles, packed once per call and shared by the threads when they
+** fit in SIMD_SHARED bytes (else 0: each block packs the tiles it uses) */
+static size_t LAK(simd_shared)(const LAK(Attn) *a) {
+  size_t n = (size_t)nblocks(a->nk, SIMD_BK) * LAK(simd_tile)(a);
+  return n * sizeof(LAK_REAL) <= SIMD_SHARED ? n : 0;
+}
+
+/* One thread's work, in elements: the packed strips, a key tile when not
+** shared, one strip's scores, the output strips and the row states m, l;
+** each part starts on a 64-byte boundary. */
 #define SIMD_PAD (64 / sizeof(LAK_REAL))
-static size_t LAK(simd_parts)(const LAK(Attn) *a, size_t part[6]) {
+static size_t LAK(simd_parts)(const LAK(Attn) *a, int shared, size_t part[5]) {
   size_t dvp = (size_t)(a->dv + SIMD_NJ - 1) / SIMD_NJ * SIMD_NJ;
   part[0] = (size_t)SIMD_G * a->dk * SIMD_R;       /* q */
-  part[1] = (size_t)SIMD_BK * a->dk;               /* kp */
-  part[2] = dvp * SIMD_LDV;                        /* vp */
-  part[3] = (size_t)SIMD_R * SIMD_BK;              /* S */
-  part[4] = (size_t)SIMD_G * dvp * SIMD_R;         /* ob */
-  part[5] = 2 * (size_t)SIMD_BQ;                   /* m, l */
-  return part[0] + part[1] + part[2] + part[3] + part[4] + part[5] + 7 * SIMD_PAD;
+  part[1] = shared ? 0 : LAK(simd_tile)(a);        /* kp, vp */
+  part[2] = (size_t)SIMD_R * SIMD_BK;              /* S */
+  part[3] = (size_t)SIMD_G * dvp * SIMD_R;         /* ob */
+  part[4] = 2 * (size_t)SIMD_BQ;                   /* m, l */
+  return part[0] + part[1] + part[2] + part[3] + part[4] + 6 * SIMD_PAD;
+}
+
+/* the whole work: the shared tiles, then nthreads parts */
+static size_t LAK(simd_work)(const LAK(Attn) *a, int nthreads) {
+  size_t part[5], shared = LAK(simd_shared)(a);
+  return shared + SIMD_PAD + (size_t)nthreads * LAK(simd_parts)(a, shared > 0, part);
 }
 
 static LAK_REAL *LAK(simd_align)(LAK_REAL *p) {
@@ -70,59 +87,77 @@ static LAK_REAL *LAK(simd_align)(LAK_REAL *p) {
 }
 
 typedef struct LAK(Simd) {
-  LAK_REAL *q, *kp, *vp, *S, *ob, *m, *l;
+  LAK_REAL *q, *tile, *S, *ob, *m, *l;
+  const LAK_REAL *kp, *vp;          /* the current key tile's panels and values */
 } LAK(Simd);
 
-static void LAK(simd_carve)(const LAK(Attn) *a, LAK_REAL *work, LAK(Simd) *w) {
-  size_t part[6];
-  LAK(simd_parts)(a, part);
+/* log2(e), so that scale * log2(e) * Q K^T are the scores in base 2 */
+#define SIMD_LOG2E 1.4426950408889634
+
+static void LAK(simd_carve)(const LAK(Attn) *a, int shared, LAK_REAL *work, LAK(Simd) *w) {
+  size_t part[5];
+  LAK(simd_parts)(a, shared, part);
   w->q = LAK(simd_align)(work);
-  w->kp = LAK(simd_align)(w->q + part[0]);
-  w->vp = LAK(simd_align)(w->kp + part[1]);
-  w->S = LAK(simd_align)(w->vp + part[2]);
-  w->ob = LAK(simd_align)(w->S + part[3]);
-  w->m = LAK(simd_align)(w->ob + part[4]);
+  w->tile = LAK(simd_align)(w->q + part[0]);
+  w->S = LAK(simd_align)(w->tile + part[1]);
+  w->ob = LAK(simd_align)(w->S + part[2]);
+  w->m = LAK(simd_align)(w->ob + part[3]);
   w->l = w->m + SIMD_BQ;
 }
 
-/* keys j0 .. j0 + n - 1 into panels, zero keys up to the panel's end; their
-** values into vp, zero columns dv .. dvp - 1 */
-static void LAK(simd_pack_kv)(const LAK(Attn) *a, int j0, int n, LAK(Simd) *w) {
+/* keys j0 .. j0 + n - 1 into the tile at t: panels with zero keys up to
+** the last panel's end, then their values with zero columns dv .. dvp - 1 */
+static void LAK(simd_pack_kv)(const LAK(Attn) *a, int j0, int n, LAK_REAL *t) {
   int np = (n + SIMD_NJ - 1) / SIMD_NJ, p, k, c, dvp = (a->dv + SIMD_NJ - 1) / SIMD_NJ * SIMD_NJ;
-  for (p = 0; p < np; p++) {
-    int t0 = p * SIMD_NJ, nt = n - t0 < SIMD_NJ ? n - t0 : SIMD_NJ;
-    for (k = 0; k < a->dk; k++) {
-      LAK_REAL *d = w->kp + ((size_t)p * a->dk + k) * SIMD_NJ;
-      memcpy(d, a->K + j0 + t0 + (ptrdiff_t)k * a->ldk, (size_t)nt * sizeof *d);
-      if (nt < SIMD_NJ) memset(d + nt, 0, (size_t)(SIMD_NJ - nt) * sizeof *d);
+  LAK_REAL *vp = t + (size_t)SIMD_BK * a->dk;
+  for (k = 0; k < a->dk; k++)        /* along K's rows: contiguous reads */
+    for (p = 0; p < np; p++) {
+      int t0 = p * SIMD_NJ, nt = n - t0 < SIMD_NJ ? n - t0 : SIMD_NJ;
+      LAK_REAL *d = t + ((size_t)p * a->dk + k) * SIMD_NJ;
+      const LAK_REAL *src = a->K + j0 + t0 + (ptrdiff_t)k * a->ldk;
+      if (nt == SIMD_NJ) memcpy(d, src, SIMD_NJ * sizeof *d);   /* a constant size: inlined */
+      else {
+        memcpy(d, src, (size_t)nt * sizeof *d);
+        memset(d + nt, 0, (size_t)(SIMD_NJ - nt) * sizeof *d);
+      }
     }
-  }
   for (c = 0; c < dvp; c++) {
-    LAK_REAL *d = w->vp + (size_t)c * SIMD_LDV;
+    LAK_REAL *d = vp + (size_t)c * SIMD_LDV;
     if (c < a->dv) memcpy(d, a->V + j0 + (ptrdiff_t)c * a->ldv, (size_t)n * sizeof *d);
     else memset(d, 0, (size_t)n * sizeof *d);
   }
 }
 
-/* the block's query rows i0 .. i0 + bq - 1 into strips, zero rows past bq */
+/* every key tile, once per call, into the shared tiles */
+static void LAK(simd_pack_all)(const LAK(Attn) *a, LAK_REAL *shared) {
+  int j0;
+  for (j0 = 0; j0 < a->nk; j0 += SIMD_BK)
+    LAK(simd_pack_kv)(a, j0, a->nk - j0 < SIMD_BK ? a->nk - j0 : SIMD_BK,
+                      shared + (size_t)(j0 / SIMD_BK) * LAK(simd_tile)(a));
+}
+
+/* the block's query rows i0 .. i0 + bq - 1 into strips, times scale *
+** log2(e), zero rows past bq */
 static void LAK(simd_pack_q)(const LAK(Attn) *a, int i0, int bq, LAK_REAL *q) {
-  int s, k;
+  LAK_REAL f = (LAK_REAL)(a->scale * SIMD_LOG2E);
+  int s, k, r;
   for (s = 0; s * SIMD_R < bq; s++) {
     int r0 = s * SIMD_R, n = bq - r0 < SIMD_R ? bq - r0 : SIMD_R;
     for (k = 0; k < a->dk; k++) {
       LAK_REAL *d = q + ((size_t)s * a->dk + k) * SIMD_R;
-      memcpy(d, a->Q + i0 + r0 + (ptrdiff_t)k * a->ldq, (size_t)n * sizeof *d);
-      if (n < SIMD_R) memset(d + n, 0, (size_t)(SIMD_R - n) * sizeof *d);
+      const LAK_REAL *src = a->Q + i0 + r0 + (ptrdiff_t)k * a->ldq;
+      for (r = 0; r < n; r++) d[r] = src[r] * f;
+      for (; r < SIMD_R; r++) d[r] = 0;
     }
   }
 }
 
-/* Scores of strip q against the kb keys of the panels, scaled, into S; keys
+/* Scores of strip q against the kb keys of the panels into S; keys
 ** past kb and, with diag >= 0 ... (causal), keys j > r + diag of strip row r
 ** are -inf. mx[v] takes the lanewise maximum (NaN scores are skipped). */
 SIMD_FN static void LAK(simd_scores)(const LAK(Attn) *a, const LAK_REAL *q, const LAK_REAL *kp,
                                      int kb, int causal, long long diag, LAK_REAL *S, SV mx[3]) {
-  const SV scale = SET1(a->scale), ninf = SET1(-INF);
+  const SV ninf = SET1(-INF);
   SV row[3];
   int np = (kb + SIMD_NJ - 1) / SIMD_NJ, p, k, t, v;
   for (v = 0; v < 3; v++) {          /* each lane's row index within the strip */
@@ -147,7 +182,7 @@ SIMD_FN static void LAK(simd_scores)(const LAK(Attn) *a, const LAK_REAL *q, cons
     for (t = 0; t < SIMD_NJ; t++) {
       int j = p * SIMD_NJ + t;
       for (v = 0; v < 3; v++) {
-        SV s = SI(mul)(acc[t][v], scale);
+        SV s = acc[t][v];
         if (j >= kb) s = ninf;
         else if (causal && j - diag > 0) {   /* rows r < j - diag do not see key j */
           long long lim = j - diag > SIMD_R ? SIMD_R : j - diag;
@@ -160,14 +195,14 @@ SIMD_FN static void LAK(simd_scores)(const LAK(Attn) *a, const LAK_REAL *q, cons
   }
 }
 
-/* S = exp(S - mt) in place over np panels; returns the sums in sum[v] */
+/* S = 2^(S - mt) in place over np panels; returns the sums in sum[v] */
 SIMD_FN static void LAK(simd_exp)(LAK_REAL *S, int np, const SV mt[3], SV sum[3]) {
   int j, v;
   for (v = 0; v < 3; v++) sum[v] = SI(setzero)();
   for (j = 0; j < np * SIMD_NJ; j++)
     for (v = 0; v < 3; v++) {
       LAK_REAL *s = S + (size_t)j * SIMD_R + v * SIMD_W;
-      SV e = LAK(vexp)(SI(sub)(SI(load)(s), mt[v]));
+      SV e = LAK(vexp2)(SI(sub)(SI(load)(s), mt[v]));
       SI(store)(s, e);
       sum[v] = SI(add)(sum[v], e);
     }
@@ -213,7 +248,7 @@ SIMD_FN static void LAK(simd_strip)(const LAK(Attn) *a, const LAK(Simd) *w, int 
   for (v = 0; v < 3; v++) {
     SV mo = SI(load)(m + v * SIMD_W), mn = SI(max)(mx[v], mo);
     SMASK same = SCMP(mo, mn, _CMP_EQ_OQ);
-    c[v] = SI(mask_mov)(LAK(vexp)(SI(sub)(mo, mn)), same, one);   /* mo = -inf < mn: 0 */
+    c[v] = SI(mask_mov)(LAK(vexp2)(SI(sub)(mo, mn)), same, one);   /* mo = -inf < mn: 0 */
     if (same != (SMASK)~(SMASK)0) rescale = 1;
     mt[v] = SI(mask_mov)(mn, SCMP(mn, ninf, _CMP_EQ_OQ), zero);   /* no -inf - -inf */
     SI(store)(m + v * SIMD_W, mn);
@@ -226,36 +261,42 @@ SIMD_FN static void LAK(simd_strip)(const LAK(Attn) *a, const LAK(Simd) *w, int 
                  ((a->dv + SIMD_NJ - 1) / SIMD_NJ * SIMD_NJ));
 }
 
-/* O (and lse) rows i0 .. i0 + bq - 1 from the strips' states */
+/* O (and lse) rows i0 .. i0 + bq - 1 from the strips' states (m in base 2) */
 static void LAK(simd_store)(const LAK(Attn) *a, const LAK(Simd) *w, int i0, int bq,
                             LAK_REAL *O, int ldo, LAK_REAL *lse) {
-  int dvp = (a->dv + SIMD_NJ - 1) / SIMD_NJ * SIMD_NJ, r, c;
-  for (r = 0; r < bq; r++) {
-    int s = r / SIMD_R, rr = r % SIMD_R;
-    LAK_REAL l = w->l[r];
-    const LAK_REAL *ob = w->ob + (size_t)s * SIMD_R * dvp + rr;
-    for (c = 0; c < a->dv; c++)
-      O[i0 + r + (ptrdiff_t)c * ldo] = l == 0 ? 0 : ob[(size_t)c * SIMD_R] / l;
-    if (lse) lse[i0 + r] = l == 0 ? -INF : w->m[r] + LAK_M(log)(l);
+  int dvp = (a->dv + SIMD_NJ - 1) / SIMD_NJ * SIMD_NJ, s, r, c;
+  for (s = 0; s * SIMD_R < bq; s++) {
+    int r0 = s * SIMD_R, n = bq - r0 < SIMD_R ? bq - r0 : SIMD_R;
+    const LAK_REAL *l = w->l + r0;
+    for (c = 0; c < a->dv; c++) {
+      const LAK_REAL *ob = w->ob + ((size_t)s * dvp + c) * SIMD_R;
+      LAK_REAL *o = O + i0 + r0 + (ptrdiff_t)c * ldo;
+      for (r = 0; r < n; r++) o[r] = l[r] == 0 ? 0 : ob[r] / l[r];
+    }
+    if (lse)
+      for (r = 0; r < n; r++)
+        lse[i0 + r0 + r] = l[r] == 0 ? -INF : (LAK_REAL)(w->m[r0 + r] / SIMD_LOG2E) + LAK_M(log)(l[r]);
   }
 }
 
 /* Query rows i0 .. i0 + SIMD_BQ - 1 (or to nq): every visible key tile,
-** packed once for the block's strips. */
-static void LAK(simd_block)(const LAK(Attn) *a, int i0, LAK_REAL *O, int ldo, LAK_REAL *lse,
-                            LAK_REAL *work) {
+** from the shared tiles or packed once for the block's strips. */
+static void LAK(simd_block)(const LAK(Attn) *a, const LAK_REAL *shared, int i0, LAK_REAL *O,
+                            int ldo, LAK_REAL *lse, LAK_REAL *work) {
   LAK(Simd) w;
   int bq = a->nq - i0 < SIMD_BQ ? a->nq - i0 : SIMD_BQ, ns = (bq + SIMD_R - 1) / SIMD_R;
   int dvp = (a->dv + SIMD_NJ - 1) / SIMD_NJ * SIMD_NJ, j0, s, r;
   long long nk = a->nk, last = (long long)i0 + bq - 1 + a->coff;   /* causal: the last key seen */
   if (a->causal && last + 1 < nk) nk = last + 1 < 0 ? 0 : last + 1;
-  LAK(simd_carve)(a, work, &w);
+  LAK(simd_carve)(a, shared != NULL, work, &w);
   LAK(simd_pack_q)(a, i0, bq, w.q);
   for (r = 0; r < ns * SIMD_R; r++) { w.m[r] = -INF; w.l[r] = 0; }
   memset(w.ob, 0, (size_t)ns * SIMD_R * dvp * sizeof *w.ob);
   for (j0 = 0; j0 < nk; j0 += SIMD_BK) {
     int bk = nk - j0 < SIMD_BK ? (int)(nk - j0) : SIMD_BK;
-    LAK(simd_pack_kv)(a, j0, bk, &w);
+    if (shared) w.kp = shared + (size_t)(j0 / SIMD_BK) * LAK(simd_tile)(a);
+    else LAK(simd_pack_kv)(a, j0, bk, w.tile), w.kp = w.tile;
+    w.vp = w.kp + (size_t)SIMD_BK * a->dk;
     for (s = 0; s < ns; s++) {
       int r0 = s * SIMD_R, n = bq - r0 < SIMD_R ? bq - r0 : SIMD_R, kb = bk;
       long long diag = (long long)i0 + r0 + a->coff - j0;   /* the strip's first row's last key */

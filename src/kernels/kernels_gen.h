@@ -50,12 +50,12 @@ typedef struct LAK(Attn) {
 } LAK(Attn);
 
 /* fused, streamed softmax on up to nthreads threads (the caller and helper
-** threads it joins before returning); work: nthreads * lak_attn_work(a)
+** threads it joins before returning); work: lak_attn_work(a, nthreads)
 ** elements; O nq x dv; lse (nq, may be NULL) receives each row's
 ** log-sum-exp of its scaled, masked scores. Work that produces no element
 ** returns at once, and so does dk = 0 without mask or bias (every score is
 ** 0: running means of V), whatever nq and nk are. */
-size_t LAK(attn_work)(const LAK(Attn) *a);
+size_t LAK(attn_work)(const LAK(Attn) *a, int nthreads);
 void LAK(attention)(const LAK(Attn) *a, LAK_REAL *O, int ldo, LAK_REAL *lse,
                     LAK_REAL *work, int nthreads);
 /* materialized: A (nq x nk, lda = nq) receives the weights; mx, sum: nq
