@@ -189,14 +189,8 @@ static void parallel_blocks(int nb, int nthreads, BlockFn fn, const void *ctx,
 #include <stdint.h>
 #define LAK_SIMD 1
 #define SIMD_FN __attribute__((target("avx512f")))
-#ifndef SIMD_G
-#define SIMD_G 5
-#endif
-#define SIMD_G_              /* strips per query block */
-#ifndef SIMD_BK
-#define SIMD_BK 64
-#endif
-#define SIMD_BK_            /* keys per tile: a strip's scores are 12 KiB in float */
+#define SIMD_G 5              /* strips per query block */
+#define SIMD_BK 128           /* keys per tile: a strip's scores are 24 KiB in float */
 #define SIMD_NJ 8             /* keys per score panel, value columns per output panel */
 #define SIMD_LDV (SIMD_BK + 16)   /* padded: the value columns do not share cache sets */
 #define SIMD_DMAX 1024        /* larger dk or dv: the work would grow past a few MiB */

@@ -36,7 +36,7 @@ void LAK(expsum)(LAK_REAL *restrict x, const LAK_REAL *restrict m, LAK_REAL *res
 /* the AVX-512 kernel takes float attention without mask or bias */
 static int LAK(simd_ok)(const LAK(Attn) *a) {
 #if LAK_SIMD
-  return LAK_PICK(0, 1) && !a->mask && !a->bias && a->dk > 0 && a->dk <= SIMD_DMAX &&
+  return LAK_PICK(1, 1) && !a->mask && !a->bias && a->dk > 0 && a->dk <= SIMD_DMAX &&
          a->dv <= SIMD_DMAX && simd_cpu();
 #else
   (void)a;

@@ -89,9 +89,10 @@ static LAK_REAL *LAK(simd_align)(LAK_REAL *p) {
 typedef struct LAK(Simd) {
   LAK_REAL *q, *tile, *S, *ob, *m, *l;
   const LAK_REAL *kp, *vp;          /* the current key tile's panels and values */
+  LAK_REAL f;                       /* |scale| * log2(e) */
 } LAK(Simd);
 
-/* log2(e), so that scale * log2(e) * Q K^T are the scores in base 2 */
+/* log2(e): |scale| * log2(e) * q k^T are the scores in base 2 */
 #define SIMD_LOG2E 1.4426950408889634
 
 static void LAK(simd_carve)(const LAK(Attn) *a, int shared, LAK_REAL *work, LAK(Simd) *w) {
@@ -136,10 +137,11 @@ static void LAK(simd_pack_all)(const LAK(Attn) *a, LAK_REAL *shared) {
                       shared + (size_t)(j0 / SIMD_BK) * LAK(simd_tile)(a));
 }
 
-/* the block's query rows i0 .. i0 + bq - 1 into strips, times scale *
-** log2(e), zero rows past bq */
+/* the block's query rows i0 .. i0 + bq - 1 into strips, negated when scale
+** < 0 (the rows' maxima are then taken of q k^T with a positive factor),
+** zero rows past bq */
 static void LAK(simd_pack_q)(const LAK(Attn) *a, int i0, int bq, LAK_REAL *q) {
-  LAK_REAL f = (LAK_REAL)(a->scale * SIMD_LOG2E);
+  LAK_REAL f = a->scale < 0 ? -1 : 1;
   int s, k, r;
   for (s = 0; s * SIMD_R < bq; s++) {
     int r0 = s * SIMD_R, n = bq - r0 < SIMD_R ? bq - r0 : SIMD_R;
@@ -152,12 +154,15 @@ static void LAK(simd_pack_q)(const LAK(Attn) *a, int i0, int bq, LAK_REAL *q) {
   }
 }
 
-/* Scores of strip q against the kb keys of the panels into S; keys
-** past kb and, with diag >= 0 ... (causal), keys j > r + diag of strip row r
-** are -inf. mx[v] takes the lanewise maximum (NaN scores are skipped). */
+/* Scores of strip q against the kb keys of the panels: S = f q k^T (base
+** 2); keys past kb and, when causal, keys j > r + diag of strip row r are
+** -inf. mx[v] takes the lanewise maximum of q k^T (NaN is skipped): it is
+** what lse is made of, exactly as scale * (q k^T) when the row's maximum
+** has weight 1. */
 SIMD_FN static void LAK(simd_scores)(const LAK(Attn) *a, const LAK_REAL *q, const LAK_REAL *kp,
-                                     int kb, int causal, long long diag, LAK_REAL *S, SV mx[3]) {
-  const SV ninf = SET1(-INF);
+                                     LAK_REAL f, int kb, int causal, long long diag, LAK_REAL *S,
+                                     SV mx[3]) {
+  const SV ninf = SET1(-INF), fv = SET1(f);
   SV row[3];
   int np = (kb + SIMD_NJ - 1) / SIMD_NJ, p, k, t, v;
   for (v = 0; v < 3; v++) {          /* each lane's row index within the strip */
@@ -182,14 +187,15 @@ SIMD_FN static void LAK(simd_scores)(const LAK(Attn) *a, const LAK_REAL *q, cons
     for (t = 0; t < SIMD_NJ; t++) {
       int j = p * SIMD_NJ + t;
       for (v = 0; v < 3; v++) {
-        SV s = acc[t][v];
-        if (j >= kb) s = ninf;
+        SMASK hide = 0;
+        if (j >= kb) hide = (SMASK)~(SMASK)0;
         else if (causal && j - diag > 0) {   /* rows r < j - diag do not see key j */
           long long lim = j - diag > SIMD_R ? SIMD_R : j - diag;
-          s = SI(mask_mov)(s, SCMP(row[v], SET1(lim), _CMP_LT_OQ), ninf);
+          hide = SCMP(row[v], SET1(lim), _CMP_LT_OQ);
         }
-        mx[v] = SI(max)(s, mx[v]);           /* s NaN: mx stays */
-        SI(store)(S + (size_t)j * SIMD_R + v * SIMD_W, s);
+        mx[v] = SI(max)(SI(mask_mov)(acc[t][v], hide, ninf), mx[v]);   /* NaN: mx stays */
+        SI(store)(S + (size_t)j * SIMD_R + v * SIMD_W,
+                  SI(mask_mov)(SI(mul)(acc[t][v], fv), hide, ninf));   /* -inf even when f = 0 */
       }
     }
   }
@@ -239,18 +245,20 @@ SIMD_FN static void LAK(simd_pv)(const LAK(Attn) *a, const LAK_REAL *S, const LA
 ** update of the strip's m and l (attention_gen.h's stream_tile), P V. */
 SIMD_FN static void LAK(simd_strip)(const LAK(Attn) *a, const LAK(Simd) *w, int s, int kb,
                                     int causal, long long diag) {
-  const SV ninf = SET1(-INF), one = SET1(1), zero = SI(setzero)();
+  const SV ninf = SET1(-INF), one = SET1(1), zero = SI(setzero)(), f = SET1(w->f);
   LAK_REAL *m = w->m + s * SIMD_R, *l = w->l + s * SIMD_R;
   SV mx[3], mt[3], c[3], sum[3];
   int v, rescale = 0;
   for (v = 0; v < 3; v++) mx[v] = ninf;
-  LAK(simd_scores)(a, w->q + (size_t)s * a->dk * SIMD_R, w->kp, kb, causal, diag, w->S, mx);
-  for (v = 0; v < 3; v++) {
-    SV mo = SI(load)(m + v * SIMD_W), mn = SI(max)(mx[v], mo);
+  LAK(simd_scores)(a, w->q + (size_t)s * a->dk * SIMD_R, w->kp, w->f, kb, causal, diag, w->S,
+                   mx);
+  for (v = 0; v < 3; v++) {          /* m: the maxima of q k^T; mt = f m, the scores' */
+    SV mo = SI(load)(m + v * SIMD_W), mn = SI(max)(mx[v], mo), tn = SI(mul)(mn, f);
     SMASK same = SCMP(mo, mn, _CMP_EQ_OQ);
-    c[v] = SI(mask_mov)(LAK(vexp2)(SI(sub)(mo, mn)), same, one);   /* mo = -inf < mn: 0 */
+    c[v] = SI(mask_mov)(LAK(vexp2)(SI(sub)(SI(mul)(mo, f), tn)), same, one);
+    c[v] = SI(mask_mov)(c[v], SCMP(mo, ninf, _CMP_EQ_OQ) & ~same, zero);   /* f = 0 too */
     if (same != (SMASK)~(SMASK)0) rescale = 1;
-    mt[v] = SI(mask_mov)(mn, SCMP(mn, ninf, _CMP_EQ_OQ), zero);   /* no -inf - -inf */
+    mt[v] = SI(mask_mov)(tn, SCMP(mn, ninf, _CMP_EQ_OQ), zero);   /* no -inf - -inf */
     SI(store)(m + v * SIMD_W, mn);
   }
   LAK(simd_exp)(w->S, (kb + SIMD_NJ - 1) / SIMD_NJ, mt, sum);
@@ -261,10 +269,11 @@ SIMD_FN static void LAK(simd_strip)(const LAK(Attn) *a, const LAK(Simd) *w, int 
                  ((a->dv + SIMD_NJ - 1) / SIMD_NJ * SIMD_NJ));
 }
 
-/* O (and lse) rows i0 .. i0 + bq - 1 from the strips' states (m in base 2) */
+/* O (and lse) rows i0 .. i0 + bq - 1 from the strips' states */
 static void LAK(simd_store)(const LAK(Attn) *a, const LAK(Simd) *w, int i0, int bq,
                             LAK_REAL *O, int ldo, LAK_REAL *lse) {
   int dvp = (a->dv + SIMD_NJ - 1) / SIMD_NJ * SIMD_NJ, s, r, c;
+  LAK_REAL sc = a->scale < 0 ? -a->scale : a->scale;
   for (s = 0; s * SIMD_R < bq; s++) {
     int r0 = s * SIMD_R, n = bq - r0 < SIMD_R ? bq - r0 : SIMD_R;
     const LAK_REAL *l = w->l + r0;
@@ -275,7 +284,7 @@ static void LAK(simd_store)(const LAK(Attn) *a, const LAK(Simd) *w, int i0, int 
     }
     if (lse)
       for (r = 0; r < n; r++)
-        lse[i0 + r0 + r] = l[r] == 0 ? -INF : (LAK_REAL)(w->m[r0 + r] / SIMD_LOG2E) + LAK_M(log)(l[r]);
+        lse[i0 + r0 + r] = l[r] == 0 ? -INF : w->m[r0 + r] * sc + LAK_M(log)(l[r]);
   }
 }
 
@@ -289,6 +298,7 @@ static void LAK(simd_block)(const LAK(Attn) *a, const LAK_REAL *shared, int i0, 
   long long nk = a->nk, last = (long long)i0 + bq - 1 + a->coff;   /* causal: the last key seen */
   if (a->causal && last + 1 < nk) nk = last + 1 < 0 ? 0 : last + 1;
   LAK(simd_carve)(a, shared != NULL, work, &w);
+  w.f = (LAK_REAL)((a->scale < 0 ? -a->scale : a->scale) * SIMD_LOG2E);
   LAK(simd_pack_q)(a, i0, bq, w.q);
   for (r = 0; r < ns * SIMD_R; r++) { w.m[r] = -INF; w.l[r] = 0; }
   memset(w.ob, 0, (size_t)ns * SIMD_R * dvp * sizeof *w.ob);
