@@ -650,3 +650,71 @@ describe("float32 softmax, log_softmax and attention_combine", function()
       "linalg.attention_combine: lse2 is 2x1, expected 3x1")
   end)
 end)
+
+-- Attention without mask or bias runs a register-blocked AVX-512 kernel when
+-- la.config().attention says "avx512f" (the gemm kernel otherwise, and always
+-- with a mask or bias). An all-ones mask sends the same problem to the gemm
+-- kernel; both are checked against the Lua reference above.
+describe("linalg.attention's fused kernels agree", function()
+  local cases = {
+    {7, 9, 3, 2, {scale = -0.7}},                 -- negative scale: the maxima flip
+    {50, 60, 8, 5, {scale = 0}},                  -- every weight equal
+    {50, 60, 8, 5, {scale = 0, causal = true}},
+    {100, 30, 16, 4, {causal = true}},            -- rows past nk, strips of 48 (24 in float64)
+    {30, 100, 16, 4, {causal = true}},
+    {100, 30, 16, 0, {causal = true}},            -- dv = 0: lse only
+    {130, 260, 33, 17, {scale = 3.5}},            -- partial strips, panels and tiles
+    {60, 50, 8, 8, {scale = -2, causal = true}},
+    {1, 1, 1, 1, {}},
+  }
+
+  local function close(A, B, tol)
+    local m, n = A:shape()
+    for i = 1, m do
+      for j = 1, n do
+        local x, y = A(i, j), B(i, j)
+        if not (x == y or math.abs(x - y) <= tol * math.max(1, math.abs(y))) then
+          return false, string.format("(%d,%d): %.17g vs %.17g", i, j, x, y)
+        end
+      end
+    end
+    return true
+  end
+
+  it("with the reference and with each other, in both types", function()
+    for _, c in ipairs(cases) do
+      local nq, nk, dk, dv, o = table.unpack(c)
+      local Q, K, V = la.randn(nq, dk, 1), la.randn(nk, dk, 2), la.randn(nk, dv, 3)
+      local Or, _, Lr = reference(Q, K, V, o)
+      for _, dt in ipairs{"float64", "float32"} do
+        local tol = dt == "float32" and 2e-5 or 1e-12
+        local q, k, v = Q:astype(dt), K:astype(dt), V:astype(dt)
+        local plain, masked = {lse = true, mask = la.ones(nq, nk)}, {lse = true}
+        for key, x in pairs(o) do plain[key] = x; masked[key] = x end
+        plain.mask = nil; masked.mask = la.ones(nq, nk)
+        local O1, L1 = la.attention(q, k, v, plain)
+        local O2, L2 = la.attention(q, k, v, masked)
+        assert.are.equal(dt, O1.dtype)
+        for _, pair in ipairs{{O1, Or}, {O2, Or}, {O1, O2}, {L1, Lr}, {L2, Lr}, {L1, L2}} do
+          local ok, where = close(pair[1], pair[2], tol)
+          assert(ok, string.format("%dx%dx%dx%d %s scale %s causal %s: %s", nq, nk, dk, dv, dt,
+            tostring(o.scale), tostring(o.causal), where))
+        end
+      end
+    end
+  end)
+
+  it("on NaN and infinities", function()
+    for _, dt in ipairs{"float64", "float32"} do
+      local Q, K, V = la.randn(60, 8, 1):astype(dt), la.randn(70, 8, 2):astype(dt), la.randn(70, 3, 3):astype(dt)
+      Q:set(5, 2, 0 / 0); K:set(9, 1, math.huge); V:set(20, 2, -math.huge)
+      local O1, L1 = la.attention(Q, K, V, {lse = true})
+      local O2, L2 = la.attention(Q, K, V, {lse = true, mask = la.ones(60, 70)})
+      for i = 1, 60 do
+        assert.are.equal(isnan(L2(i)), isnan(L1(i)))
+        for j = 1, 3 do assert.are.equal(isnan(O2(i, j)), isnan(O1(i, j))) end
+      end
+      assert.is_true(isnan(O1(5, 1)) and isnan(L1(5)))        -- the NaN query's row
+    end
+  end)
+end)

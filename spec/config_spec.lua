@@ -57,6 +57,19 @@ describe("linalg.config", function()
     end
   end)
 
+  it("names attention's fused kernel: AVX-512 where the CPU has it, gemm tiles elsewhere", function()
+    local c = la.config()
+    assert.is_truthy(c.attention == "avx512f" or c.attention == "gemm")
+    local flags = io.open("/proc/cpuinfo"):read("a")
+    local under_valgrind = (os.getenv("LD_PRELOAD") or ""):find("vgpreload", 1, true)
+    local p = io.popen("uname -m")
+    local x86 = p:read("l") == "x86_64"
+    p:close()
+    if x86 and not under_valgrind then      -- valgrind's CPU has no AVX-512
+      assert.are.equal(flags:find(" avx512f") and "avx512f" or "gemm", c.attention)
+    end
+  end)
+
 
   it("takes no arguments and ignores any given (hostile values included)", function()
     for _, x in ipairs({-1, 0 / 0, "x", {}, la.eye(2), print}) do

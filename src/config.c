@@ -55,11 +55,11 @@ static void setstr(lua_State *L, const char *key, const char *v) {
 }
 
 /* config() -> {blas, blas_name, blas_version, core, threads, compiler,
-** simd = {paths compiled}, simd_active, version}: pushes 1 */
+** simd = {paths compiled}, simd_active, attention, version}: pushes 1 */
 static int l_config(lua_State *L) {
   const char *cfg = openblas_get_config();
   int i;
-  lua_createtable(L, 0, 9);
+  lua_createtable(L, 0, 10);
   setstr(L, "blas", cfg ? cfg : "unknown");
   setstr(L, "blas_name", "OpenBLAS");
   push_blas_version(L, cfg ? cfg : "");
@@ -75,6 +75,8 @@ static int l_config(lua_State *L) {
   }
   lua_setfield(L, -2, "simd");
   setstr(L, "simd_active", simd_active());
+  /* the fused kernel of attention without mask or bias (kernels/attention.c) */
+  setstr(L, "attention", lak_simd_exp2(NULL, 0) ? "avx512f" : "gemm");
   setstr(L, "version", LINALG_VERSION);
   return 1;
 }

@@ -276,6 +276,58 @@ static void test_expsum(void) {
   }
 }
 
+/* lak_ssimd_exp2 against exp2 in double over every 61st float in [-126, 0],
+** within 2 ulp as lak_sexpsum; lak_simd_exp2 (double) against exp2l on a
+** grid, within 2 ulp of a double. Skipped without AVX-512. */
+static void test_simd_exp2(void) {
+  enum { CH = 4096 };
+  static float x[CH];
+  static double ref[CH], xd[CH];
+  uint32_t bits = 0x80000000u;
+  double maxulp = 0.0, where = 0.0;
+  long count = 0;
+  float f = -126.0f, probe = -1.0f;
+  int i, n;
+  if (!lak_ssimd_exp2(&probe, 1)) { printf("lak_ssimd_exp2: no AVX-512 here, skipped\n"); return; }
+  CHECK(probe == 0.5f, "2^-1 = %.9g", probe);
+  for (;;) {
+    uint32_t lo;
+    memcpy(&lo, &f, sizeof lo);
+    for (n = 0; n < CH && bits <= lo; n++, bits += 61) {
+      memcpy(&x[n], &bits, sizeof x[n]);
+      ref[n] = exp2((double)x[n]);
+    }
+    if (n == 0) break;
+    lak_ssimd_exp2(x, n);
+    for (i = 0; i < n; i++) {
+      float r = (float)ref[i];
+      double ulp = nextafterf(r, (float)HUGE_VAL) - r, e = fabs(x[i] - ref[i]);
+      if (e / ulp > maxulp) { maxulp = e / ulp; where = ref[i]; }
+    }
+    count += n;
+    if (bits > lo) break;
+  }
+  printf("lak_ssimd_exp2: max error %.2f ulp over %ld arguments in [-126, 0]\n", maxulp, count);
+  CHECK(maxulp <= 2.0, "lak_ssimd_exp2: %.2f ulp near 2^x = %g", maxulp, where);
+  {  /* edges: 0 -> 1, -inf and below -126 -> 0, NaN -> NaN */
+    float e[5] = {0.0f, -(float)HUGE_VAL, -126.5f, -1000.0f, (float)NAN};
+    lak_ssimd_exp2(e, 5);
+    CHECK(e[0] == 1.0f && e[1] == 0.0f && e[2] == 0.0f && e[3] == 0.0f && isnan(e[4]),
+          "2^x edges: %g %g %g %g %g", e[0], e[1], e[2], e[3], e[4]);
+  }
+  maxulp = 0.0;
+  for (i = 0; i < CH; i++) xd[i] = -1022.0 * i / (CH - 1) - 1e-3 * (i % 7);
+  memcpy(ref, xd, sizeof ref);
+  lak_simd_exp2(xd, CH);
+  for (i = 0; i < CH; i++) {
+    long double r = exp2l((long double)ref[i]);
+    double ulp = nextafter((double)r, HUGE_VAL) - (double)r;
+    if (ref[i] >= -1022.0 && fabsl(xd[i] - r) / ulp > maxulp) maxulp = (double)(fabsl(xd[i] - r) / ulp);
+  }
+  printf("lak_simd_exp2: max error %.2f ulp over %d arguments in [-1022, 0]\n", maxulp, CH);
+  CHECK(maxulp <= 2.0, "lak_simd_exp2: %.2f ulp", maxulp);
+}
+
 /* an attention problem in both types: Q nq x dk, K nk x dk, V nk x dv */
 typedef struct Prob {
   int nq, nk, dk, dv;
@@ -581,6 +633,7 @@ int main(void) {
   test_unary();
   test_binary();
   test_expsum();
+  test_simd_exp2();
   test_attention();
   test_softmax();
   test_gram_schmidt();

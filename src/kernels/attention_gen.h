@@ -44,6 +44,17 @@ static int LAK(simd_ok)(const LAK(Attn) *a) {
 #endif
 }
 
+int LAK(simd_exp2)(LAK_REAL *x, int n) {
+#if LAK_SIMD
+  if (simd_cpu()) {
+    LAK(simd_exp2_n)(x, n);
+    return 1;
+  }
+#endif
+  (void)x; (void)n;
+  return 0;
+}
+
 /* the gemm kernel's work per thread */
 #define GEMM_WORK ((size_t)LAK_ATTN_BQ * LAK_ATTN_BK + 4 * (size_t)LAK_ATTN_BQ)
 

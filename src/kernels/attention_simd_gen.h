@@ -44,8 +44,20 @@ SIMD_FN static inline SV LAK(vexp2)(SV x) {
   SV k = SI(roundscale)(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
   SV r = SI(sub)(x, k), p = SET1(EXP2_POLY[0]);
   int c;
-  for (c = 1; c <= EXP_DEG; c++) p = SI(fmadd)(p, r, SET1(EXP2_POLY[c]));
+  for (c = 1; c <= EXP2_DEG; c++) p = SI(fmadd)(p, r, SET1(EXP2_POLY[c]));
   return SI(maskz_scalef)(keep, p, k);
+}
+
+/* x = 2^x in place (for lak_simd_exp2) */
+SIMD_FN static void LAK(simd_exp2_n)(LAK_REAL *x, int n) {
+  LAK_REAL t[SIMD_W];
+  int i;
+  for (i = 0; i + SIMD_W <= n; i += SIMD_W) SI(storeu)(x + i, LAK(vexp2)(SI(loadu)(x + i)));
+  if (i == n) return;
+  memset(t, 0, sizeof t);
+  memcpy(t, x + i, (size_t)(n - i) * sizeof *t);
+  SI(storeu)(t, LAK(vexp2)(SI(loadu)(t)));
+  memcpy(x + i, t, (size_t)(n - i) * sizeof *t);
 }
 
 /* Elements of one packed key tile: its panels, then its values. */

@@ -74,6 +74,10 @@ void LAK(attn_combine)(int nq, int dv, const LAK_REAL *O1, int ld1, const LAK_RE
 ** the result would be subnormal). One softmax column step, vectorized with
 ** its own polynomial (attention.c gives the accuracy). */
 void LAK(expsum)(LAK_REAL *x, const LAK_REAL *m, LAK_REAL *sum, int n);
+/* x[i] = 2^x[i] for x[i] <= 0 by the AVX-512 attention kernel's method (0
+** below -126 for float, -1022 for double; NaN stays NaN); returns 0 and
+** leaves x alone when this CPU runs the other kernel. */
+int LAK(simd_exp2)(LAK_REAL *x, int n);
 
 /* Row softmax (or log-softmax) of the m x n matrix S in place, stable (max
 ** subtracted); a row of only -inf gives zeros (log: -inf). mx, sum: m each. */
