@@ -32,6 +32,7 @@
 ** steps' constants are here.
 */
 #include <cblas.h>
+#include <float.h>
 #include <math.h>
 #include <pthread.h>
 #include <string.h>

@@ -32,10 +32,14 @@ void LAK(expsum)(LAK_REAL *restrict x, const LAK_REAL *restrict m, LAK_REAL *res
 #if LAK_SIMD
 #include "attention_simd_gen.h"
 
-/* the AVX-512 kernel takes attention without mask or bias */
+/* The AVX-512 kernel takes attention without mask or bias, from one full
+** strip of queries up (fewer would be padded to a strip: the gemm tiles are
+** faster there), when |scale| log2(e) is a float > 0 (scale 0, NaN or past
+** that: the gemm tiles, which scale scores, not differences). */
 static int LAK(simd_ok)(const LAK(Attn) *a) {
-  return !a->mask && !a->bias && a->dk > 0 && a->dk <= SIMD_DMAX && a->dv <= SIMD_DMAX &&
-         simd_cpu();
+  double f = LAK(simd_f)(a);
+  return !a->mask && !a->bias && a->nq >= SIMD_R && a->dk > 0 && a->dk <= SIMD_DMAX &&
+         a->dv <= SIMD_DMAX && f > 0 && f <= LAK_PICK(DBL_MAX, FLT_MAX) && simd_cpu();
 }
 #endif
 

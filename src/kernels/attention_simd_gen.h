@@ -107,6 +107,11 @@ typedef struct LAK(Simd) {
 /* log2(e): |scale| * log2(e) * q k^T are the scores in base 2 */
 #define SIMD_LOG2E 1.4426950408889634
 
+/* that factor, in double: the kernel takes scales it is finite and > 0 for */
+static double LAK(simd_f)(const LAK(Attn) *a) {
+  return (a->scale < 0 ? -(double)a->scale : (double)a->scale) * SIMD_LOG2E;
+}
+
 static void LAK(simd_carve)(const LAK(Attn) *a, int shared, LAK_REAL *work, LAK(Simd) *w) {
   size_t part[5];
   LAK(simd_parts)(a, shared, part);
@@ -166,15 +171,15 @@ static void LAK(simd_pack_q)(const LAK(Attn) *a, int i0, int bq, LAK_REAL *q) {
   }
 }
 
-/* Scores of strip q against the kb keys of the panels: S = f q k^T (base
-** 2); keys past kb and, when causal, keys j > r + diag of strip row r are
-** -inf. mx[v] takes the lanewise maximum of q k^T (NaN is skipped): it is
-** what lse is made of, exactly as scale * (q k^T) when the row's maximum
-** has weight 1. */
+/* Scores of strip q against the kb keys of the panels: S = q k^T, unscaled
+** (the exp step scales differences, which cannot overflow where scores
+** near the type's largest value would); keys past kb and, when causal,
+** keys j > r + diag of strip row r are -inf. mx[v] takes the lanewise
+** maximum (NaN is skipped): lse is |scale| times it plus log(l), exactly
+** the scaled score when the row's maximum has weight 1. */
 SIMD_FN static void LAK(simd_scores)(const LAK(Attn) *a, const LAK_REAL *q, const LAK_REAL *kp,
-                                     LAK_REAL f, int kb, int causal, long long diag, LAK_REAL *S,
-                                     SV mx[3]) {
-  const SV ninf = SET1(-INF), fv = SET1(f);
+                                     int kb, int causal, long long diag, LAK_REAL *S, SV mx[3]) {
+  const SV ninf = SET1(-INF);
   SV row[3];
   int np = (kb + SIMD_NJ - 1) / SIMD_NJ, p, k, t, v;
   for (v = 0; v < 3; v++) {          /* each lane's row index within the strip */
@@ -205,22 +210,22 @@ SIMD_FN static void LAK(simd_scores)(const LAK(Attn) *a, const LAK_REAL *q, cons
           long long lim = j - diag > SIMD_R ? SIMD_R : j - diag;
           hide = SCMP(row[v], SET1(lim), _CMP_LT_OQ);
         }
-        mx[v] = SI(max)(SI(mask_mov)(acc[t][v], hide, ninf), mx[v]);   /* NaN: mx stays */
-        SI(store)(S + (size_t)j * SIMD_R + v * SIMD_W,
-                  SI(mask_mov)(SI(mul)(acc[t][v], fv), hide, ninf));   /* -inf even when f = 0 */
+        acc[t][v] = SI(mask_mov)(acc[t][v], hide, ninf);
+        mx[v] = SI(max)(acc[t][v], mx[v]);           /* NaN: mx stays */
+        SI(store)(S + (size_t)j * SIMD_R + v * SIMD_W, acc[t][v]);
       }
     }
   }
 }
 
-/* S = 2^(S - mt) in place over np panels; returns the sums in sum[v] */
-SIMD_FN static void LAK(simd_exp)(LAK_REAL *S, int np, const SV mt[3], SV sum[3]) {
+/* S = 2^(f (S - mt)) in place over np panels; returns the sums in sum[v] */
+SIMD_FN static void LAK(simd_exp)(LAK_REAL *S, int np, const SV mt[3], SV f, SV sum[3]) {
   int j, v;
   for (v = 0; v < 3; v++) sum[v] = SI(setzero)();
   for (j = 0; j < np * SIMD_NJ; j++)
     for (v = 0; v < 3; v++) {
       LAK_REAL *s = S + (size_t)j * SIMD_R + v * SIMD_W;
-      SV e = LAK(vexp2)(SI(sub)(SI(load)(s), mt[v]));
+      SV e = LAK(vexp2)(SI(mul)(SI(sub)(SI(load)(s), mt[v]), f));
       SI(store)(s, e);
       sum[v] = SI(add)(sum[v], e);
     }
@@ -262,18 +267,16 @@ SIMD_FN static void LAK(simd_strip)(const LAK(Attn) *a, const LAK(Simd) *w, int 
   SV mx[3], mt[3], c[3], sum[3];
   int v, rescale = 0;
   for (v = 0; v < 3; v++) mx[v] = ninf;
-  LAK(simd_scores)(a, w->q + (size_t)s * a->dk * SIMD_R, w->kp, w->f, kb, causal, diag, w->S,
-                   mx);
+  LAK(simd_scores)(a, w->q + (size_t)s * a->dk * SIMD_R, w->kp, kb, causal, diag, w->S, mx);
   for (v = 0; v < 3; v++) {          /* m: the maxima of q k^T; mt = f m, the scores' */
-    SV mo = SI(load)(m + v * SIMD_W), mn = SI(max)(mx[v], mo), tn = SI(mul)(mn, f);
+    SV mo = SI(load)(m + v * SIMD_W), mn = SI(max)(mx[v], mo);
     SMASK same = SCMP(mo, mn, _CMP_EQ_OQ);
-    c[v] = SI(mask_mov)(LAK(vexp2)(SI(sub)(SI(mul)(mo, f), tn)), same, one);
-    c[v] = SI(mask_mov)(c[v], SCMP(mo, ninf, _CMP_EQ_OQ) & ~same, zero);   /* f = 0 too */
+    c[v] = SI(mask_mov)(LAK(vexp2)(SI(mul)(SI(sub)(mo, mn), f)), same, one);   /* mo = -inf: 0 */
     if (same != (SMASK)~(SMASK)0) rescale = 1;
-    mt[v] = SI(mask_mov)(tn, SCMP(mn, ninf, _CMP_EQ_OQ), zero);   /* no -inf - -inf */
+    mt[v] = SI(mask_mov)(mn, SCMP(mn, ninf, _CMP_EQ_OQ), zero);   /* no -inf - -inf */
     SI(store)(m + v * SIMD_W, mn);
   }
-  LAK(simd_exp)(w->S, (kb + SIMD_NJ - 1) / SIMD_NJ, mt, sum);
+  LAK(simd_exp)(w->S, (kb + SIMD_NJ - 1) / SIMD_NJ, mt, f, sum);
   for (v = 0; v < 3; v++)
     SI(store)(l + v * SIMD_W, SI(fmadd)(SI(load)(l + v * SIMD_W), c[v], sum[v]));
   if (a->dv > 0)
@@ -310,7 +313,7 @@ static void LAK(simd_block)(const LAK(Attn) *a, const LAK_REAL *shared, int i0, 
   long long nk = a->nk, last = (long long)i0 + bq - 1 + a->coff;   /* causal: the last key seen */
   if (a->causal && last + 1 < nk) nk = last + 1 < 0 ? 0 : last + 1;
   LAK(simd_carve)(a, shared != NULL, work, &w);
-  w.f = (LAK_REAL)((a->scale < 0 ? -a->scale : a->scale) * SIMD_LOG2E);
+  w.f = (LAK_REAL)LAK(simd_f)(a);   /* in range: simd_ok */
   LAK(simd_pack_q)(a, i0, bq, w.q);
   for (r = 0; r < ns * SIMD_R; r++) { w.m[r] = -INF; w.l[r] = 0; }
   memset(w.ob, 0, (size_t)ns * SIMD_R * dvp * sizeof *w.ob);
