@@ -36,7 +36,10 @@
 ** save_csv/load_csv round trips give back the same numbers (and
 ** load_npy the saved matrix's dtype); astype to float32 is idempotent
 ** through float64 and keeps a float32 matrix's numbers; a view or slice
-** has its parent's type and a write through it reads back. With
+** has its parent's type and a write through it reads back; attention
+** without a mask and with an all-ones one (on a CPU with AVX-512, two
+** different fused kernels) agree to rounding on finite inputs (AK; seed
+** corpus/attention-kernels-agree). With
 ** LINALG_FUZZ_CONTRACT=1, an error from a linalg function whose message
 ** does not start with "linalg." is a finding too.
 **
@@ -532,7 +535,7 @@ static void heat(In *in, Out *o) {
 
 /* functions other developers are adding; each guarded by its presence */
 static void newer(In *in, Out *o) {
-  unsigned k = next(in) % 8, a = next(in) % NREG + 1, b = next(in) % NREG + 1, c = next(in) % NREG + 1;
+  unsigned k = next(in) % 9, a = next(in) % NREG + 1, b = next(in) % NREG + 1, c = next(in) % NREG + 1;
   switch (k) {
   case 0:       /* a state from bytes: a valid one, altered, or generated */
     put(o, "if la.lsq_state then local s = la.lsq_state(%s, %s) s:add(R[%u], R[%u]) "
@@ -573,6 +576,12 @@ static void newer(In *in, Out *o) {
     matrix_(in, o); put(o, ", "); matrix_(in, o); put(o, ", ");
     matrix_(in, o); put(o, ", "); matrix_(in, o); put(o, ") end");
     break;
+  case 7: {       /* the oracle AK: both fused kernels on R[a], R[b], R[c] */
+    static const char *const causal[] = {"nil", "true", "'lower_right'"};
+    put(o, "AK(R[%u], R[%u], R[%u], %s, %s)", a, b, c, causal[next(in) % 3],
+        next(in) & 1 ? "nil" : numbers[next(in) % N(numbers)]);
+    break;
+  }
   default:
     put(o, "R[%u] = C(\"attention\", ", c);
     matrix_(in, o); put(o, ", "); matrix_(in, o); put(o, ", "); matrix_(in, o); put(o, ", ");
@@ -755,6 +764,39 @@ static const char prelude[] =
   "  local f = io.open(path, 'rb')\n"
   "  if f then f:close() FAIL(name .. ' failed (' .. tostring(e) .. ') but left ' .. path) end\n"
   "  error(e, 0)\n"
+  "end\n"
+  /* attention without and with an all-ones mask (two fused kernels where
+  ** the CPU has AVX-512, see la.config().attention) agree to rounding, on
+  ** finite inputs of moderate size */
+  "local function FIN(A, big)\n"
+  "  if not la.is_matrix(A) then return nil end\n"
+  "  local m, n = A:shape()\n"
+  "  for j = 1, n do for i = 1, m do local x = A(i, j)\n"
+  "    if x ~= x or x > big or x < -big then return nil end end end\n"
+  "  return true\n"
+  "end\n"
+  "local function AK(q, k, v, causal, scale)\n"
+  "  if not (FIN(q, 1e3) and FIN(k, 1e3) and FIN(v, 1e3)) then return end\n"
+  "  if scale and not (scale > -1e6 and scale < 1e6) then return end\n"
+  "  local nq, dk = q:shape()\n"
+  "  local nk = k:shape()\n"
+  "  if nq * nk > 65536 then return end\n"
+  "  local ok, O1, l1 = pcall(la.attention, q, k, v, {lse = true, causal = causal, scale = scale})\n"
+  "  if not ok then return end\n"
+  "  local O2, l2 = C('attention', q, k, v, {lse = true, causal = causal, scale = scale, mask = la.ones(nq, nk)})\n"
+  "  local eps = O1.dtype == 'float32' and 1.2e-7 or 2.3e-16\n"
+  "  local s = math.abs(scale or (dk > 0 and 1 / math.sqrt(dk) or 1)) * dk * 1e6\n"
+  "  local tl = 16 * eps * (dk + 2) * (1 + s)\n"
+  "  local m, n = O1:shape()\n"
+  "  for i = 1, m do\n"
+  "    local a, b = l1(i), l2(i)\n"
+  "    if not (a == b or math.abs(a - b) <= tl) then FAIL(('attention kernels: lse(%d) %.17g vs %.17g'):format(i, a, b)) end\n"
+  "    for j = 1, n do\n"
+  "      a, b = O1(i, j), O2(i, j)\n"
+  "      if not (a == b or math.abs(a - b) <= tl * 1e3 + 16 * eps * 1e3) then\n"
+  "        FAIL(('attention kernels: O(%d,%d) %.17g vs %.17g'):format(i, j, a, b)) end\n"
+  "    end\n"
+  "  end\n"
   "end\n"
   "local function SAME(A, B)\n"
   "  local m, n = A:shape()\n"

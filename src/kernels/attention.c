@@ -62,23 +62,6 @@ static const double exp_poly_d[13] = {
 static const float exp_poly_s[8] = {
   1.0f / 5040, 1.0f / 720, 1.0f / 120, 1.0f / 24, 1.0f / 6, 0.5f, 1.0f, 1.0f};
 
-/* The AVX-512 kernel works in base 2 (its scores are scaled by log2(e)):
-** 2^x = 2^k 2^r, k = round(x), r = x - k exact, 2^r by the Taylor
-** polynomial of exp(r ln2) (the same truncation as above, |r ln2| <=
-** ln2 / 2, one degree more for double: its term 13 is still 1.5 ulp at
-** 2^-0.5); 0 below EXP2_MIN. Coefficients (ln2)^k / k!, highest first. */
-#define EXP2_MIN    LAK_PICK(-1022.0,                     -126.0f)
-#define EXP2_DEG    LAK_PICK(13,                          7)
-#define EXP2_POLY   LAK_PICK(exp2_poly_d,                 exp2_poly_s)
-static const double exp2_poly_d[14] = {
-  1.3691488853904124e-12, 2.5678435993488196e-11, 4.44553827187081e-10, 7.054911620801121e-09, 1.0178086009239696e-07,
-  1.3215486790144305e-06, 1.5252733804059838e-05, 0.00015403530393381606,
-  0.0013333558146428441, 0.009618129107628477, 0.055504108664821576, 0.2402265069591007,
-  0.6931471805599453, 1.0};
-static const float exp2_poly_s[8] = {
-  1.5252733804059838e-05f, 0.00015403530393381606f, 0.0013333558146428441f,
-  0.009618129107628477f, 0.055504108664821576f, 0.2402265069591007f, 0.6931471805599453f, 1.0f};
-
 /* target_clones: AVX2 and AVX-512 versions of the exp step chosen at load
 ** time (lconfig.c reports them under this same condition) */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
@@ -192,9 +175,10 @@ static void parallel_blocks(int nb, int nthreads, BlockFn fn, const void *ctx,
   pthread_mutex_destroy(&job.mu);
 }
 
-/* ---- the AVX-512 kernel (attention_simd_gen.h), chosen at run time */
+/* ---- the AVX-512 kernel (attention_simd_gen.h), chosen at run time;
+** -DLAK_NO_SIMD leaves it out (then la.config().attention is "gemm") */
 
-#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+#if !defined(LAK_NO_SIMD) && (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
 #include <immintrin.h>
 #include <stdint.h>
 #define LAK_SIMD 1
@@ -216,6 +200,23 @@ static int simd_cpu(void) {
   pthread_once(&simd_once, simd_probe);
   return simd_have;
 }
+
+/* The AVX-512 kernel works in base 2 (its scores are scaled by log2(e)):
+** 2^x = 2^k 2^r, k = round(x), r = x - k exact, 2^r by the Taylor
+** polynomial of exp(r ln2) (the same truncation as above, |r ln2| <=
+** ln2 / 2, one degree more for double: its term 13 is still 1.5 ulp at
+** 2^-0.5); 0 below EXP2_MIN. Coefficients (ln2)^k / k!, highest first. */
+#define EXP2_MIN    LAK_PICK(-1022.0,                     -126.0f)
+#define EXP2_DEG    LAK_PICK(13,                          7)
+#define EXP2_POLY   LAK_PICK(exp2_poly_d,                 exp2_poly_s)
+static const double exp2_poly_d[14] = {
+  1.3691488853904124e-12, 2.5678435993488196e-11, 4.44553827187081e-10, 7.054911620801121e-09,
+  1.0178086009239696e-07, 1.3215486790144305e-06, 1.5252733804059838e-05, 0.00015403530393381606,
+  0.0013333558146428441, 0.009618129107628477, 0.055504108664821576, 0.2402265069591007,
+  0.6931471805599453, 1.0};
+static const float exp2_poly_s[8] = {
+  1.5252733804059838e-05f, 0.00015403530393381606f, 0.0013333558146428441f,
+  0.009618129107628477f, 0.055504108664821576f, 0.2402265069591007f, 0.6931471805599453f, 1.0f};
 #else
 #define LAK_SIMD 0
 #endif

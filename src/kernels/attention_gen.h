@@ -31,18 +31,13 @@ void LAK(expsum)(LAK_REAL *restrict x, const LAK_REAL *restrict m, LAK_REAL *res
 
 #if LAK_SIMD
 #include "attention_simd_gen.h"
-#endif
 
-/* the AVX-512 kernel takes float attention without mask or bias */
+/* the AVX-512 kernel takes attention without mask or bias */
 static int LAK(simd_ok)(const LAK(Attn) *a) {
-#if LAK_SIMD
-  return LAK_PICK(1, 1) && !a->mask && !a->bias && a->dk > 0 && a->dk <= SIMD_DMAX &&
-         a->dv <= SIMD_DMAX && simd_cpu();
-#else
-  (void)a;
-  return 0;
-#endif
+  return !a->mask && !a->bias && a->dk > 0 && a->dk <= SIMD_DMAX && a->dv <= SIMD_DMAX &&
+         simd_cpu();
 }
+#endif
 
 int LAK(simd_exp2)(LAK_REAL *x, int n) {
 #if LAK_SIMD
@@ -62,6 +57,8 @@ size_t LAK(attn_work)(const LAK(Attn) *a, int nthreads) {
   if (nthreads < 1) nthreads = 1;
 #if LAK_SIMD
   if (LAK(simd_ok)(a)) return LAK(simd_work)(a, nthreads);
+#else
+  (void)a;
 #endif
   return (size_t)nthreads * GEMM_WORK;
 }
