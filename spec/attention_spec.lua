@@ -1075,3 +1075,35 @@ describe("linalg.attention's AVX-512 kernel, hostile", function()
     end
   end)
 end)
+
+-- FAILING on an AVX-512 CPU (la.config().attention == "avx512f"): a bug in
+-- attention_simd_gen.h, kept as a separate commit. The kernel works in base
+-- 2: scores are q k^T times f = |scale| * log2(e), and the row maxima mt =
+-- m * f. When a row's largest score s has |s| > MAX / log2(e) (1.2461e308 in
+-- float64, 2.3587e38 in float32: finite scores) or f itself overflows
+-- (scale = inf; float32 scale > 2.3587e38), s * log2(e) becomes +-inf and
+-- 2^(S - mt) is 2^(inf - inf) = NaN: O and lse NaN where the gemm kernel
+-- and NumPy give finite answers. Expected values: NumPy 1.24 in the given
+-- type, S = Q @ K.T * scale, m = S.max(1), O = exp(S - m) / sum @ V,
+-- lse = m + log(sum). The gemm kernel (a mask of ones) already gives them.
+describe("linalg.attention's AVX-512 kernel, hostile (FAILING: scores past MAX / log2(e))", function()
+  local cases = {   -- dtype, Q, K, scale, expected O, expected lse
+    {"float64", {{1.5e308}}, {{1}, {0}}, 1, 3, 1.5e308},
+    {"float64", {{-1.5e308}}, {{1}, {1}}, 1, 4, -1.5e308},
+    {"float32", {{2.5e38}}, {{1}, {0}}, 1, 3, 2.5e38},
+    {"float32", {{-2.5e38}}, {{1}, {1}}, 1, 4, -2.5e38},
+    {"float32", {{1}}, {{-1}, {-2}}, 3e38, 3, -3e38},   -- f = 3e38 * log2(e) overflows float
+  }
+  for _, c in ipairs(cases) do
+    local dt, Q, K, sc, o, lse = table.unpack(c)
+    it(string.format("%s score %g: O = %g and lse = %g, as the gemm kernel", dt, Q[1][1] * K[1][1] * sc, o, lse), function()
+      local q, k, v = la.matrix(Q):astype(dt), la.matrix(K):astype(dt), la.matrix{{3}, {5}}:astype(dt)
+      local Og, Lg = la.attention(q, k, v, {scale = sc, lse = true, mask = la.ones(1, 2)})
+      assert.are.equal(o, Og(1, 1))                      -- the gemm kernel: right
+      assert.near(lse, Lg(1), 1e-7)
+      local O, L = la.attention(q, k, v, {scale = sc, lse = true})
+      assert.are.equal(o, O(1, 1))                       -- the AVX-512 kernel: NaN
+      assert.near(lse, L(1), 1e-7)
+    end)
+  end
+end)
