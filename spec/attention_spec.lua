@@ -1076,34 +1076,49 @@ describe("linalg.attention's AVX-512 kernel, hostile", function()
   end)
 end)
 
--- FAILING on an AVX-512 CPU (la.config().attention == "avx512f"): a bug in
--- attention_simd_gen.h, kept as a separate commit. The kernel works in base
--- 2: scores are q k^T times f = |scale| * log2(e), and the row maxima mt =
--- m * f. When a row's largest score s has |s| > MAX / log2(e) (1.2461e308 in
--- float64, 2.3587e38 in float32: finite scores) or f itself overflows
--- (scale = inf; float32 scale > 2.3587e38), s * log2(e) becomes +-inf and
--- 2^(S - mt) is 2^(inf - inf) = NaN: O and lse NaN where the gemm kernel
--- and NumPy give finite answers. Expected values: NumPy 1.24 in the given
--- type, S = Q @ K.T * scale, m = S.max(1), O = exp(S - m) / sum @ V,
--- lse = m + log(sum). The gemm kernel (a mask of ones) already gives them.
-describe("linalg.attention's AVX-512 kernel, hostile (FAILING: scores past MAX / log2(e))", function()
-  local cases = {   -- dtype, Q, K, scale, expected O, expected lse
-    {"float64", {{1.5e308}}, {{1}, {0}}, 1, 3, 1.5e308},
-    {"float64", {{-1.5e308}}, {{1}, {1}}, 1, 4, -1.5e308},
-    {"float32", {{2.5e38}}, {{1}, {0}}, 1, 3, 2.5e38},
-    {"float32", {{-2.5e38}}, {{1}, {1}}, 1, 4, -2.5e38},
-    {"float32", {{1}}, {{-1}, {-2}}, 3e38, 3, -3e38},   -- f = 3e38 * log2(e) overflows float
+-- Scores near the type's largest value. The AVX-512 kernel works in base 2:
+-- it scales differences of scores, s - max, by |scale| * log2(e), never the
+-- scores themselves (a score past MAX / log2(e), 1.2461e308 in float64 and
+-- 2.3587e38 in float32, would overflow: 2^(inf - inf) = NaN). A scale whose
+-- factor overflows (inf, or past 2.3587e38 in float32) goes to the gemm
+-- kernel. Expected values: NumPy 1.24 in the given type, S = Q @ K.T *
+-- scale, m = S.max(1), O = exp(S - m) / sum @ V, lse = m + log(sum); each
+-- query is repeated on 48 rows, a full strip, so that the AVX-512 kernel
+-- takes it (nq >= 48).
+describe("linalg.attention's AVX-512 kernel on scores near the largest float", function()
+  local cases = {   -- dtype, q, K, scale, expected O, expected lse
+    {"float64", 1.5e308, {{1}, {0}}, 1, 3, 1.5e308},
+    {"float64", -1.5e308, {{1}, {1}}, 1, 4, -1.5e308},
+    {"float32", 2.5e38, {{1}, {0}}, 1, 3, 2.5e38},
+    {"float32", -2.5e38, {{1}, {1}}, 1, 4, -2.5e38},
+    {"float32", 1, {{-1}, {-2}}, 3e38, 3, -3e38},   -- f = 3e38 * log2(e) overflows float
   }
   for _, c in ipairs(cases) do
-    local dt, Q, K, sc, o, lse = table.unpack(c)
-    it(string.format("%s score %g: O = %g and lse = %g, as the gemm kernel", dt, Q[1][1] * K[1][1] * sc, o, lse), function()
-      local q, k, v = la.matrix(Q):astype(dt), la.matrix(K):astype(dt), la.matrix{{3}, {5}}:astype(dt)
-      local Og, Lg = la.attention(q, k, v, {scale = sc, lse = true, mask = la.ones(1, 2)})
-      assert.are.equal(o, Og(1, 1))                      -- the gemm kernel: right
-      assert.near(lse, Lg(1), 1e-7)
+    local dt, x, K, sc, o, lse = table.unpack(c)
+    it(string.format("%s score %g: O = %g and lse = %g, as the gemm kernel", dt, x * K[1][1] * sc, o, lse), function()
+      local q, k, v = la.full(48, 1, x):astype(dt), la.matrix(K):astype(dt), la.matrix{{3}, {5}}:astype(dt)
+      local Og, Lg = la.attention(q, k, v, {scale = sc, lse = true, mask = la.ones(48, 2)})
       local O, L = la.attention(q, k, v, {scale = sc, lse = true})
-      assert.are.equal(o, O(1, 1))                       -- the AVX-512 kernel: NaN
-      assert.near(lse, L(1), 1e-7)
+      for i = 1, 48 do
+        assert.are.equal(o, Og(i, 1))                    -- the gemm kernel
+        assert.near(lse, Lg(i), 1e-7)
+        assert.are.equal(o, O(i, 1))                     -- the AVX-512 kernel
+        assert.near(lse, L(i), 1e-7)
+      end
     end)
   end
+
+  it("scale = inf, causal: as the gemm kernel (rows of negative products give zeros, -inf)", function()
+    local Q, K, V = la.randn(60, 4, 1), la.randn(60, 4, 2), la.randn(60, 3, 3)
+    local O1, L1 = la.attention(Q, K, V, {scale = math.huge, causal = true, lse = true})
+    local O2, L2 = la.attention(Q, K, V, {scale = math.huge, causal = true, lse = true, mask = la.ones(60, 60)})
+    for i = 1, 60 do
+      local a, b = L1(i), L2(i)
+      assert.is_true(a == b or (a ~= a and b ~= b))
+      for j = 1, 3 do
+        a, b = O1(i, j), O2(i, j)
+        assert.is_true(a == b or (a ~= a and b ~= b) or math.abs(a - b) < 1e-12)
+      end
+    end
+  end)
 end)
