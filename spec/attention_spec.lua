@@ -1016,8 +1016,11 @@ describe("linalg.attention's AVX-512 kernel, hostile", function()
         la.threads(2)
         local O2, L2 = la.attention(Q, K, V, {causal = c, lse = true})
         la.threads(t0)
-        assert.are.equal(0, la.abs(O1 - O2):max())
-        assert.are.equal(0, la.abs(L1 - L2):max())
+        -- bitwise for the AVX-512 kernel (each block's arithmetic is fixed); the
+        -- gemm kernel's BLAS calls may round differently (valgrind's CPU runs it)
+        local exact = la.config().attention == "avx512f"
+        assert(la.abs(O1 - O2):max() <= (exact and 0 or TOL[dt] * la.abs(V):max()), dt .. " threads")
+        assert(la.abs(L1 - L2):max() <= (exact and 0 or TOL[dt] * la.abs(L2):max()), dt .. " threads")
         local O3, L3 = la.attention(Q, K, V, {causal = c, lse = true, mask = la.ones(1, nk)})
         assert(la.abs(O1 - O3):max() <= TOL[dt] * la.abs(V):max(), dt .. " " .. nk)
         assert(la.abs(L1 - L3):max() <= TOL[dt] * la.abs(L3):max(), dt .. " " .. nk)
