@@ -771,6 +771,8 @@ static const char prelude[] =
   "local function FIN(A, big)\n"
   "  if not la.is_matrix(A) then return nil end\n"
   "  local m, n = A:shape()\n"
+  "  if m == 0 or n == 0 then return true end\n"           /* huge empty extents */
+  "  if m * n > 65536 then return nil end\n"
   "  for j = 1, n do for i = 1, m do local x = A(i, j)\n"
   "    if x ~= x or x > big or x < -big then return nil end end end\n"
   "  return true\n"
