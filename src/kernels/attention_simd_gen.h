@@ -60,9 +60,12 @@ SIMD_FN static void LAK(simd_exp2_n)(LAK_REAL *x, int n) {
   memcpy(x + i, t, (size_t)(n - i) * sizeof *t);
 }
 
+/* dv rounded up to whole output panels (zero columns past dv) */
+static int LAK(simd_dvp)(const LAK(Attn) *a) { return (a->dv + SIMD_NJ - 1) / SIMD_NJ * SIMD_NJ; }
+
 /* Elements of one packed key tile: its panels, then its values. */
 static size_t LAK(simd_tile)(const LAK(Attn) *a) {
-  size_t dvp = (size_t)(a->dv + SIMD_NJ - 1) / SIMD_NJ * SIMD_NJ;
+  size_t dvp = (size_t)LAK(simd_dvp)(a);
   return (size_t)SIMD_BK * a->dk + dvp * SIMD_LDV;   /* 64-byte multiples */
 }
 
@@ -78,7 +81,7 @@ static size_t LAK(simd_shared)(const LAK(Attn) *a) {
 ** each part starts on a 64-byte boundary. */
 #define SIMD_PAD (64 / sizeof(LAK_REAL))
 static size_t LAK(simd_parts)(const LAK(Attn) *a, int shared, size_t part[5]) {
-  size_t dvp = (size_t)(a->dv + SIMD_NJ - 1) / SIMD_NJ * SIMD_NJ;
+  size_t dvp = (size_t)LAK(simd_dvp)(a);
   part[0] = (size_t)SIMD_G * a->dk * SIMD_R;       /* q */
   part[1] = shared ? 0 : LAK(simd_tile)(a);        /* kp, vp */
   part[2] = (size_t)SIMD_R * SIMD_BK;              /* S */
@@ -126,7 +129,7 @@ static void LAK(simd_carve)(const LAK(Attn) *a, int shared, LAK_REAL *work, LAK(
 /* keys j0 .. j0 + n - 1 into the tile at t: panels with zero keys up to
 ** the last panel's end, then their values with zero columns dv .. dvp - 1 */
 static void LAK(simd_pack_kv)(const LAK(Attn) *a, int j0, int n, LAK_REAL *t) {
-  int np = (n + SIMD_NJ - 1) / SIMD_NJ, p, k, c, dvp = (a->dv + SIMD_NJ - 1) / SIMD_NJ * SIMD_NJ;
+  int np = (n + SIMD_NJ - 1) / SIMD_NJ, p, k, c, dvp = LAK(simd_dvp)(a);
   LAK_REAL *vp = t + (size_t)SIMD_BK * a->dk;
   for (k = 0; k < a->dk; k++)        /* along K's rows: contiguous reads */
     for (p = 0; p < np; p++) {
@@ -234,7 +237,7 @@ SIMD_FN static void LAK(simd_exp)(LAK_REAL *S, int np, const SV mt[3], SV f, SV 
 /* ob = ob * c + P V over the kb keys (c NULL: no rescale) */
 SIMD_FN static void LAK(simd_pv)(const LAK(Attn) *a, const LAK_REAL *S, const LAK_REAL *vp,
                                  int kb, const SV *c, LAK_REAL *ob) {
-  int dvp = (a->dv + SIMD_NJ - 1) / SIMD_NJ * SIMD_NJ, c0, j, t, v;
+  int dvp = LAK(simd_dvp)(a), c0, j, t, v;
   for (c0 = 0; c0 < dvp; c0 += SIMD_NJ) {
     SV acc[SIMD_NJ][3];
     const LAK_REAL *vc = vp + (size_t)c0 * SIMD_LDV;
@@ -281,13 +284,13 @@ SIMD_FN static void LAK(simd_strip)(const LAK(Attn) *a, const LAK(Simd) *w, int 
     SI(store)(l + v * SIMD_W, SI(fmadd)(SI(load)(l + v * SIMD_W), c[v], sum[v]));
   if (a->dv > 0)
     LAK(simd_pv)(a, w->S, w->vp, kb, rescale ? c : NULL, w->ob + (size_t)s * SIMD_R *
-                 ((a->dv + SIMD_NJ - 1) / SIMD_NJ * SIMD_NJ));
+                 LAK(simd_dvp)(a));
 }
 
 /* O (and lse) rows i0 .. i0 + bq - 1 from the strips' states */
 static void LAK(simd_store)(const LAK(Attn) *a, const LAK(Simd) *w, int i0, int bq,
                             LAK_REAL *O, int ldo, LAK_REAL *lse) {
-  int dvp = (a->dv + SIMD_NJ - 1) / SIMD_NJ * SIMD_NJ, s, r, c;
+  int dvp = LAK(simd_dvp)(a), s, r, c;
   LAK_REAL sc = a->scale < 0 ? -a->scale : a->scale;
   for (s = 0; s * SIMD_R < bq; s++) {
     int r0 = s * SIMD_R, n = bq - r0 < SIMD_R ? bq - r0 : SIMD_R;
@@ -309,7 +312,7 @@ static void LAK(simd_block)(const LAK(Attn) *a, const LAK_REAL *shared, int i0, 
                             int ldo, LAK_REAL *lse, LAK_REAL *work) {
   LAK(Simd) w;
   int bq = a->nq - i0 < SIMD_BQ ? a->nq - i0 : SIMD_BQ, ns = (bq + SIMD_R - 1) / SIMD_R;
-  int dvp = (a->dv + SIMD_NJ - 1) / SIMD_NJ * SIMD_NJ, j0, s, r;
+  int dvp = LAK(simd_dvp)(a), j0, s, r;
   long long nk = a->nk, last = (long long)i0 + bq - 1 + a->coff;   /* causal: the last key seen */
   if (a->causal && last + 1 < nk) nk = last + 1 < 0 ? 0 : last + 1;
   LAK(simd_carve)(a, shared != NULL, work, &w);
