@@ -50,7 +50,7 @@ RLMOD     = $(BUILD)/linalg/readline.so
 CAPI = $(BUILD)/capi
 
 # make ktest: the kernels' C unit tests alone
-.PHONY: ktest all deps demo test bench mpi test-mpi install-mpi bench-mpi install uninstall clean check-install check-asan valgrind fuzz repl doc lint env
+.PHONY: check-hosts print-builddir ktest all deps demo test bench mpi test-mpi install-mpi bench-mpi install uninstall clean check-install check-asan valgrind fuzz repl doc lint env
 
 all: $(MOD) $(if $(HAVE_RL),$(RLMOD))
 
@@ -282,3 +282,17 @@ bench-mpi: deps
 install-mpi: $(MPIMOD)
 	install -d $(DESTDIR)$(INST_LIBDIR)/linalg
 	install -m 755 $(MPIMOD) $(DESTDIR)$(INST_LIBDIR)/linalg/mpi.so
+
+# the folder holding linalg/core.so for $(LUA) (tools/check-hosts.sh asks)
+print-builddir:
+	@echo $(BUILD)
+
+# linalg inside real hosts (tools/check-hosts.sh): Neovim and nginx's lua
+# module (LuaJIT), HAProxy (5.3), mpv (5.2), lighttpd's mod_magnet (5.4).
+# OpenResty's LuaJIT (luajit2) replaces Debian's luajit for nginx's module;
+# both provide the luajit command and pkg-config luajit.
+HOST_PKGS = neovim nginx-light libnginx-mod-http-lua luajit2 libluajit2-5.1-dev haproxy mpv \
+            lighttpd lighttpd-modules-lua curl python3
+check-hosts: deps
+	@sh tools/deps.sh $(HOST_PKGS)
+	@sh tools/check-hosts.sh
