@@ -291,7 +291,7 @@ print-builddir:
 # module (LuaJIT), HAProxy (5.3), mpv (5.2), lighttpd's mod_magnet (5.4).
 # OpenResty's LuaJIT (luajit2) replaces Debian's luajit for nginx's module;
 # both provide the luajit command and pkg-config luajit.
-HOST_PKGS = neovim nginx-light libnginx-mod-http-lua luajit2 libluajit2-5.1-dev haproxy mpv \
+HOST_PKGS = neovim nginx libnginx-mod-http-lua luajit2 libluajit2-5.1-dev haproxy mpv \
             lighttpd lighttpd-modules-lua curl python3
 check-hosts: deps
 	@sh tools/deps.sh $(HOST_PKGS)
