@@ -165,14 +165,18 @@ static void treereduce(lua_State *L, MPI_Comm comm, unsigned char *mine, unsigne
 }
 
 /* Every rank learns whether any rank failed (bad nonzero: returns 1 on
-** every rank) and whether all agree on n and k (raises the same error on
-** every rank if not). */
-static int agree(lua_State *L, MPI_Comm comm, const char *fname, int n, int k, int bad) {
-  int v[5], r[5], rc;
-  v[0] = n; v[1] = -n; v[2] = k; v[3] = -k; v[4] = -bad;
-  rc = MPI_Allreduce(v, r, 5, MPI_INT, MPI_MIN, comm);
+** every rank) and whether all agree on deterministic (det), n and k (raises
+** the same error on every rank if not), before any rank starts a reduction
+** that the others would not join. */
+static int agree(lua_State *L, MPI_Comm comm, const char *fname, int det, int n, int k, int bad) {
+  int v[7], r[7], rc;
+  v[0] = n; v[1] = -n; v[2] = k; v[3] = -k; v[4] = -bad; v[5] = det; v[6] = -det;
+  rc = MPI_Allreduce(v, r, 7, MPI_INT, MPI_MIN, comm);
   checkmpi(L, fname, "MPI_Allreduce", rc);
   if (r[4]) return 1;
+  if (r[5] != -r[6])
+    fail(L, "linalg.mpi.%s: ranks disagree on option 'deterministic' (true on some, "
+            "false on others)", fname);
   if (r[0] != -r[1] || r[2] != -r[3])
     fail(L, "linalg.mpi.%s: states differ across ranks (n from %d to %d, k from %d to %d)",
                fname, r[0], -r[1], r[2], -r[3]);
@@ -223,7 +227,7 @@ static void allreduce(lua_State *L, int idx, MPI_Comm comm, int det, const char 
     mine = (unsigned char *)lua_touserdata(L, -2);
     w = (double *)lua_touserdata(L, -1);
   }
-  if (agree(L, comm, fname, n, k, !ok)) {
+  if (agree(L, comm, fname, det, n, k, !ok)) {
     if (!ok) lua_error(L);
     fail(L, "linalg.mpi.%s: the call failed on another rank", fname);
   }
@@ -245,7 +249,7 @@ static void allreduce(lua_State *L, int idx, MPI_Comm comm, int det, const char 
   }
   rc = MPI_Bcast(mine, (int)len, MPI_BYTE, 0, comm);
   checkmpi(L, fname, "MPI_Bcast", rc);
-  if (agree(L, comm, fname, n, k, G.failed))
+  if (agree(L, comm, fname, det, n, k, G.failed))
     fail(L, "linalg.mpi.%s: merging the states failed on some rank", fname);
   lua_pushvalue(L, lua_upvalueindex(1));              /* la.lsq_state(bytes) */
   lua_pushlstring(L, (const char *)mine, len);
@@ -337,7 +341,7 @@ static int l_lstsq(lua_State *L) {
   lua_pushvalue(L, 1);
   lua_pushvalue(L, 2);
   ok = tryc(L, 2, 1, "lstsq");
-  if (agree(L, comm, "lstsq", 0, 0, !ok)) {
+  if (agree(L, comm, "lstsq", det, 0, 0, !ok)) {
     if (!ok) return lua_error(L);
     return fail(L, "linalg.mpi.lstsq: another rank's rows were rejected");
   }
