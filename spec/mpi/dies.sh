@@ -4,7 +4,7 @@
 # the status and the messages expected. Usage, from the checkout under make
 # test-mpi's environment: sh spec/mpi/dies.sh [lua]
 LUA=${1:-lua5.4}
-LIMIT=30
+LIMIT=15
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 failed=0
