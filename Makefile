@@ -239,10 +239,11 @@ fuzz: deps
 MPICC   ?= mpicc
 MPIMOD   = $(BUILD)/linalg/mpi.so
 MPIHOST  = $(BUILD)/mpihost
+MPIFIN   = $(BUILD)/mpifinalized
 HAVE_MPICC := $(shell command -v $(MPICC) 2>/dev/null)
-MPIRUN   = OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_THREADS=1 \
-           LUA_PATH="./lua/?.lua;./lua/?/init.lua;;" LUA_CPATH="./$(BUILD)/?.so;;" \
-           timeout 180 mpirun --oversubscribe -x LINALG_MPI_TMP -x OPENBLAS_NUM_THREADS
+MPIENV   = OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_THREADS=1 \
+           LUA_PATH="./lua/?.lua;./lua/?/init.lua;;" LUA_CPATH="./$(BUILD)/?.so;;"
+MPIRUN   = $(MPIENV) timeout 180 mpirun --oversubscribe -x LINALG_MPI_TMP -x OPENBLAS_NUM_THREADS
 
 all: $(if $(HAVE_MPICC),$(MPIMOD))
 
@@ -252,13 +253,14 @@ $(MPIMOD): src/mpi.c src/kernels/tsqr.c src/kernels/tsqr_gen.h src/kernels/tsqr_
 	@mkdir -p $(BUILD)/linalg
 	$(MPICC) $(ALLCFLAGS) $(LIBFLAG) -o $@ src/mpi.c src/kernels/tsqr.c $(BLAS_LIBS) -lm
 
-$(MPIHOST): spec/mpi/host.c $(MPIMOD)
-	$(MPICC) $(CFLAGS) $(WARN) -I$(LUA_INCDIR) -o $@ spec/mpi/host.c \
+# the C hosts of spec/mpi: host.c -> $(BUILD)/mpihost, finalized.c -> $(BUILD)/mpifinalized
+$(BUILD)/mpi%: spec/mpi/%.c $(MPIMOD)
+	$(MPICC) $(CFLAGS) $(WARN) -I$(LUA_INCDIR) -o $@ $< \
 	  $(shell $(PKG_CONFIG) --libs lua$(LUA_VERSION)) -ldl -lm
 
 test-mpi:
 	@sh tools/deps.sh libopenmpi-dev openmpi-bin
-	@$(MAKE) --no-print-directory all $(MPIMOD) $(MPIHOST)
+	@$(MAKE) --no-print-directory all $(MPIMOD) $(MPIHOST) $(MPIFIN)
 	@export LINALG_MPI_TMP=$$(mktemp -d); trap 'rm -rf "$$LINALG_MPI_TMP"' EXIT; \
 	for np in 1 2 3 4; do \
 	  echo "== linalg.mpi specs on $$np ranks"; \
@@ -266,11 +268,15 @@ test-mpi:
 	  echo "== host-initialized MPI on $$np ranks"; \
 	  $(MPIRUN) -np $$np ./$(MPIHOST) || exit 1; \
 	done; \
+	echo "== calls after the host finalized MPI, on 2 ranks"; \
+	$(MPIRUN) -np 2 ./$(MPIFIN) || exit 1; \
 	echo "== examples/mpi_lstsq.lua on 3 ranks"; \
 	$(MPIRUN) -np 3 $(LUA) examples/mpi_lstsq.lua || exit 1; \
 	echo "== exit without finalize (end of script, os.exit)"; \
 	$(MPIRUN) -np 2 $(LUA) spec/mpi/exit.lua || exit 1; \
 	$(MPIRUN) -np 2 $(LUA) spec/mpi/exit.lua os.exit || exit 1; \
+	echo "== a rank leaving while the others wait (each run under timeout)"; \
+	$(MPIENV) sh spec/mpi/dies.sh $(LUA) || exit 1; \
 	echo "linalg.mpi: all MPI runs passed"
 
 # the distributed least-squares benchmark alone (bench/mpi.sh; also the end of make bench)

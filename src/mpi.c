@@ -2,7 +2,8 @@
 ** lmpi.c: linalg.mpi, linalg's distributed operations on Open MPI (not a
 ** general MPI binding). Requiring it initializes MPI unless the host already
 ** did; MPI is then finalized at process exit only if it was initialized
-** here (the library stays loaded when a Lua state closes: see pin).
+** here (the library stays loaded when a Lua state closes: see pin), or the
+** job aborted if the process exits with a non-zero status (see atend).
 ** States travel as their serialized bytes (lak_lsq_encode): the reduction
 ** operator decodes two states, merges them with the kernel of kernels/tsqr.c
 ** (linked into this library) and encodes the result.
@@ -15,6 +16,7 @@
 #include <dlfcn.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,7 +42,7 @@ static int fail(lua_State *L, const char *fmt, ...) {
   lua_pushvfstring(L, fmt, ap);
   va_end(ap);
   return lua_error(L);
-}   /* MPI was initialized here: finalize it at exit */
+}
 
 /* The reduction operator's workspace (MPI ops take no user pointer): set
 ** by the caller right before the collective, which runs on its thread. */
@@ -58,6 +60,14 @@ static void checkmpi(lua_State *L, const char *fname, const char *call, int rc) 
   if (MPI_Error_string(rc, msg, &len) != MPI_SUCCESS) len = 0;
   msg[len] = '\0';
   fail(L, "linalg.mpi.%s: %s failed: %s", fname, call, msg);
+}
+
+/* Raises unless MPI runs: a host may finalize it while a Lua state still
+** holds this module, and an MPI call then would abort the process. */
+static void live(lua_State *L, const char *fname) {
+  int fin = 1;
+  if (MPI_Finalized(&fin) != MPI_SUCCESS || fin)
+    fail(L, "linalg.mpi.%s: MPI is finalized", fname);
 }
 
 /* the communicator: opts.comm (a Fortran handle, MPI_Comm_c2f) or world */
@@ -165,14 +175,18 @@ static void treereduce(lua_State *L, MPI_Comm comm, unsigned char *mine, unsigne
 }
 
 /* Every rank learns whether any rank failed (bad nonzero: returns 1 on
-** every rank) and whether all agree on n and k (raises the same error on
-** every rank if not). */
-static int agree(lua_State *L, MPI_Comm comm, const char *fname, int n, int k, int bad) {
-  int v[5], r[5], rc;
-  v[0] = n; v[1] = -n; v[2] = k; v[3] = -k; v[4] = -bad;
-  rc = MPI_Allreduce(v, r, 5, MPI_INT, MPI_MIN, comm);
+** every rank) and whether all agree on deterministic (det), n and k (raises
+** the same error on every rank if not), before any rank starts a reduction
+** that the others would not join. */
+static int agree(lua_State *L, MPI_Comm comm, const char *fname, int det, int n, int k, int bad) {
+  int v[7], r[7], rc;
+  v[0] = n; v[1] = -n; v[2] = k; v[3] = -k; v[4] = -bad; v[5] = det; v[6] = -det;
+  rc = MPI_Allreduce(v, r, 7, MPI_INT, MPI_MIN, comm);
   checkmpi(L, fname, "MPI_Allreduce", rc);
   if (r[4]) return 1;
+  if (r[5] != -r[6])
+    fail(L, "linalg.mpi.%s: ranks disagree on option 'deterministic' (true on some, "
+            "false on others)", fname);
   if (r[0] != -r[1] || r[2] != -r[3])
     fail(L, "linalg.mpi.%s: states differ across ranks (n from %d to %d, k from %d to %d)",
                fname, r[0], -r[1], r[2], -r[3]);
@@ -223,7 +237,7 @@ static void allreduce(lua_State *L, int idx, MPI_Comm comm, int det, const char 
     mine = (unsigned char *)lua_touserdata(L, -2);
     w = (double *)lua_touserdata(L, -1);
   }
-  if (agree(L, comm, fname, n, k, !ok)) {
+  if (agree(L, comm, fname, det, n, k, !ok)) {
     if (!ok) lua_error(L);
     fail(L, "linalg.mpi.%s: the call failed on another rank", fname);
   }
@@ -245,7 +259,7 @@ static void allreduce(lua_State *L, int idx, MPI_Comm comm, int det, const char 
   }
   rc = MPI_Bcast(mine, (int)len, MPI_BYTE, 0, comm);
   checkmpi(L, fname, "MPI_Bcast", rc);
-  if (agree(L, comm, fname, n, k, G.failed))
+  if (agree(L, comm, fname, det, n, k, G.failed))
     fail(L, "linalg.mpi.%s: merging the states failed on some rank", fname);
   lua_pushvalue(L, lua_upvalueindex(1));              /* la.lsq_state(bytes) */
   lua_pushlstring(L, (const char *)mine, len);
@@ -260,6 +274,7 @@ static int commint(lua_State *L, const char *fname, const char *call,
                    int (*query)(MPI_Comm, int *)) {
   static const char *const keys[] = {"comm", NULL};
   int v;
+  live(L, fname);
   checkopts(L, 1, fname, keys);
   checkmpi(L, fname, call, query(getcomm(L, 1, fname), &v));
   lua_pushinteger(L, v);
@@ -279,6 +294,7 @@ static int l_size(lua_State *L) { return commint(L, "size", "MPI_Comm_size", MPI
 -- @function barrier */
 static int l_barrier(lua_State *L) {
   static const char *const keys[] = {"comm", NULL};
+  live(L, "barrier");
   checkopts(L, 1, "barrier", keys);
   checkmpi(L, "barrier", "MPI_Barrier", MPI_Barrier(getcomm(L, 1, "barrier")));
   return 0;
@@ -292,6 +308,7 @@ static int l_barrier(lua_State *L) {
 -- @function allreduce */
 static int l_allreduce(lua_State *L) {
   static const char *const keys[] = {"comm", "deterministic", NULL};
+  live(L, "allreduce");
   checkopts(L, 2, "allreduce", keys);
   allreduce(L, 1, getcomm(L, 2, "allreduce"), optdet(L, 2, "allreduce"), "allreduce");
   return 1;
@@ -322,6 +339,7 @@ static int l_lstsq(lua_State *L) {
   static const char *const solvekeys[] = {"method", "rcond", "ridge", NULL};
   MPI_Comm comm;
   int det, ok, i;
+  live(L, "lstsq");
   lua_settop(L, 3);
   checkopts(L, 3, "lstsq", keys);
   comm = getcomm(L, 3, "lstsq");
@@ -337,7 +355,7 @@ static int l_lstsq(lua_State *L) {
   lua_pushvalue(L, 1);
   lua_pushvalue(L, 2);
   ok = tryc(L, 2, 1, "lstsq");
-  if (agree(L, comm, "lstsq", 0, 0, !ok)) {
+  if (agree(L, comm, "lstsq", det, 0, 0, !ok)) {
     if (!ok) return lua_error(L);
     return fail(L, "linalg.mpi.lstsq: another rank's rows were rejected");
   }
@@ -351,11 +369,37 @@ static int l_lstsq(lua_State *L) {
 
 /* ------------------------------------------------------------ loading */
 
-static void finalize(void) {
-  int fin = 1;
-  if (owned && MPI_Finalized(&fin) == MPI_SUCCESS && !fin) MPI_Finalize();
+/* At process exit, if MPI was initialized here and still runs: status 0
+** (the script ended, os.exit(0)) finalizes it; any other status (lua.c
+** after an uncaught error, os.exit(n), busted with failures) aborts the job
+** when it has other ranks, as `python -m mpi4py` does: ranks waiting for
+** this one in a collective would hang, and so would its own MPI_Finalize,
+** which waits for them. The error itself was reported by whoever caught it
+** (lua.c prints it before exiting). */
+static void atend(int status, void *unused) {
+  int fin = 1, rank = 0, size = 1;
+  (void)unused;
+  if (!owned || MPI_Finalized(&fin) != MPI_SUCCESS || fin) return;
   owned = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (status != 0 && size > 1) {
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    fflush(stdout);
+    fprintf(stderr, "linalg.mpi: rank %d of %d is exiting with status %d without finalizing "
+            "MPI (an uncaught error or os.exit): MPI_Abort ends the job\n", rank, size, status);
+    fflush(stderr);
+    MPI_Abort(MPI_COMM_WORLD, status);
+  }
+  MPI_Finalize();
 }
+
+/* on_exit (glibc) passes the exit status; elsewhere every exit finalizes */
+#if defined(__GLIBC__)
+static void atexit_status(void) { (void)on_exit(atend, NULL); }
+#else
+static void finalize(void) { atend(0, NULL); }
+static void atexit_status(void) { (void)atexit(finalize); }
+#endif
 
 /* the local half of mpi.lstsq, in Lua: it only uses linalg's public API */
 static const char local_lua[] =
@@ -402,7 +446,7 @@ LMPI_API int luaopen_linalg_mpi(lua_State *L) {
     if (initmpi() != MPI_SUCCESS)
       return fail(L, "linalg.mpi: MPI_Init_thread failed");
     owned = 1;
-    atexit(finalize);
+    atexit_status();
   }
   lua_getglobal(L, "require");
   lua_pushliteral(L, "linalg");
