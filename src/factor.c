@@ -34,11 +34,12 @@ LA_TYPED(null, 1) LA_TYPED(orth, 1)
 /* expm(A): the matrix exponential, by kernels/expm.c (Al-Mohy & Higham
 ** 2009, as SciPy's expm; exact on diagonal input, exact diagonal and
 ** superdiagonal on triangular input). NaN/Inf entries are an error even
-** with check_finite = false; so is a result that overflows. */
+** with check_finite = false; so are a result that overflows and a matrix
+** needing more than LAK_EXPM_MAXSQ squarings. */
 static int l_expm(lua_State *L) {
   const char *F = la_fname(L);
   la_Mat *A = la_checksquare(L, 1, F), *X;
-  int n = A->rows, rc;
+  int n = A->rows, rc, sq;
   double *w;
   int *ipiv;
   la_checkopts(L, 2, F, finite_only);
@@ -48,7 +49,11 @@ static int l_expm(lua_State *L) {
   if (n == 0) return 1;
   w = la_scratch(L, LAK_EXPM_WORK(n));                          /* pushes w, ipiv */
   ipiv = LA_SCRATCH(L, int, (size_t)n);
-  rc = lak_expm(n, A->data, A->ld, X->data, X->ld, w, ipiv);
+  rc = lak_expm(n, A->data, A->ld, X->data, X->ld, w, ipiv, &sq);
+  if (rc == LAK_EXPM_TOOBIG)
+    return la_error(L, F, "A is too large for scaling and squaring (%d squarings needed; "
+                    "past %d the growth of rounding errors overflows the precision of "
+                    "the result)", sq, LAK_EXPM_MAXSQ);
   if (rc == LAK_EXPM_OVERFLOW)
     return la_error(L, F, "the result overflows (an entry of expm(A), or of a square "
                     "formed on the way to it, is beyond the largest double)");

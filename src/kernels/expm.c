@@ -16,7 +16,14 @@
 ** - a diagonal matrix (1 x 1 included) gives exp of each diagonal entry;
 ** - a matrix of huge norm is first scaled by 2^-s0 so that its powers up to
 **   A^10 cannot overflow (s0 more squarings follow);
-** - a matrix whose computed square is zero gives I + A (exact).
+** - a matrix whose computed square is zero gives I + A (exact);
+** - LAK_EXPM_MAXSQ squarings or more are refused: each squaring doubles
+**   the relative error of the result's components along eigenvalues of
+**   exp near 1 (those of A near 0), so after 53 of them rounding errors
+**   can exceed the result (-1e17 * ones(2) would give 1e-8 for 0.5).
+**   Then u ||A|| is ~1 or more: a perturbation of A by one rounding moves
+**   exp(A) arbitrarily. 2 x 2 triangular input is exempt (its diagonal
+**   and superdiagonal, all of it, are set exactly after each squaring).
 */
 #include <lapacke.h>
 #include <math.h>
@@ -306,12 +313,14 @@ static int writeout(int n, const double *R, int tr, double *X, int ldx) {
   return finite(n, n, R, n) ? 0 : LAK_EXPM_OVERFLOW;
 }
 
-int lak_expm(int n, const double *A, int lda, double *X, int ldx, double *work, int *ipiv) {
+int lak_expm(int n, const double *A, int lda, double *X, int ldx, double *work, int *ipiv,
+             int *squarings) {
   Ex e;
   size_t nn = sq(n), i;
   int kind = structure(n, A, lda), tr = kind == 2, s0, s, m, info;
   const double *t = NULL;
   double *R;
+  *squarings = 0;
   if (kind == 0) {
     expdiag(n, A, lda, X, ldx);
     return finite(n, n, X, ldx) ? 0 : LAK_EXPM_OVERFLOW;
@@ -331,6 +340,8 @@ int lak_expm(int n, const double *A, int lda, double *X, int ldx, double *work, 
   mm(n, e.P[0], e.P[0], e.P[1]);
   mm(n, e.P[1], e.P[0], e.P[2]);
   m = choose(&e, &s);
+  *squarings = s + s0;
+  if (s + s0 >= LAK_EXPM_MAXSQ && !(kind != 3 && n == 2)) return LAK_EXPM_TOOBIG;
   if (m == 3) pade_low(&e, b3, 3);
   else if (m == 5) pade_low(&e, b5, 5);
   else if (m == 7) pade_low(&e, b7, 7);
