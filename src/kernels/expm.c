@@ -25,6 +25,7 @@
 **   exp(A) arbitrarily. 2 x 2 triangular input is exempt (its diagonal
 **   and superdiagonal, all of it, are set exactly after each squaring).
 */
+#include <cblas.h>
 #include <lapacke.h>
 #include <math.h>
 #include <string.h>
@@ -71,6 +72,8 @@ typedef struct Ex {
   double *U, *V, *T;            /* Pade numerator and denominator, scratch */
   double *v, *w;                /* two n-vectors */
   double nrm;                   /* ||B||_1 */
+  int pw;                       /* v = abs(B)' ... 1 with pw factors, */
+  double lg;                    /* over 2^lg (log2abspow) */
 } Ex;
 
 static size_t sq(int n) { return (size_t)n * (size_t)n; }
@@ -90,31 +93,32 @@ static void mm(int n, const double *A, const double *B, double *C) {
   lak_gemm('N', 'N', n, n, n, 1.0, A, n, B, n, 0.0, C, n);
 }
 
-/* log2 || abs(B)^p ||_1 as max of 1' abs(B)^p, renormalized after each
-** product so that no power overflows; -HUGE_VAL if the power is zero */
-static double log2abspow(const Ex *e, int p) {
-  int n = e->n, i, j, k;
-  double lg = 0.0, *v = e->v, *w = e->w;
-  for (i = 0; i < n; i++) v[i] = 1.0;
-  for (k = 0; k < p; k++) {
-    double mx = 0.0, *t;
-    for (j = 0; j < n; j++) {
-      double c = 0.0;
-      for (i = 0; i < n; i++) c += fabs(e->B[i + (size_t)j * n]) * v[i];
-      w[j] = c;
-      if (c > mx) mx = c;
-    }
-    if (mx == 0.0) return -HUGE_VAL;
-    for (j = 0; j < n; j++) w[j] /= mx;
-    lg += log2(mx);
-    t = v; v = w; w = t;
+/* log2 || abs(B)^p ||_1 as the max of abs(B)' ... abs(B)' 1, renormalized
+** after each product so that no power overflows; -HUGE_VAL if the power is
+** zero. The calls ask for growing p (7, 11, 15, 19, 27): each goes on from
+** the last power (e->pw, e->lg, vector e->v); e->U holds abs(B) meanwhile. */
+static double log2abspow(Ex *e, int p) {
+  int n = e->n, i;
+  size_t k;
+  if (e->pw == 0) {
+    for (i = 0; i < n; i++) e->v[i] = 1.0;
+    for (k = 0; k < sq(n); k++) e->U[k] = fabs(e->B[k]);
   }
-  return lg;
+  for (; e->pw < p && e->lg != -HUGE_VAL; e->pw++) {
+    double mx = 0.0, *t;
+    cblas_dgemv(CblasColMajor, CblasTrans, n, n, 1.0, e->U, n, e->v, 1, 0.0, e->w, 1);
+    for (i = 0; i < n; i++) mx = fmax(mx, e->w[i]);
+    if (mx == 0.0) { e->lg = -HUGE_VAL; break; }
+    for (i = 0; i < n; i++) e->w[i] /= mx;
+    e->lg += log2(mx);
+    t = e->v; e->v = e->w; e->w = t;
+  }
+  return e->lg;
 }
 
 /* ell(2^-s B, m): the extra squarings the backward-error bound asks for
 ** (paper (5.1), SciPy's _ell), from log2 of alpha / u with u = 2^-53 */
-static int ell(const Ex *e, int m, int s) {
+static int ell(Ex *e, int m, int s) {
   int p = 2 * m + 1;
   double lp = log2abspow(e, p), la;
   if (lp == -HUGE_VAL) return 0;
@@ -146,10 +150,13 @@ static void pade_low(Ex *e, const double *b, int m) {
   poly(e, e->V, c, h);
 }
 
-/* X = 2^-k X, exact unless an entry underflows */
+/* X = 2^-k X, k >= 0, exact unless an entry underflows */
 static void scale2(size_t nn, double *X, int k) {
   size_t i;
-  for (i = 0; i < nn; i++) X[i] = ldexp(X[i], -k);
+  for (; k > 0; k -= 1000) {
+    double f = ldexp(1.0, k > 1000 ? -1000 : -k);
+    for (i = 0; i < nn; i++) X[i] *= f;
+  }
 }
 
 /* U, V of r_13(2^-s B) (Higham 2005, (10.33)): B, B^2, B^4, B^6 scaled in
@@ -240,20 +247,23 @@ static int structure(int n, const double *A, int lda) {
   return up && lo ? 0 : up ? 1 : lo ? 2 : 3;
 }
 
-/* s0 >= 0 with ||2^-s0 A||_1 <= 2^100, computed without overflow */
+/* s0 >= 0 with ||2^-s0 A||_1 <= 2^100, computed without overflow (the
+** entries scaled below 1 first if they are not) */
 static int prescale(int n, const double *A, int lda) {
-  double mx = 0.0, nrm = 0.0, lg;
+  double mx = 0.0, nrm = 0.0, f;
   int i, j, k;
   for (j = 0; j < n; j++)
     for (i = 0; i < n; i++) mx = fmax(mx, fabs(A[i + (size_t)j * lda]));
   k = ilogb(mx) + 1;                        /* mx < 2^k */
+  if (k < 0) k = 0;
+  f = ldexp(1.0, -k);                       /* >= 2^-1024: exact */
   for (j = 0; j < n; j++) {
     double c = 0.0;
-    for (i = 0; i < n; i++) c += ldexp(fabs(A[i + (size_t)j * lda]), -k);
+    for (i = 0; i < n; i++) c += fabs(A[i + (size_t)j * lda]) * f;
     nrm = fmax(nrm, c);
   }
-  lg = k + log2(nrm);
-  return lg > 100.0 ? (int)ceil(lg - 100.0) : 0;
+  nrm = k + log2(nrm);
+  return nrm > 100.0 ? (int)ceil(nrm - 100.0) : 0;
 }
 
 /* X = exp(diag(A)) */
@@ -265,12 +275,13 @@ static void expdiag(int n, const double *A, int lda, double *X, int ldx) {
   }
 }
 
-/* B = 2^-s0 A, or 2^-s0 A^T when tr */
+/* B = 2^-s0 A, or 2^-s0 A^T when tr (s0 < 1000) */
 static void load(Ex *e, const double *A, int lda, int tr, int s0) {
   int i, j, n = e->n;
+  double f = ldexp(1.0, -s0);
   for (j = 0; j < n; j++)
     for (i = 0; i < n; i++)
-      e->B[i + (size_t)j * n] = ldexp(tr ? A[j + (size_t)i * lda] : A[i + (size_t)j * lda], -s0);
+      e->B[i + (size_t)j * n] = f * (tr ? A[j + (size_t)i * lda] : A[i + (size_t)j * lda]);
 }
 
 static int iszero(size_t nn, const double *X) {
@@ -328,7 +339,7 @@ int lak_expm(int n, const double *A, int lda, double *X, int ldx, double *work, 
   e.n = n; e.B = work;
   for (i = 0; i < 4; i++) e.P[i] = work + (i + 1) * nn;
   e.U = work + 5 * nn; e.V = work + 6 * nn; e.T = work + 7 * nn;
-  e.v = work + 8 * nn; e.w = e.v + n;
+  e.v = work + 8 * nn; e.w = e.v + n; e.pw = 0; e.lg = 0.0;
   s0 = prescale(n, A, lda);
   load(&e, A, lda, tr, s0);
   e.nrm = onenorm(n, e.B);
