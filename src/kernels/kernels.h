@@ -53,6 +53,22 @@ size_t lak_nnls_work(int p, int n, int lwork_ls);
 int lak_nnls(int p, int n, const double *E, int lde, const double *f,
              double *w, double *work, int lwork_ls, int *iwork);
 
+/* The matrix exponential of the n x n A (lda) into X (ldx, not A):
+** Al-Mohy & Higham's scaling and squaring (2009, Algorithm 6.1, exact
+** 1-norms), exp of each entry for diagonal A, exact diagonal and first
+** superdiagonal for triangular A (expm.c). work: LAK_EXPM_WORK(n) doubles,
+** ipiv: n ints; *squarings: how many squarings were (or would be) done.
+** Returns 0; LAK_EXPM_OVERFLOW when an entry of the result, or of a square
+** on the way to it, is not finite; LAK_EXPM_TOOBIG when LAK_EXPM_MAXSQ or
+** more squarings would be needed (rounding errors would swamp the result);
+** or dgesv's info > 0 (the Pade denominator is singular). */
+#define LAK_EXPM_OVERFLOW (-1)
+#define LAK_EXPM_TOOBIG (-2)
+#define LAK_EXPM_MAXSQ 53
+#define LAK_EXPM_WORK(n) (8 * (size_t)(n) * (size_t)(n) + 2 * (size_t)(n))
+int lak_expm(int n, const double *A, int lda, double *X, int ldx, double *work, int *ipiv,
+             int *squarings);
+
 /* The mergeable least-squares state (tsqr.c): for n unknowns and k
 ** right-hand sides, R (n x n, ld n, upper triangular, zero below), C = Q^T b
 ** (n x k, ld n), rss (k: squared norms of what no x reaches) and the row
