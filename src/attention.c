@@ -312,10 +312,10 @@ static int l_attention_combine(lua_State *L) {
   return 2;
 }
 
-static const luaL_Reg funcs[] = {
-  {"softmax", l_softmax}, {"log_softmax", l_log_softmax}, {"attention", l_attention},
-  {"attention_combine", l_attention_combine},
-  {NULL, NULL}
+static const la_Reg funcs[] = {
+  {"softmax", l_softmax, 2}, {"log_softmax", l_log_softmax, 2}, {"attention", l_attention, 3 + LA_OPTS},
+  {"attention_combine", l_attention_combine, 4},
+  {NULL, NULL, 0}
 };
 
 void la_open_attention(lua_State *L) {

@@ -100,7 +100,7 @@ static int fillrandom(lua_State *L, const char *fname, int normal) {
   lak_Rng local, *r;
   la_Mat *A;
   size_t k, N = (size_t)m * n;
-  if (lua_isnoneornil(L, 3)) r = (lak_Rng *)lua_touserdata(L, lua_upvalueindex(3));
+  if (lua_isnoneornil(L, 3)) r = (lak_Rng *)lua_touserdata(L, LA_UPVALUE(1));
   else { lak_rng_seed(&local, (uint64_t)la_checkint(L, fname, 3)); r = &local; }
   A = la_newt(L, fname, m, n, t);
   if (t == LA_F32)    /* the float64 draws rounded: the same stream as float64 */
@@ -160,16 +160,16 @@ static int l_hstack(lua_State *L) { return stack(L, la_fname(L), 1); }
 
 static int l_vstack(lua_State *L) { return stack(L, la_fname(L), 0); }
 
-static const luaL_Reg funcs[] = {
-  {"matrix", l_matrix}, {"vector", l_vector}, {"zeros", l_zeros},
-  {"ones", l_ones}, {"eye", l_eye}, {"diag", l_diag},
-  {"hstack", l_hstack}, {"vstack", l_vstack}, {NULL, NULL}
+static const la_Reg funcs[] = {
+  {"matrix", l_matrix, 3 + LA_OPTS}, {"vector", l_vector, 1 + LA_OPTS}, {"zeros", l_zeros, 2 + LA_OPTS},
+  {"ones", l_ones, 2 + LA_OPTS}, {"eye", l_eye, 3 + LA_OPTS}, {"diag", l_diag, 2},
+  {"hstack", l_hstack, 1}, {"vstack", l_vstack, 1}, {NULL, NULL, 0}
 };
 
-/* rand and randn share the module's generator (upvalue 3), seeded from the
-** clock and an address unless a call passes its own seed */
-static const luaL_Reg random_funcs[] = {
-  {"rand", l_rand}, {"randn", l_randn}, {NULL, NULL}
+/* rand and randn share the module's generator (their own upvalue 1),
+** seeded from the clock and an address unless a call passes its own seed */
+static const la_Reg random_funcs[] = {
+  {"rand", l_rand, 3 + LA_OPTS}, {"randn", l_randn, 3 + LA_OPTS}, {NULL, NULL, 0}
 };
 
 void la_open_construct(lua_State *L) {
