@@ -58,12 +58,16 @@ void la_setmeta(lua_State *L, const la_Reg *meta) {
 }
 
 /* Trailing nils past nargs are dropped; an options table (when allowed)
-** may come at nargs + 1; anything further is the first argument too many. */
+** may come at nargs + 1 (anything else there is "options table expected");
+** anything further is the first argument too many. */
 void la_checknargs(lua_State *L, const char *fname, int nargs, int opts) {
   int n = lua_gettop(L), first = nargs + 1;
   while (n > nargs && lua_isnil(L, n)) n--;
   lua_settop(L, n);
-  if (opts && n >= first && lua_type(L, first) == LUA_TTABLE) first++;
+  if (opts && n >= first) {
+    if (lua_type(L, first) != LUA_TTABLE) la_typeerror(L, fname, first, "options table");
+    first++;
+  }
   if (n < first) return;
   while (lua_isnil(L, first)) first++;     /* the first extra that is not nil */
   if (nargs == 0 && !opts)
