@@ -137,6 +137,8 @@ static int l_lsq_state(lua_State *L) {
     int n, k;
     const char *err = lak_lsq_header(p, len, &n, &k);
     lak_Lsq *s;
+    if (!lua_isnoneornil(L, 2))        /* the bytes hold k */
+      return la_argerror(L, F, 2, "lsq_state(bytes) takes no other argument");
     if (err) return la_error(L, F, "bad bytes: %s", err);
     s = newstate(L, F, n, k);
     err = lak_lsq_decode(p, s);
