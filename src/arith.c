@@ -199,8 +199,9 @@ static const la_Reg funcs[] = {
 };
 
 static const la_Reg meta[] = {
-  {"__add", m_add, LA_VARARG}, {"__sub", m_sub, LA_VARARG}, {"__mul", m_mul, LA_VARARG}, {"__div", m_div, LA_VARARG},
-  {"__unm", m_unm, LA_VARARG}, {"__eq", m_eq, LA_VARARG}, {NULL, NULL, 0}
+  {"__add", m_add, LA_VARARG}, {"__sub", m_sub, LA_VARARG}, {"__mul", m_mul, LA_VARARG},
+  {"__div", m_div, LA_VARARG}, {"__unm", m_unm, LA_VARARG}, {"__eq", m_eq, LA_VARARG},
+  {NULL, NULL, 0}
 };
 
 void la_open_arith(lua_State *L) {

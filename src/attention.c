@@ -313,8 +313,8 @@ static int l_attention_combine(lua_State *L) {
 }
 
 static const la_Reg funcs[] = {
-  {"softmax", l_softmax, 2}, {"log_softmax", l_log_softmax, 2}, {"attention", l_attention, 3 + LA_OPTS},
-  {"attention_combine", l_attention_combine, 4},
+  {"softmax", l_softmax, 2}, {"log_softmax", l_log_softmax, 2},
+  {"attention", l_attention, 3 + LA_OPTS}, {"attention_combine", l_attention_combine, 4},
   {NULL, NULL, 0}
 };
 

@@ -182,9 +182,10 @@ static int l_hstack(lua_State *L) { return stack(L, la_fname(L), 1); }
 static int l_vstack(lua_State *L) { return stack(L, la_fname(L), 0); }
 
 static const la_Reg funcs[] = {
-  {"matrix", l_matrix, 3 + LA_OPTS}, {"vector", l_vector, 1 + LA_OPTS}, {"zeros", l_zeros, 2 + LA_OPTS},
-  {"ones", l_ones, 2 + LA_OPTS}, {"eye", l_eye, 3 + LA_OPTS}, {"diag", l_diag, 2},
-  {"hstack", l_hstack, 1}, {"vstack", l_vstack, 1}, {NULL, NULL, 0}
+  {"matrix", l_matrix, 3 + LA_OPTS}, {"vector", l_vector, 1 + LA_OPTS},
+  {"zeros", l_zeros, 2 + LA_OPTS}, {"ones", l_ones, 2 + LA_OPTS},
+  {"eye", l_eye, 3 + LA_OPTS}, {"diag", l_diag, 2}, {"hstack", l_hstack, 1},
+  {"vstack", l_vstack, 1}, {NULL, NULL, 0}
 };
 
 /* rand and randn share the module's generator (their own upvalue 1),

@@ -102,9 +102,10 @@ static int l_expm(lua_State *L) {
 
 static const la_Reg funcs[] = {
   {"qr", l_qr, 1 + LA_OPTS}, {"svd", l_svd, 1 + LA_OPTS}, {"eigh", l_eigh, 1 + LA_OPTS},
-  {"cholesky", l_cholesky, 1 + LA_OPTS}, {"lu", l_lu, 1 + LA_OPTS}, {"eig", l_eig, 1 + LA_OPTS}, {"eigvals", l_eigvals, 1 + LA_OPTS},
-  {"schur", l_schur, 1 + LA_OPTS}, {"hessenberg", l_hessenberg, 1 + LA_OPTS}, {"expm", l_expm, 1 + LA_OPTS},
-  {"null", l_null, 2}, {"orth", l_orth, 2}, {NULL, NULL, 0}
+  {"cholesky", l_cholesky, 1 + LA_OPTS}, {"lu", l_lu, 1 + LA_OPTS},
+  {"eig", l_eig, 1 + LA_OPTS}, {"eigvals", l_eigvals, 1 + LA_OPTS},
+  {"schur", l_schur, 1 + LA_OPTS}, {"hessenberg", l_hessenberg, 1 + LA_OPTS},
+  {"expm", l_expm, 1 + LA_OPTS}, {"null", l_null, 2}, {"orth", l_orth, 2}, {NULL, NULL, 0}
 };
 
 void la_open_factor(lua_State *L) {

@@ -711,8 +711,9 @@ static const la_Reg funcs[] = {
 };
 
 static const la_Reg meta[] = {
-  {"__len", m_len, LA_VARARG}, {"__call", m_call, LA_VARARG}, {"__tostring", m_tostring, LA_VARARG},
-  {"__close", m_close, LA_VARARG}, {"__newindex", m_newindex, LA_VARARG}, {NULL, NULL, 0}
+  {"__len", m_len, LA_VARARG}, {"__call", m_call, LA_VARARG},
+  {"__tostring", m_tostring, LA_VARARG}, {"__close", m_close, LA_VARARG},
+  {"__newindex", m_newindex, LA_VARARG}, {NULL, NULL, 0}
 };
 
 /* Creates the matrix metatable (registered by name for hosts and under a

@@ -310,8 +310,9 @@ static int l_cond(lua_State *L) {
 
 static const la_Reg funcs[] = {
   {"norm", l_norm, 3}, {"vecnorm", l_vecnorm, 3}, {"trace", l_trace, 2},
-  {"rank", l_rank, 2 + LA_OPTS}, {"cond", l_cond, 2 + LA_OPTS}, {"cosine", l_cosine, 2}, {"angle", l_angle, 2},
-  {"cosine_matrix", l_cosine_matrix, 2}, {"allclose", l_allclose, 4}, {NULL, NULL, 0}
+  {"rank", l_rank, 2 + LA_OPTS}, {"cond", l_cond, 2 + LA_OPTS}, {"cosine", l_cosine, 2},
+  {"angle", l_angle, 2}, {"cosine_matrix", l_cosine_matrix, 2},
+  {"allclose", l_allclose, 4}, {NULL, NULL, 0}
 };
 
 void la_open_measures(lua_State *L) {

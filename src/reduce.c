@@ -160,10 +160,12 @@ static int l_sort(lua_State *L) { return sort(L, la_fname(L), 2); }
 static int l_argsort(lua_State *L) { return sort(L, la_fname(L), 1); }
 
 static const la_Reg funcs[] = {
-  {"sum", l_sum, 2 + LA_OPTS}, {"mean", l_mean, 2 + LA_OPTS}, {"prod", l_prod, 2 + LA_OPTS}, {"min", l_min, 2 + LA_OPTS},
-  {"max", l_max, 2 + LA_OPTS}, {"var", l_var, 2 + LA_OPTS}, {"std", l_std, 2 + LA_OPTS}, {"argmin", l_argmin, 2 + LA_OPTS},
-  {"argmax", l_argmax, 2 + LA_OPTS}, {"cumsum", l_cumsum, 2}, {"cumprod", l_cumprod, 2},
-  {"sort", l_sort, 2 + LA_OPTS}, {"argsort", l_argsort, 2 + LA_OPTS}, {NULL, NULL, 0}
+  {"sum", l_sum, 2 + LA_OPTS}, {"mean", l_mean, 2 + LA_OPTS},
+  {"prod", l_prod, 2 + LA_OPTS}, {"min", l_min, 2 + LA_OPTS}, {"max", l_max, 2 + LA_OPTS},
+  {"var", l_var, 2 + LA_OPTS}, {"std", l_std, 2 + LA_OPTS},
+  {"argmin", l_argmin, 2 + LA_OPTS}, {"argmax", l_argmax, 2 + LA_OPTS},
+  {"cumsum", l_cumsum, 2}, {"cumprod", l_cumprod, 2}, {"sort", l_sort, 2 + LA_OPTS},
+  {"argsort", l_argsort, 2 + LA_OPTS}, {NULL, NULL, 0}
 };
 
 void la_open_reduce(lua_State *L) {

@@ -448,13 +448,14 @@ static int l_slice(lua_State *L) {
 }
 
 static const la_Reg funcs[] = {
-  {"arange", l_arange, 3 + LA_OPTS}, {"linspace", l_linspace, 3 + LA_OPTS}, {"logspace", l_logspace, 4 + LA_OPTS},
-  {"full", l_full, 3 + LA_OPTS}, {"zeros_like", l_zeros_like, 1}, {"ones_like", l_ones_like, 1},
+  {"arange", l_arange, 3 + LA_OPTS}, {"linspace", l_linspace, 3 + LA_OPTS},
+  {"logspace", l_logspace, 4 + LA_OPTS}, {"full", l_full, 3 + LA_OPTS},
+  {"zeros_like", l_zeros_like, 1}, {"ones_like", l_ones_like, 1},
   {"full_like", l_full_like, 2}, {"triu", l_triu, 2}, {"tril", l_tril, 2},
-  {"kron", l_kron, LA_VARARG}, {"tile", l_tile, 3}, {"repmat", l_repmat, 3}, {"flip", l_flip, 2},
-  {"fliplr", l_fliplr, 1}, {"flipud", l_flipud, 1}, {"roll", l_roll, 3},
-  {"circshift", l_circshift, 3}, {"vec", l_vec, 1}, {"blkdiag", l_blkdiag, LA_VARARG},
-  {"slice", l_slice, 3}, {NULL, NULL, 0}
+  {"kron", l_kron, LA_VARARG}, {"tile", l_tile, 3}, {"repmat", l_repmat, 3},
+  {"flip", l_flip, 2}, {"fliplr", l_fliplr, 1}, {"flipud", l_flipud, 1},
+  {"roll", l_roll, 3}, {"circshift", l_circshift, 3}, {"vec", l_vec, 1},
+  {"blkdiag", l_blkdiag, LA_VARARG}, {"slice", l_slice, 3}, {NULL, NULL, 0}
 };
 
 void la_open_shape(lua_State *L) {

@@ -106,7 +106,8 @@ static int m_pow(lua_State *L) {
 static const la_Reg meta[] = { {"__pow", m_pow, LA_VARARG}, {NULL, NULL, 0} };
 
 static const la_Reg funcs[] = {
-  {"solve", l_solve, 2 + LA_OPTS}, {"inv", l_inv, 1 + LA_OPTS}, {"det", l_det, 1 + LA_OPTS}, {"pinv", l_pinv, 2 + LA_OPTS},
+  {"solve", l_solve, 2 + LA_OPTS}, {"inv", l_inv, 1 + LA_OPTS},
+  {"det", l_det, 1 + LA_OPTS}, {"pinv", l_pinv, 2 + LA_OPTS},
   {"matrix_power", l_matrix_power, 2}, {NULL, NULL, 0}
 };
 
