@@ -24,7 +24,8 @@ const char *la_fname(lua_State *L) {
 ** this closure's). */
 static int checked(lua_State *L) {
   const la_Reg *r = (const la_Reg *)lua_touserdata(L, lua_upvalueindex(3));
-  la_checknargs(L, la_fname(L), r->nargs & ~LA_OPTS, r->nargs & LA_OPTS);
+  if (lua_gettop(L) > (r->nargs & ~LA_OPTS))      /* else nothing to check */
+    la_checknargs(L, la_fname(L), r->nargs & ~LA_OPTS, r->nargs & LA_OPTS);
   return r->func(L);
 }
 
