@@ -71,9 +71,11 @@ describe("linalg.config", function()
   end)
 
 
-  it("takes no arguments and ignores any given (hostile values included)", function()
+  it("takes no arguments: any given is an error naming it (hostile values included)", function()
     for _, x in ipairs({-1, 0 / 0, "x", {}, la.eye(2), print}) do
-      assert.are.equal(la.config().core, la.config(x).core)
+      assert.has_error(function() la.config(x) end,
+        "linalg.config: bad argument #1 (config takes no arguments)")
     end
+    assert.are.equal(la.config().core, la.config(nil).core)   -- nil is no argument
   end)
 end)

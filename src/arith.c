@@ -193,14 +193,15 @@ static int l_map(lua_State *L) {
   return 1;
 }
 
-static const luaL_Reg funcs[] = {
-  {"emul", l_emul}, {"ediv", l_ediv}, {"pow", l_pow}, {"matmul", l_matmul},
-  {"dot", l_dot}, {"outer", l_outer}, {"map", l_map}, {NULL, NULL}
+static const la_Reg funcs[] = {
+  {"emul", l_emul, 2}, {"ediv", l_ediv, 2}, {"pow", l_pow, 2}, {"matmul", l_matmul, 2},
+  {"dot", l_dot, 2}, {"outer", l_outer, 2}, {"map", l_map, 2}, {NULL, NULL, 0}
 };
 
-static const luaL_Reg meta[] = {
-  {"__add", m_add}, {"__sub", m_sub}, {"__mul", m_mul}, {"__div", m_div},
-  {"__unm", m_unm}, {"__eq", m_eq}, {NULL, NULL}
+static const la_Reg meta[] = {
+  {"__add", m_add, LA_VARARG}, {"__sub", m_sub, LA_VARARG}, {"__mul", m_mul, LA_VARARG},
+  {"__div", m_div, LA_VARARG}, {"__unm", m_unm, LA_VARARG}, {"__eq", m_eq, LA_VARARG},
+  {NULL, NULL, 0}
 };
 
 void la_open_arith(lua_State *L) {

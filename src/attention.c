@@ -31,13 +31,13 @@ static void rowsoftmax(lua_State *L, la_Mat *R, int logs) {
   lua_pop(L, 1);
 }
 
-/* softmax(S [, dim = 2]) / log_softmax: dim 2 normalizes each row, dim 1
-** each column, in S's type. Stable (max subtracted); a row of only -inf
+/* softmax(S [, dim]) / log_softmax: dim 2 normalizes each row, dim 1
+** each column, in S's type; without dim, each row, but a vector (an n x 1
+** column too) along itself. Stable (max subtracted); a row of only -inf
 ** gives zeros. */
 static int softmax(lua_State *L, const char *fname, int logs) {
   la_Mat *S = la_checkany(L, 1, fname), *R;
-  lua_Integer dim = lua_isnoneornil(L, 2) ? 2 : la_checkint(L, fname, 2);
-  if (dim != 1 && dim != 2) la_argerror(L, fname, 2, "dim must be 1 or 2");
+  int dim = la_optvecdim(L, fname, 2, S->rows, S->cols, 2);
   if (LA_EMPTY(S)) {            /* nothing to normalize: no workspace either */
     la_newt(L, fname, S->rows, S->cols, S->dtype);
     return 1;
@@ -312,10 +312,10 @@ static int l_attention_combine(lua_State *L) {
   return 2;
 }
 
-static const luaL_Reg funcs[] = {
-  {"softmax", l_softmax}, {"log_softmax", l_log_softmax}, {"attention", l_attention},
-  {"attention_combine", l_attention_combine},
-  {NULL, NULL}
+static const la_Reg funcs[] = {
+  {"softmax", l_softmax, 2}, {"log_softmax", l_log_softmax, 2},
+  {"attention", l_attention, 3 + LA_OPTS}, {"attention_combine", l_attention_combine, 4},
+  {NULL, NULL, 0}
 };
 
 void la_open_attention(lua_State *L) {

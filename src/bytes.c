@@ -111,8 +111,8 @@ static int l_tobytes(lua_State *L) {
   return 1;
 }
 
-static const luaL_Reg funcs[] = {
-  {"frombuffer", l_frombuffer}, {"tobytes", l_tobytes}, {NULL, NULL}
+static const la_Reg funcs[] = {
+  {"frombuffer", l_frombuffer, 3 + LA_OPTS}, {"tobytes", l_tobytes, 1}, {NULL, NULL, 0}
 };
 
 void la_open_bytes(lua_State *L) {

@@ -94,8 +94,8 @@ static int l_threads(lua_State *L) {
   return 1;
 }
 
-static const luaL_Reg funcs[] = {
-  {"config", l_config}, {"threads", l_threads}, {NULL, NULL}
+static const la_Reg funcs[] = {
+  {"config", l_config, 0}, {"threads", l_threads, 1}, {NULL, NULL, 0}
 };
 
 void la_open_config(lua_State *L) {

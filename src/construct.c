@@ -22,6 +22,8 @@ static int l_matrix(lua_State *L) {
   }
   A = la_testany(L, 1);
   int t = la_dtypeargs(L, 2, A ? A->dtype : LA_F64, F);
+  if ((A || lua_istable(L, 1)) && lua_gettop(L) > 1)   /* no size after a table */
+    la_argerror(L, F, 2, "matrix(t) and matrix(A) take an options table only");
   if (A == NULL && lua_istable(L, 1)) {   /* a table becomes a matrix of type t at 1 */
     la_checkt(L, 1, F, t);
     lua_settop(L, 1);
@@ -53,32 +55,51 @@ static int l_zeros(lua_State *L) { fill(L, la_fname(L), 0.0); return 1; }
 
 static int l_ones(lua_State *L) { fill(L, la_fname(L), 1.0); return 1; }
 
+/* eye(n [, m = n [, k = 0]] [, {dtype}]): n x m with ones on diagonal k
+** (above the main one for k > 0, below for k < 0), NumPy's eye(N, M, k) */
 static int l_eye(lua_State *L) {
   const char *F = la_fname(L);
   int t = la_dtypeargs(L, 2, LA_F64, F);
   int n = la_checksize(L, F, 1), i;
   int m = lua_isnoneornil(L, 2) ? n : la_checksize(L, F, 2);
+  lua_Integer k = lua_isnoneornil(L, 3) ? 0 : la_checkint(L, F, 3);
   la_Mat *A = la_newt(L, F, n, m, t);
   la_fill(A, 0.0);
-  for (i = 0; i < n && i < m; i++) la_put(A, i, i, 1.0);
+  for (i = k < 0 ? (k < -n ? n : (int)-k) : 0; i < n && i + k < m; i++)
+    la_put(A, i, (int)(i + k), 1.0);
   return 1;
 }
 
-/* diag(vector) builds a square matrix; diag(matrix) extracts the diagonal;
-** either of the argument's type. */
+/* Diagonal k of an m x n matrix: its first entry (*i, *j) and its length
+** (0 when k is past the last row or column), NumPy's diagonal(offset = k). */
+static int diagonal(lua_Integer k, int m, int n, int *i, int *j) {
+  lua_Integer len;
+  *i = k < 0 ? (k < -m ? m : (int)-k) : 0;
+  *j = k > 0 ? (k > n ? n : (int)k) : 0;
+  len = (m - *i) < (n - *j) ? m - *i : n - *j;
+  return len > 0 ? (int)len : 0;
+}
+
+/* diag(v [, k = 0]) puts vector v on diagonal k of a square matrix of size
+** n + |k|; diag(A [, k = 0]) extracts diagonal k of a matrix as a column
+** (NumPy's and Octave's diag); either of the argument's type. */
 static int l_diag(lua_State *L) {
   const char *F = la_fname(L);
   la_Mat *V = la_checkany(L, 1, F), *A;
-  int i, row = V->rows == 1;
+  lua_Integer k = lua_isnoneornil(L, 2) ? 0 : la_checkint(L, F, 2);
+  int i, i0, j0, len, row = V->rows == 1;
   if (la_isvec(V)) {
     int n = row ? V->cols : V->rows;
-    A = la_newt(L, F, n, n, V->dtype);
+    lua_Integer size = n + (k < 0 ? -k : k);
+    if (size > 2147483647) la_argerror(L, F, 2, "diagonal offset too large");
+    A = la_newt(L, F, size, size, V->dtype);
     la_fill(A, 0.0);
-    for (i = 0; i < n; i++) la_put(A, i, i, la_get(V, row ? 0 : i, row ? i : 0));
+    diagonal(k, (int)size, (int)size, &i0, &j0);
+    for (i = 0; i < n; i++) la_put(A, i0 + i, j0 + i, la_get(V, row ? 0 : i, row ? i : 0));
   } else {
-    int k = V->rows < V->cols ? V->rows : V->cols;
-    A = la_newt(L, F, k, 1, V->dtype);
-    for (i = 0; i < k; i++) la_put(A, i, 0, la_get(V, i, i));
+    len = diagonal(k, V->rows, V->cols, &i0, &j0);
+    A = la_newt(L, F, len, 1, V->dtype);
+    for (i = 0; i < len; i++) la_put(A, i, 0, la_get(V, i0 + i, j0 + i));
   }
   return 1;
 }
@@ -100,7 +121,7 @@ static int fillrandom(lua_State *L, const char *fname, int normal) {
   lak_Rng local, *r;
   la_Mat *A;
   size_t k, N = (size_t)m * n;
-  if (lua_isnoneornil(L, 3)) r = (lak_Rng *)lua_touserdata(L, lua_upvalueindex(3));
+  if (lua_isnoneornil(L, 3)) r = (lak_Rng *)lua_touserdata(L, LA_UPVALUE(1));
   else { lak_rng_seed(&local, (uint64_t)la_checkint(L, fname, 3)); r = &local; }
   A = la_newt(L, fname, m, n, t);
   if (t == LA_F32)    /* the float64 draws rounded: the same stream as float64 */
@@ -160,16 +181,17 @@ static int l_hstack(lua_State *L) { return stack(L, la_fname(L), 1); }
 
 static int l_vstack(lua_State *L) { return stack(L, la_fname(L), 0); }
 
-static const luaL_Reg funcs[] = {
-  {"matrix", l_matrix}, {"vector", l_vector}, {"zeros", l_zeros},
-  {"ones", l_ones}, {"eye", l_eye}, {"diag", l_diag},
-  {"hstack", l_hstack}, {"vstack", l_vstack}, {NULL, NULL}
+static const la_Reg funcs[] = {
+  {"matrix", l_matrix, 3 + LA_OPTS}, {"vector", l_vector, 1 + LA_OPTS},
+  {"zeros", l_zeros, 2 + LA_OPTS}, {"ones", l_ones, 2 + LA_OPTS},
+  {"eye", l_eye, 3 + LA_OPTS}, {"diag", l_diag, 2}, {"hstack", l_hstack, 1},
+  {"vstack", l_vstack, 1}, {NULL, NULL, 0}
 };
 
-/* rand and randn share the module's generator (upvalue 3), seeded from the
-** clock and an address unless a call passes its own seed */
-static const luaL_Reg random_funcs[] = {
-  {"rand", l_rand}, {"randn", l_randn}, {NULL, NULL}
+/* rand and randn share the module's generator (their own upvalue 1),
+** seeded from the clock and an address unless a call passes its own seed */
+static const la_Reg random_funcs[] = {
+  {"rand", l_rand, 3 + LA_OPTS}, {"randn", l_randn, 3 + LA_OPTS}, {NULL, NULL, 0}
 };
 
 void la_open_construct(lua_State *L) {

@@ -17,10 +17,10 @@ static const char *const fn_names[LAK_NFN] = {
   "atan", "log2", "log10", "isnan", "isinf", "isfinite"
 };
 
-/* f(A): upvalue 2 is the lak_Fn. A number gives a number (a boolean for
+/* f(A): own upvalue 1 is the lak_Fn. A number gives a number (a boolean for
 ** isnan, isinf and isfinite); a matrix one of its type. */
 static int l_unary(lua_State *L) {
-  lak_Fn f = (lak_Fn)lua_tointeger(L, lua_upvalueindex(2));
+  lak_Fn f = (lak_Fn)lua_tointeger(L, LA_UPVALUE(1));
   la_Mat *A, *B;
   if (lua_type(L, 1) == LUA_TNUMBER) {
     double y = lak_unary1(f, lua_tonumber(L, 1));
@@ -41,11 +41,11 @@ static const char *const bin_names[LAK_NBIN] = {
   "maximum", "minimum", "lt", "le", "gt", "ge", "eq", "ne", "atan2", "hypot"
 };
 
-/* op(A, B) broadcasting as A + B; upvalue 2 is the lak_Bin. Two numbers
+/* op(A, B) broadcasting as A + B; own upvalue 1 is the lak_Bin. Two numbers
 ** give a number (a boolean for the comparisons); float32 matrices (with
 ** numbers) a float32 matrix, anything with float64 a float64 one. */
 static int l_binary(lua_State *L) {
-  lak_Bin op = (lak_Bin)lua_tointeger(L, lua_upvalueindex(2));
+  lak_Bin op = (lak_Bin)lua_tointeger(L, LA_UPVALUE(1));
   la_Operand o[2];
   lak_sArg a[2];
   float s[2];
@@ -186,26 +186,26 @@ static int l_nonzero(lua_State *L) {
   return 2;
 }
 
-static const luaL_Reg funcs[] = {
-  {"where", l_where}, {"clip", l_clip}, {"any", l_any}, {"all", l_all},
-  {"count_nonzero", l_count_nonzero}, {"find", l_find}, {"nonzero", l_nonzero},
-  {NULL, NULL}
+static const la_Reg funcs[] = {
+  {"where", l_where, 3}, {"clip", l_clip, 3}, {"any", l_any, 2}, {"all", l_all, 2},
+  {"count_nonzero", l_count_nonzero, 2}, {"find", l_find, 2}, {"nonzero", l_nonzero, 1},
+  {NULL, NULL, 0}
 };
 
-/* one closure per function of a family: upvalue 1 the matrix metatable
-** (as la_setfuncs gives), upvalue 2 the operation */
-static void family(lua_State *L, const char *const names[], int n, lua_CFunction f) {
+/* one closure per function of a family, as la_setfuncs makes them, with
+** own upvalue 1 the operation (the function's index in names) */
+static void family(lua_State *L, const char *const names[], int n, const la_Reg *r) {
   int i;
   for (i = 0; i < n; i++) {
-    luaL_getmetatable(L, LINALG_MATRIX);
     lua_pushinteger(L, i);
-    lua_pushcclosure(L, f, 2);
+    la_pushfunc(L, r, names[i], 1);
     lua_setfield(L, -2, names[i]);
   }
 }
 
 void la_open_elementwise(lua_State *L) {
-  family(L, fn_names, LAK_NFN, l_unary);
-  family(L, bin_names, LAK_NBIN, l_binary);
+  static const la_Reg unary = {"unary", l_unary, 1}, binary = {"binary", l_binary, 2};
+  family(L, fn_names, LAK_NFN, &unary);
+  family(L, bin_names, LAK_NBIN, &binary);
   la_setfuncs(L, funcs, 0);
 }

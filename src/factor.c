@@ -62,11 +62,12 @@ static int l_expm(lua_State *L) {
   return 1;
 }
 
-static const luaL_Reg funcs[] = {
-  {"qr", l_qr}, {"svd", l_svd}, {"eigh", l_eigh},
-  {"cholesky", l_cholesky}, {"lu", l_lu}, {"eig", l_eig}, {"eigvals", l_eigvals},
-  {"schur", l_schur}, {"hessenberg", l_hessenberg}, {"expm", l_expm},
-  {"null", l_null}, {"orth", l_orth}, {NULL, NULL}
+static const la_Reg funcs[] = {
+  {"qr", l_qr, 1 + LA_OPTS}, {"svd", l_svd, 1 + LA_OPTS}, {"eigh", l_eigh, 1 + LA_OPTS},
+  {"cholesky", l_cholesky, 1 + LA_OPTS}, {"lu", l_lu, 1 + LA_OPTS},
+  {"eig", l_eig, 1 + LA_OPTS}, {"eigvals", l_eigvals, 1 + LA_OPTS},
+  {"schur", l_schur, 1 + LA_OPTS}, {"hessenberg", l_hessenberg, 1 + LA_OPTS},
+  {"expm", l_expm, 1 + LA_OPTS}, {"null", l_null, 2}, {"orth", l_orth, 2}, {NULL, NULL, 0}
 };
 
 void la_open_factor(lua_State *L) {

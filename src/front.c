@@ -1,8 +1,9 @@
 /*
 ** front.c: what the Lua front (the Lua modules) needs from C and users do
 ** not see: the option reader for Lua option specs, asmatrix and
-** check_finite under the caller's name, and named() to call a core
-** function under another public name. Also is_matrix and threads.
+** check_finite under the caller's name, named() to call a core function
+** under another public name, nargs() to bound a Lua function's argument
+** count as the core's are. Also is_matrix.
 */
 #include <math.h>
 #include <string.h>
@@ -221,10 +222,42 @@ static int l_argtype(lua_State *L) {
   return 1;
 }
 
-static const luaL_Reg funcs[] = {
-  {"is_matrix", l_is_matrix}, {"asmatrix", l_asmatrix},
-  {"check_finite", l_check_finite}, {"checkopts", l_checkopts},
-  {"named", l_named}, {"f32wrap", l_f32wrap}, {"argtype", l_argtype}, {NULL, NULL}
+/* The closure nargs makes: the argument count checked (own upvalues 2 and
+** 3: the count and whether an options table may follow), then f (own
+** upvalue 1) called with the arguments. */
+static int l_nargscall(lua_State *L) {
+  la_checknargs(L, la_fname(L), (int)lua_tointeger(L, LA_UPVALUE(2)),
+                lua_toboolean(L, LA_UPVALUE(3)));
+  lua_pushvalue(L, LA_UPVALUE(1));
+  lua_insert(L, 1);
+  lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+  return lua_gettop(L);
+}
+
+/* nargs(f, name, n [, opts]) -> f taking at most n arguments (then an
+** options table when opts is true), as the C core's functions do: the Lua
+** front's functions check their count through the same code */
+static int l_nargs(lua_State *L) {
+  static const la_Reg call = {"nargs", l_nargscall, LA_VARARG};
+  const char *name;
+  lua_Integer n;
+  int opts = lua_toboolean(L, 4);
+  luaL_checktype(L, 1, LUA_TFUNCTION);
+  name = luaL_checkstring(L, 2);
+  n = luaL_checkinteger(L, 3);
+  luaL_argcheck(L, n >= 0 && n < 200, 3, "count out of range");
+  lua_pushvalue(L, 1);
+  lua_pushvalue(L, 3);
+  lua_pushboolean(L, opts);
+  la_pushfunc(L, &call, name, 3);
+  return 1;
+}
+
+static const la_Reg funcs[] = {
+  {"is_matrix", l_is_matrix, 1}, {"asmatrix", l_asmatrix, 3},
+  {"check_finite", l_check_finite, 4}, {"checkopts", l_checkopts, 4},
+  {"named", l_named, 2}, {"f32wrap", l_f32wrap, 2}, {"argtype", l_argtype, LA_VARARG},
+  {"nargs", l_nargs, 4}, {NULL, NULL, 0}
 };
 
 void la_open_front(lua_State *L) {

@@ -70,8 +70,8 @@ static int l_gram_schmidt(lua_State *L) {
   return 3;                              /* Q, R, kept */
 }
 
-static const luaL_Reg funcs[] = {
-  {"gram_schmidt", l_gram_schmidt}, {NULL, NULL}
+static const la_Reg funcs[] = {
+  {"gram_schmidt", l_gram_schmidt, 1 + LA_OPTS}, {NULL, NULL, 0}
 };
 
 void la_open_gram_schmidt(lua_State *L) {

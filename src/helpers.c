@@ -19,24 +19,62 @@ const char *la_fname(lua_State *L) {
   return s ? s : "?";
 }
 
-/* funcs are closures over (metatable, name, the nup values on top) */
-void la_setfuncs(lua_State *L, const luaL_Reg *funcs, int nup) {
+/* An entry point that takes a bounded number of arguments: the count is
+** checked, then the function runs in this same call (its upvalues are
+** this closure's). */
+static int checked(lua_State *L) {
+  const la_Reg *r = (const la_Reg *)lua_touserdata(L, lua_upvalueindex(3));
+  if (lua_gettop(L) > (r->nargs & ~LA_OPTS))      /* else nothing to check */
+    la_checknargs(L, la_fname(L), r->nargs & ~LA_OPTS, r->nargs & LA_OPTS);
+  return r->func(L);
+}
+
+/* a closure over (metatable, name, r, the nup values on top) */
+void la_pushfunc(lua_State *L, const la_Reg *r, const char *name, int nup) {
+  luaL_checkstack(L, 4, "too many upvalues");
+  luaL_getmetatable(L, LINALG_MATRIX);          /* each goes below the own values */
+  lua_insert(L, -nup - 1);
+  lua_pushstring(L, name);
+  lua_insert(L, -nup - 1);
+  lua_pushlightuserdata(L, (void *)r);
+  lua_insert(L, -nup - 1);
+  lua_pushcclosure(L, r->nargs == LA_VARARG ? r->func : checked, nup + 3);
+}
+
+void la_setfuncs(lua_State *L, const la_Reg *funcs, int nup) {
   int i;
-  luaL_checkstack(L, nup + 2, "too many upvalues");
+  luaL_checkstack(L, nup + 4, "too many upvalues");
   for (; funcs->name; funcs++) {
-    luaL_getmetatable(L, LINALG_MATRIX);
-    lua_pushstring(L, funcs->name);
-    for (i = 0; i < nup; i++) lua_pushvalue(L, -nup - 2);
-    lua_pushcclosure(L, funcs->func, nup + 2);
+    for (i = 0; i < nup; i++) lua_pushvalue(L, -nup);
+    la_pushfunc(L, funcs, funcs->name, nup);
     lua_setfield(L, -(nup + 2), funcs->name);
   }
   lua_pop(L, nup);
 }
 
-void la_setmeta(lua_State *L, const luaL_Reg *meta) {
+void la_setmeta(lua_State *L, const la_Reg *meta) {
   luaL_getmetatable(L, LINALG_MATRIX);
   la_setfuncs(L, meta, 0);
   lua_pop(L, 1);
+}
+
+/* Trailing nils past nargs are dropped; an options table (when allowed)
+** may come at nargs + 1 (anything else there is "options table expected");
+** anything further is the first argument too many. */
+void la_checknargs(lua_State *L, const char *fname, int nargs, int opts) {
+  int n = lua_gettop(L), first = nargs + 1;
+  while (n > nargs && lua_isnil(L, n)) n--;
+  lua_settop(L, n);
+  if (opts && n >= first) {
+    if (lua_type(L, first) != LUA_TTABLE) la_typeerror(L, fname, first, "options table");
+    first++;
+  }
+  if (n < first) return;
+  while (lua_isnil(L, first)) first++;     /* the first extra that is not nil */
+  if (nargs == 0 && !opts)
+    la_argerror(L, fname, first, lua_pushfstring(L, "%s takes no arguments", fname));
+  la_argerror(L, fname, first, lua_pushfstring(L, "%s takes at most %d argument%s%s",
+              fname, nargs, nargs == 1 ? "" : "s", opts ? " and an options table" : ""));
 }
 
 /* ------------------------------------------------------ errors */
@@ -304,9 +342,16 @@ int la_optdim(lua_State *L, const char *fname, int arg) {
   return (int)d;
 }
 
-int la_optlinedim(lua_State *L, const char *fname, int arg, int rows, int cols) {
+int la_optvecdim(lua_State *L, const char *fname, int arg, int rows, int cols, int def) {
   int d = la_optdim(L, fname, arg);
-  return d ? d : (rows == 1 && cols != 1) ? 2 : 1;
+  if (d) return d;
+  if (rows == 1 && cols != 1) return 2;
+  if (cols == 1 && rows != 1) return 1;
+  return def;
+}
+
+int la_optlinedim(lua_State *L, const char *fname, int arg, int rows, int cols) {
+  return la_optvecdim(L, fname, arg, rows, cols, 1);
 }
 
 double la_optposnum(lua_State *L, const char *fname, int arg, double def) {

@@ -17,17 +17,42 @@
 
 /* ------------------------------------------------------------ names */
 
-/* Every entry point is a closure with upvalue 1 the matrix metatable and
-** upvalue 2 its public name (la_setfuncs binds both): la_fname gives the
-** name the user called, for every message the function and its helpers
-** raise. Further upvalues (3, ...) are the function's own. */
+/* Every entry point is a closure with upvalue 1 the matrix metatable,
+** upvalue 2 its public name and upvalue 3 its la_Reg (a light userdata),
+** all three bound at registration: la_fname gives the name the user called,
+** for every message the function and its helpers raise. Further upvalues
+** (4, ...) are the function's own. */
 const char *la_fname(lua_State *L);
 
+/* A function's registration: its public name, the C function, and how many
+** arguments it takes: at most n positional ones, written n, or n + LA_OPTS
+** when an options table may follow them (at position n + 1, or earlier
+** where the function reads it there), or LA_VARARG (any number: the
+** metamethods, whose arguments Lua supplies, and kron, blkdiag). A call
+** with more is an error before the function runs (la_checknargs); a
+** method's self counts. */
+#define LA_VARARG (-1)
+#define LA_OPTS 256
+typedef struct la_Reg {
+  const char *name;
+  lua_CFunction func;
+  int nargs;
+} la_Reg;
+#define LA_UPVALUE(k) lua_upvalueindex(3 + (k))   /* own upvalue k (1, 2, ...) */
+
+/* The function of r as a closure named name over the metatable, name, r and
+** the nup values on top, which it pops (pushes 1). */
+void la_pushfunc(lua_State *L, const la_Reg *r, const char *name, int nup);
 /* Registers funcs into the table at -(nup + 1), each with the metatable,
-** its name and the nup values on top as upvalues; pops those values. */
-void la_setfuncs(lua_State *L, const luaL_Reg *funcs, int nup);
+** its name, its la_Reg and the nup values on top as upvalues; pops those
+** values. */
+void la_setfuncs(lua_State *L, const la_Reg *funcs, int nup);
 /* the same into the matrix metatable (names as keys: "__add", ...) */
-void la_setmeta(lua_State *L, const luaL_Reg *meta);
+void la_setmeta(lua_State *L, const la_Reg *meta);
+/* At most nargs arguments (then an options table when opts): nils past
+** them are dropped, as absent (NumPy's None); one argument more is an
+** error naming it: "bad argument #2 (exp takes at most 1 argument)". */
+void la_checknargs(lua_State *L, const char *fname, int nargs, int opts);
 
 /* ------------------------------------------------------------ errors */
 
@@ -66,6 +91,11 @@ double la_optposnum(lua_State *L, const char *fname, int arg, double def);
 
 /* a dim argument at arg: 0 when absent, else 1 (down columns) or 2 */
 int la_optdim(lua_State *L, const char *fname, int arg);
+/* the dim of a function of lines (softmax, sorts, scans, flips) of a rows x
+** cols matrix: 1 or 2 when given at arg; else a vector runs along itself
+** (2 for a 1 x n row, 1 for an n x 1 column, n ~= 1) and anything else
+** along def */
+int la_optvecdim(lua_State *L, const char *fname, int arg, int rows, int cols, int def);
 /* the dim of a line-wise function (scans, sorts, flips, vecnorm) of a
 ** rows x cols matrix: 1 or 2 when given at arg, else 2 (along) for a 1 x n
 ** row and 1 (down the columns) for anything else (Octave's first

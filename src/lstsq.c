@@ -137,6 +137,8 @@ static int l_lsq_state(lua_State *L) {
     int n, k;
     const char *err = lak_lsq_header(p, len, &n, &k);
     lak_Lsq *s;
+    if (!lua_isnoneornil(L, 2))        /* the bytes hold k */
+      return la_argerror(L, F, 2, "lsq_state(bytes) takes no other argument");
     if (err) return la_error(L, F, "bad bytes: %s", err);
     s = newstate(L, F, n, k);
     err = lak_lsq_decode(p, s);
@@ -260,27 +262,25 @@ static int l_nnls(lua_State *L) {
   return 2;
 }
 
-static const luaL_Reg funcs[] = {
-  {"lstsq", l_lstsq}, {"nnls", l_nnls}, {NULL, NULL}
+static const la_Reg funcs[] = {
+  {"lstsq", l_lstsq, 2 + LA_OPTS}, {"nnls", l_nnls, 2 + LA_OPTS}, {NULL, NULL, 0}
 };
 
-static const luaL_Reg methods[] = {
-  {"add", m_add}, {"merge", m_merge}, {"tobytes", m_tobytes}, {"solve", m_solve},
-  {NULL, NULL}
+static const la_Reg methods[] = {
+  {"lsq_state.add", m_add, 3}, {"lsq_state.merge", m_merge, 2},
+  {"lsq_state.tobytes", m_tobytes, 1}, {"lsq_state.solve", m_solve, 1 + LA_OPTS},
+  {NULL, NULL, 0}
 };
 
-static const luaL_Reg state_funcs[] = {{"lsq_state", l_lsq_state}, {NULL, NULL}};
+static const la_Reg state_funcs[] = {{"lsq_state", l_lsq_state, 2}, {NULL, NULL, 0}};
 
-/* The methods into the table at -1, each a closure over the matrix
-** metatable and its public name "lsq_state.<method>" (la_setfuncs's
-** upvalues 1 and 2, so that la_fname names the method). */
+/* The methods into the table at -1, each named "lsq_state.<method>" for
+** its messages and registered under the part after the dot. */
 static void setmethods(lua_State *L) {
-  const luaL_Reg *r;
+  const la_Reg *r;
   for (r = methods; r->name; r++) {
-    luaL_getmetatable(L, LINALG_MATRIX);
-    lua_pushfstring(L, "lsq_state.%s", r->name);
-    lua_pushcclosure(L, r->func, 2);
-    lua_setfield(L, -2, r->name);
+    la_pushfunc(L, r, r->name, 0);
+    lua_setfield(L, -2, strchr(r->name, '.') + 1);
   }
 }
 

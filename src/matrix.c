@@ -583,7 +583,7 @@ static int badindex(lua_State *L) {
   if (lua_type(L, 2) != LUA_TSTRING)
     return la_error(L, "matrix", "no field with a %s key", la_typename(L, 2));
   lua_pushnil(L);
-  while (lua_next(L, lua_upvalueindex(3))) {
+  while (lua_next(L, LA_UPVALUE(1))) {
     lua_pop(L, 1);
     if (lua_type(L, -1) == LUA_TSTRING) la_closest(lua_tostring(L, 2), lua_tostring(L, -1), &best, &bd);
   }
@@ -604,7 +604,7 @@ static int m_index(lua_State *L) {
     if (A) { lua_pushstring(L, la_dtypes[A->dtype]); return 1; }
   }
   lua_pushvalue(L, 2);
-  if (lua_rawget(L, lua_upvalueindex(3)) == LUA_TNIL) return badindex(L);
+  if (lua_rawget(L, LA_UPVALUE(1)) == LUA_TNIL) return badindex(L);
   return 1;
 }
 
@@ -618,6 +618,12 @@ static int m_newindex(lua_State *L) {
 }
 
 static int m_len(lua_State *L) { return l_rows(L); }
+
+/* A(i [, j]) is A:get(i [, j]): self and at most two indices */
+static int m_call(lua_State *L) {
+  la_checknargs(L, "get", 3, 0);
+  return l_get(L);
+}
 
 /* __close: later use is an error; closing twice is harmless. No memory is
 ** released early: views of this matrix may still point into it. */
@@ -697,24 +703,25 @@ static int m_tostring(lua_State *L) {
 
 /* ------------------------------------------------ registration */
 
-static const luaL_Reg funcs[] = {
-  {"shape", l_shape}, {"rows", l_rows}, {"cols", l_cols}, {"numel", l_numel},
-  {"get", l_get}, {"set", l_set}, {"row", l_row}, {"col", l_col},
-  {"sub", l_sub}, {"copy", l_copy}, {"reshape", l_reshape},
-  {"totable", l_totable}, {"t", l_t}, {"astype", l_astype}, {NULL, NULL}
+static const la_Reg funcs[] = {
+  {"shape", l_shape, 1}, {"rows", l_rows, 1}, {"cols", l_cols, 1}, {"numel", l_numel, 1},
+  {"get", l_get, 3}, {"set", l_set, 4}, {"row", l_row, 2}, {"col", l_col, 2},
+  {"sub", l_sub, 5}, {"copy", l_copy, 1}, {"reshape", l_reshape, 3},
+  {"totable", l_totable, 1}, {"t", l_t, 1}, {"astype", l_astype, 2}, {NULL, NULL, 0}
 };
 
-static const luaL_Reg meta[] = {
-  {"__len", m_len}, {"__call", l_get}, {"__tostring", m_tostring},
-  {"__close", m_close}, {"__newindex", m_newindex}, {NULL, NULL}
+static const la_Reg meta[] = {
+  {"__len", m_len, LA_VARARG}, {"__call", m_call, LA_VARARG},
+  {"__tostring", m_tostring, LA_VARARG}, {"__close", m_close, LA_VARARG},
+  {"__newindex", m_newindex, LA_VARARG}, {NULL, NULL, 0}
 };
 
 /* Creates the matrix metatable (registered by name for hosts and under a
 ** pointer key for speed) and registers the access functions in the module
-** table at -1. __index reads the module table (its upvalue 3), so
+** table at -1. __index reads the module table (its own upvalue 1), so
 ** A:f(...) is la.f(A, ...) for every function any part registers. */
 void la_open_matrix(lua_State *L) {
-  static const luaL_Reg index[] = {{"__index", m_index}, {NULL, NULL}};
+  static const la_Reg index[] = {{"__index", m_index, LA_VARARG}, {NULL, NULL, 0}};
   luaL_newmetatable(L, LINALG_MATRIX);
   lua_pushliteral(L, LINALG_MATRIX);      /* getmetatable(A) gives the name only */
   lua_setfield(L, -2, "__metatable");

@@ -106,14 +106,32 @@ static Ord normord(lua_State *L, int arg, const char *fname, double *p) {
   return ORD_P;
 }
 
-/* norm(A [, ord]): vectors (n x 1 or 1 x n) take any p (default 2; "fro"
-** and "nuc" are the 2-norm of a vector); matrices NumPy's 1, -1, 2, -2,
-** +-inf, "fro" (default) and "nuc"; either type, in double */
+/* the p-norm of each line of A along dim (1: each column, a 1 x n row; 2:
+** each row, an m x 1 column), of A's type (pushes 1) */
+static void linenorms(lua_State *L, const char *fname, const la_Mat *A, double p, int dim) {
+  int k, nk = dim == 1 ? A->cols : A->rows;
+  la_Mat *R = la_newt(L, fname, dim == 1 ? 1 : A->rows, dim == 1 ? A->cols : 1, A->dtype);
+  for (k = 0; k < nk; k++)
+    la_put(R, dim == 1 ? 0 : k, dim == 1 ? k : 0, la_lnorm(la_line(A, dim, k), p));
+}
+
+/* norm(A [, ord [, dim]]): vectors (n x 1 or 1 x n) take any p (default 2;
+** "fro" and "nuc" are the 2-norm of a vector); matrices NumPy's 1, -1, 2,
+** -2, +-inf, "fro" (default) and "nuc"; either type, in double. With dim,
+** the vector norm of each column (dim 1, NumPy's axis=0) or row (dim 2,
+** axis=1), as vecnorm. */
 static int l_norm(lua_State *L) {
   const char *F = la_fname(L);
   la_Mat *A = la_checkany(L, 1, F);
   double p, r;
   Ord kind = normord(L, 2, F, &p);
+  int dim = la_optdim(L, F, 3);
+  if (dim) {
+    if (kind == ORD_FRO || kind == ORD_NUC)
+      return la_argerror(L, F, 2, "a norm along a dim takes a number order (a vector norm)");
+    linenorms(L, F, A, p, dim);
+    return 1;
+  }
   if (la_isvec(A))
     r = la_lnorm(la_vecline(L, 1, F, LA_ANY), kind == ORD_P ? p : 2.0);
   else if (kind != ORD_P)
@@ -132,24 +150,29 @@ static int l_norm(lua_State *L) {
 ** A's type */
 static int l_vecnorm(lua_State *L) {
   const char *F = la_fname(L);
-  la_Mat *A = la_checkany(L, 1, F), *R;
+  la_Mat *A = la_checkany(L, 1, F);
   double p = lua_isnoneornil(L, 2) ? 2.0 : la_optargnum(L, F, 2, 2.0);
-  int dim = la_optlinedim(L, F, 3, A->rows, A->cols), k;
-  int nk = dim == 1 ? A->cols : A->rows;
+  int dim = la_optlinedim(L, F, 3, A->rows, A->cols);
   if (isnan(p)) la_argerror(L, F, 2, "order is NaN");
-  R = la_newt(L, F, dim == 1 ? 1 : A->rows, dim == 1 ? A->cols : 1, A->dtype);
-  for (k = 0; k < nk; k++)
-    la_put(R, dim == 1 ? 0 : k, dim == 1 ? k : 0, la_lnorm(la_line(A, dim, k), p));
+  linenorms(L, F, A, p, dim);
   return 1;
 }
 
-/* trace(A): the sum of the diagonal (a line of stride ld + 1), in double */
+/* trace(A [, offset = 0]): the sum of diagonal offset (above the main one
+** for offset > 0, NumPy's trace(a, offset)), a line of stride ld + 1, in
+** double; 0 past the last row or column */
 static int l_trace(lua_State *L) {
   const char *F = la_fname(L);
   la_Mat *A = la_checkany(L, 1, F);
-  la_Line d = la_line(A, 1, 0);
+  lua_Integer k = lua_isnoneornil(L, 2) ? 0 : la_checkint(L, F, 2);
+  lua_Integer i = k < 0 ? (k < -A->rows ? A->rows : -k) : 0, j = k > 0 ? k : 0, n;
+  la_Line d;
+  n = i >= A->rows || j >= A->cols ? 0 : (A->rows - i < A->cols - j ? A->rows - i : A->cols - j);
+  if (n == 0) { lua_pushnumber(L, 0.0); return 1; }
+  d = la_line(A, 1, (int)j);
+  if (d.f) d.f += i; else d.p += i;
   d.s = (ptrdiff_t)A->ld + 1;
-  d.n = (size_t)(A->rows < A->cols ? A->rows : A->cols);
+  d.n = (size_t)n;
   lua_pushnumber(L, la_lreduce(LAK_SUM, d, 0.0));
   return 1;
 }
@@ -285,10 +308,11 @@ static int l_cond(lua_State *L) {
   return 1;
 }
 
-static const luaL_Reg funcs[] = {
-  {"norm", l_norm}, {"vecnorm", l_vecnorm}, {"trace", l_trace},
-  {"rank", l_rank}, {"cond", l_cond}, {"cosine", l_cosine}, {"angle", l_angle},
-  {"cosine_matrix", l_cosine_matrix}, {"allclose", l_allclose}, {NULL, NULL}
+static const la_Reg funcs[] = {
+  {"norm", l_norm, 3}, {"vecnorm", l_vecnorm, 3}, {"trace", l_trace, 2},
+  {"rank", l_rank, 2 + LA_OPTS}, {"cond", l_cond, 2 + LA_OPTS}, {"cosine", l_cosine, 2},
+  {"angle", l_angle, 2}, {"cosine_matrix", l_cosine_matrix, 2},
+  {"allclose", l_allclose, 4}, {NULL, NULL, 0}
 };
 
 void la_open_measures(lua_State *L) {

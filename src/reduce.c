@@ -159,11 +159,13 @@ static int sort(lua_State *L, const char *fname, int want) {
 static int l_sort(lua_State *L) { return sort(L, la_fname(L), 2); }
 static int l_argsort(lua_State *L) { return sort(L, la_fname(L), 1); }
 
-static const luaL_Reg funcs[] = {
-  {"sum", l_sum}, {"mean", l_mean}, {"prod", l_prod}, {"min", l_min},
-  {"max", l_max}, {"var", l_var}, {"std", l_std}, {"argmin", l_argmin},
-  {"argmax", l_argmax}, {"cumsum", l_cumsum}, {"cumprod", l_cumprod},
-  {"sort", l_sort}, {"argsort", l_argsort}, {NULL, NULL}
+static const la_Reg funcs[] = {
+  {"sum", l_sum, 2 + LA_OPTS}, {"mean", l_mean, 2 + LA_OPTS},
+  {"prod", l_prod, 2 + LA_OPTS}, {"min", l_min, 2 + LA_OPTS}, {"max", l_max, 2 + LA_OPTS},
+  {"var", l_var, 2 + LA_OPTS}, {"std", l_std, 2 + LA_OPTS},
+  {"argmin", l_argmin, 2 + LA_OPTS}, {"argmax", l_argmax, 2 + LA_OPTS},
+  {"cumsum", l_cumsum, 2}, {"cumprod", l_cumprod, 2}, {"sort", l_sort, 2 + LA_OPTS},
+  {"argsort", l_argsort, 2 + LA_OPTS}, {NULL, NULL, 0}
 };
 
 void la_open_reduce(lua_State *L) {

@@ -45,18 +45,30 @@ static int l_arange(lua_State *L) {
   return 1;
 }
 
+/* a number argument, any value (NaN and +-inf too) */
+static double anynum(lua_State *L, const char *fname, int arg) {
+  if (lua_type(L, arg) != LUA_TNUMBER) la_typeerror(L, fname, arg, "number");
+  return lua_tonumber(L, arg);
+}
+
 /* n (default 50) evenly spaced values from a to b inclusive, a column of
-** type t (pushes 1); with logbase, base ^ each value */
+** type t (pushes 1); with logbase, base ^ each value. NumPy's linspace
+** formula exactly, non-finite ends and overflow included: step = (b - a) /
+** (n - 1), value i = i * step + a (i / (n - 1) * (b - a) + a when step is
+** 0, (0 * (b - a)) + a for n = 1), the last value b. */
 static void spaced(lua_State *L, const char *fname, int t, int logbase, double base) {
-  double a = checknum(L, fname, 1), b = checknum(L, fname, 2), step;
+  double a = anynum(L, fname, 1), b = anynum(L, fname, 2), delta = b - a, div, step;
   lua_Integer n = lua_isnoneornil(L, 3) ? 50 : la_checkint(L, fname, 3);
   la_Mat *v;
   int i;
   if (n < 0 || n > 2147483647) la_argerror(L, fname, 3, "count must be in 0..2147483647");
   v = la_newt(L, fname, n, 1, t);
-  step = n > 1 ? (b - a) / (double)(n - 1) : 0.0;
+  div = (double)(n - 1);
+  step = n > 1 ? delta / div : 0.0;
   for (i = 0; i < n; i++) {
-    double x = n > 1 && i == n - 1 ? b : a + i * step;
+    double x = n == 1 ? 0.0 * delta + a
+             : step == 0.0 ? (double)i / div * delta + a : (double)i * step + a;
+    if (n > 1 && i == n - 1) x = b;
     la_put(v, i, 0, logbase ? pow(base, x) : x);
   }
 }
@@ -72,7 +84,7 @@ static int l_linspace(lua_State *L) {
 static int l_logspace(lua_State *L) {
   const char *F = la_fname(L);
   int t = la_dtypeargs(L, 3, LA_F64, F);
-  spaced(L, F, t, 1, lua_isnoneornil(L, 4) ? 10.0 : checknum(L, F, 4));
+  spaced(L, F, t, 1, lua_isnoneornil(L, 4) ? 10.0 : anynum(L, F, 4));
   return 1;
 }
 
@@ -140,20 +152,11 @@ static lua_Integer mulsize(lua_State *L, const char *fname, lua_Integer a, lua_I
   return a * b;
 }
 
-/* the result type of an operation on A and B: float32 when both are */
-static int jointype(const la_Mat *A, const la_Mat *B) {
-  return A->dtype == LA_F32 && B->dtype == LA_F32 ? LA_F32 : LA_F64;
-}
-
-/* kron(A, B): the Kronecker product, block (i, j) = A(i, j) * B */
-static int l_kron(lua_State *L) {
-  const char *F = la_fname(L);
-  int t = la_argtype(L, 1, 2), i, j, r, s;  /* a table takes the other's type */
-  la_Mat *A = la_checkargt(L, 1, F, 1, t == LA_F32 && lua_istable(L, 1) ? LA_F32 : LA_ANY);
-  la_Mat *B = la_checkargt(L, 2, F, 2, t == LA_F32 && lua_istable(L, 2) ? LA_F32 : LA_ANY), *C;
-  C = la_newt(L, F, mulsize(L, F, A->rows, B->rows), mulsize(L, F, A->cols, B->cols),
-              jointype(A, B));
-  if (LA_EMPTY(C)) return 1;
+/* C = the Kronecker product of A and B, block (i, j) = A(i, j) * B (C of
+** the right shape, A and B of any type) */
+static void kron2(const la_Mat *A, const la_Mat *B, la_Mat *C) {
+  int i, j, r, s;
+  if (LA_EMPTY(C)) return;
   for (j = 0; j < A->cols; j++)
     for (s = 0; s < B->cols; s++)
       for (i = 0; i < A->rows; i++) {
@@ -161,6 +164,30 @@ static int l_kron(lua_State *L) {
         for (r = 0; r < B->rows; r++)
           la_put(C, i * B->rows + r, j * B->cols + s, a * la_get(B, r, s));
       }
+}
+
+/* kron(A, B, ...): the Kronecker product of two or more matrices, folded
+** from the left (kron is associative: Octave's kron(A, B, C)); float32
+** when every matrix argument is (a table takes their type) */
+static int l_kron(lua_State *L) {
+  const char *F = la_fname(L);
+  int top = lua_gettop(L), t, k;
+  lua_Integer m = 1, n = 1;
+  la_Mat *P;
+  if (top < 2) top = 2;                   /* kron(A): argument 2 is missing */
+  t = la_argtype(L, 1, top);
+  for (k = 1; k <= top; k++) {            /* every operand and the size first */
+    la_Mat *A = la_checkargt(L, k, F, k, t == LA_F32 && lua_istable(L, k) ? LA_F32 : LA_ANY);
+    m = mulsize(L, F, m, A->rows);
+    n = mulsize(L, F, n, A->cols);
+  }
+  P = la_testany(L, 1);
+  for (k = 2; k <= top; k++) {            /* each product on top of the last */
+    la_Mat *B = la_testany(L, k), *C;
+    C = la_newt(L, F, (lua_Integer)P->rows * B->rows, (lua_Integer)P->cols * B->cols, t);
+    kron2(P, B, C);
+    P = C;
+  }
   return 1;
 }
 
@@ -286,42 +313,60 @@ static int l_blkdiag(lua_State *L) {
 ** range when they step evenly (first, step). */
 typedef struct Sel { int n, range, first, step; int *idx; } Sel;
 
-/* "a:b", "a:s:b", ":" or "end" tokens (inclusive, 1-based, Octave's) */
-static int token(lua_State *L, const char **p, int len, int *v) {
+/* One number of a range at *p: an integer, "end" (len), "end-k" or
+** "end+k"; returns 0 (and leaves *p) when there is none. */
+static int token(const char **p, int len, lua_Integer *v) {
+  const char *s = *p;
   char *e;
   long x;
-  while (**p == ' ') (*p)++;
-  if (strncmp(*p, "end", 3) == 0) { *p += 3; *v = len; return 1; }
-  x = strtol(*p, &e, 10);
-  if (e == *p || x < -2147483647L || x > 2147483647L) return 0;
-  (void)L;
-  *p = e; *v = (int)x;
+  while (*s == ' ') s++;
+  if (strncmp(s, "end", 3) == 0) {
+    int sign = 0;
+    s += 3;
+    while (*s == ' ') s++;
+    if (*s == '+' || *s == '-') sign = *s++ == '+' ? 1 : -1;
+    *v = len;
+    *p = s;
+    if (!sign) return 1;
+    while (*s == ' ') s++;
+    if (*s < '0' || *s > '9') return 0;
+    x = strtol(s, &e, 10);
+    if (x > 2147483647L) return 0;
+    *v = len + sign * (lua_Integer)x;
+    *p = e;
+    return 1;
+  }
+  x = strtol(s, &e, 10);
+  if (e == s || x < -2147483647L || x > 2147483647L) return 0;
+  *p = e; *v = x;
   return 1;
 }
 
+/* A range string, Octave's colon (1-based, inclusive): ":" (all), "a:b",
+** "a:s:b" (s ~= 0, negative to go down) or a single index, each number
+** as token reads it. A range that runs away from its end (2:1, 1:-1:2) is
+** empty, whatever its ends; a nonempty one must stay in 1..len. */
 static void rangesel(lua_State *L, int arg, int len, const char *what, Sel *s) {
   const char *str = lua_tostring(L, arg), *p = str;
-  int v[3], k = 0, a, st = 1, b;
-  lua_Integer n;
-  if (strcmp(str, ":") == 0) { a = 1; b = len; }
-  else {
-    while (k < 3 && token(L, &p, len, &v[k])) {
+  lua_Integer v[3], a, st = 1, b, n;
+  int k = 0;
+  if (strcmp(str, ":") == 0) { v[0] = 1; v[1] = len; k = 2; p = str + 1; }
+  else
+    while (k < 3 && token(&p, len, &v[k])) {
       k++;
       while (*p == ' ') p++;
       if (*p != ':') break;
       p++;
     }
-    if (*p != '\0' || k < 2)
-      la_argerror(L, la_fname(L), arg, lua_pushfstring(L, "bad range \"%s\" (write \"a:b\", "
-                  "\"a:step:b\" or \":\"; \"end\" is the last %s)", str, what));
-    a = v[0]; st = k == 3 ? v[1] : 1; b = v[k - 1];
-  }
+  if (*p != '\0' || k == 0)
+    la_argerror(L, la_fname(L), arg, lua_pushfstring(L, "bad range \"%s\" (write \"a:b\", "
+                "\"a:step:b\" or \":\"; \"end\" is the last %s)", str, what));
+  a = v[0]; st = k == 3 ? v[1] : 1; b = v[k - 1];
   if (st == 0) { la_argerror(L, la_fname(L), arg, "range step must not be 0"); return; }
-  n = ((lua_Integer)b - a) / st + 1;
-  if (n < 0) n = 0;
+  n = b == a || (b > a) == (st > 0) ? (b - a) / st + 1 : 0;
   if (n > 0 && (a < 1 || a > len || a + (n - 1) * st < 1 || a + (n - 1) * st > len))
     la_error(L, la_fname(L), "%s range \"%s\" out of range 1..%d", what, str, len);
-  s->n = (int)n; s->range = 1; s->first = a - 1; s->step = st;
+  s->n = (int)n; s->range = 1; s->first = n > 0 ? (int)a - 1 : 0; s->step = (int)st;
 }
 
 /* the selection at arg: nil or ":" (all), an index, a range string, a
@@ -402,14 +447,15 @@ static int l_slice(lua_State *L) {
   return 1;
 }
 
-static const luaL_Reg funcs[] = {
-  {"arange", l_arange}, {"linspace", l_linspace}, {"logspace", l_logspace},
-  {"full", l_full}, {"zeros_like", l_zeros_like}, {"ones_like", l_ones_like},
-  {"full_like", l_full_like}, {"triu", l_triu}, {"tril", l_tril},
-  {"kron", l_kron}, {"tile", l_tile}, {"repmat", l_repmat}, {"flip", l_flip},
-  {"fliplr", l_fliplr}, {"flipud", l_flipud}, {"roll", l_roll},
-  {"circshift", l_circshift}, {"vec", l_vec}, {"blkdiag", l_blkdiag},
-  {"slice", l_slice}, {NULL, NULL}
+static const la_Reg funcs[] = {
+  {"arange", l_arange, 3 + LA_OPTS}, {"linspace", l_linspace, 3 + LA_OPTS},
+  {"logspace", l_logspace, 4 + LA_OPTS}, {"full", l_full, 3 + LA_OPTS},
+  {"zeros_like", l_zeros_like, 1}, {"ones_like", l_ones_like, 1},
+  {"full_like", l_full_like, 2}, {"triu", l_triu, 2}, {"tril", l_tril, 2},
+  {"kron", l_kron, LA_VARARG}, {"tile", l_tile, 3}, {"repmat", l_repmat, 3},
+  {"flip", l_flip, 2}, {"fliplr", l_fliplr, 1}, {"flipud", l_flipud, 1},
+  {"roll", l_roll, 3}, {"circshift", l_circshift, 3}, {"vec", l_vec, 1},
+  {"blkdiag", l_blkdiag, LA_VARARG}, {"slice", l_slice, 3}, {NULL, NULL, 0}
 };
 
 void la_open_shape(lua_State *L) {

@@ -103,11 +103,12 @@ static int m_pow(lua_State *L) {
   return mpower(L, "matrix_power", A->dtype);
 }
 
-static const luaL_Reg meta[] = { {"__pow", m_pow}, {NULL, NULL} };
+static const la_Reg meta[] = { {"__pow", m_pow, LA_VARARG}, {NULL, NULL, 0} };
 
-static const luaL_Reg funcs[] = {
-  {"solve", l_solve}, {"inv", l_inv}, {"det", l_det}, {"pinv", l_pinv},
-  {"matrix_power", l_matrix_power}, {NULL, NULL}
+static const la_Reg funcs[] = {
+  {"solve", l_solve, 2 + LA_OPTS}, {"inv", l_inv, 1 + LA_OPTS},
+  {"det", l_det, 1 + LA_OPTS}, {"pinv", l_pinv, 2 + LA_OPTS},
+  {"matrix_power", l_matrix_power, 2}, {NULL, NULL, 0}
 };
 
 void la_open_solve(lua_State *L) {

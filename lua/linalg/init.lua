@@ -27,6 +27,7 @@ local f32wrap = la.f32wrap      -- internal: float32 in and out of float64 code
 la.f32wrap = nil
 local argtype = la.argtype      -- internal: the core's result type of its matrix arguments
 la.argtype = nil
+la.nargs = nil                  -- internal: util.arity bounds argument counts through it
 
 local EPS = 2.220446049250313e-16
 local EPS32 = 1.1920928955078125e-07
@@ -362,6 +363,13 @@ function la.multihead_attention(X, Wq, Wk, Wv, Wo, heads, opts)
   if opts.weights then return out, ws end
   return out
 end
+
+-- At most these arguments, as every function of the core (an extra argument
+-- is an error, not ignored; see util.arity).
+util.arity(la, {project = {2, opts = true}, projection_matrix = {1, opts = true},
+  scalar_projection = 2, span_check = {2, opts = true},
+  linear_regression = {2, opts = true}, multihead_attention = {6, opts = true}})
+util.arity(Model, {predict = 2, score = 3})        -- self counts
 
 -- Functions of the modules loaded on first use (file formats, pictures).
 local function lazy(mod, name)

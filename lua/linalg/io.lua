@@ -361,4 +361,6 @@ function M.save_csv(A, path, opts)
   util.writefile(path, table.concat(out, "\n"), "save_csv", 2)
 end
 
-return M
+-- at most these arguments (la.load_npy(path, 5) is an error, not a load)
+return util.arity(M, {npy_info = 1, load_npy = {1, opts = true}, save_npy = 2,
+                      load_csv = {1, opts = true}, save_csv = {2, opts = true}})

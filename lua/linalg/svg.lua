@@ -441,4 +441,5 @@ function M.plot_vectors(spec)
   util.writefile(o.path, out, "plot_vectors", 1)     -- spec.path: in argument #1
 end
 
-return M
+-- at most these arguments (the rest would be ignored)
+return util.arity(M, {heatmap = {2, opts = true}, plot_vectors = 1})

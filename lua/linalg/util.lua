@@ -9,8 +9,8 @@ local core = require "linalg.core"
 
 -- The C option reader: read here once, as `require "linalg"` removes it from
 -- the public table after loading this module.
-local checkopts = core.checkopts
-assert(checkopts, "linalg.util: load it before linalg.core's checkopts is hidden")
+local checkopts, nargs = core.checkopts, core.nargs
+assert(checkopts and nargs, "linalg.util: load it before linalg.core's checkopts is hidden")
 
 local M = {}
 
@@ -21,6 +21,24 @@ local M = {}
 -- the closest known one. The same code checks the options of the C core.
 function M.options(opts, fname, arg, spec)
   return checkopts(opts, fname, arg, spec)
+end
+
+--- Bounds the argument counts of the functions of `t`, as the C core bounds
+-- its own: `counts` maps a name to the most positional arguments (a
+-- number), or to `{n, opts = true}` when an options table may follow them.
+-- A call with more is an error naming the first extra argument; trailing
+-- nils count as absent. Returns t.
+function M.arity(t, counts)
+  for name, n in pairs(counts) do
+    local f = t[name]
+    assert(type(f) == "function", name)
+    if type(n) == "table" then
+      t[name] = nargs(f, name, n[1], n.opts)
+    else
+      t[name] = nargs(f, name, n)
+    end
+  end
+  return t
 end
 
 --- Raises "linalg.<fname>: <message>" without a position, like the C core.
