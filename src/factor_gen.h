@@ -114,11 +114,8 @@ static int LA_T(l_lu)(lua_State *L) {
   lapack_int *ipiv;
   la_checkopts(L, 2, F, finite_only);
   if (la_optcheckfinite(L, 2, F)) la_checkfinite(L, A, F, "A", 0);
-  W = la_copyof(L, A, F);                /* pushes W, ipiv, perm's scratch */
-  ipiv = LA_SCRATCH(L, lapack_int, (size_t)k);
+  W = la_lu(L, A, F, &ipiv, &info);     /* pushes W, ipiv, perm's scratch */
   perm = LA_SCRATCH(L, int, (size_t)m);
-  info = LA_LAPACKE(getrf)(LAPACK_COL_MAJOR, m, n, LA_X(W), W->ld, ipiv);
-  la_checkinfo(L, F, LA_ROUTINE(getrf), info);
   Lm = la_newzerot(L, F, m, k, LA_TYPE);           /* pushes the results: Lm, U, then perm, P */
   U = la_newzerot(L, F, k, n, LA_TYPE);
   for (j = 0; j < n; j++)

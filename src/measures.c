@@ -280,7 +280,7 @@ static int l_cond(lua_State *L) {
   r = matnorm(L, A, p, kind, F);
   W = la_lu(L, A, F, &ipiv, &info);
   if (info > 0) { lua_pushnumber(L, HUGE_VAL); return 1; }
-  la_inverse(L, W, ipiv, F);
+  if (la_inverse(L, W, ipiv, F)) { lua_pushnumber(L, HUGE_VAL); return 1; }  /* overflows */
   lua_pushnumber(L, r * matnorm(L, W, p, kind, F));
   return 1;
 }

@@ -1,0 +1,125 @@
+-- Numerical edge cases: subnormal pivots and columns, scale-invariant
+-- cosines, tolerances (NaN, negative, >= 1), empty NNLS problems and
+-- least squares near the largest double. Reference values are NumPy 1.24.2
+-- / SciPy 1.10.1 (Debian's python3-numpy, python3-scipy) where those give a
+-- finite answer; where they give NaN (OpenBLAS's getrf multiplies by the
+-- reciprocal of a subnormal pivot, Inf, in NumPy too) the exact answer is
+-- worked out by hand in the comment.
+local la = require "linalg"
+
+local EPS = 2.220446049250313e-16
+local EPS32 = 1.1920928955078125e-07
+
+-- |a - e| <= ulps * eps * |e| (relative, for values of any scale)
+local function rel(e, a, ulps, eps)
+  return math.abs(a - e) <= (ulps or 4) * (eps or EPS) * math.abs(e)
+end
+
+local function f32(t) return la.matrix(t, {dtype = "float32"}) end
+
+-- every entry of M finite
+local function finite(M)
+  local m, n = M:shape()
+  for i = 1, m do
+    for j = 1, n do
+      local x = M(i, j)
+      if x ~= x or x == math.huge or x == -math.huge then return false end
+    end
+  end
+  return true
+end
+
+describe("subnormal pivots", function()
+  -- np.linalg.solve(np.diag([1e-320, 1.]), [1e-320, 1]) -> [nan, nan];
+  -- exactly [1, 1]
+  it("solve gives the exact answer past a subnormal pivot", function()
+    local x = la.solve(la.diag{1e-320, 1}, {1e-320, 1})
+    assert.near({{1}, {1}}, x, 0)
+    -- a pivot made subnormal by elimination: U(2,2) = 2e-320 - 1e-320.
+    -- x1 + x2 = 1, 1e-320 (x1 + 2 x2) = 3e-320: x = [-1, 2]
+    x = la.solve(la.matrix{{1, 1}, {1e-320, 2e-320}}, {1, 3e-320})
+    assert.near({{-1}, {2}}, x, 1e-15)
+  end)
+
+  it("solve raises a named error when the solution overflows", function()
+    -- x1 = 1 / 1e-320 = 1e320 > the largest double
+    assert.error_matches(function() la.solve(la.diag{1e-320, 1}, {1, 1}) end,
+      "linalg.solve: the solution overflows (pivot U(1,1) = ")
+    for _, assume in ipairs{"sym", "lower", "upper", "pos"} do
+      assert.error_matches(function() la.solve(la.diag{1e-320, 1}, {1, 1}, {assume = assume}) end,
+        "linalg.solve: the solution overflows")
+      assert.near({{1}, {1}}, la.solve(la.diag{1e-320, 1}, {1e-320, 1}, {assume = assume}), 0)
+    end
+  end)
+
+  it("det is the product of the pivots whatever their scale", function()
+    -- np.linalg.det(np.diag([1e-320, 1e300])) -> nan; exactly 1e-320 * 1e300
+    local d = la.det(la.diag{1e-320, 1e300})
+    assert.is_true(rel(1e-320 * 2 ^ 600 * (1e300 * 2 ^ -600), d, 4))
+    assert.is_true(math.abs(d - 1e-20) <= 1e-4 * 1e-20)   -- 1e-320 carries 4 digits
+    assert.equal(-1e-320, la.det(la.matrix{{0, 1e-320}, {1, 0}}))
+    -- float32: 1e-44 is a subnormal float (below 1.18e-38)
+    local d32 = la.det(f32{{1e-44, 0}, {0, 1e30}})
+    assert.is_true(rel(f32{{1e-44}}(1, 1) * f32{{1e30}}(1, 1), d32, 4))
+  end)
+
+  it("lu factors past a subnormal pivot (L and U finite, P A = L U)", function()
+    -- scipy.linalg.lu([[1e-320, 1], [1e-320, 2]]) -> U(2,2) = -inf, L(2,1) = inf;
+    -- exactly L = [[1, 0], [1, 1]], U = [[1e-320, 1], [0, 1]]
+    for _, t in ipairs{"float64", "float32"} do
+      local v = t == "float32" and 1e-44 or 1e-320
+      local A = la.matrix({{v, 1}, {v, 2}}, {dtype = t})
+      local Lm, U, _, P = la.lu(A)
+      assert.is_true(finite(Lm) and finite(U))
+      assert.near({{1, 0}, {1, 1}}, Lm, 0)
+      assert.near({{0, 1}, {0, 1}}, U, 1e-40)
+      assert.equal(A(1, 1), U(1, 1))
+      assert.near(P * A, Lm * U, 0)
+    end
+  end)
+
+  it("inv, matrix_power and cond: overflow past a subnormal pivot is named or inf", function()
+    -- inv(diag(1e-320, 1)) = diag(1e320, 1): not representable
+    assert.error_matches(function() la.inv(la.diag{1e-320, 1}) end,
+      "linalg.inv: the inverse overflows (pivot U(1,1) = ")
+    assert.error_matches(function() la.matrix_power(la.diag{1e-320, 1}, -2) end,
+      "linalg.matrix_power: the inverse overflows")
+    assert.error_matches(function() la.inv(f32{{1e-44, 0}, {0, 1}}) end,
+      "linalg.inv: the inverse overflows")
+    -- np.linalg.cond(np.diag([1e-320, 1]), 1) -> nan; exactly 1e320: inf
+    assert.equal(math.huge, la.cond(la.diag{1e-320, 1}, 1))
+  end)
+
+  it("float32 solve past a subnormal pivot", function()
+    -- np.linalg.solve(np.diag([1e-44, 1]).astype(np.float32), [1e-44, 1]) -> [nan, nan]
+    local x = la.solve(f32{{1e-44, 0}, {0, 1}}, f32{{1e-44}, {1}})
+    assert.equal("float32", x.dtype)
+    assert.near({{1}, {1}}, x, 0)
+  end)
+
+  it("gram_schmidt of subnormal columns", function()
+    -- exactly Q = [[1, -1], [1, 1]] / sqrt(2), R = [[sqrt(2) v, v / sqrt(2)], [0, v / sqrt(2)]]
+    for _, t in ipairs{"float64", "float32"} do
+      local v = t == "float32" and 1e-44 or 1e-320
+      for _, method in ipairs{"mgs", "cgs", "cgs2"} do
+        local V = la.matrix({{v, 0}, {v, v}}, {dtype = t})
+        local Q, R = la.gram_schmidt(V, {method = method})
+        local e = t == "float32" and 1e-6 or 1e-15
+        assert.near({{1 / math.sqrt(2), -1 / math.sqrt(2)}, {1 / math.sqrt(2), 1 / math.sqrt(2)}}, Q, e)
+        assert.near(la.eye(2), Q.T * Q, e)
+        assert.is_true(R(1, 1) > 0 and R(2, 2) > 0 and finite(R))
+      end
+      local Q = la.gram_schmidt(la.diag({v, v}, {dtype = t}))
+      assert.near(la.eye(2), Q, t == "float32" and 1e-7 or 1e-15)
+    end
+  end)
+
+  it("gram_schmidt near the largest double: scaled, or a named overflow", function()
+    -- columns of norm sqrt(2) * 1e308 (representable) and 1.5e308 * sqrt(2) (not)
+    local Q, R = la.gram_schmidt(la.matrix{{1e308, 1e308}, {1e308, -1e308}})
+    assert.near({{1, 1}, {1, -1}} , Q * math.sqrt(2), 1e-15)
+    assert.is_true(rel(math.sqrt(2) * 1e308, R(1, 1), 4))
+    assert.error_matches(function() la.gram_schmidt(la.matrix{{1.5e308, 1}, {1.5e308, -1}}) end,
+      "linalg.gram_schmidt: R overflows")
+  end)
+end)
