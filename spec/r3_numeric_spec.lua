@@ -123,3 +123,51 @@ describe("subnormal pivots", function()
       "linalg.gram_schmidt: R overflows")
   end)
 end)
+
+describe("cosine, angle and cosine_matrix at any scale", function()
+  -- numpy 1.24: x = [1, 2, 3], y = [4, -5, 6]: x @ y / (norm(x) * norm(y)) =
+  -- 0.3654869423239036, arccos: 1.1966404427876283; at scale 3e154 or 1e-200
+  -- the same formula gives nan (the dot product overflows / underflows)
+  local C0, A0 = 0.3654869423239036, 1.1966404427876283
+  local x, y = {1, 2, 3}, {4, -5, 6}
+  local function scaled(v, s, t)
+    local r = {}
+    for i = 1, #v do r[i] = v[i] * s end
+    return la.matrix(r, {dtype = t}):t()
+  end
+
+  it("float64 vectors of entries near 1e154 or 1e-200 (and beyond)", function()
+    for _, s in ipairs{3e154, 1e-200, 1e300, 1e-310, 2 ^ 400, 2 ^ -401} do
+      local u, v = scaled(x, s), scaled(y, s)
+      assert.is_true(rel(C0, la.cosine(u, v), 8), "cosine at scale " .. s)
+      assert.is_true(rel(A0, la.angle(u, v), 8), "angle at scale " .. s)
+      -- the two vectors at different scales
+      assert.is_true(rel(C0, la.cosine(u, scaled(y, 1)), 8))
+      local C = la.cosine_matrix(la.vstack{u, v}, la.vstack{v, u})
+      assert.is_true(rel(C0, C(1, 1), 8) and rel(C0, C(2, 2), 8), "cosine_matrix at scale " .. s)
+      assert.is_true(rel(1, C(1, 2), 4) and rel(1, C(2, 1), 4))
+    end
+  end)
+
+  it("float32 vectors of entries near 1e20 or 1e-25", function()
+    for _, s in ipairs{1e20, 1e-25, 1e30, 1e-30} do
+      local u, v = scaled(x, s, "float32"), scaled(y, s, "float32")
+      assert.is_true(rel(C0, la.cosine(u, v), 8, EPS32), "cosine at scale " .. s)
+      local C = la.cosine_matrix(la.vstack{u, v}, la.vstack{v, u})
+      assert.equal("float32", C.dtype)
+      assert.is_true(rel(C0, C(1, 1), 8, EPS32) and rel(C0, C(2, 2), 8, EPS32),
+        "cosine_matrix at scale " .. s)
+      assert.is_true(rel(1, C(1, 2), 4, EPS32))
+    end
+  end)
+
+  it("keeps the results of ordinary vectors and the zero-vector error", function()
+    assert.equal(C0, la.cosine(x, y))
+    assert.error_matches(function() la.cosine({0, 0}, {1e-320, 0}) end,
+      "linalg.cosine: first vector is zero")
+    assert.error_matches(function() la.angle({1e-320, 0}, {0, 0}) end,
+      "linalg.angle: second vector is zero")
+    assert.error_matches(function() la.cosine_matrix(la.matrix{{1e300, 1}, {0, 0}}, la.matrix{{1, 1}}) end,
+      "linalg.cosine_matrix: row 2 of U is zero")
+  end)
+end)
