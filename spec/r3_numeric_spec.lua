@@ -171,3 +171,67 @@ describe("cosine, angle and cosine_matrix at any scale", function()
       "linalg.cosine_matrix: row 2 of U is zero")
   end)
 end)
+
+describe("nnls and convex span_check of empty problems", function()
+  -- scipy.optimize.nnls (SciPy 1.10.1) raises "too many iterations" for an A
+  -- of 0 rows or 0 columns; the answer is x = 0 with residual 0 for m = 0
+  -- (every x fits), and x empty with residual ||b|| for n = 0
+  it("A of zero rows, zero columns or both", function()
+    local x, r = la.nnls(la.zeros(0, 3), la.zeros(0, 1))
+    assert.near(la.zeros(3, 1), x, 0)
+    assert.equal(0, r)
+    x, r = la.nnls(la.zeros(0, 2), {})
+    assert.near(la.zeros(2, 1), x, 0)
+    assert.equal(0, r)
+    x, r = la.nnls(la.zeros(3, 0), {1, 2, 3})
+    assert.same({0, 1}, {x:shape()})
+    assert.is_true(rel(math.sqrt(14), r, 2))
+    x, r = la.nnls(la.zeros(0, 0), la.zeros(0, 1))
+    assert.same({0, 1}, {x:shape()})
+    assert.equal(0, r)
+    x, r = la.nnls(la.zeros(0, 2, {dtype = "float32"}), la.zeros(0, 1, {dtype = "float32"}))
+    assert.equal("float32", x.dtype)
+    assert.near(la.zeros(2, 1), x, 0)
+  end)
+
+  it("span_check{convex = true}: zero rows, and X and y at a tiny scale", function()
+    -- any weights summing to 1 put the empty point in the hull of 3 points of R^0
+    local inside, info = la.span_check(la.zeros(0, 3), la.zeros(0, 2), {convex = true})
+    assert.is_true(inside)
+    assert.equal(0, info.rank)
+    for j = 1, 2 do
+      local w = info.coeffs:col(j)
+      assert.is_true(rel(1, w:sum(), 2) and w:min() >= 0)
+    end
+    -- y = (e1 + e2) / 2 at scale 1e-200 (NNLS's gradients, products of two
+    -- entries, underflowed: weights 0, "outside") and 1e300
+    for _, s in ipairs{1e-200, 1e300} do
+      inside, info = la.span_check(la.diag{s, s}, {0.5 * s, 0.5 * s}, {convex = true})
+      assert.is_true(inside, "scale " .. s)
+      assert.near({{0.5}, {0.5}}, info.coeffs, 1e-12)
+    end
+    assert.is_false((la.span_check(la.diag{1e-200, 1e-200}, {1e-200, 1e-200}, {convex = true})))
+  end)
+
+  it("reads no uninitialised memory (valgrind on a script of these calls)", function()
+    local sh = require "shell"
+    local under = (os.getenv("LD_PRELOAD") or ""):find("vgpreload", 1, true)
+    local _, have = sh("command -v valgrind")
+    if under or not have or os.getenv("ASAN_OPTIONS") then return end
+    local path = os.tmpname()
+    local f = assert(io.open(path, "w"))
+    f:write([[
+      package.path = "./lua/?.lua;./lua/?/init.lua;" .. package.path
+      package.cpath = "./build/?.so;" .. package.cpath
+      local la = require "linalg"
+      la.nnls(la.zeros(0, 3), la.zeros(0, 1))
+      la.nnls(la.zeros(3, 0), {1, 2, 3})
+      la.nnls(la.zeros(0, 0), la.zeros(0, 1))
+      la.span_check(la.zeros(0, 3), la.zeros(0, 1), {convex = true})
+    ]])
+    f:close()
+    local out, ok = sh("OPENBLAS_NUM_THREADS=1 valgrind -q --error-exitcode=1 lua5.4 " .. path)
+    os.remove(path)
+    assert.is_true(ok, out)
+  end)
+end)

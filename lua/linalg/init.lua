@@ -152,16 +152,20 @@ end
 
 -- Convex weights for one column y: nonnegative least squares on X
 -- augmented with a row of ones (sum-to-one), then normalised so the weights
--- are exactly a convex combination. The row's weight mu is of the scale of
--- X's columns: a point inside the hull solves both parts exactly whatever mu
--- is, and a heavier row only adds rounding noise to NNLS's gradients (1e4
--- times the scale rejected true convex combinations).
+-- are exactly a convex combination. X and y are divided by mu, the scale of
+-- X's columns, so the row of ones is as heavy as they are: a point inside
+-- the hull solves both parts exactly whatever the weight is, a heavier row
+-- only adds rounding noise to NNLS's gradients (1e4 times the scale rejected
+-- true convex combinations), and at a tiny scale (1e-200) the gradients,
+-- products of two entries, would underflow to 0. All zero (or no rows):
+-- the ones row alone.
 local function convex_weights(X, y)
   local n = X:cols()
   if n == 0 then return la.zeros(0, 1) end
-  local mu = math.max(la.norm(X, 1), la.norm(y), 1e-300)
-  local E = la.vstack{X, la.matrix(1, n, mu)}
-  local f = la.vstack{y, {{mu}}}
+  local mu = math.max(la.norm(X, 1), la.norm(y))
+  if mu == 0 then mu = 1 end
+  local E = la.vstack{X / mu, la.ones(1, n)}
+  local f = la.vstack{y / mu, {{1}}}
   local w = nnls(E, f, {check_finite = false})
   local s = w:sum()
   if s > 0 then w = w / s end
