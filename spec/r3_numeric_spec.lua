@@ -235,3 +235,107 @@ describe("nnls and convex span_check of empty problems", function()
     assert.is_true(ok, out)
   end)
 end)
+
+describe("tolerances: rcond >= 1, NaN, negative, inf", function()
+  local A = la.matrix{{2, 0}, {0, 1}, {0, 0}}
+  local b = {1, 1, 1}
+
+  -- NumPy documents lstsq's rcond as "singular values smaller than rcond *
+  -- largest are treated as zero" (pinv and matrix_rank: kept when s >
+  -- rcond * s_max); linalg keeps s > rcond * s_max for every method, so
+  -- rcond >= 1 leaves rank 0 and x = 0. NumPy 1.24.2's lstsq hands rcond to
+  -- LAPACK's dgelsd, whose dlalsd takes machine precision for rcond >= 1:
+  -- np.linalg.lstsq(A, b, rcond=2) -> ([0.5, 1], [1.], 2, [2., 1.]), against
+  -- its own rule.
+  it("lstsq with rcond = 1, 2, inf: rank 0, x = 0, the singular values still", function()
+    for _, rc in ipairs{1, 2, math.huge} do
+      for _, t in ipairs{"float64", "float32"} do
+        local x, res, rank, sv = la.lstsq(la.matrix({{2, 0}, {0, 1}, {0, 0}}, {dtype = t}), b, {rcond = rc})
+        assert.near({{0}, {0}}, x, 0)
+        assert.equal(0, rank)
+        assert.is_nil(res)
+        assert.near({{2}, {1}}, sv, 1e-6)       -- np.linalg.svd(A)[1]: [2., 1.]
+        x, res, rank = la.lstsq(la.matrix({{2, 0}, {0, 1}, {0, 0}}, {dtype = t}), b,
+                                {rcond = rc, method = "qrp"})
+        assert.near({{0}, {0}}, x, 0)
+        assert.equal(0, rank)
+      end
+      assert.error_matches(function() la.lstsq(A, b, {rcond = rc, method = "qr"}) end,
+        "linalg.lstsq: A is rank deficient (|R(1,1)| = 2.0 <= ")
+      -- the tall path (TSQR, m >= 4n) and the least-squares state
+      local T = la.vstack{A, la.zeros(6, 2)}
+      local x, _, rank = la.lstsq(T, la.ones(9, 1), {rcond = rc})
+      assert.near({{0}, {0}}, x, 0)
+      assert.equal(0, rank)
+      local s = la.lsq_state(2)
+      s:add(T, la.ones(9, 1))
+      x, _, rank = s:solve{rcond = rc, method = "qrp"}
+      assert.near({{0}, {0}}, x, 0)
+      assert.equal(0, rank)
+    end
+  end)
+
+  it("lstsq below 1, at 0 and negative as NumPy", function()
+    -- np.linalg.lstsq(A, b, rcond=0.5) -> ([0.5, 0.], [], 1, [2., 1.])
+    local x, res, rank = la.lstsq(A, b, {rcond = 0.5})
+    assert.near({{0.5}, {0}}, x, 1e-15)
+    assert.equal(1, rank)
+    assert.is_nil(res)
+    -- rcond=-1 and rcond=0 (dlalsd: machine precision) -> ([0.5, 1.], [1.], 2, [2., 1.])
+    for _, rc in ipairs{-1, 0} do
+      for _, method in ipairs{"svd", "qrp", "qr"} do
+        x, res, rank = la.lstsq(A, b, {rcond = rc, method = method})
+        assert.near({{0.5}, {1}}, x, 1e-15)
+        assert.equal(2, rank)
+        assert.near({{1}}, res, 1e-15)
+      end
+    end
+    -- gelsy given rcond = 0 kept an exactly zero R(2,2) and divided by it
+    -- (x = [-inf, inf]); np.linalg.lstsq(ones((3, 2)), [1, 2, 3], rcond=0)
+    -- -> ([1., 1.], [], 1, ...)
+    x, _, rank = la.lstsq(la.ones(3, 2), {1, 2, 3}, {method = "qrp", rcond = 0})
+    assert.near({{1}, {1}}, x, 1e-14)
+    assert.equal(1, rank)
+  end)
+
+  it("a NaN tolerance is an error naming the function and the option", function()
+    local nan = 0 / 0
+    local s = la.lsq_state(2)
+    s:add(A, b)
+    local cases = {
+      {function() la.rank(la.eye(3), nan) end, "linalg.rank: bad argument #2 (tol is NaN)"},
+      {function() la.pinv(la.eye(3), nan) end, "linalg.pinv: bad argument #2 (rcond is NaN)"},
+      {function() la.pinv(la.eye(3, {dtype = "float32"}), nan) end, "linalg.pinv: bad argument #2 (rcond is NaN)"},
+      {function() la.null(la.eye(3), nan) end, "linalg.null: bad argument #2 (tol is NaN)"},
+      {function() la.orth(la.eye(3), nan) end, "linalg.orth: bad argument #2 (tol is NaN)"},
+      {function() la.allclose(1, 1, nan) end, "linalg.allclose: bad argument #3 (rtol is NaN)"},
+      {function() la.allclose(1, 1, 0, nan) end, "linalg.allclose: bad argument #4 (atol is NaN)"},
+      {function() la.lstsq(A, b, {rcond = nan}) end, "linalg.lstsq: rcond is NaN"},
+      {function() la.lstsq(A, b, {ridge = nan}) end, "linalg.lstsq: ridge is NaN"},
+      {function() s:solve{rcond = nan} end, "linalg.lsq_state.solve: rcond is NaN"},
+      {function() s:solve{ridge = nan} end, "linalg.lsq_state.solve: ridge is NaN"},
+      {function() la.linear_regression(A, b, {ridge = nan}) end, "linalg.linear_regression: ridge is NaN"},
+      {function() la.span_check(A, b, {tol = nan}) end, "linalg.span_check: tol must be a number >= 0"},
+      {function() la.gram_schmidt(A, {tol = nan}) end, "linalg.gram_schmidt: tol must be >= 0"},
+    }
+    for _, c in ipairs(cases) do assert.error_matches(c[1], c[2]) end
+  end)
+
+  it("a negative tolerance is an error; inf keeps nothing", function()
+    -- rank(A, -1) counted every singular value, zeros too (numpy: S > tol);
+    -- pinv(A, -1) inverted the zero singular values (numpy: inf and nan)
+    assert.error_matches(function() la.rank(la.zeros(2, 2), -1) end,
+      "linalg.rank: bad argument #2 (tol must be >= 0, got -1.0)")
+    assert.error_matches(function() la.pinv(la.diag{1, 0}, -1) end,
+      "linalg.pinv: bad argument #2 (rcond must be >= 0")
+    assert.error_matches(function() la.allclose(1, 1, -1) end,
+      "linalg.allclose: bad argument #3 (rtol must be >= 0")
+    assert.error_matches(function() la.null(la.eye(2), -1) end, "linalg.null: bad argument #2 (tol must be >= 0")
+    assert.equal(0, la.rank(la.eye(3), math.huge))
+    assert.near(la.zeros(2, 2), la.pinv(la.eye(2), math.huge), 0)
+    assert.same({2, 0}, {la.orth(la.eye(2), math.huge):shape()})
+    assert.is_true(la.allclose(1, 2, 0, math.huge))
+    -- tables still mean options, absent means the default
+    assert.equal(3, la.rank(la.eye(3), {check_finite = true}))
+  end)
+end)

@@ -242,8 +242,7 @@ static int LA_T(nullorth)(lua_State *L, const char *fname, int wantnull) {
   la_Mat *A = la_checkt(L, 1, fname, LA_TYPE), *U, *s, *Vt, *B;
   double tol;
   int i, j, r = 0, m = A->rows, n = A->cols;
-  tol = la_optargnum(L, fname, 2, -1.0);
-  if (!lua_isnoneornil(L, 2) && !(tol >= 0)) la_argerror(L, fname, 2, "tol must be >= 0");
+  tol = lua_istable(L, 2) ? la_optargnum(L, fname, 2, -1.0) : la_opttol(L, fname, 2, "tol", -1.0);
   s = la_svd(L, A, fname, 'A');                 /* pushes U, s, Vt */
   U = la_testany(L, -3); Vt = la_testany(L, -1);
   if (tol < 0) tol = s->rows > 0 ? (m > n ? m : n) * LA_X(s)[0] * LA_EPS : 0.0;

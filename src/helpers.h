@@ -64,6 +64,11 @@ int la_checkenum(lua_State *L, const char *fname, int arg,
 ** table (pinv(A, {...}), rank(A, tol)) */
 double la_optposnum(lua_State *L, const char *fname, int arg, double def);
 
+/* a positional tolerance named name ("tol", "rcond") at arg: def when
+** absent or the options table; NaN or a negative number is an argument
+** error naming it */
+double la_opttol(lua_State *L, const char *fname, int arg, const char *name, double def);
+
 /* a dim argument at arg: 0 when absent, else 1 (down columns) or 2 */
 int la_optdim(lua_State *L, const char *fname, int arg);
 /* the dim of a line-wise function (scans, sorts, flips, vecnorm) of a

@@ -20,14 +20,15 @@ static int LA_T(ls_svd)(lua_State *L, LsProblem *P) {
 }
 
 /* The rank check of method "qr": every |R(i,i)| above rcond * max |R(i,i)|
-** (rcond < 0: the type's eps); zero > 0: gels found R(zero,zero) exactly
-** zero. The message names the first diagonal entry that fails. */
+** (rcond <= 0: the type's eps, as gelsd takes it); zero > 0: gels found
+** R(zero,zero) exactly zero. The message names the first diagonal entry
+** that fails. */
 static void LA_T(rankcheck)(lua_State *L, const la_Mat *R, int r, double rcond, int zero,
                             const char *fname) {
   double big = 0.0, tol;
   int i;
   for (i = 0; i < r; i++) if (fabs(LA_E(R, i, i)) > big) big = fabs(LA_E(R, i, i));
-  tol = (rcond < 0 ? LA_EPS : rcond) * big;
+  tol = (rcond <= 0 ? LA_EPS : rcond) * big;
   for (i = 0; i < r; i++)
     if (i + 1 == zero || !(fabs(LA_E(R, i, i)) > tol))
       la_error(L, fname, "A is rank deficient (|R(%d,%d)| = %f <= %f); "
@@ -49,10 +50,11 @@ static int LA_T(ls_qr)(lua_State *L, LsProblem *P) {
 }
 
 /* gelsy: rank-revealing QR with column pivoting; minimum-norm solution
-** (pushes nothing) */
+** (pushes nothing). rcond <= 0 is the type's eps, as gelsd takes it:
+** gelsy given 0 keeps an exactly zero R(k,k) and divides by it. */
 static int LA_T(ls_qrp)(lua_State *L, LsProblem *P) {
   lapack_int info, rank, *jpvt = LA_SCRATCH(L, lapack_int, (size_t)P->n);
-  LA_REAL rc = (LA_REAL)(P->rcond < 0 ? LA_EPS : P->rcond);
+  LA_REAL rc = (LA_REAL)(P->rcond <= 0 ? LA_EPS : P->rcond);
   int j;
   for (j = 0; j < P->n; j++) jpvt[j] = 0;
   LA_WORKCALL_T(L, P->fname, LA_ROUTINE(gelsy), info,
@@ -65,13 +67,20 @@ static int LA_T(ls_qrp)(lua_State *L, LsProblem *P) {
 /* The one dispatch to LAPACK's least-squares drivers, for lstsq and the
 ** least-squares state: W (m x n) is overwritten, X (ld >= max(m, n), k
 ** columns) holds b on entry and x on exit. Returns the rank (svd pushes
-** sv). */
+** sv). rcond >= 1 puts every singular value (every |R(k,k)|) at or below
+** rcond * the largest: rank 0 and x = 0, sv still computed (LAPACK's
+** gelsd, and so NumPy's lstsq, would take machine precision instead). */
 static int LA_T(lssolve)(lua_State *L, la_Mat *W, la_Mat *X, int m, int n, int k,
                          double rcond, LsMethod method, const char *fname) {
   LsProblem P;
+  int j;
   P.W = W; P.X = X; P.m = m; P.n = n; P.k = k; P.rcond = rcond; P.fname = fname;
-  return method == LS_SVD ? LA_T(ls_svd)(L, &P)
-       : method == LS_QR ? LA_T(ls_qr)(L, &P) : LA_T(ls_qrp)(L, &P);
+  if (method == LS_QR) return LA_T(ls_qr)(L, &P);
+  if (rcond < 1) return method == LS_SVD ? LA_T(ls_svd)(L, &P) : LA_T(ls_qrp)(L, &P);
+  if (method == LS_SVD) (void)LA_T(ls_svd)(L, &P);     /* for sv */
+  for (j = 0; j < k; j++)
+    memset(LA_X(X) + (ptrdiff_t)j * X->ld, 0, (size_t)n * sizeof(LA_REAL));
+  return 0;
 }
 
 /* squared column norms of B - A X into res (1 x k); pushes nothing */
@@ -288,6 +297,7 @@ static int LA_T(l_lstsq)(lua_State *L) {
   if (B->rows != m) la_error(L, F, "A has %d rows but b has %d", m, B->rows);
   meth = (LsMethod)la_optenum(L, 3, "method", LS_SVD, ls_methods, F);
   ridge = la_optnum(L, 3, "ridge", 0.0, F);
+  if (isnan(ridge)) la_error(L, F, "ridge is NaN");
   if (!(ridge >= 0 && ridge < HUGE_VAL))
     la_error(L, F, "ridge must be finite and >= 0, got %f", ridge);
   if (isinf((LA_REAL)sqrt(ridge)))

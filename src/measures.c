@@ -237,10 +237,11 @@ static int l_cosine_matrix(lua_State *L) {
 }
 
 /* allclose(A, B [, rtol [, atol]]): NumPy's |a - b| <= atol + rtol * |b|,
-** broadcasting; NaN is never close; equal infinities are. */
+** broadcasting; NaN is never close; equal infinities are. A NaN or
+** negative tolerance is an error (NumPy answers False, or True nowhere). */
 static int l_allclose(lua_State *L) {
   const char *F = la_fname(L);
-  double rtol = la_optargnum(L, F, 3, 1e-5), atol = la_optargnum(L, F, 4, 1e-8);
+  double rtol = la_opttol(L, F, 3, "rtol", 1e-5), atol = la_opttol(L, F, 4, "atol", 1e-8);
   la_Operand o[2];
   lak_sArg a[2];
   float s[2];
@@ -264,7 +265,7 @@ static int l_rank(lua_State *L) {
   const char *F = la_fname(L);
   la_Mat *A = la_checkany(L, 1, F), *s;
   int mx = A->rows > A->cols ? A->rows : A->cols, i, r = 0, oi = la_optsat(L, 2);
-  double tol = la_optposnum(L, F, 2, -1.0);     /* read before anything is pushed */
+  double tol = la_opttol(L, F, 2, "tol", -1.0);  /* read before anything is pushed */
   lua_settop(L, 3);
   la_checkopts(L, oi, F, finite_only);
   (void)la_optcheckfinite(L, oi, F);

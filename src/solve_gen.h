@@ -107,12 +107,13 @@ static int LA_T(l_solve)(lua_State *L) {
 ** float32 input but computes it in float64 (linalg's _commonType); with
 ** sgesdd's singular values, whose noise is eps32 * s_max, 1e-15 would
 ** invert the noise (pinv of float32 [[1, 2], [2, 4]]: entries of 1e7
-** instead of NumPy's 0.04). A given rcond is used as given. The cut is
-** compared in double, as NumPy's cutoff array is float64. */
+** instead of NumPy's 0.04). A given rcond is used as given (NaN and
+** negative ones, which would invert zeros, are errors; inf keeps none).
+** The cut is compared in double, as NumPy's cutoff array is float64. */
 static int LA_T(l_pinv)(lua_State *L) {
   const char *F = la_fname(L);
   la_Mat *A = la_checkt(L, 1, F, LA_TYPE), *U, *s, *Vt, *P;
-  double rcond = la_optposnum(L, F, 2, 1e-15 * (LA_EPS / DBL_EPSILON)), cut;
+  double rcond = la_opttol(L, F, 2, "rcond", 1e-15 * (LA_EPS / DBL_EPSILON)), cut;
   int i, j, r = 0;
   la_checkopts(L, la_optsat(L, 2), F, finite_only);
   (void)la_optcheckfinite(L, la_optsat(L, 2), F);
