@@ -339,3 +339,99 @@ describe("tolerances: rcond >= 1, NaN, negative, inf", function()
     assert.equal(3, la.rank(la.eye(3), {check_finite = true}))
   end)
 end)
+
+describe("least squares and ridge near the largest double", function()
+  local b = {1, 2, 3, 4, 5, 6, 7, 8}
+  -- 8 x 2: tall (m >= 4n), so lstsq takes the TSQR path
+  local T = la.matrix{{1, 0.5}, {0.5, 1.5}, {1.5, -1}, {0.25, 1}, {-1, 1}, {1.5, 0.5}, {1, -1.5}, {1, 1}}
+  local function relm(e, M, tol)
+    for i = 1, #e do
+      if not (math.abs(M(i, 1) - e[i]) <= tol * math.abs(e[i])) then return false end
+    end
+    return true
+  end
+
+  it("A whose column norms overflow: finite x for every method and ridge", function()
+    -- numpy 1.24: np.linalg.lstsq(T * 1e308, b) -> x = [3.1238095238095223e-308,
+    -- 1.3714285714285717e-308], residuals [107.5047619047619], rank 2, sv [inf, inf];
+    -- linalg's TSQR said "A's scale overflows the QR factor"
+    local A = T * 1e308
+    for _, method in ipairs{"svd", "qr", "qrp"} do
+      for _, ridge in ipairs{0, 1, 2, 1e300} do
+        local x, res, rank = la.lstsq(A, b, {method = method, ridge = ridge})
+        assert.is_true(finite(x), method .. " ridge " .. ridge)
+        -- a ridge of 2 (or 1e300) against singular values of 3e308 does not show
+        assert.is_true(relm({3.1238095238095223e-308, 1.3714285714285717e-308}, x, 1e-13),
+          method .. " ridge " .. ridge)
+        assert.equal(2, rank)
+        assert.is_true(rel(107.5047619047619, res(1, 1), 64))
+      end
+    end
+  end)
+
+  it("one entry near the largest double, with a ridge (was a LAPACK argument error or NaN)", function()
+    -- numpy 1.24: np.linalg.lstsq(vstack([A, eye(2)]), r_[b, 0, 0]) ->
+    -- [5.88235294117647e-309, 0.], rank 1 (s2 / s1 ~ 3e-308 < eps)
+    local A = la.copy(T)
+    A:set(1, 1, 1.7e308)
+    for _, ridge in ipairs{1e-300, 1} do
+      for _, method in ipairs{"svd", "qrp"} do
+        local x, _, rank = la.lstsq(A, b, {method = method, ridge = ridge})
+        assert.is_true(finite(x))
+        assert.is_true(rel(5.88235294117647e-309, x(1, 1), 64))
+        assert.is_true(math.abs(x(2, 1)) < 1e-300)
+        assert.equal(1, rank)
+      end
+      assert.error_matches(function() la.lstsq(A, b, {method = "qr", ridge = ridge}) end,
+        "linalg.lstsq: A is rank deficient (|R(2,2)| = ")
+      -- the state: rows with that entry added, then solved with the ridge
+      local s = la.lsq_state(2)
+      s:add(A, b)
+      local x = s:solve{ridge = ridge}
+      assert.is_true(finite(x) and rel(5.88235294117647e-309, x(1, 1), 64))
+    end
+  end)
+
+  it("b near the largest double: x as NumPy, the residual sum beyond the doubles", function()
+    -- numpy 1.24: np.linalg.lstsq(T, b * 1e307) -> x = [3.1238095238095235e+307,
+    -- 1.3714285714285712e+307], residuals [inf]
+    local B = la.matrix(b) * 1e307
+    for _, method in ipairs{"svd", "qr", "qrp"} do
+      local x, res = la.lstsq(T, B, {method = method})
+      assert.is_true(relm({3.1238095238095235e+307, 1.3714285714285712e+307}, x, 1e-13))
+      assert.equal(math.huge, res(1, 1))
+    end
+    -- an x beyond the doubles is a named error: T's rows scaled down by 1e-10
+    assert.error_matches(function() la.lstsq(T * 1e-10, B) end, "linalg.lstsq: the solution overflows")
+  end)
+
+  it("float32 near the largest float", function()
+    local A = (T * 1e38):astype("float32")
+    local x, _, rank = la.lstsq(A, la.matrix(b):astype("float32"), {ridge = 1})
+    assert.equal("float32", x.dtype)
+    assert.equal(2, rank)
+    assert.is_true(relm({3.1238095238095223e-38, 1.3714285714285717e-38}, x, 1e-5))
+  end)
+
+  it("linear_regression of data near the largest double (its means overflowed)", function()
+    -- X and y at 2^1020 are the unit-scale problem times a power of 2: the
+    -- coefficients are the same, the intercept and R^2 scale alike
+    local X, y = la.rand(40, 3, 7), la.rand(40, 1, 8)
+    local m1 = la.linear_regression(X, y)
+    for _, method in ipairs{"qr", "svd", "qrp"} do
+      local mb = la.linear_regression(X * 2 ^ 1020, y * 2 ^ 1020, {method = method})
+      assert.near(m1.coef, mb.coef, 1e-12)
+      assert.is_true(rel(m1.intercept * 2 ^ 1020, mb.intercept, 64))
+      assert.is_true(rel(m1.r2, mb.r2, 64))
+      -- a ridge of 2 beside X^T X ~ 2^2040 does not show
+      local mr = la.linear_regression(X * 2 ^ 1020, y * 2 ^ 1020, {method = method, ridge = 2})
+      assert.near(m1.coef, mr.coef, 1e-12)
+    end
+    -- different scales of X and y: coef = the unit coefficients * 2^(1000 - -1000)
+    -- would overflow: named
+    assert.error_matches(function() la.linear_regression(X * 2 ^ -1000, y * 2 ^ 1000) end,
+      "linalg.linear_regression: the coefficients overflow")
+    assert.error_matches(function() la.linear_regression(X, y, {ridge = 0 / 0}) end,
+      "linalg.linear_regression: ridge is NaN")
+  end)
+end)
