@@ -325,7 +325,7 @@ describe("tolerances: rcond >= 1, NaN, negative, inf", function()
     -- rank(A, -1) counted every singular value, zeros too (numpy: S > tol);
     -- pinv(A, -1) inverted the zero singular values (numpy: inf and nan)
     assert.error_matches(function() la.rank(la.zeros(2, 2), -1) end,
-      "linalg.rank: bad argument #2 (tol must be >= 0, got -1.0)")
+      "linalg.rank: bad argument #2 (tol must be >= 0)")
     assert.error_matches(function() la.pinv(la.diag{1, 0}, -1) end,
       "linalg.pinv: bad argument #2 (rcond must be >= 0")
     assert.error_matches(function() la.allclose(1, 1, -1) end,
