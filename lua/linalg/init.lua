@@ -162,7 +162,7 @@ end
 local function convex_weights(X, y)
   local n = X:cols()
   if n == 0 then return la.zeros(0, 1) end
-  local mu = math.max(la.norm(X, 1), la.norm(y))
+  local mu = math.max(la.norm(X, 1), la.norm(y, math.huge))   -- no squares: no overflow
   if mu == 0 then mu = 1 end
   local E = la.vstack{X / mu, la.ones(1, n)}
   local f = la.vstack{y / mu, {{1}}}
