@@ -225,7 +225,7 @@ end
 local function bigexp(M)
   local mx = M:numel() > 0 and la.max(la.abs(M)) or 0
   if (mx >= 2 ^ 500 and mx < math.huge) or (mx > 0 and mx < 2 ^ -500) then
-    return math.floor(math.log(mx, 2))
+    return math.floor(math.log(mx) / math.log(2))
   end
   return 0
 end
