@@ -114,11 +114,8 @@ static int LA_T(l_lu)(lua_State *L) {
   lapack_int *ipiv;
   la_checkopts(L, 2, F, finite_only);
   if (la_optcheckfinite(L, 2, F)) la_checkfinite(L, A, F, "A", 0);
-  W = la_copyof(L, A, F);                /* pushes W, ipiv, perm's scratch */
-  ipiv = LA_SCRATCH(L, lapack_int, (size_t)k);
+  W = la_lu(L, A, F, &ipiv, &info);     /* pushes W, ipiv, perm's scratch */
   perm = LA_SCRATCH(L, int, (size_t)m);
-  info = LA_LAPACKE(getrf)(LAPACK_COL_MAJOR, m, n, LA_X(W), W->ld, ipiv);
-  la_checkinfo(L, F, LA_ROUTINE(getrf), info);
   Lm = la_newzerot(L, F, m, k, LA_TYPE);           /* pushes the results: Lm, U, then perm, P */
   U = la_newzerot(L, F, k, n, LA_TYPE);
   for (j = 0; j < n; j++)
@@ -245,8 +242,7 @@ static int LA_T(nullorth)(lua_State *L, const char *fname, int wantnull) {
   la_Mat *A = la_checkt(L, 1, fname, LA_TYPE), *U, *s, *Vt, *B;
   double tol;
   int i, j, r = 0, m = A->rows, n = A->cols;
-  tol = la_optargnum(L, fname, 2, -1.0);
-  if (!lua_isnoneornil(L, 2) && !(tol >= 0)) la_argerror(L, fname, 2, "tol must be >= 0");
+  tol = lua_istable(L, 2) ? la_optargnum(L, fname, 2, -1.0) : la_opttol(L, fname, 2, "tol", -1.0);
   s = la_svd(L, A, fname, 'A');                 /* pushes U, s, Vt */
   U = la_testany(L, -3); Vt = la_testany(L, -1);
   if (tol < 0) tol = s->rows > 0 ? (m > n ? m : n) * LA_X(s)[0] * LA_EPS : 0.0;

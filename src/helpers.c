@@ -358,3 +358,12 @@ double la_optposnum(lua_State *L, const char *fname, int arg, double def) {
   if (lua_isnoneornil(L, arg) || lua_istable(L, arg)) return def;
   return la_optargnum(L, fname, arg, def);
 }
+
+double la_opttol(lua_State *L, const char *fname, int arg, const char *name, double def) {
+  double t;
+  if (lua_isnoneornil(L, arg) || lua_istable(L, arg)) return def;
+  t = la_optargnum(L, fname, arg, def);
+  if (isnan(t)) la_argerror(L, fname, arg, lua_pushfstring(L, "%s is NaN", name));
+  if (t < 0) la_argerror(L, fname, arg, lua_pushfstring(L, "%s must be >= 0", name));
+  return t;
+}

@@ -89,6 +89,11 @@ int la_checkenum(lua_State *L, const char *fname, int arg,
 ** table (pinv(A, {...}), rank(A, tol)) */
 double la_optposnum(lua_State *L, const char *fname, int arg, double def);
 
+/* a positional tolerance named name ("tol", "rcond") at arg: def when
+** absent or the options table; NaN or a negative number is an argument
+** error naming it */
+double la_opttol(lua_State *L, const char *fname, int arg, const char *name, double def);
+
 /* a dim argument at arg: 0 when absent, else 1 (down columns) or 2 */
 int la_optdim(lua_State *L, const char *fname, int arg);
 /* the dim of a function of lines (softmax, sorts, scans, flips) of a rows x
@@ -187,10 +192,16 @@ void *la_work(lua_State *L, const char *fname, double query, int *lwork, size_t 
 ** 'A' (full) push U, s, Vt. Returns s. */
 la_Mat *la_svd(lua_State *L, const la_Mat *A, const char *fname, char job);
 
-/* LU of a copy of square A by dgetrf (pushes the copy and ipiv; info > 0:
-** singular); la_inverse turns such an LU into the inverse by dgetri. */
+/* LU of a copy of A by dgetrf, or past a subnormal pivot (whose reciprocal
+** OpenBLAS's getrf would take) by dgetrf2 (pushes the copy and ipiv of
+** min(m, n) entries; info > 0: singular); la_inverse turns such an LU of
+** a square A into the inverse (dgetri; dgetrs on I past a subnormal pivot)
+** and returns 0, or that pivot's index when the inverse overflows.
+** la_tinypivot: the 1-based index of the first subnormal diagonal entry
+** of an LU (or any) factor, else 0. */
 la_Mat *la_lu(lua_State *L, const la_Mat *A, const char *fname, int **ipiv, int *info);
-void la_inverse(lua_State *L, la_Mat *W, int *ipiv, const char *fname);
+int la_inverse(lua_State *L, la_Mat *W, int *ipiv, const char *fname);
+int la_tinypivot(const la_Mat *W);
 
 /* ------------------------------------------------------------ operands */
 

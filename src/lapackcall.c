@@ -5,6 +5,7 @@
 ** function that needs singular values or vectors shares.
 */
 #include <lapacke.h>
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -78,7 +79,10 @@ la_Mat *la_lu(lua_State *L, const la_Mat *A, const char *fname, lapack_int **ipi
   return A->dtype == LA_F32 ? lu_s(L, A, fname, ipiv, info) : lu_d(L, A, fname, ipiv, info);
 }
 
-void la_inverse(lua_State *L, la_Mat *W, lapack_int *ipiv, const char *fname) {
-  if (W->dtype == LA_F32) inverse_s(L, W, ipiv, fname);
-  else inverse_d(L, W, ipiv, fname);
+int la_inverse(lua_State *L, la_Mat *W, lapack_int *ipiv, const char *fname) {
+  return W->dtype == LA_F32 ? inverse_s(L, W, ipiv, fname) : inverse_d(L, W, ipiv, fname);
+}
+
+int la_tinypivot(const la_Mat *W) {
+  return W->dtype == LA_F32 ? tinypivot_s(W) : tinypivot_d(W);
 }

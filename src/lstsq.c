@@ -111,6 +111,7 @@ static int solveopts(lua_State *L, int oi, const lak_Lsq *s, double *rcond, doub
   la_checkopts(L, oi, fname, keys);
   method = la_optenum(L, oi, "method", 0, methods, fname);
   *ridge = la_optnum(L, oi, "ridge", 0.0, fname);
+  if (isnan(*ridge)) la_error(L, fname, "ridge is NaN");
   if (!(*ridge >= 0 && *ridge < HUGE_VAL))
     la_error(L, fname, "ridge must be finite and >= 0, got %f", *ridge);
   *rcond = la_optnum(L, oi, "rcond", DBL_EPSILON * (m > s->n ? m : s->n), fname);

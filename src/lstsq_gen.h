@@ -20,14 +20,15 @@ static int LA_T(ls_svd)(lua_State *L, LsProblem *P) {
 }
 
 /* The rank check of method "qr": every |R(i,i)| above rcond * max |R(i,i)|
-** (rcond < 0: the type's eps); zero > 0: gels found R(zero,zero) exactly
-** zero. The message names the first diagonal entry that fails. */
+** (rcond <= 0: the type's eps, as gelsd takes it); zero > 0: gels found
+** R(zero,zero) exactly zero. The message names the first diagonal entry
+** that fails. */
 static void LA_T(rankcheck)(lua_State *L, const la_Mat *R, int r, double rcond, int zero,
                             const char *fname) {
   double big = 0.0, tol;
   int i;
   for (i = 0; i < r; i++) if (fabs(LA_E(R, i, i)) > big) big = fabs(LA_E(R, i, i));
-  tol = (rcond < 0 ? LA_EPS : rcond) * big;
+  tol = (rcond <= 0 ? LA_EPS : rcond) * big;
   for (i = 0; i < r; i++)
     if (i + 1 == zero || !(fabs(LA_E(R, i, i)) > tol))
       la_error(L, fname, "A is rank deficient (|R(%d,%d)| = %f <= %f); "
@@ -49,10 +50,11 @@ static int LA_T(ls_qr)(lua_State *L, LsProblem *P) {
 }
 
 /* gelsy: rank-revealing QR with column pivoting; minimum-norm solution
-** (pushes nothing) */
+** (pushes nothing). rcond <= 0 is the type's eps, as gelsd takes it:
+** gelsy given 0 keeps an exactly zero R(k,k) and divides by it. */
 static int LA_T(ls_qrp)(lua_State *L, LsProblem *P) {
   lapack_int info, rank, *jpvt = LA_SCRATCH(L, lapack_int, (size_t)P->n);
-  LA_REAL rc = (LA_REAL)(P->rcond < 0 ? LA_EPS : P->rcond);
+  LA_REAL rc = (LA_REAL)(P->rcond <= 0 ? LA_EPS : P->rcond);
   int j;
   for (j = 0; j < P->n; j++) jpvt[j] = 0;
   LA_WORKCALL_T(L, P->fname, LA_ROUTINE(gelsy), info,
@@ -65,13 +67,20 @@ static int LA_T(ls_qrp)(lua_State *L, LsProblem *P) {
 /* The one dispatch to LAPACK's least-squares drivers, for lstsq and the
 ** least-squares state: W (m x n) is overwritten, X (ld >= max(m, n), k
 ** columns) holds b on entry and x on exit. Returns the rank (svd pushes
-** sv). */
+** sv). rcond >= 1 puts every singular value (every |R(k,k)|) at or below
+** rcond * the largest: rank 0 and x = 0, sv still computed (LAPACK's
+** gelsd, and so NumPy's lstsq, would take machine precision instead). */
 static int LA_T(lssolve)(lua_State *L, la_Mat *W, la_Mat *X, int m, int n, int k,
                          double rcond, LsMethod method, const char *fname) {
   LsProblem P;
+  int j;
   P.W = W; P.X = X; P.m = m; P.n = n; P.k = k; P.rcond = rcond; P.fname = fname;
-  return method == LS_SVD ? LA_T(ls_svd)(L, &P)
-       : method == LS_QR ? LA_T(ls_qr)(L, &P) : LA_T(ls_qrp)(L, &P);
+  if (method == LS_QR) return LA_T(ls_qr)(L, &P);
+  if (rcond < 1) return method == LS_SVD ? LA_T(ls_svd)(L, &P) : LA_T(ls_qrp)(L, &P);
+  if (method == LS_SVD) (void)LA_T(ls_svd)(L, &P);     /* for sv */
+  for (j = 0; j < k; j++)
+    memset(LA_X(X) + (ptrdiff_t)j * X->ld, 0, (size_t)n * sizeof(LA_REAL));
+  return 0;
 }
 
 /* squared column norms of B - A X into res (1 x k); pushes nothing */
@@ -99,6 +108,72 @@ static void LA_T(setup)(lua_State *L, LsProblem *P, const la_Mat *A, const la_Ma
   for (j = 0; ridge > 0 && j < n; j++) LA_E(P->W, m + j, j) = (LA_REAL)sqrt(ridge);
   P->X = la_newzerot(L, P->fname, ma > n ? ma : n, P->k, LA_TYPE);
   LA_LAK(copy)(m, P->k, LA_X(B), B->ld, LA_X(P->X), P->X->ld);
+}
+
+/* ------------------------------------------------------------ scaling */
+
+/* Data near the ends of the type's range (a TSQR norm or residual sum of
+** squares, or a Householder step of LAPACK's, overflows by 1e154 in
+** double; a ridge's square root by 1e77 in float32) is solved as a scaled
+** problem: A' = A 2^-ea, b' = b 2^-eb, ridge' = ridge 2^-2ea (powers of 2:
+** exact), whose solution x' = x 2^(ea-eb); residuals scale by 2^2eb and
+** singular values by 2^ea. Inside these bounds nothing is scaled, so the
+** results are those of the unscaled problem bit for bit. */
+#define LA_SCALE_LIM (LA_TYPE == LA_F32 ? 30 : 200)
+#define LA_RIDGE_LIM (LA_TYPE == LA_F32 ? 200 : 1000)
+
+/* the exponent of the largest finite |entry| of the m x n block at p (ld),
+** 0 when there is none */
+static int LA_T(maxexp)(int m, int n, const LA_REAL *p, int ld) {
+  double big = 0.0;
+  int i, j;
+  for (j = 0; j < n; j++)
+    for (i = 0; i < m; i++) {
+      double a = fabs((double)p[i + (ptrdiff_t)j * ld]);
+      if (a > big && a < HUGE_VAL) big = a;
+    }
+  return big > 0 ? ilogb(big) : 0;
+}
+
+/* the m x n block at p times 2^e (exact unless the result is out of range) */
+static void LA_T(pow2)(int m, int n, LA_REAL *p, int ld, int e) {
+  int i, j;
+  for (j = 0; e != 0 && j < n; j++)
+    for (i = 0; i < m; i++)
+      p[i + (ptrdiff_t)j * ld] = (LA_REAL)ldexp((double)p[i + (ptrdiff_t)j * ld], e);
+}
+
+/* The exponents ea, eb of a problem with A's, b's largest exponents ax,
+** bx and the ridge: 0, 0 (returns 0) when all is in range, else the
+** scaling (returns 1); ea is raised so that ridge' stays in range (A is
+** then negligible beside the ridge where it underflows). */
+static int LA_T(scaling)(int ax, int bx, double ridge, int *ea, int *eb) {
+  int lim = LA_SCALE_LIM, rx = ridge > 0 ? ilogb(ridge) : 0;
+  *ea = ax; *eb = bx;
+  if (ridge > 0 && rx - 2 * *ea > LA_RIDGE_LIM) *ea = (rx - LA_RIDGE_LIM) / 2 + 1;
+  if (abs(ax) <= lim && abs(bx) <= lim && !(ridge > 0 && abs(rx) > LA_RIDGE_LIM)) {
+    *ea = *eb = 0;
+    return 0;
+  }
+  return 1;
+}
+
+/* The results x, residuals | nil, rank, sv | nil on top of the stack, of
+** the problem scaled by ea, eb, scaled back in place. A finite x' whose x
+** is not finite overflows: an error. */
+static void LA_T(unscale)(lua_State *L, int ea, int eb, const char *fname) {
+  la_Mat *x = la_testany(L, -4), *res = la_testany(L, -3), *sv = la_testany(L, -1);
+  int i, j;
+  for (j = 0; j < x->cols; j++)
+    for (i = 0; i < x->rows; i++) {
+      double v = (double)LA_E(x, i, j), u = ldexp(v, eb - ea);
+      if (isfinite(v) && !isfinite((LA_REAL)u))
+        la_error(L, fname, "the solution overflows (x(%d,%d) = %f * 2^%d)", i + 1, j + 1, v,
+                 eb - ea);
+      LA_E(x, i, j) = (LA_REAL)u;
+    }
+  if (res) LA_T(pow2)(res->rows, res->cols, LA_X(res), res->ld, 2 * eb);
+  if (sv) LA_T(pow2)(sv->rows, sv->cols, LA_X(sv), sv->ld, ea);
 }
 
 /* ------------------------------------------------------------ the state */
@@ -239,8 +314,8 @@ static void LA_T(residuals)(lua_State *L, const LA_LAK(Lsq) *s, const la_Mat *x,
 /* lstsq's contract from a state: pushes W, X, [sv,] then the results
 ** x, residuals | nil, rank, sv | nil; rcond as given (negative: machine
 ** precision). */
-static int LA_T(solve)(lua_State *L, const LA_LAK(Lsq) *s, LsMethod method, double rcond,
-                       double ridge, const char *fname) {
+static int LA_T(solve1)(lua_State *L, const LA_LAK(Lsq) *s, LsMethod method, double rcond,
+                        double ridge, const char *fname) {
   Solve P;
   la_Mat *x;
   int rank = 0, svidx = 0;
@@ -259,6 +334,24 @@ static int LA_T(solve)(lua_State *L, const LA_LAK(Lsq) *s, LsMethod method, doub
   else lua_pushnil(L);
   lua_pushinteger(L, rank);
   if (svidx) lua_pushvalue(L, svidx); else lua_pushnil(L);
+  return 4;
+}
+
+/* solve1 of s, or of a copy of s scaled into range (pushed; see scaling):
+** R by 2^-ea, C by 2^-eb, rss by 2^-2eb, ridge by 2^-2ea */
+static int LA_T(solve)(lua_State *L, const LA_LAK(Lsq) *s, LsMethod method, double rcond,
+                       double ridge, const char *fname) {
+  LA_LAK(Lsq) w;
+  int ea, eb;
+  if (!LA_T(scaling)(LA_T(maxexp)(s->n, s->n, s->R, s->n),
+                     LA_T(maxexp)(s->n, s->k, s->C, s->n), ridge, &ea, &eb))
+    return LA_T(solve1)(L, s, method, rcond, ridge, fname);
+  w = LA_T(scratchcopy)(L, s);
+  LA_T(pow2)(s->n, s->n, w.R, s->n, -ea);
+  LA_T(pow2)(s->n, s->k, w.C, s->n, -eb);
+  LA_T(pow2)(1, s->k, w.rss, 1, -2 * eb);
+  LA_T(solve1)(L, &w, method, rcond, ldexp(ridge, -2 * ea), fname);
+  LA_T(unscale)(L, ea, eb, fname);
   return 4;
 }
 
@@ -281,17 +374,16 @@ static int LA_T(l_lstsq)(lua_State *L) {
   LsProblem P;
   LsMethod meth;
   double ridge;
-  int rank, m, n, j, svidx = 0, nok;
+  int rank, m, n, j, svidx = 0, nok, ea = 0, eb = 0;
   la_checkopts(L, 3, F, ls_keys);
   B = la_rhst(L, 2, F, A->rows, LA_TYPE);
   m = A->rows; n = A->cols;
   if (B->rows != m) la_error(L, F, "A has %d rows but b has %d", m, B->rows);
   meth = (LsMethod)la_optenum(L, 3, "method", LS_SVD, ls_methods, F);
   ridge = la_optnum(L, 3, "ridge", 0.0, F);
+  if (isnan(ridge)) la_error(L, F, "ridge is NaN");
   if (!(ridge >= 0 && ridge < HUGE_VAL))
     la_error(L, F, "ridge must be finite and >= 0, got %f", ridge);
-  if (isinf((LA_REAL)sqrt(ridge)))
-    la_error(L, F, "ridge = %f: its square root overflows float32", ridge);
   /* gelsd iterates on A and gelsy's rank decisions compare its entries:
   ** A is checked whatever the method; check_finite = false skips b only */
   la_checkfinite(L, A, F, "A", 1);
@@ -300,9 +392,20 @@ static int LA_T(l_lstsq)(lua_State *L) {
   P.rcond = la_optnum(L, 3, "rcond", LA_EPS * (m > n ? m : n), F);
   if (isnan(P.rcond)) la_error(L, F, "rcond is NaN");
   lua_settop(L, 3);                      /* A, b, opts; everything below is pushed above */
+  if (LA_T(scaling)(LA_T(maxexp)(m, n, LA_X(A), A->ld), LA_T(maxexp)(m, B->cols, LA_X(B), B->ld),
+                    ridge, &ea, &eb)) {  /* scaled copies (pushed), see unscale */
+    A = la_copyof(L, A, F);
+    LA_T(pow2)(m, n, LA_X(A), A->ld, -ea);
+    B = la_copyof(L, B, F);
+    LA_T(pow2)(m, B->cols, LA_X(B), B->ld, -eb);
+    ridge = ldexp(ridge, -2 * ea);
+  }
   /* the state takes k = 0 as it is */
-  if (use_tsqr(m, n))
-    return LA_T(lsq_fit)(L, A, B, meth, P.rcond, ridge, !la_optcheckfinite(L, 3, F), F);
+  if (use_tsqr(m, n)) {
+    LA_T(lsq_fit)(L, A, B, meth, P.rcond, ridge, !la_optcheckfinite(L, 3, F), F);
+    LA_T(unscale)(L, ea, eb, F);
+    return 4;
+  }
   /* no right-hand sides: rank and sv still come from A, so one zero column
   ** is solved for and dropped (LAPACK rejects nrhs = 0 in some routines) */
   nok = B->cols == 0;
@@ -330,5 +433,6 @@ static int LA_T(l_lstsq)(lua_State *L) {
   } else lua_pushnil(L);
   lua_pushinteger(L, rank);
   if (svidx) lua_pushvalue(L, svidx); else lua_pushnil(L);
+  LA_T(unscale)(L, ea, eb, F);
   return 4;
 }

@@ -7,6 +7,7 @@
 #include <float.h>
 #include <lapacke.h>
 #include <math.h>
+#include <stdlib.h>
 
 #include "helpers.h"
 #include "kernels/kernels.h"
@@ -179,16 +180,18 @@ static int l_trace(lua_State *L) {
 
 static double clamp1(double c) { return c > 1.0 ? 1.0 : c < -1.0 ? -1.0 : c; }
 
-/* cos of the angle between vectors 1 and 2 (float32 pairs in double) */
+/* cos of the angle between vectors 1 and 2 (float32 pairs in double),
+** scaled as lak_cosine does so that vectors of any finite scale have one */
 static double cosine(lua_State *L, const char *fname) {
   la_Line u, v;
-  double nu, nv;
+  double c;
+  int zero;
   la_linepair(L, fname, &u, &v);
-  nu = la_lnorm(u, 2.0); nv = la_lnorm(v, 2.0);
-  if (nu == 0.0 || nv == 0.0)
+  c = u.f ? lak_scosine(u.n, u.f, u.s, v.f, v.s, &zero) : lak_cosine(u.n, u.p, u.s, v.p, v.s, &zero);
+  if (zero)
     la_error(L, fname, "%s vector is zero (the angle is undefined)",
-             nu == 0.0 ? "first" : "second");
-  return clamp1(la_ldot(u, v) / (nu * nv));
+             zero == 1 ? "first" : "second");
+  return clamp1(c);
 }
 
 static int l_cosine(lua_State *L) { lua_pushnumber(L, cosine(L, la_fname(L))); return 1; }
@@ -205,8 +208,29 @@ static void rownorms(lua_State *L, la_Mat *A, double *out, const char *which) {
   }
 }
 
+/* the exponent of row i's largest |entry|, 0 for a zero or non-finite row */
+static int rowexp(const la_Mat *A, int i) {
+  double b = la_lnorm(la_line(A, 2, i), HUGE_VAL);
+  return b > 0 && isfinite(b) ? ilogb(b) : 0;
+}
+
+/* A, or when a row's largest |entry| is beyond 2^+-400 (2^+-40 in float32,
+** whose gemm sums squares in float) a copy with each row scaled by 2^-e, e
+** that entry's exponent (pushed): cosines do not change, and the products
+** of the gemm neither overflow nor underflow */
+static la_Mat *inrange(lua_State *L, la_Mat *A, const char *fname) {
+  int lim = A->dtype == LA_F32 ? 40 : 400, i, j, e, out = 0;
+  for (i = 0; i < A->rows && !out; i++) out = abs(rowexp(A, i)) > lim;
+  if (!out) return A;
+  A = la_copyof(L, A, fname);
+  for (i = 0; i < A->rows; i++)
+    for (e = rowexp(A, i), j = 0; j < A->cols; j++) la_put(A, i, j, ldexp(la_get(A, i, j), -e));
+  return A;
+}
+
 /* cosine_matrix(U, V): C(i,j) = cos(U row i, V row j), via one dgemm
-** (sgemm and a float32 C when both are float32; the norms in double) */
+** (sgemm and a float32 C when both are float32; the norms in double), on
+** rows scaled into range (inrange) */
 static int l_cosine_matrix(lua_State *L) {
   const char *F = la_fname(L);
   la_Mat *U = la_testany(L, 1), *V = la_testany(L, 2), *C;
@@ -217,6 +241,8 @@ static int l_cosine_matrix(lua_State *L) {
   if (U->cols != V->cols)
     la_error(L, F, "U is %dx%d but V is %dx%d (column counts differ)",
              U->rows, U->cols, V->rows, V->cols);
+  U = inrange(L, U, F);
+  V = inrange(L, V, F);
   nu = la_scratch(L, (size_t)U->rows + V->rows);
   nv = nu + U->rows;
   rownorms(L, U, nu, "U");
@@ -234,10 +260,11 @@ static int l_cosine_matrix(lua_State *L) {
 }
 
 /* allclose(A, B [, rtol [, atol]]): NumPy's |a - b| <= atol + rtol * |b|,
-** broadcasting; NaN is never close; equal infinities are. */
+** broadcasting; NaN is never close; equal infinities are. A NaN or
+** negative tolerance is an error (NumPy answers False, or True nowhere). */
 static int l_allclose(lua_State *L) {
   const char *F = la_fname(L);
-  double rtol = la_optargnum(L, F, 3, 1e-5), atol = la_optargnum(L, F, 4, 1e-8);
+  double rtol = la_opttol(L, F, 3, "rtol", 1e-5), atol = la_opttol(L, F, 4, "atol", 1e-8);
   la_Operand o[2];
   lak_sArg a[2];
   float s[2];
@@ -261,7 +288,7 @@ static int l_rank(lua_State *L) {
   const char *F = la_fname(L);
   la_Mat *A = la_checkany(L, 1, F), *s;
   int mx = A->rows > A->cols ? A->rows : A->cols, i, r = 0, oi = la_optsat(L, 2);
-  double tol = la_optposnum(L, F, 2, -1.0);     /* read before anything is pushed */
+  double tol = la_opttol(L, F, 2, "tol", -1.0);  /* read before anything is pushed */
   lua_settop(L, 3);
   la_checkopts(L, oi, F, finite_only);
   (void)la_optcheckfinite(L, oi, F);
@@ -303,7 +330,7 @@ static int l_cond(lua_State *L) {
   r = matnorm(L, A, p, kind, F);
   W = la_lu(L, A, F, &ipiv, &info);
   if (info > 0) { lua_pushnumber(L, HUGE_VAL); return 1; }
-  la_inverse(L, W, ipiv, F);
+  if (la_inverse(L, W, ipiv, F)) { lua_pushnumber(L, HUGE_VAL); return 1; }  /* overflows */
   lua_pushnumber(L, r * matnorm(L, W, p, kind, F));
   return 1;
 }

@@ -18,6 +18,14 @@ static void singular(lua_State *L, const char *fname, lapack_int info) {
   la_error(L, fname, "matrix is singular (U(%d,%d) = 0)", (int)info, (int)info);
 }
 
+/* what ("the solution", "the inverse") of a finite problem came out Inf or
+** NaN past the subnormal pivot U(k,k) of the LU W: it overflows */
+static void overflows(lua_State *L, const char *fname, const char *what, const la_Mat *W,
+                      int k) {
+  la_error(L, fname, "%s overflows (pivot U(%d,%d) = %f is subnormal)", what, k, k,
+           la_get(W, k - 1, k - 1));
+}
+
 enum { ASSUME_GEN, ASSUME_SYM, ASSUME_POS, ASSUME_LOWER, ASSUME_UPPER };
 
 /* solve, pinv and the matrix power for each element type (l_solve_d,
@@ -46,26 +54,31 @@ static int l_inv(lua_State *L) {
   lapack_int info, *ipiv;
   W = luarg(L, F, &ipiv, &info);
   if (info > 0) singular(L, F, info);
-  la_inverse(L, W, ipiv, F);
+  info = la_inverse(L, W, ipiv, F);
+  if (info) overflows(L, F, "the inverse", W, info);
   lua_pop(L, 1);                         /* ipiv: W, now the inverse, on top */
   return 1;
 }
 
 /* det(A): product of U's diagonal with the sign of the row swaps; 0 if
 ** singular. A float32 A is factored by sgetrf; the product is accumulated
-** in double (a Lua number either way). */
+** in double (a Lua number either way) as a fraction and a power of 2, so
+** only a determinant outside the doubles' range over- or underflows (a
+** subnormal pivot times a large one is the product, not 0 or Inf). */
 static int l_det(lua_State *L) {
   const char *F = la_fname(L);
   la_Mat *W;
   lapack_int info, *ipiv;
   double d = 1.0;
-  int i;
+  long e = 0;
+  int i, ex;
   W = luarg(L, F, &ipiv, &info);
   for (i = 0; i < W->rows; i++) {
-    d *= la_get(W, i, i);
+    d = frexp(d * la_get(W, i, i), &ex);
+    e += ex;
     if (ipiv[i] != i + 1) d = -d;
   }
-  lua_pushnumber(L, info > 0 ? 0.0 : d);
+  lua_pushnumber(L, info > 0 ? 0.0 : ldexp(d, e > 4096 ? 4096 : e < -4096 ? -4096 : (int)e));
   return 1;
 }
 

@@ -38,16 +38,41 @@ static void LA_T(solve_assume)(lua_State *L, const la_Mat *A, la_Mat *X, int ass
   if (info > 0) la_error(L, F, "matrix is singular (D(%d,%d) = 0)", info, info);
 }
 
-/* solve(A, b [, {assume = "gen"}]) -> x with A x = b (dgesv; assume "sym",
-** "pos", "lower", "upper": solve_assume); b is n x k or a vector. Only an
-** exactly singular A is an error (LAPACK's info), in either type. */
+/* 1 when every entry of X is finite */
+static int LA_T(finite)(const la_Mat *X) {
+  int j;
+  for (j = 0; j < X->cols; j++)
+    if (!LA_LAK(allfinite)(X->rows, LA_X(X) + (ptrdiff_t)j * X->ld)) return 0;
+  return 1;
+}
+
+/* X = A \ X for square A by la_lu (getrf; getrf2 past a subnormal pivot)
+** and getrs, as gesv; fin: A and X were finite, so a solution that is not
+** overflows. Pushes W, ipiv. */
+static void LA_T(solve_lu)(lua_State *L, const la_Mat *A, la_Mat *X, int fin, const char *F) {
+  lapack_int info, *ipiv;
+  la_Mat *W = la_lu(L, A, F, &ipiv, &info);
+  if (info > 0) singular(L, F, info);
+  info = LA_LAPACKE(getrs)(LAPACK_COL_MAJOR, 'N', A->rows, X->cols, LA_X(W), W->ld, ipiv,
+                           LA_X(X), X->ld);
+  la_checkinfo(L, F, LA_ROUTINE(getrs), info);
+  if (fin && la_tinypivot(W) && !LA_T(finite)(X))
+    overflows(L, F, "the solution", W, la_tinypivot(W));
+}
+
+/* solve(A, b [, {assume = "gen"}]) -> x with A x = b (getrf + getrs, as
+** dgesv; assume "sym", "pos", "lower", "upper": solve_assume); b is n x k
+** or a vector. An exactly singular A is an error (LAPACK's info), in
+** either type, and so is a solution of finite A and b that overflows
+** (Inf or NaN: near a subnormal pivot, 1 / pivot is beyond the range).
+** dsysv takes a subnormal pivot's reciprocal: such a system is solved
+** again by LU. */
 static int LA_T(l_solve)(lua_State *L) {
   const char *F = la_fname(L);
   static const char *const keys[] = {"assume", "check_finite", NULL};
   static const char *const assumes[] = {"gen", "sym", "pos", "lower", "upper", NULL};
-  la_Mat *A = la_checksquaret(L, 1, F, LA_TYPE), *B, *X, *W;
-  lapack_int info, *ipiv;
-  int oi = la_optsat(L, 3), assume;
+  la_Mat *A = la_checksquaret(L, 1, F, LA_TYPE), *B, *X;
+  int oi = la_optsat(L, 3), assume, xslot, fin;
   la_checkopts(L, oi, F, keys);
   assume = la_optenum(L, oi, "assume", ASSUME_GEN, assumes, F);
   B = la_rhst(L, 2, F, A->rows, LA_TYPE);
@@ -57,22 +82,22 @@ static int LA_T(l_solve)(lua_State *L) {
     la_checkfinite(L, A, F, "A", 0);
     la_checkfinite(L, B, F, "b", 0);
   }
-  if (assume != ASSUME_GEN) {
-    int xslot;
-    X = la_copyof(L, B, F);
-    xslot = lua_gettop(L);
-    LA_T(solve_assume)(L, A, X, assume);
-    lua_settop(L, xslot);                /* X on top */
-    return 1;
-  }
-  W = la_copyof(L, A, F);                /* pushes W, X, ipiv */
   X = la_copyof(L, B, F);
-  ipiv = LA_SCRATCH(L, lapack_int, (size_t)A->rows);
-  info = LA_LAPACKE(gesv)(LAPACK_COL_MAJOR, A->rows, X->cols, LA_X(W), W->ld, ipiv,
-                          LA_X(X), X->ld);
-  la_checkinfo(L, F, LA_ROUTINE(gesv), info);
-  if (info > 0) singular(L, F, info);
-  lua_pop(L, 1);                         /* ipiv: X on top */
+  xslot = lua_gettop(L);
+  fin = LA_T(finite)(A) && LA_T(finite)(B);
+  if (assume == ASSUME_GEN) LA_T(solve_lu)(L, A, X, fin, F);
+  else LA_T(solve_assume)(L, A, X, assume);
+  if (fin && assume == ASSUME_SYM && !LA_T(finite)(X)) {
+    LA_LAK(copy)(B->rows, B->cols, LA_X(B), B->ld, LA_X(X), X->ld);
+    LA_T(solve_lu)(L, A, X, fin, F);
+  }
+  if (fin && !LA_T(finite)(X)) {
+    int k = la_tinypivot(A);
+    if (k) la_error(L, F, "the solution overflows (A(%d,%d) = %f is subnormal)", k, k,
+                    (double)LA_E(A, k - 1, k - 1));
+    la_error(L, F, "the solution overflows");
+  }
+  lua_settop(L, xslot);                  /* X on top */
   return 1;
 }
 
@@ -82,12 +107,13 @@ static int LA_T(l_solve)(lua_State *L) {
 ** float32 input but computes it in float64 (linalg's _commonType); with
 ** sgesdd's singular values, whose noise is eps32 * s_max, 1e-15 would
 ** invert the noise (pinv of float32 [[1, 2], [2, 4]]: entries of 1e7
-** instead of NumPy's 0.04). A given rcond is used as given. The cut is
-** compared in double, as NumPy's cutoff array is float64. */
+** instead of NumPy's 0.04). A given rcond is used as given (NaN and
+** negative ones, which would invert zeros, are errors; inf keeps none).
+** The cut is compared in double, as NumPy's cutoff array is float64. */
 static int LA_T(l_pinv)(lua_State *L) {
   const char *F = la_fname(L);
   la_Mat *A = la_checkt(L, 1, F, LA_TYPE), *U, *s, *Vt, *P;
-  double rcond = la_optposnum(L, F, 2, 1e-15 * (LA_EPS / DBL_EPSILON)), cut;
+  double rcond = la_opttol(L, F, 2, "rcond", 1e-15 * (LA_EPS / DBL_EPSILON)), cut;
   int i, j, r = 0;
   la_checkopts(L, la_optsat(L, 2), F, finite_only);
   (void)la_optcheckfinite(L, la_optsat(L, 2), F);
@@ -117,7 +143,8 @@ static int LA_T(mpower)(lua_State *L, const char *fname) {
     lapack_int info, *ipiv;
     B = la_lu(L, A, fname, &ipiv, &info);       /* pushes B, ipiv */
     if (info > 0) singular(L, fname, info);
-    la_inverse(L, B, ipiv, fname);
+    info = la_inverse(L, B, ipiv, fname);
+    if (info) overflows(L, fname, "the inverse", B, info);
     lua_pop(L, 1);                              /* ipiv */
   } else B = la_copyof(L, A, fname);
   P = la_newzerot(L, fname, n, n, LA_TYPE);     /* pushes the result P, then a product T */

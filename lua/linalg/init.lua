@@ -153,16 +153,20 @@ end
 
 -- Convex weights for one column y: nonnegative least squares on X
 -- augmented with a row of ones (sum-to-one), then normalised so the weights
--- are exactly a convex combination. The row's weight mu is of the scale of
--- X's columns: a point inside the hull solves both parts exactly whatever mu
--- is, and a heavier row only adds rounding noise to NNLS's gradients (1e4
--- times the scale rejected true convex combinations).
+-- are exactly a convex combination. X and y are divided by mu, the scale of
+-- X's columns, so the row of ones is as heavy as they are: a point inside
+-- the hull solves both parts exactly whatever the weight is, a heavier row
+-- only adds rounding noise to NNLS's gradients (1e4 times the scale rejected
+-- true convex combinations), and at a tiny scale (1e-200) the gradients,
+-- products of two entries, would underflow to 0. All zero (or no rows):
+-- the ones row alone.
 local function convex_weights(X, y)
   local n = X:cols()
   if n == 0 then return la.zeros(0, 1) end
-  local mu = math.max(la.norm(X, 1), la.norm(y), 1e-300)
-  local E = la.vstack{X, la.matrix(1, n, mu)}
-  local f = la.vstack{y, {{mu}}}
+  local mu = math.max(la.norm(X, 1), la.norm(y, math.huge))   -- no squares: no overflow
+  if mu == 0 then mu = 1 end
+  local E = la.vstack{X / mu, la.ones(1, n)}
+  local f = la.vstack{y / mu, {{1}}}
   local w = nnls(E, f, {check_finite = false})
   local s = w:sum()
   if s > 0 then w = w / s end
@@ -217,6 +221,28 @@ function la.span_check(X, y, opts)
                   projection = proj, inside_each = each, residual_norms = norms}
 end
 
+-- The exponent of the largest |entry| of M when that is 2^500 or more (and
+-- finite) or nonzero below 2^-500, else 0: linear_regression's scaling.
+local function bigexp(M)
+  local mx = M:numel() > 0 and la.max(la.abs(M)) or 0
+  if (mx >= 2 ^ 500 and mx < math.huge) or (mx > 0 and mx < 2 ^ -500) then
+    return math.floor(math.log(mx) / math.log(2))
+  end
+  return 0
+end
+
+-- x (a number or matrix) times 2^e in two exact steps (2^e alone may be out
+-- of range)
+local function pow2(x, e)
+  local h = math.floor(e / 2)
+  return x * 2 ^ h * 2 ^ (e - h)
+end
+
+-- every entry of M finite
+local function check_finite_ok(M)
+  return (pcall(check_finite, M, "linear_regression", "coef"))
+end
+
 local Model = {}
 Model.__index = Model
 
@@ -248,7 +274,9 @@ end
 -- (`method = "qr"`, the default; rank-deficient X is then an error) or, with
 -- `method = "svd"` or `"qrp"`, the minimum-norm fit NumPy's lstsq gives.
 -- With an intercept, X and y are centred first so the intercept is never
--- penalised by `ridge` (as scikit-learn does).
+-- penalised by `ridge` (as scikit-learn does). X and y with entries beyond
+-- 2^+-500 are fitted scaled by powers of 2 (exact); coefficients beyond the
+-- doubles' range are an error.
 -- @param X n x d matrix
 -- @param y vector of n
 -- @tparam[opt] table opts `intercept` (default true), `ridge` (default 0),
@@ -263,21 +291,37 @@ function la.linear_regression(X, y, opts)
   local n, d = X:shape()
   if y:rows() ~= n then fail("linear_regression", "X has %d rows but y has %d", n, y:rows()) end
   local intercept = opts.intercept ~= false
-  local A, b, xm, ym = X, y, nil, 0
+  if intercept and n == 0 then fail("linear_regression", "no samples") end
+  -- Data near the largest double (the means' sums, the centred X or the
+  -- squares in R^2 would overflow) is fitted as X 2^-ex, y 2^-ey with ridge
+  -- 2^-2ex (powers of 2: exact), and the coefficients scaled back; below
+  -- 2^500 nothing is scaled.
+  local ex, ey = bigexp(X), bigexp(y)
+  local ridge = opts.ridge or 0
+  if ridge > 0 and not (pow2(ridge, -2 * ex) < math.huge) then ex = 0 end   -- tiny X, a ridge
+  local Xs, ys = pow2(X, -ex), pow2(y, -ey)
+  local A, b, xm, ym = Xs, ys, nil, 0
   if intercept then
-    if n == 0 then fail("linear_regression", "no samples") end
-    xm, ym = X:mean(1), y:mean()
-    A, b = X - xm, y - ym
+    xm, ym = Xs:mean(1), ys:mean()
+    A, b = Xs - xm, ys - ym
   end
-  -- lstsq under this function's name; its matrix argument, which it calls A,
-  -- is the user's X (centred): that one word is renamed here
+  -- lstsq under this function's name; its arguments, which it calls A and
+  -- b, are the user's X and y (centred): those words are renamed here
   local ok, coef = pcall(under("linear_regression", lstsq), A, b,
-                         {method = opts.method or "qr", ridge = opts.ridge or 0})
-  if not ok then error((tostring(coef):gsub("^(linalg%.linear_regression: )A([ '])", "%1X%2")), 0) end
+                         {method = opts.method or "qr", ridge = ridge > 0 and pow2(ridge, -2 * ex) or ridge})
+  if not ok then
+    local msg = tostring(coef):gsub("^(linalg%.linear_regression: )A([ '(])", "%1X%2")
+    error((msg:gsub("^(linalg%.linear_regression: )b([ '(])", "%1y%2")), 0)
+  end
   local c0 = intercept and ym - (xm * coef)(1, 1) or 0
-  local model = setmetatable({coef = coef, intercept = c0}, Model)
-  local yc = y - y:mean()
-  model.r2 = la.dot(yc, yc) > 0 and model:score(X, y) or nil
+  local scaled = setmetatable({coef = coef, intercept = c0}, Model)
+  local yc = ys - ys:mean()
+  local r2 = la.dot(yc, yc) > 0 and scaled:score(Xs, ys) or nil
+  if ex == 0 and ey == 0 then scaled.r2 = r2; return scaled end
+  local model = setmetatable({coef = pow2(coef, ey - ex), intercept = pow2(c0, ey), r2 = r2}, Model)
+  if not check_finite_ok(model.coef) or not (math.abs(model.intercept) < math.huge) then
+    fail("linear_regression", "the coefficients overflow (X and y differ in scale by 2^%d)", ey - ex)
+  end
   return model
 end
 

@@ -96,9 +96,29 @@ static void norms_dots(void) {
   CLOSE(lak_sdotd(2, big, 1, big, 1), 2.0 * (double)3e38f * (double)3e38f, 1e63);
 }
 
+/* lak_cosine: the same cosine at scale 1, 3e154 and 1e-200 (scaled past
+** 2^+-400, where the dot product would overflow or underflow), strided y;
+** zero and NaN reported */
+static void cosines(void) {
+  double x[3] = {1, 2, 3}, y[6] = {4, 99, -5, 99, 6, 99}, xs[3], ys[6], s[3] = {1, 3e154, 1e-200};
+  float xf[3] = {1e20f, 2e20f, 3e20f}, yf[6] = {4e20f, 0, -5e20f, 0, 6e20f, 0};
+  double want = 12 / sqrt(14.0 * 77.0), z[2] = {0, 0};
+  int k, i, zero;
+  for (k = 0; k < 3; k++) {
+    for (i = 0; i < 3; i++) { xs[i] = x[i] * s[k]; ys[2 * i] = y[2 * i] * s[k]; }
+    CLOSE(lak_cosine(3, xs, 1, ys, 2, &zero), want, 8e-16);
+    CHECK(zero == 0, "cosine: nonzero vectors");
+  }
+  CLOSE(lak_scosine(3, xf, 1, yf, 2, &zero), want, 1e-7);
+  CHECK(isnan(lak_cosine(2, z, 1, x, 1, &zero)) && zero == 1, "cosine: first zero");
+  CHECK(isnan(lak_cosine(2, x, 1, z, 1, &zero)) && zero == 2, "cosine: second zero");
+  CHECK(isnan(lak_cosine(2, (double[]){NAN, 1}, 1, x, 1, &zero)) && zero == 0, "cosine: NaN");
+}
+
 int main(void) {
   known();
   norms_dots();
+  cosines();
   nan_ties();
   double_accumulation();
   return ck_done("reduce");

@@ -19,6 +19,7 @@
 ** routines.
 */
 #include <cblas.h>
+#include <math.h>
 
 #include "kernels.h"
 

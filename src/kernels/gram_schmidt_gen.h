@@ -8,17 +8,32 @@ static void LAK(colnorms)(int m, int k, const LAK_REAL *W, int ldw, LAK_REAL *vn
   for (j = 0; j < k; j++) vn[j] = LAK_CBLAS(nrm2)(m, W + (ptrdiff_t)j * ldw, 1);
 }
 
+/* u /= nrm (m entries, nrm > 0 its norm). Below 1 / the largest value the
+** reciprocal overflows: u is first brought to norm ~1 by two exact powers
+** of 2 (one could overflow too), then divided by its new norm. */
+static void LAK(unit)(int m, LAK_REAL *u, LAK_REAL nrm) {
+  LAK_REAL inv = (LAK_REAL)(1.0 / nrm);
+  if (isinf(inv)) {
+    int e = -ilogb(nrm), h = e / 2;
+    LAK_CBLAS(scal)(m, (LAK_REAL)ldexp(1.0, h), u, 1);
+    LAK_CBLAS(scal)(m, (LAK_REAL)ldexp(1.0, e - h), u, 1);
+    inv = (LAK_REAL)(1.0 / LAK_CBLAS(nrm2)(m, u, 1));
+  }
+  LAK_CBLAS(scal)(m, inv, u, 1);
+}
+
 /* Normalizes column j as the r-th kept one and moves it to column r.
-** Returns 0 when it is dependent. */
+** Returns 0 when it is dependent: ||u|| / ||v|| <= tol, a ratio (tol *
+** ||v|| underflows for a v of subnormal entries). */
 static int LAK(accept)(int m, LAK_REAL *W, int ldw, LAK_REAL *R, int ldr, int j, int r,
                        LAK_REAL vn, double tol, lak_GSFail *fail) {
   LAK_REAL *u = W + (ptrdiff_t)j * ldw, nrm = LAK_CBLAS(nrm2)(m, u, 1);
-  if (!(nrm > tol * vn)) {   /* also catches NaN */
+  if (!((vn > 0 ? (double)nrm / vn : 0.0) > tol)) {   /* also catches NaN */
     fail->col = j; fail->unorm = nrm; fail->vnorm = vn;
     return 0;
   }
   R[r + (ptrdiff_t)j * ldr] = nrm;
-  LAK_CBLAS(scal)(m, 1.0 / nrm, u, 1);
+  LAK(unit)(m, u, nrm);
   if (r != j) LAK_CBLAS(copy)(m, u, 1, W + (ptrdiff_t)r * ldw, 1);
   return 1;
 }
@@ -163,16 +178,50 @@ static int LAK(block_cgs2)(int m, int k, LAK_REAL *W, int ldw, LAK_REAL *R, int 
   return k;
 }
 
+/* x *= 2^e (n entries, stride 1), exact: two factors, as 2^e alone may be
+** out of range */
+static void LAK(pow2scal)(int n, LAK_REAL *x, int e) {
+  int h = e / 2;
+  if (e == 0) return;
+  LAK_CBLAS(scal)(n, (LAK_REAL)ldexp(1.0, h), x, 1);
+  LAK_CBLAS(scal)(n, (LAK_REAL)ldexp(1.0, e - h), x, 1);
+}
+
+/* Each column of W times 2^-ex[j], ex[j] the exponent of its largest
+** |entry| (0 for a zero or non-finite column): its entries are then below
+** 2 with the largest at least 1, so norms and products of subnormal or
+** near-overflow columns stay in range. Gram-Schmidt commutes with column
+** scaling (V D = Q (R D)) and powers of 2 with rounding. */
+static void LAK(colscale)(int m, int k, LAK_REAL *W, int ldw, LAK_REAL *ex) {
+  int j;
+  for (j = 0; j < k; j++) {
+    LAK_REAL *w = W + (ptrdiff_t)j * ldw, big = m > 0 ? fabs(w[LAK_PICK(cblas_idamax, cblas_isamax)(m, w, 1)]) : 0;
+    int e = big > 0 && isfinite(big) ? ilogb(big) : 0;
+    ex[j] = (LAK_REAL)e;
+    LAK(pow2scal)(m, w, -e);
+  }
+}
+
 int LAK(gram_schmidt)(lak_GS method, int m, int k, LAK_REAL *W, int ldw,
                           LAK_REAL *R, int ldr, double tol, int drop, int *keep,
                           LAK_REAL *work, lak_GSFail *fail) {
-  LAK_REAL *vn = work, *s = work + k, *S = work + 2 * (size_t)k;
+  LAK_REAL *vn = work, *s = work + k, *ex = work + 2 * (size_t)k, *S = work + 3 * (size_t)k;
+  int r, j;
+  LAK(colscale)(m, k, W, ldw, ex);
   LAK(colnorms)(m, k, W, ldw, vn);
   if (!drop && k > LAK_GS_NB && method == LAK_MGS)
-    return LAK(block_mgs)(m, k, W, ldw, R, ldr, tol, keep, vn, s, S, LAK_GS_NB, fail);
-  if (!drop && k > LAK_GS_NB && method == LAK_CGS2)
-    return LAK(block_cgs2)(m, k, W, ldw, R, ldr, tol, keep, vn, s, S, fail);
-  if (method == LAK_MGS) return LAK(mgs)(m, k, W, ldw, R, ldr, tol, drop, keep, vn, fail);
-  return LAK(cgs)(method == LAK_CGS2 ? 2 : 1, m, k, W, ldw, R, ldr, tol, drop, keep,
-             vn, s, fail);
+    r = LAK(block_mgs)(m, k, W, ldw, R, ldr, tol, keep, vn, s, S, LAK_GS_NB, fail);
+  else if (!drop && k > LAK_GS_NB && method == LAK_CGS2)
+    r = LAK(block_cgs2)(m, k, W, ldw, R, ldr, tol, keep, vn, s, S, fail);
+  else if (method == LAK_MGS) r = LAK(mgs)(m, k, W, ldw, R, ldr, tol, drop, keep, vn, fail);
+  else
+    r = LAK(cgs)(method == LAK_CGS2 ? 2 : 1, m, k, W, ldw, R, ldr, tol, drop, keep, vn, s,
+                 fail);
+  if (r < 0) {                          /* the failing column's norms, unscaled */
+    fail->unorm = ldexp(fail->unorm, (int)ex[fail->col]);
+    fail->vnorm = ldexp(fail->vnorm, (int)ex[fail->col]);
+    return r;
+  }
+  for (j = 0; j < k; j++) LAK(pow2scal)(k, R + (ptrdiff_t)j * ldr, (int)ex[j]);
+  return r;
 }

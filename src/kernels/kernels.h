@@ -41,7 +41,7 @@ double lak_log(double x);               /* portable natural log, x > 0 */
 ** Returns the number of kept columns, or -1 on a dependent column. */
 typedef enum { LAK_MGS, LAK_CGS, LAK_CGS2 } lak_GS;
 #define LAK_GS_NB 32                              /* panel width */
-#define LAK_GS_WORK(k) ((size_t)(k) * (LAK_GS_NB + 2) + LAK_GS_NB * LAK_GS_NB)
+#define LAK_GS_WORK(k) ((size_t)(k) * (LAK_GS_NB + 3) + LAK_GS_NB * LAK_GS_NB)
 typedef struct lak_GSFail { int col; double unorm, vnorm; } lak_GSFail;
 
 /* Lawson-Hanson nonnegative least squares: w >= 0 minimising ||E w - f||,

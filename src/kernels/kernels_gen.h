@@ -116,6 +116,11 @@ void LAK(scan)(int prod, size_t n, const LAK_REAL *x, ptrdiff_t s, LAK_REAL *y, 
 ** n, accumulated in double (ddot; dsdot for float). */
 double LAK(vnorm)(size_t n, const LAK_REAL *x, ptrdiff_t s, double p);
 double LAK(dotd)(size_t n, const LAK_REAL *x, ptrdiff_t s, const LAK_REAL *y, ptrdiff_t ys);
+/* cos of the angle between two lines of n, scaled so that no square or
+** product over- or underflows; *zero: 1 (x is zero) or 2 (y is), the
+** result then NaN; NaN or Inf entries give NaN */
+double LAK(cosine)(size_t n, const LAK_REAL *x, ptrdiff_t s, const LAK_REAL *y, ptrdiff_t ys,
+                   int *zero);
 
 /* 1 when every |a - b| <= atol + rtol |b| (NumPy's allclose; operands as
 ** lak_ewise's, broadcasting), compared in double; NaN is never close,

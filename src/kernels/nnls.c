@@ -101,6 +101,10 @@ int lak_nnls(int p, int n, const double *E, int lde, const double *f,
   s.grad = s.z + n; s.res = s.grad + n; s.ls = s.res + p + n;
   cnorm = s.ls + lwork_ls;
   s.passive = iwork; s.jpvt = iwork + n; s.idx = iwork + 2 * n;
+  if (p == 0 || n == 0) {          /* x = 0: nothing to fit (BLAS's m = 0 leaves grad unset) */
+    for (j = 0; j < n; j++) w[j] = 0.0;
+    return 0;
+  }
   for (j = 0; j < n; j++) {
     w[j] = 0.0; s.passive[j] = 0;
     cnorm[j] = cblas_dnrm2(p, E + (ptrdiff_t)j * lde, 1);

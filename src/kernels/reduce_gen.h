@@ -119,4 +119,30 @@ double LAK(vnorm)(size_t n, const LAK_REAL *x, ptrdiff_t s, double p) {
   return pow(a, 1.0 / p);
 }
 
+/* cos of the angle between lines x and y of n entries (ys: y's stride),
+** in double; *zero: 1 when x is zero, 2 when y is (the result is then
+** NaN), else 0. Vectors whose largest |entry| is within 2^+-400 take the
+** BLAS norms and dot product; beyond, a square or the product of two norms
+** would overflow or underflow (entries of 3e154 or 1e-200), so each vector
+** is scaled by 2^-e, e the exponent of its largest |entry| (exact), and
+** the sums run in double. */
+double LAK(cosine)(size_t n, const LAK_REAL *x, ptrdiff_t s, const LAK_REAL *y, ptrdiff_t ys,
+                   int *zero) {
+  double bx = LAK(absext)(n, x, s, 1), by = LAK(absext)(n, y, ys, 1);
+  double d = 0.0, nx = 0.0, ny = 0.0;
+  int ex, ey;
+  size_t i;
+  *zero = bx == 0.0 ? 1 : by == 0.0 ? 2 : 0;
+  if (*zero) return NAN;
+  if (!(isfinite(bx) && isfinite(by))) return NAN;
+  ex = ilogb(bx); ey = ilogb(by);
+  if (ex >= -400 && ex <= 400 && ey >= -400 && ey <= 400)
+    return LAK(dotd)(n, x, s, y, ys) / (LAK(nrm2)(n, x, s) * LAK(nrm2)(n, y, ys));
+  for (i = 0; i < n; i++) {
+    double u = ldexp(LX(i), -ex), v = ldexp((double)y[(ptrdiff_t)i * ys], -ey);
+    d += u * v; nx += u * u; ny += v * v;
+  }
+  return d / (sqrt(nx) * sqrt(ny));
+}
+
 #undef LX
