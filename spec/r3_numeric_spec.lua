@@ -109,7 +109,7 @@ describe("subnormal pivots", function()
         assert.near(la.eye(2), Q.T * Q, e)
         assert.is_true(R(1, 1) > 0 and R(2, 2) > 0 and finite(R))
       end
-      local Q = la.gram_schmidt(la.diag({v, v}, {dtype = t}))
+      local Q = la.gram_schmidt(la.diag(la.vector({v, v}, {dtype = t})))
       assert.near(la.eye(2), Q, t == "float32" and 1e-7 or 1e-15)
     end
   end)
