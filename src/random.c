@@ -204,8 +204,12 @@ static int m_integers(lua_State *L) {
     hi = lo; lo = 0;
     sizearg = 3;
   } else hi = checkbound(L, F, 3);
-  if (lo >= hi)
-    return la_error(L, F, "low (%f) must be less than high (%f)", (double)lo, (double)hi);
+  if (lo >= hi) {
+    lua_pushinteger(L, lo);
+    lua_pushinteger(L, hi);
+    return la_error(L, F, "low (%s) must be less than high (%s)", lua_tostring(L, -2),
+                    lua_tostring(L, -1));
+  }
   if (lua_isnoneornil(L, sizearg)) {
     lua_pushnumber(L, (double)(lo + (lua_Integer)lak_nppcg_bounded(g, (uint64_t)(hi - 1 - lo))));
     return 1;
