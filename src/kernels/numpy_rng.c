@@ -55,14 +55,19 @@ void lak_npmt_seed_array(lak_NpMT *s, const uint32_t *key, size_t n) {
   mt[0] = 0x80000000u;
 }
 
-/* the twist: the next 624 words of the key */
+/* word i of the next key from words i, i + 1 (next) and i + M (far) */
+static uint32_t mt_word(uint32_t cur, uint32_t next, uint32_t far) {
+  uint32_t y = (cur & 0x80000000u) | (next & 0x7fffffffu);
+  return far ^ (y >> 1) ^ (0x9908b0dfu & (0u - (y & 1u)));
+}
+
+/* the twist: the next 624 words of the key (the indices wrap twice) */
 static void mt_twist(lak_NpMT *s) {
   uint32_t *mt = s->key;
   int i;
-  for (i = 0; i < MT_N; i++) {
-    uint32_t y = (mt[i] & 0x80000000u) | (mt[(i + 1) % MT_N] & 0x7fffffffu);
-    mt[i] = mt[(i + MT_M) % MT_N] ^ (y >> 1) ^ ((y & 1u) ? 0x9908b0dfu : 0u);
-  }
+  for (i = 0; i < MT_N - MT_M; i++) mt[i] = mt_word(mt[i], mt[i + 1], mt[i + MT_M]);
+  for (; i < MT_N - 1; i++) mt[i] = mt_word(mt[i], mt[i + 1], mt[i + MT_M - MT_N]);
+  mt[MT_N - 1] = mt_word(mt[MT_N - 1], mt[0], mt[MT_M - 1]);
   s->pos = 0;
 }
 
@@ -280,8 +285,11 @@ static void draw(void *src, lak_NpKind kind, double *buf, int cnt, int64_t lo, u
   case LAK_NP_PCG_UNIFORM: for (t = 0; t < cnt; t++) buf[t] = lak_nppcg_double(src); break;
   case LAK_NP_PCG_NORMAL: for (t = 0; t < cnt; t++) buf[t] = lak_nppcg_normal(src); break;
   case LAK_NP_PCG_INTEGER:
-    for (t = 0; t < cnt; t++)
-      buf[t] = (double)(int64_t)((uint64_t)lo + lak_nppcg_bounded(src, rng));
+    if (rng > 0 && rng < 0xffffffffu)       /* the common case, without dispatch */
+      for (t = 0; t < cnt; t++) buf[t] = (double)(lo + (int64_t)lemire32(src, (uint32_t)rng));
+    else
+      for (t = 0; t < cnt; t++)
+        buf[t] = (double)(int64_t)((uint64_t)lo + lak_nppcg_bounded(src, rng));
     break;
   }
 }
