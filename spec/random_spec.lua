@@ -212,6 +212,11 @@ describe("linalg.random.default_rng (NumPy's Generator(PCG64))", function()
     assert.error_matches(function() g:integers(0, 3, {-1}) end, "linalg.Generator.integers: bad argument")
     assert.error_matches(function() g.random(la.zeros(1, 1)) end, "linalg.Generator.random: bad argument #1 (Generator expected")
     assert.error_matches(function() g.standard_normal(io.stdout) end, "linalg.Generator.standard_normal: bad argument #1 (Generator expected")
+    -- a smaller userdata given the Generator's metatable is not read as one
+    -- (a file handle: 16 bytes, a Generator's state is 40)
+    local other = io.tmpfile()
+    debug.setmetatable(other, debug.getmetatable(g))
+    assert.error_matches(function() g.integers(other, 3) end, "linalg.Generator.integers: bad argument #1 (Generator expected")
   end)
 end)
 

@@ -132,9 +132,12 @@ static int l_randn(lua_State *L) {
 
 /* ------------------------------------------------------------ Generator */
 
+/* The Generator at 1; the size check keeps a userdata given the
+** Generator's metatable by debug.setmetatable from being read as one. */
 static lak_NpPCG *checkgen(lua_State *L, const char *F) {
   lak_NpPCG *g = (lak_NpPCG *)lua_touserdata(L, 1);
-  int ok = g && lua_type(L, 1) == LUA_TUSERDATA && lua_getmetatable(L, 1);
+  int ok = g && lua_type(L, 1) == LUA_TUSERDATA && lua_rawlen(L, 1) >= sizeof(lak_NpPCG) &&
+           lua_getmetatable(L, 1);
   if (ok) {
     ok = lua_rawequal(L, -1, lua_upvalueindex(3));
     lua_pop(L, 1);
