@@ -214,6 +214,15 @@ double lak_nppcg_double(lak_NpPCG *g) {
   return (double)(lak_nppcg_next64(g) >> 11) * (1.0 / 9007199254740992.0);
 }
 
+/* the tail beyond r (Marsaglia's method), signed by bit 8 of u */
+static double ziggurat_tail(lak_NpPCG *g, uint64_t u) {
+  for (;;) {
+    double t = -lak_zig_inv_r * log1p(-lak_nppcg_double(g));
+    double y = -log1p(-lak_nppcg_double(g));
+    if (y + y > t * t) return ((u >> 8) & 1) ? -(lak_zig_r + t) : lak_zig_r + t;
+  }
+}
+
 /* The ziggurat: 8 bits pick a layer, 1 the sign, 52 the abscissa. */
 double lak_nppcg_normal(lak_NpPCG *g) {
   for (;;) {
@@ -223,13 +232,7 @@ double lak_nppcg_normal(lak_NpPCG *g) {
     double x = (double)u * lak_zig_w[i];
     if ((r >> 8) & 1) x = -x;
     if (u < lak_zig_k[i]) return x;
-    if (i == 0) {                                   /* the tail beyond r */
-      for (;;) {
-        double t = -lak_zig_inv_r * log1p(-lak_nppcg_double(g));
-        double y = -log1p(-lak_nppcg_double(g));
-        if (y + y > t * t) return ((u >> 8) & 1) ? -(lak_zig_r + t) : lak_zig_r + t;
-      }
-    }
+    if (i == 0) return ziggurat_tail(g, u);
     if ((lak_zig_f[i - 1] - lak_zig_f[i]) * lak_nppcg_double(g) + lak_zig_f[i] <
         exp(-0.5 * x * x))
       return x;
