@@ -93,6 +93,16 @@ function suites.elementwise()
   out("ew_map_exp", time(function() return A:map(math.exp) end, 3))
 end
 
+-- NumPy's random streams on 1000 x 1000 (la.random: the same numbers as NumPy's)
+function suites.random()
+  la.random.seed(0)
+  local g = la.random.default_rng(0)
+  out("rng_randn", time(function() return la.random.randn(1000, 1000) end, 7))
+  out("rng_rand", time(function() return la.random.rand(1000, 1000) end, 7))
+  out("rng_normal", time(function() return g:standard_normal(1000, 1000) end, 7))
+  out("rng_random", time(function() return g:random(1000, 1000) end, 7))
+end
+
 -- float32 suites: each prints "f32_na 1" instead of its float32 keys while
 -- linalg has no float32 type (bench/f32.lua); float64 keys print either way.
 local function f32_na()

@@ -79,6 +79,15 @@ def elementwise():
         out("ew_" + f, timeit(lambda: g(A), 7, 5))
 
 
+def random():
+    np.random.seed(0)
+    g = np.random.default_rng(0)
+    out("rng_randn", timeit(lambda: np.random.randn(1000, 1000), 7))
+    out("rng_rand", timeit(lambda: np.random.rand(1000, 1000), 7))
+    out("rng_normal", timeit(lambda: g.standard_normal((1000, 1000)), 7))
+    out("rng_random", timeit(lambda: g.random((1000, 1000)), 7))
+
+
 def sgemm():
     rng = np.random.default_rng(1)
     for n in (256, 1024, 2048):
@@ -106,7 +115,7 @@ def lstsq32():
         out("ls32_scipy_" + drv, timeit(f, 5))
 
 
-SUITES = {"sgemm": sgemm, "lstsq32": lstsq32, "elementwise": elementwise, "attention": attention, "dgemm": dgemm, "tiny": tiny, "lstsq": lstsq, "gs": gs}
+SUITES = {"random": random, "sgemm": sgemm, "lstsq32": lstsq32, "elementwise": elementwise, "attention": attention, "dgemm": dgemm, "tiny": tiny, "lstsq": lstsq, "gs": gs}
 for name in sys.argv[1:]:
     if name in SUITES:
         SUITES[name]()

@@ -329,8 +329,22 @@ function suites.elementwise()
     ratio(L.ew_map_exp, L.ew_exp)))
 end
 
+function suites.random()
+  local L, N = linalg(1, "random"), numpy(1, "random")
+  print("\nNumPy's random streams on 1000 x 1000 (the same numbers), 1 thread, milliseconds")
+  print(string.format("%-44s %10s %10s %14s", "", "linalg", "NumPy", "linalg/NumPy"))
+  for _, row in ipairs{{"rng_randn", "la.random.randn / np.random.randn"},
+      {"rng_rand", "la.random.rand / np.random.rand"},
+      {"rng_normal", "g:standard_normal / g.standard_normal"},
+      {"rng_random", "g:random / g.random"}} do
+    local l, n = L[row[1]], N[row[1]]
+    print(string.format("%-44s %10s %10s %14s", row[2], f(l and l * 1e3, "%.2f"),
+      f(n and n * 1e3, "%.2f"), ratio(l, n)))
+  end
+end
+
 local order = {"dgemm", "sgemm", "tiny", "tiny32", "lstsq", "lstsq32", "gs", "agree", "attention", "attention32",
-  "memory", "memory32", "elementwise"}
+  "memory", "memory32", "elementwise", "random"}
 local want = #arg > 0 and arg or order
 print(string.format("linalg bench: medians over %d processes of medians of repetitions;", PROCS))
 print("GFLOP/s ratios > 1: linalg faster; time ratios < 1: linalg faster")

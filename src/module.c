@@ -22,6 +22,7 @@ LINALG_API int luaopen_linalg_core(lua_State *L) {
   la_open_attention(L);     /* attention.c: softmax, attention, combine */
   la_open_bytes(L);         /* bytes.c: frombuffer, tobytes */
   la_open_config(L);        /* config.c: threads, config */
+  la_open_random(L);        /* random.c: la.random, NumPy's streams */
   la_open_front(L);         /* front.c: what the Lua front uses */
   lua_pushliteral(L, LINALG_VERSION);
   lua_setfield(L, -2, "version");

@@ -46,6 +46,9 @@ for line in io.lines("README.md") do
   for name, args in line:gmatch("`la%.([%w_]+)(%b())") do
     readme[name] = math.max(readme[name] or 0, count_args(args:sub(2, -2)))
   end
+  for name, args in line:gmatch("`la%.([%w_]+%.[%w_]+)(%b())") do   -- la.random.randn(...)
+    readme[name] = math.max(readme[name] or 0, count_args(args:sub(2, -2)))
+  end
   for name, args in line:gmatch("`%u:([%w_]+)(%b())") do
     readme[name] = math.max(readme[name] or 0, 1 + count_args(args:sub(2, -2)))
   end
@@ -74,7 +77,10 @@ for _, page in ipairs(table.move(topics, 1, #topics, #pages + 1, table.move(page
   -- entries (the Lua front's are named la.f): <dt> ... <strong>name (args)</strong> ... </dt> <dd> ... </dd>
   for name, sig, body in html:gmatch('<dt>%s*<a name = "([^"]+)"></a>%s*<strong>(.-)</strong>%s*</dt>%s*<dd>(.-)</dd>') do
     local args = sig:match("%((.*)%)")
-    local short = name:match("([%w_]+)$")
+    -- la.f and f are `la.f`; a function of a subtable or a method of
+    -- another type keeps its prefix (random.randn is not randn)
+    local prefix = name:match("^([%w_]+)[.:]")
+    local short = (prefix and prefix ~= "la") and name or name:match("([%w_]+)$")
     documented[short] = true
     if args then
       local names = {}

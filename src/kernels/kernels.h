@@ -32,6 +32,48 @@ double lak_rng_uniform(lak_Rng *r);     /* [0, 1), 53 random bits */
 double lak_rng_normal(lak_Rng *r);      /* standard normal, Marsaglia polar */
 double lak_log(double x);               /* portable natural log, x > 0 */
 
+/* NumPy's streams, bit for bit (numpy_rng.c; its log, exp and sqrt are the
+** C library's, as NumPy's are). lak_NpMT: the legacy global RandomState
+** (MT19937 and the polar method's kept variate); lak_npmt_seed is
+** RandomState.seed(n), lak_npmt_seed_array RandomState.seed([...]) (n >= 1
+** words). lak_NpPCG: Generator(PCG64(SeedSequence(entropy))), the entropy
+** as NumPy splits an integer or a list into 32-bit words (n >= 1); has32
+** and u32 hold the half of a 64-bit draw that the next 32-bit draw takes.
+** lak_nppcg_bounded draws an integer in [0, rng] as Generator.integers's
+** int64 path does (Lemire's method, 32-bit draws below 2^32 - 1). */
+typedef struct lak_NpMT {
+  uint32_t key[624];
+  int pos, has_gauss;
+  double gauss;
+} lak_NpMT;
+typedef struct lak_NpPCG {
+  uint64_t hi, lo, inchi, inclo;
+  int has32;
+  uint32_t u32;
+} lak_NpPCG;
+void lak_npmt_seed(lak_NpMT *s, uint32_t seed);
+void lak_npmt_seed_array(lak_NpMT *s, const uint32_t *key, size_t n);
+double lak_npmt_double(lak_NpMT *s);         /* random_sample: [0, 1) */
+double lak_npmt_gauss(lak_NpMT *s);          /* legacy_gauss */
+void lak_nppcg_seed(lak_NpPCG *g, const uint32_t *entropy, size_t n);
+uint64_t lak_nppcg_next64(lak_NpPCG *g);
+uint32_t lak_nppcg_next32(lak_NpPCG *g);
+double lak_nppcg_double(lak_NpPCG *g);       /* Generator.random: [0, 1) */
+double lak_nppcg_normal(lak_NpPCG *g);       /* Generator.standard_normal */
+uint64_t lak_nppcg_bounded(lak_NpPCG *g, uint64_t rng);
+/* Fills the m x n matrix A (float64, F NULL) or F (float32, A NULL), leading
+** dimension ld, in NumPy's C order (row 1 first) with draws of kind from
+** src (a lak_NpMT for LAK_NP_MT_*, a lak_NpPCG for LAK_NP_PCG_*).
+** LAK_NP_PCG_INTEGER draws lo + lak_nppcg_bounded(src, rng) (the caller
+** keeps the results within +-2^53, so the doubles are exact); the other
+** kinds ignore lo and rng. float32 entries are the double draws rounded. */
+typedef enum {
+  LAK_NP_MT_UNIFORM, LAK_NP_MT_GAUSS, LAK_NP_PCG_UNIFORM, LAK_NP_PCG_NORMAL,
+  LAK_NP_PCG_INTEGER
+} lak_NpKind;
+void lak_np_fill(void *src, lak_NpKind kind, int m, int n, double *A, float *F, int ld,
+                 int64_t lo, uint64_t rng);
+
 /* Gram-Schmidt on the k columns of W (m x k, ldw), in place: the kept
 ** orthonormal columns end up compacted at the left of W. R (k x k, ldr,
 ** zeroed by the caller) receives row p for the p-th kept column, so that
