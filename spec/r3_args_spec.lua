@@ -98,9 +98,20 @@ describe("argument counts", function()
     {"lsq_state.tobytes", state.tobytes, {state}}, {"lsq_state.solve", state.solve, {state}, opts = {}},
     {"predict", model.predict, {model, X}}, {"score", model.score, {model, X, y}},
   }
+  -- la.random's functions and the Generator's methods (self counts)
+  local g = la.random.default_rng(1)
+  local random = {
+    {"random.seed", la.random.seed, {1}}, {"random.rand", la.random.rand, {2, 2}, opts = {}},
+    {"random.randn", la.random.randn, {2, 2}, opts = {}},
+    {"random.default_rng", la.random.default_rng, {1}},
+    {"Generator.random", g.random, {g, 2, 2}, opts = {}},
+    {"Generator.standard_normal", g.standard_normal, {g, 2, 2}, opts = {}},
+    {"Generator.integers", g.integers, {g, 0, 5, {2, 2}}},
+  }
+  for _, c in ipairs(random) do methods[#methods + 1] = c end
   -- the functions that take any number: kron and blkdiag (operands), and
   -- the module's version string
-  local open = {kron = true, blkdiag = true, version = true}
+  local open = {kron = true, blkdiag = true, version = true, random = true}
 
   it("lists every public function", function()
     local listed = {}

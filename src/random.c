@@ -103,7 +103,7 @@ static int fillsized(lua_State *L, const char *F, int first, void *src, lak_NpKi
 /* ------------------------------------------------------------ the legacy stream */
 
 static lak_NpMT *legacy(lua_State *L) {
-  return (lak_NpMT *)lua_touserdata(L, lua_upvalueindex(3));
+  return (lak_NpMT *)lua_touserdata(L, LA_UPVALUE(1));
 }
 
 static int l_seed(lua_State *L) {
@@ -139,7 +139,7 @@ static lak_NpPCG *checkgen(lua_State *L, const char *F) {
   int ok = g && lua_type(L, 1) == LUA_TUSERDATA && lua_rawlen(L, 1) >= sizeof(lak_NpPCG) &&
            lua_getmetatable(L, 1);
   if (ok) {
-    ok = lua_rawequal(L, -1, lua_upvalueindex(3));
+    ok = lua_rawequal(L, -1, LA_UPVALUE(1));
     lua_pop(L, 1);
   }
   if (!ok) la_typeerror(L, F, 1, "Generator");
@@ -155,7 +155,7 @@ static int l_default_rng(lua_State *L) {
   else w = seedwords(L, F, 1, 0, &n);
   g = (lak_NpPCG *)lua_newuserdata(L, sizeof(lak_NpPCG));
   lak_nppcg_seed(g, w, n);
-  lua_pushvalue(L, lua_upvalueindex(3));
+  lua_pushvalue(L, LA_UPVALUE(1));
   lua_setmetatable(L, -2);
   return 1;
 }
@@ -232,29 +232,33 @@ static int m_tostring(lua_State *L) {
 /* ------------------------------------------------------------ registration */
 
 /* Registers funcs into the table at -(nup + 1) under their own names, each
-** a closure over the matrix metatable, the public name prefix .. name and
-** the nup values on top (upvalues 1, 2, 3...); pops those values. */
-static void setprefixed(lua_State *L, const luaL_Reg *funcs, const char *prefix, int nup) {
+** named prefix.name in messages and with the nup values on top as its own
+** upvalues (LA_UPVALUE(1), ...); pops those values. */
+static void setprefixed(lua_State *L, const la_Reg *funcs, const char *prefix, int nup) {
   int i;
   for (; funcs->name; funcs++) {
-    luaL_getmetatable(L, LINALG_MATRIX);
+    for (i = 0; i < nup; i++) lua_pushvalue(L, -nup);
     lua_pushfstring(L, "%s.%s", prefix, funcs->name);
-    for (i = 0; i < nup; i++) lua_pushvalue(L, -nup - 2);
-    lua_pushcclosure(L, funcs->func, nup + 2);
+    lua_insert(L, -nup - 1);
+    la_pushfunc(L, funcs, lua_tostring(L, -nup - 1), nup);
+    lua_remove(L, -2);                              /* the name */
     lua_setfield(L, -(nup + 2), funcs->name);
   }
   lua_pop(L, nup);
 }
 
-static const luaL_Reg legacy_funcs[] = {
-  {"seed", l_seed}, {"rand", l_rand}, {"randn", l_randn}, {NULL, NULL}
+/* arguments: seed(s); rand(m [, n] [, opts]); default_rng(s); methods
+** count self: g:random(m [, n] [, opts]), g:integers(lo [, hi] [, size]) */
+static const la_Reg legacy_funcs[] = {
+  {"seed", l_seed, 1}, {"rand", l_rand, 2 + LA_OPTS}, {"randn", l_randn, 2 + LA_OPTS},
+  {NULL, NULL, 0}
 };
 
-static const luaL_Reg gen_funcs[] = {{"default_rng", l_default_rng}, {NULL, NULL}};
+static const la_Reg gen_funcs[] = {{"default_rng", l_default_rng, 1}, {NULL, NULL, 0}};
 
-static const luaL_Reg gen_methods[] = {
-  {"random", m_random}, {"standard_normal", m_standard_normal}, {"integers", m_integers},
-  {NULL, NULL}
+static const la_Reg gen_methods[] = {
+  {"random", m_random, 3 + LA_OPTS}, {"standard_normal", m_standard_normal, 3 + LA_OPTS},
+  {"integers", m_integers, 4}, {NULL, NULL, 0}
 };
 
 /* the Generator metatable, pushed (pushes 1) */
