@@ -106,3 +106,76 @@ describe("linalg.attention with a mask or bias of the other type given as a view
     assert.near(la.hstack(heads) * Wo:astype("float64"), out:astype("float64"), 1e-5)
   end)
 end)
+
+describe("linalg.attention returns at once when the result is empty", function()
+  -- With no query the no-keys path still visited each of V's dv columns to
+  -- clear zero bytes: 2^31-1 columns took minutes. Sizes that are slow only
+  -- when an empty extent is looped over; os.clock is CPU time.
+  local BIG = math.tointeger(2 ^ 31 - 1)
+  local function fast(f)
+    local t0 = os.clock()
+    local r = table.pack(f())
+    assert.is_true(os.clock() - t0 < 0.25, "took " .. (os.clock() - t0) .. " s")
+    return table.unpack(r, 1, r.n)
+  end
+  local function shape(M) return {M:shape()} end
+
+  for _, dt in ipairs{"float64", "float32"} do
+    local o = {dtype = dt}
+    local function Z(m, n) return la.zeros(m, n, o) end
+    it("with no query, no key and 2^31-1 value columns (" .. dt .. ")", function()
+      for _, opts in ipairs{{weights = true}, {weights = true, lse = true}, {lse = true}, {},
+                            {weights = true, causal = true}, {lse = true, causal = "lower_right"},
+                            {weights = true, mask = Z(0, 0), bias = Z(0, 0)}} do
+        local O, A, lse = fast(function() return la.attention(Z(0, 4), Z(0, 4), Z(0, BIG), opts) end)
+        assert.are.same({0, BIG}, shape(O))
+        assert.are.equal(dt, O.dtype)
+        if opts.weights then assert.are.same({0, 0}, shape(A)) else lse = A end
+        if opts.lse then assert.are.same({0, 1}, shape(lse)) end
+      end
+    end)
+
+    it("with no query and 2^31-1 keys of width 0 (" .. dt .. ")", function()
+      for _, opts in ipairs{{weights = true}, {weights = true, mask = Z(0, BIG), bias = Z(0, BIG)},
+                            {mask = Z(0, BIG), lse = true}, {bias = Z(0, 1), causal = true},
+                            -- the other type, as mask and bias
+                            {mask = la.zeros(0, BIG, {dtype = dt == "float32" and "float64" or "float32"}),
+                             bias = la.zeros(0, 1, {dtype = dt == "float32" and "float64" or "float32"}),
+                             weights = true}} do
+        local O, A = fast(function() return la.attention(Z(0, 0), Z(BIG, 0), Z(BIG, 0), opts) end)
+        assert.are.same({0, 0}, shape(O))
+        if opts.weights then assert.are.same({0, BIG}, shape(A)) end
+      end
+    end)
+
+    it("with 2^31-1 queries and no key, no value column (" .. dt .. ")", function()
+      local O, A = fast(function() return la.attention(Z(BIG, 0), Z(0, 0), Z(0, 0), {weights = true}) end)
+      assert.are.same({BIG, 0}, shape(O))
+      assert.are.same({BIG, 0}, shape(A))
+    end)
+
+    it("combines two empty results at once (" .. dt .. ")", function()
+      local O, lse = fast(function() return la.attention_combine(Z(0, BIG), Z(0, 1), Z(0, BIG), Z(0, 1)) end)
+      assert.are.same({0, BIG}, shape(O))
+      assert.are.same({0, 1}, shape(lse))
+    end)
+
+    it("gives multihead_attention's empty result without visiting 2^31-1 heads (" .. dt .. ")", function()
+      local out = fast(function() return la.multihead_attention(Z(0, 0), Z(0, BIG), Z(0, BIG), Z(0, BIG), Z(BIG, 0), BIG) end)
+      assert.are.same({0, 0}, shape(out))
+      assert.are.equal(dt, out.dtype)
+      local w
+      out, w = fast(function()
+        return la.multihead_attention(Z(0, 0), Z(0, BIG), Z(0, BIG), Z(0, BIG), Z(BIG, 0), BIG,
+                                      {average_attn_weights = true, kv = Z(0, 0), causal = true})
+      end)
+      assert.are.same({0, 0}, shape(out))
+      assert.are.same({0, 0}, shape(w))
+      assert.are.equal(dt, w.dtype)
+      -- the options are still checked
+      assert.error_matches(function()
+        la.multihead_attention(Z(0, 0), Z(0, BIG), Z(0, BIG), Z(0, BIG), Z(BIG, 0), BIG, {mask = Z(2, 2)})
+      end, "linalg.multihead_attention: mask is 2x2, expected 0x0")
+    end)
+  end
+end)

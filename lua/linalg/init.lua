@@ -349,11 +349,23 @@ function la.multihead_attention(X, Wq, Wk, Wv, Wo, heads, opts)
   local avg = opts.average_attn_weights
   local aopts = {scale = opts.scale, causal = opts.causal, mask = opts.mask, bias = opts.bias,
                  weights = opts.weights or avg}
-  local outs, ws, mean = {}, {}, nil
-  for h = 1, heads do
-    outs[h], ws[h] = under(F, attention)(
+  local function head(h)
+    return under(F, attention)(
       Q:sub(1, nq, (h - 1) * dk + 1, h * dk), K:sub(1, nk, (h - 1) * dk + 1, h * dk),
       V:sub(1, nk, (h - 1) * dv + 1, h * dv), aopts)
+  end
+  if nq == 0 and not (opts.weights and not avg) then
+    -- no query: every head's result is empty; one head checks the options,
+    -- and up to 2^31-1 heads are not visited one by one for nothing
+    -- (per-head weights still are: a table of that many is what was asked)
+    head(1)
+    local out = la.zeros(0, Wo:cols(), {dtype = t})
+    if avg then return out, la.zeros(0, nk, {dtype = t}) end
+    return out
+  end
+  local outs, ws, mean = {}, {}, nil
+  for h = 1, heads do
+    outs[h], ws[h] = head(h)
     if avg then mean = mean and mean + ws[h] or ws[h]; ws[h] = nil end
   end
   local out = la.hstack(outs) * Wo
