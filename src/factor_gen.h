@@ -121,7 +121,7 @@ static int LA_T(l_lu)(lua_State *L) {
   la_checkinfo(L, F, LA_ROUTINE(getrf), info);
   Lm = la_newzerot(L, F, m, k, LA_TYPE);           /* pushes the results: Lm, U, then perm, P */
   U = la_newzerot(L, F, k, n, LA_TYPE);
-  for (j = 0; j < n; j++)
+  for (j = 0; j < n && m > 0; j++)        /* 0 x 2^31-1: no column to visit */
     for (i = 0; i < m; i++) {
       if (i <= j && i < k) LA_E(U, i, j) = LA_E(W, i, j);
       else if (j < k) LA_E(Lm, i, j) = LA_E(W, i, j);
