@@ -179,3 +179,36 @@ describe("linalg.attention returns at once when the result is empty", function()
     end)
   end
 end)
+
+describe("attention options that are closed matrices", function()
+  -- a closed option was reported as "bad argument #5" (the options table's
+  -- slot after the arguments) or "#7": the message names the option now, as
+  -- hstack names its item ("item 2 is a closed matrix")
+  local function closed(X)
+    debug.getmetatable(X).__close(X)
+    return X
+  end
+
+  for _, dt in ipairs{"float64", "float32"} do
+    local o = {dtype = dt}
+    it("names attention's mask or bias (" .. dt .. " run)", function()
+      local Q = la.randn(2, 3, 1, o)
+      for _, key in ipairs{"mask", "bias"} do
+        for _, odt in ipairs{"float64", "float32"} do
+          assert.error_matches(function()
+            la.attention(Q, Q, Q, {[key] = closed(la.ones(2, 2, {dtype = odt}))})
+          end, "linalg.attention: option '" .. key .. "' is a closed matrix")
+        end
+      end
+    end)
+
+    it("names multihead_attention's matrix options (" .. dt .. ")", function()
+      local X, W = la.randn(2, 2, 1, o), la.eye(2, o)
+      for _, key in ipairs{"kv", "mask", "bias", "bq", "bk", "bv", "bo"} do
+        assert.error_matches(function()
+          la.multihead_attention(X, W, W, W, W, 1, {[key] = closed(la.ones(2, 2, o))})
+        end, "linalg.multihead_attention: option '" .. key .. "' is a closed matrix")
+      end
+    end)
+  end
+end)

@@ -69,3 +69,63 @@ describe("empty matrices with a 2^31-1 extent", function()
     end)
   end
 end)
+
+describe("option errors name the option and the function called", function()
+  it("names a closed matrix given as plot_vectors' from", function()
+    local C = la.ones(2, 1)
+    debug.getmetatable(C).__close(C)
+    local path = os.tmpname()
+    assert.error_matches(function()
+      la.plot_vectors{{la.matrix{1, 1}, from = C}, path = path}
+    end, "linalg.plot_vectors: option 'from' is a closed matrix")
+    os.remove(path)
+  end)
+
+  it("span_check{convex = true} answers for entries near the largest double", function()
+    -- the augmented NNLS row took ||X||_1 = inf and NNLS refused it:
+    -- "linalg.nnls: A(3,1) is Inf", naming a function the user never called
+    local X = la.matrix{{1e308, -1e308, 0}, {1e308, 1e308, 0}}
+    local inside, info = la.span_check(X, {0, 1e308}, {convex = true})
+    assert.is_true(inside)
+    -- y = (c1 + c2) / 2; the same weights as the problem scaled by 1e-300
+    assert.near({0.5, 0.5, 0}, info.coeffs, 1e-12)
+    local _, scaled = la.span_check(X / 1e300, la.matrix{0, 1e308} / 1e300, {convex = true})
+    assert.near(scaled.coeffs, info.coeffs, 1e-12)
+    -- outside the hull: false, not an error
+    local inside = la.span_check(X, {1e308, 0}, {convex = true})
+    assert.is_false(inside)
+  end)
+end)
+
+describe("shared metatables are protected", function()
+  it("getmetatable on an lsq_state gives its name, as on a matrix", function()
+    local s = la.lsq_state(2)
+    -- it gave the table every state shares: one script could replace
+    -- __index and break every state in the process
+    assert.are.equal("linalg.lsq_state", getmetatable(s))
+    assert.are.equal("linalg.matrix", getmetatable(la.ones(1, 1)))
+    s:add(la.matrix{{1, 0}, {0, 1}, {1, 1}}, {1, 2, 3})
+    assert.near({1, 2}, (s:solve()), 1e-14)
+    assert.matches("^lsq_state", tostring(s))
+  end)
+
+  it("getmetatable on a linear_regression model gives a name", function()
+    local m = la.linear_regression(la.matrix{{0}, {1}, {2}}, {1, 3, 5})
+    assert.are.equal("linalg.linear_regression model", getmetatable(m))
+    assert.has_error(function() setmetatable(m, {}) end, "cannot change a protected metatable")
+    assert.near({{7}}, m:predict({{3}}), 1e-14)
+  end)
+end)
+
+describe("linalg.totable of a matrix too large for a table", function()
+  it("names the shape instead of a raw out-of-memory", function()
+    -- 2^31-1 rows of nothing: no storage, but the table needs 2^31-1 slots
+    -- (32 GiB) before its 2^31-1 empty rows; Lua 5.4's lua_createtable fails
+    -- only by running out of memory (LuaJIT raises "table overflow")
+    local Z = la.zeros(BIG, 0)
+    assert.error_matches(function() return Z:totable() end,
+      "linalg.totable: 2147483647x0 matrix is too large for a Lua table")
+    assert.are.same({}, la.zeros(0, BIG):totable())
+    assert.are.same({{1, 2}, {3, 4}}, la.matrix{{1, 2}, {3, 4}}:totable())
+  end)
+end)

@@ -115,10 +115,8 @@ static la_Mat *optmat(lua_State *L, int oi, const char *key, int slot, int dtype
   lua_getfield(L, oi, key);
   lua_replace(L, slot);
   if (lua_isnil(L, slot)) return NULL;
-  M = la_testany(L, slot);
-  if (!M && !lua_istable(L, slot))
+  if (!la_testoptmat(L, slot, la_fname(L), key) && !lua_istable(L, slot))
     la_error(L, la_fname(L), "option '%s' must be a matrix, got %s", key, la_typename(L, slot));
-  if (M && (M->flags & LA_CLOSED)) la_error(L, la_fname(L), "option '%s' is a closed matrix", key);
   if (key[0] == 'm' && isboolmask(L, slot)) {
     boolmask(L, slot);
     lua_replace(L, slot);

@@ -156,13 +156,22 @@ end
 -- X's columns: a point inside the hull solves both parts exactly whatever mu
 -- is, and a heavier row only adds rounding noise to NNLS's gradients (1e4
 -- times the scale rejected true convex combinations).
+-- NNLS runs under span_check's name: its errors (no convergence, memory)
+-- are span_check's. The weights do not change when X and y are scaled
+-- together: entries whose norms overflow are divided by their largest
+-- magnitude first, so the augmented system stays finite.
 local function convex_weights(X, y)
   local n = X:cols()
   if n == 0 then return la.zeros(0, 1) end
   local mu = math.max(la.norm(X, 1), la.norm(y), 1e-300)
+  if mu == math.huge then
+    local s = math.max(la.max(la.abs(X)), la.max(la.abs(y)))
+    X, y = X / s, y / s
+    mu = math.max(la.norm(X, 1), la.norm(y))
+  end
   local E = la.vstack{X, la.matrix(1, n, mu)}
   local f = la.vstack{y, {{mu}}}
-  local w = nnls(E, f, {check_finite = false})
+  local w = under("span_check", nnls)(E, f, {check_finite = false})
   local s = w:sum()
   if s > 0 then w = w / s end
   return w
@@ -197,9 +206,9 @@ function la.span_check(X, y, opts)
     for j = 1, k do cols[j] = convex_weights(X, y:col(j)) end
     w = k == 1 and cols[1] or la.hstack(cols)
     if X.dtype == "float32" then w = w:astype("float32") end   -- NNLS computed in float64
-    rank = la.rank(X, {check_finite = false})
+    rank = under("span_check", la.rank)(X, {check_finite = false})
   else
-    w, _, rank = lstsq(X, y, {check_finite = false})
+    w, _, rank = under("span_check", lstsq)(X, y, {check_finite = false})
   end
   tol = tol or (X.dtype == "float32" and 1e-4 or 1e-10)     -- the arguments' type
   local proj = m > 0 and X * w or la.zeros(0, k)
@@ -216,7 +225,9 @@ function la.span_check(X, y, opts)
                   projection = proj, inside_each = each, residual_norms = norms}
 end
 
-local Model = {}
+-- Every model shares this metatable: getmetatable(model) gives a name, not
+-- the table, so one script cannot change every model's methods.
+local Model = {__metatable = "linalg.linear_regression model"}
 Model.__index = Model
 
 --- Predictions of a fitted model: `X * coef + intercept`.
