@@ -5,14 +5,10 @@ local la = require "linalg"
 
 local BIG = math.tointeger(2 ^ 31 - 1)
 
--- f's results, asserting it took little CPU time: the sizes below are slow
--- (or, for lstsq, allocate 16 GiB) only when an empty extent is looped over
-local function fast(f)
-  local t0 = os.clock()
-  local r = table.pack(f())
-  assert.is_true(os.clock() - t0 < 0.25, "took " .. (os.clock() - t0) .. " s")
-  return table.unpack(r, 1, r.n)
-end
+-- the sizes below are slow (or, for lstsq, allocate 16 GiB) only when an
+-- empty extent is looped over
+local limits = require "limits"
+local fast = limits.fast
 local function shape(M) return {M:shape()} end
 
 describe("empty matrices with a 2^31-1 extent", function()
@@ -118,20 +114,11 @@ describe("shared metatables are protected", function()
 end)
 
 describe("linalg.totable of a matrix too large for a table", function()
-  -- in a child lua5.4 under a virtual-memory limit (as contract_spec's out of
-  -- memory tests), so that the table runs out of memory at once on any host
-  -- (in this process, a host with more than 32 GiB would build it for long)
-  local function limited(code)
-    local cmd = "ulimit -v 1600000; LUA_PATH='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH='./build/?.so;;' " ..
-      "OPENBLAS_NUM_THREADS=1 lua5.4 -e " .. string.format("%q", "local la = require 'linalg'; " .. code) .. " 2>&1"
-    local p = io.popen(cmd)
-    local out = p:read("a")
-    p:close()
-    return out
-  end
-  -- a sanitizer or valgrind preloads a library that reserves more address
-  -- space than the limit allows
-  local it = (os.getenv("LD_PRELOAD") or "") ~= "" and pending or it
+  -- in a child lua5.4 under a virtual-memory limit, so that the table runs
+  -- out of memory at once on any host (in this process, a host with more
+  -- than 32 GiB would build it for long); pending under a sanitizer
+  local limits = require "limits"
+  local limited, it = limits.limited, limits.unlimited(it, pending)
 
   it("names the shape instead of a raw out-of-memory", function()
     -- 2^31-1 rows of nothing: no storage, but the table needs 2^31-1 slots
