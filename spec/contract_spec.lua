@@ -186,20 +186,10 @@ end)
 
 describe("out of memory", function()
   -- a child lua5.4 under a virtual-memory limit: allocations that cannot be
-  -- had are errors naming the function and the size
-  local function limited(code)
-    local cmd = "ulimit -v 1600000; LUA_PATH='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH='./build/?.so;;' " ..
-      "OPENBLAS_NUM_THREADS=1 lua5.4 -e " .. string.format("%q", "local la = require 'linalg'; " .. code) .. " 2>&1"
-    local p = io.popen(cmd)
-    local out = p:read("a")
-    p:close()
-    return out
-  end
-
-  -- a sanitizer or valgrind (both preload a library) reserves more address
-  -- space than the limit allows: the child could not start
-  local preload = os.getenv("LD_PRELOAD") or ""
-  local it = preload ~= "" and pending or it
+  -- had are errors naming the function and the size; pending under a
+  -- sanitizer or valgrind
+  local limits = require "limits"
+  local limited, it = limits.limited, limits.unlimited(it, pending)
 
   it("names the function and what was asked", function()
     local out = limited("print(select(2, pcall(la.zeros, 40000, 40000)))")

@@ -101,38 +101,43 @@ static int isboolmask(lua_State *L, int idx) {
 }
 
 /* The mask or bias option: an nq x nk matrix, or a 1 x nk row or nq x 1
-** column that broadcasts; stored into stack slot `slot` (nil when absent;
-** pushes nothing). Sets the strides of entry (i, j) = i * rs + j * cs. A
-** mask may be a boolean table, converted in its slot. */
-static const double *optmat(lua_State *L, int oi, const char *key, int slot,
-                            int nq, int nk, ptrdiff_t *rs, ptrdiff_t *cs) {
+** column that broadcasts, of type dtype (one of the other type, a table or
+** a view is read through la_checkt, which replaces it in its slot by a
+** packed copy when it converts); stored into stack slot `slot` (nil when
+** absent; pushes nothing). Sets the strides of entry (i, j) = i * rs +
+** j * cs from the matrix the kernel reads: the converted one, whose leading
+** dimension is its own, never the view's it came from. A mask may be a
+** boolean table, converted in its slot. */
+static la_Mat *optmat(lua_State *L, int oi, const char *key, int slot, int dtype,
+                      int nq, int nk, ptrdiff_t *rs, ptrdiff_t *cs) {
   la_Mat *M;
   if (oi == 0) return NULL;
   lua_getfield(L, oi, key);
   lua_replace(L, slot);
   if (lua_isnil(L, slot)) return NULL;
-  if (!la_testany(L, slot) && !lua_istable(L, slot))
+  if (!la_testoptmat(L, slot, la_fname(L), key) && !lua_istable(L, slot))
     la_error(L, la_fname(L), "option '%s' must be a matrix, got %s", key, la_typename(L, slot));
   if (key[0] == 'm' && isboolmask(L, slot)) {
     boolmask(L, slot);
     lua_replace(L, slot);
   }
-  M = la_check(L, slot, la_fname(L));
+  M = la_checkt(L, slot, la_fname(L), dtype);
   if (M->rows == nq && M->cols == nk) { *rs = 1; *cs = M->ld; }
   else if (M->rows == 1 && M->cols == nk) { *rs = 0; *cs = M->ld; }
   else if (M->rows == nq && M->cols == 1) { *rs = 1; *cs = 0; }
   else
     la_error(L, la_fname(L), "%s is %dx%d, expected %dx%d (nq x nk), 1x%d or %dx1", key,
              M->rows, M->cols, nq, nk, nk, nq);
-  return M->data;
+  return M;
 }
 
 /* A NaN mask entry is neither "masked" nor "kept": an error. */
 static void checkmask(lua_State *L, const la_Mat *M) {
   int i, j;
+  if (LA_EMPTY(M)) return;          /* 0 x 2^31-1: no column to visit */
   for (j = 0; j < M->cols; j++)
     for (i = 0; i < M->rows; i++)
-      if (isnan(LA_AT(M, i, j)))
+      if (isnan(la_get(M, i, j)))
         la_error(L, la_fname(L), "mask(%d,%d) is NaN (use 0 to mask, nonzero to keep)",
                  i + 1, j + 1);
 }
@@ -155,9 +160,12 @@ static int optcausal(lua_State *L, int oi) {
 ** them) while the kernel reads them; the results go above those. */
 enum { OPTS_SLOT = 4, MASK_SLOT = 5, BIAS_SLOT = 6 };
 
-/* Reads the options at oi (0: none) into a, the mask and bias matrices into
-** MASK_SLOT and BIAS_SLOT (pushes nothing). Sets *weights and *lse. */
-static void attnopts(lua_State *L, int oi, lak_Attn *a, int *weights, int *lse) {
+/* Reads the options at oi (0: none) into a, the mask and bias matrices, of
+** type dtype, into MASK_SLOT and BIAS_SLOT (pushes nothing; *M and *B are
+** those matrices or NULL: the caller takes their data of its type). Sets
+** *weights and *lse. */
+static void attnopts(lua_State *L, int oi, int dtype, lak_Attn *a, la_Mat **M, la_Mat **B,
+                     int *weights, int *lse) {
   static const char *const keys[] = {"scale", "causal", "weights", "mask", "bias", "lse", NULL};
   const char *F = la_fname(L);
   int causal;
@@ -168,9 +176,9 @@ static void attnopts(lua_State *L, int oi, lak_Attn *a, int *weights, int *lse) 
   a->coff = causal == 2 ? (long long)a->nk - a->nq : 0;
   *weights = la_optbool(L, oi, "weights", 0, F);
   *lse = la_optbool(L, oi, "lse", 0, F);
-  a->mask = optmat(L, oi, "mask", MASK_SLOT, a->nq, a->nk, &a->mrs, &a->mcs);
-  a->bias = optmat(L, oi, "bias", BIAS_SLOT, a->nq, a->nk, &a->brs, &a->bcs);
-  if (a->mask) checkmask(L, la_test(L, MASK_SLOT));
+  *M = optmat(L, oi, "mask", MASK_SLOT, dtype, a->nq, a->nk, &a->mrs, &a->mcs);
+  *B = optmat(L, oi, "bias", BIAS_SLOT, dtype, a->nq, a->nk, &a->brs, &a->bcs);
+  if (*M) checkmask(L, *M);
 }
 
 /* 1 when Q, K and V (1..3) are all float32 matrices: attention then runs
@@ -185,11 +193,12 @@ static int allfloat32(lua_State *L) {
   return 1;
 }
 
-/* The float32 run of attention: a's shapes and options with float32 data;
-** the mask and bias (float64, in their slots) converted into their slots.
+/* The float32 run of attention: a's shapes and options with float32 data,
+** M and B the float32 mask and bias (or NULL) in their slots.
 ** Pushes O [, A] [, lse], then the workspace. */
 static void attention32(lua_State *L, const lak_Attn *a, const la_Mat *Q, const la_Mat *K,
-                        const la_Mat *V, int weights, int wantlse, const char *F) {
+                        const la_Mat *V, const la_Mat *M, const la_Mat *B, int weights,
+                        int wantlse, const char *F) {
   lak_sAttn s;
   la_Mat *O, *A = NULL, *lse = NULL;
   memset(&s, 0, sizeof s);
@@ -198,14 +207,8 @@ static void attention32(lua_State *L, const lak_Attn *a, const la_Mat *Q, const 
   s.ldq = Q->ld; s.ldk = K->ld; s.ldv = V->ld;
   s.scale = a->scale; s.causal = a->causal; s.coff = a->coff;
   s.mrs = a->mrs; s.mcs = a->mcs; s.brs = a->brs; s.bcs = a->bcs;
-  if (a->mask) {
-    s.mask = la_convert(L, la_test(L, MASK_SLOT), LA_F32, F)->fdata;
-    lua_replace(L, MASK_SLOT);
-  }
-  if (a->bias) {
-    s.bias = la_convert(L, la_test(L, BIAS_SLOT), LA_F32, F)->fdata;
-    lua_replace(L, BIAS_SLOT);
-  }
+  s.mask = M ? M->fdata : NULL;
+  s.bias = B ? B->fdata : NULL;
   O = la_newt(L, F, s.nq, s.dv, LA_F32);
   if (weights) A = la_newt(L, F, s.nq, s.nk, LA_F32);
   if (wantlse) lse = la_newt(L, F, s.nq, 1, LA_F32);
@@ -230,6 +233,7 @@ static int l_attention(lua_State *L) {
   la_Mat *Q = f32 ? la_checkany(L, 1, F) : la_check(L, 1, F);
   la_Mat *K = f32 ? la_checkany(L, 2, F) : la_check(L, 2, F);
   la_Mat *V = f32 ? la_checkany(L, 3, F) : la_check(L, 3, F), *O, *A = NULL, *lse = NULL;
+  la_Mat *M, *B;
   lak_Attn a;
   int oi = lua_isnoneornil(L, OPTS_SLOT) ? 0 : OPTS_SLOT, weights, wantlse;
   if (oi && (!lua_istable(L, oi) || la_test(L, oi)))
@@ -244,12 +248,14 @@ static int l_attention(lua_State *L) {
   a.Q = Q->data; a.K = K->data; a.V = V->data;   /* NULL when f32: attention32 sets them */
   a.ldq = Q->ld; a.ldk = K->ld; a.ldv = V->ld;
   lua_settop(L, BIAS_SLOT);              /* reserves MASK_SLOT and BIAS_SLOT */
-  attnopts(L, oi, &a, &weights, &wantlse);
+  attnopts(L, oi, f32 ? LA_F32 : LA_F64, &a, &M, &B, &weights, &wantlse);
   if (f32) {
-    attention32(L, &a, Q, K, V, weights, wantlse, F);
+    attention32(L, &a, Q, K, V, M, B, weights, wantlse, F);
     lua_pop(L, 1);                       /* the workspace */
     return 1 + weights + wantlse;
   }
+  a.mask = M ? M->data : NULL;
+  a.bias = B ? B->data : NULL;
   O = la_new(L, F, a.nq, a.dv);          /* pushes O [, A] [, lse], then the workspace */
   if (weights) A = la_new(L, F, a.nq, a.nk);
   if (wantlse) lse = la_new(L, F, a.nq, 1);

@@ -118,7 +118,7 @@ static int LA_T(l_lu)(lua_State *L) {
   perm = LA_SCRATCH(L, int, (size_t)m);
   Lm = la_newzerot(L, F, m, k, LA_TYPE);           /* pushes the results: Lm, U, then perm, P */
   U = la_newzerot(L, F, k, n, LA_TYPE);
-  for (j = 0; j < n; j++)
+  for (j = 0; j < n && m > 0; j++)        /* 0 x 2^31-1: no column to visit */
     for (i = 0; i < m; i++) {
       if (i <= j && i < k) LA_E(U, i, j) = LA_E(W, i, j);
       else if (j < k) LA_E(Lm, i, j) = LA_E(W, i, j);

@@ -34,7 +34,7 @@ static int spectype(lua_State *L, int v, int spec, const char *fname, const char
     return lua_isinteger(L, v) || (lua_type(L, v) == LUA_TNUMBER && x == floor(x) &&
                                    lua_numbertointeger(x, &i));
   }
-  if (strcmp(want, "matrix") == 0) return la_testany(L, v) != NULL || lua_istable(L, v);
+  if (strcmp(want, "matrix") == 0) return la_testoptmat(L, v, fname, key) != NULL || lua_istable(L, v);
   if (strcmp(want, "table") == 0) return lua_istable(L, v);
   return strcmp(luaL_typename(L, v), want) == 0;
 }

@@ -290,6 +290,8 @@ static void open_state(lua_State *L) {
   lua_newtable(L);                                   /* the state's metatable */
   lua_pushliteral(L, LSQ_NAME);
   lua_setfield(L, -2, "__name");
+  lua_pushliteral(L, LSQ_NAME);        /* getmetatable(s) gives the name only, as for matrices */
+  lua_setfield(L, -2, "__metatable");
   lua_pushcfunction(L, m_tostring);
   lua_setfield(L, -2, "__tostring");
   lua_newtable(L);                                   /* methods */

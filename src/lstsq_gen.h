@@ -366,6 +366,26 @@ static int LA_T(lsq_fit)(lua_State *L, const la_Mat *A, const la_Mat *B, LsMetho
 
 /* ------------------------------------------------------------ lstsq */
 
+/* lstsq when A (m x n) has no row or no column: x = 0 (n x k), rank 0,
+** and, when m > n = 0, the residuals ||b_j||^2 (b itself: A x = 0), with
+** no copy of A or b and no LAPACK call, so a 2^31-1 x 0 A costs nothing.
+** Pushes x, residuals | nil, rank, sv (0 x 1 for svd) | nil. */
+static int LA_T(ls_empty)(lua_State *L, const la_Mat *B, int n, LsMethod meth, const char *F) {
+  int m = B->rows, j;
+  la_newzerot(L, F, n, B->cols, LA_TYPE);
+  if (m > n) {
+    la_Mat *res = la_newt(L, F, 1, B->cols, LA_TYPE);
+    for (j = 0; j < B->cols; j++) {
+      LA_REAL nr = LA_CBLAS(nrm2)(m, LA_X(B) + (ptrdiff_t)j * B->ld, 1);
+      LA_X(res)[(ptrdiff_t)j * res->ld] = nr * nr;
+    }
+  } else lua_pushnil(L);
+  lua_pushinteger(L, 0);
+  if (meth == LS_SVD) la_newt(L, F, 0, 1, LA_TYPE);
+  else lua_pushnil(L);
+  return 4;
+}
+
 /* lstsq(A, b [, opts]) -> x, residuals | nil, rank, sv | nil (NumPy's
 ** contract), every result of this pass's type */
 static int LA_T(l_lstsq)(lua_State *L) {
@@ -392,6 +412,7 @@ static int LA_T(l_lstsq)(lua_State *L) {
   P.rcond = la_optnum(L, 3, "rcond", LA_EPS * (m > n ? m : n), F);
   if (isnan(P.rcond)) la_error(L, F, "rcond is NaN");
   lua_settop(L, 3);                      /* A, b, opts; everything below is pushed above */
+  if (m == 0 || n == 0) return LA_T(ls_empty)(L, B, n, meth, F);
   if (LA_T(scaling)(LA_T(maxexp)(m, n, LA_X(A), A->ld), LA_T(maxexp)(m, B->cols, LA_X(B), B->ld),
                     ridge, &ea, &eb)) {  /* scaled copies (pushed), see unscale */
     A = la_copyof(L, A, F);
@@ -411,13 +432,8 @@ static int LA_T(l_lstsq)(lua_State *L) {
   nok = B->cols == 0;
   if (nok) { B = la_newzerot(L, F, m, 1, LA_TYPE); lua_replace(L, 2); }   /* anchored as b */
   LA_T(setup)(L, &P, A, B, ridge);
-  if (m == 0 || n == 0) {
-    rank = 0;
-    if (meth == LS_SVD) { la_newt(L, F, 0, 1, LA_TYPE); svidx = lua_gettop(L); }
-  } else {
-    rank = LA_T(lssolve)(L, P.W, P.X, P.m, P.n, P.k, P.rcond, meth, F);
-    if (meth == LS_SVD) svidx = lua_gettop(L);
-  }
+  rank = LA_T(lssolve)(L, P.W, P.X, P.m, P.n, P.k, P.rcond, meth, F);
+  if (meth == LS_SVD) svidx = lua_gettop(L);
   x = la_newt(L, F, n, nok ? 0 : P.k, LA_TYPE);
   LA_LAK(copy)(n, x->cols, LA_X(P.X), P.X->ld, LA_X(x), x->ld);
   if (rank == n && m > n) {
@@ -428,7 +444,7 @@ static int LA_T(l_lstsq)(lua_State *L) {
     }
     /* ridge fits the augmented system and qrp leaves no residual rows: both
     ** report ||A x - b||^2 of the data itself */
-    if (!nok && (meth == LS_QRP || ridge > 0 || n == 0))
+    if (!nok && (meth == LS_QRP || ridge > 0))
       LA_T(explicit_residuals)(L, A, B, x, res);
   } else lua_pushnil(L);
   lua_pushinteger(L, rank);

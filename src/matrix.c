@@ -212,6 +212,12 @@ la_Mat *la_testany(lua_State *L, int idx) {
   return same ? (la_Mat *)p : NULL;
 }
 
+la_Mat *la_testoptmat(lua_State *L, int idx, const char *fname, const char *key) {
+  la_Mat *A = la_testany(L, idx);
+  if (A && (A->flags & LA_CLOSED)) la_error(L, fname, "option '%s' is a closed matrix", key);
+  return A;
+}
+
 la_Mat *la_test(lua_State *L, int idx) {
   la_Mat *A = la_testany(L, idx);
   return A && A->dtype == LA_F64 ? A : NULL;
@@ -529,9 +535,10 @@ static int l_reshape(lua_State *L) {
   return 1;
 }
 
-static int l_totable(lua_State *L) {
-  const char *F = la_fname(L);
-  la_Mat *A = la_checkany(L, 1, F);
+/* totable's building step, run protected: the matrix (a light userdata at
+** 1, anchored by the caller) as a new table (pushes 1) */
+static int buildtable(lua_State *L) {
+  const la_Mat *A = (const la_Mat *)lua_touserdata(L, 1);
   int i, j;
   lua_createtable(L, A->rows, 0);
   for (i = 0; i < A->rows; i++) {
@@ -543,6 +550,21 @@ static int l_totable(lua_State *L) {
     }
     lua_rawseti(L, -2, i + 1);
   }
+  return 1;
+}
+
+static int l_totable(lua_State *L) {
+  const char *F = la_fname(L);
+  la_Mat *A = la_checkany(L, 1, F);
+  /* a table's only limit is memory (lua_createtable takes any int size and
+  ** fails by running out; LuaJIT's array part also stops near 2^27 entries,
+  ** "table overflow"), and the tables cost more than the matrix (16 bytes
+  ** a number, a header per row): either failure says which matrix */
+  lua_pushcfunction(L, buildtable);
+  lua_pushlightuserdata(L, A);
+  if (lua_pcall(L, 1, 1, 0) != LUA_OK)
+    return la_error(L, F, "%dx%d matrix is too large for a Lua table (%s)", A->rows, A->cols,
+                    lua_tostring(L, -1));
   return 1;
 }
 

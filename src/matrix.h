@@ -88,6 +88,10 @@ la_Mat *la_check(lua_State *L, int idx, const char *fname);
 la_Mat *la_testany(lua_State *L, int idx);
 la_Mat *la_checkany(lua_State *L, int idx, const char *fname);
 la_Mat *la_checkargany(lua_State *L, int idx, const char *fname, int argno);
+/* A matrix given as option `key` of an options table, at idx: the matrix
+** (either type) or NULL when the value is none; a closed one is an error
+** naming the option ("option 'mask' is a closed matrix"). */
+la_Mat *la_testoptmat(lua_State *L, int idx, const char *fname, const char *key);
 /* and for code written once for both types (src/generate.h): a matrix of
 ** type dtype, converted in place if it is of the other type */
 la_Mat *la_checkt(lua_State *L, int idx, const char *fname, int dtype);

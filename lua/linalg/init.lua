@@ -158,16 +158,24 @@ end
 -- the hull solves both parts exactly whatever the weight is, a heavier row
 -- only adds rounding noise to NNLS's gradients (1e4 times the scale rejected
 -- true convex combinations), and at a tiny scale (1e-200) the gradients,
--- products of two entries, would underflow to 0. All zero (or no rows):
--- the ones row alone.
+-- products of two entries, would underflow to 0. Column sums that overflow
+-- are avoided by dividing by the largest magnitude first (the weights do not
+-- change when X and y are scaled together). All zero (or no rows): the ones
+-- row alone. NNLS runs under span_check's name: its errors (no convergence,
+-- memory) are span_check's.
 local function convex_weights(X, y)
   local n = X:cols()
   if n == 0 then return la.zeros(0, 1) end
   local mu = math.max(la.norm(X, 1), la.norm(y, math.huge))   -- no squares: no overflow
+  if mu == math.huge then
+    local s = math.max(la.max(la.abs(X)), la.max(la.abs(y)))
+    X, y = X / s, y / s
+    mu = math.max(la.norm(X, 1), la.norm(y, math.huge))
+  end
   if mu == 0 then mu = 1 end
   local E = la.vstack{X / mu, la.ones(1, n)}
   local f = la.vstack{y / mu, {{1}}}
-  local w = nnls(E, f, {check_finite = false})
+  local w = under("span_check", nnls)(E, f, {check_finite = false})
   local s = w:sum()
   if s > 0 then w = w / s end
   return w
@@ -202,9 +210,9 @@ function la.span_check(X, y, opts)
     for j = 1, k do cols[j] = convex_weights(X, y:col(j)) end
     w = k == 1 and cols[1] or la.hstack(cols)
     if X.dtype == "float32" then w = w:astype("float32") end   -- NNLS computed in float64
-    rank = la.rank(X, {check_finite = false})
+    rank = under("span_check", la.rank)(X, {check_finite = false})
   else
-    w, _, rank = lstsq(X, y, {check_finite = false})
+    w, _, rank = under("span_check", lstsq)(X, y, {check_finite = false})
   end
   tol = tol or (X.dtype == "float32" and 1e-4 or 1e-10)     -- the arguments' type
   local proj = m > 0 and X * w or la.zeros(0, k)
@@ -243,7 +251,9 @@ local function check_finite_ok(M)
   return (pcall(check_finite, M, "linear_regression", "coef"))
 end
 
-local Model = {}
+-- Every model shares this metatable: getmetatable(model) gives a name, not
+-- the table, so one script cannot change every model's methods.
+local Model = {__metatable = "linalg.linear_regression model"}
 Model.__index = Model
 
 --- Predictions of a fitted model: `X * coef + intercept`.
@@ -394,11 +404,23 @@ function la.multihead_attention(X, Wq, Wk, Wv, Wo, heads, opts)
   local avg = opts.average_attn_weights
   local aopts = {scale = opts.scale, causal = opts.causal, mask = opts.mask, bias = opts.bias,
                  weights = opts.weights or avg}
-  local outs, ws, mean = {}, {}, nil
-  for h = 1, heads do
-    outs[h], ws[h] = under(F, attention)(
+  local function head(h)
+    return under(F, attention)(
       Q:sub(1, nq, (h - 1) * dk + 1, h * dk), K:sub(1, nk, (h - 1) * dk + 1, h * dk),
       V:sub(1, nk, (h - 1) * dv + 1, h * dv), aopts)
+  end
+  if nq == 0 and not (opts.weights and not avg) then
+    -- no query: every head's result is empty; one head checks the options,
+    -- and up to 2^31-1 heads are not visited one by one for nothing
+    -- (per-head weights still are: a table of that many is what was asked)
+    head(1)
+    local out = la.zeros(0, Wo:cols(), {dtype = t})
+    if avg then return out, la.zeros(0, nk, {dtype = t}) end
+    return out
+  end
+  local outs, ws, mean = {}, {}, nil
+  for h = 1, heads do
+    outs[h], ws[h] = head(h)
     if avg then mean = mean and mean + ws[h] or ws[h]; ws[h] = nil end
   end
   local out = la.hstack(outs) * Wo

@@ -26,9 +26,14 @@
 ** that are "float32"/"float64" most of the time, and views and slices of
 ** registers (written through, their parent closed or collected before
 ** use) (seeds: corpus/float32-*, whose bytes are annotated in
-** spec/fuzz/README-float32). 'X' inputs decode as they
-** did before 'Y' existed, and any other input is decoded as before, so
-** older corpus files reproduce what they found.
+** spec/fuzz/README-float32). An input whose first byte is 'Z' is decoded
+** as 'Y' plus one call kind: attention or multihead_attention given, as
+** mask and bias, views (a sub, a stepped slice) of a parent of the other
+** element type than the run's, whose leading dimension is not that of
+** their converted copies (seed: corpus/attention-views-other-type). 'X'
+** and 'Y' inputs decode as they did before 'Y' and 'Z' existed, and any
+** other input is decoded as before, so older corpus files reproduce what
+** they found.
 **
 ** Oracles (a finding, like a crash): an SVG writer that succeeds must not
 ** emit a <script element from a generated string, one that fails leaves
@@ -39,7 +44,9 @@
 ** has its parent's type and a write through it reads back; attention
 ** without a mask and with an all-ones one (on a CPU with AVX-512, two
 ** different fused kernels) agree to rounding on finite inputs (AK; seed
-** corpus/attention-kernels-agree). With
+** corpus/attention-kernels-agree); attention with views of the other type
+** as mask and bias gives bit for bit what it gives with their packed
+** copies (AV, 'Z'). With
 ** LINALG_FUZZ_CONTRACT=1, an error from a linalg function whose message
 ** does not start with "linalg." is a finding too.
 **
@@ -112,7 +119,8 @@ static const char *keys[] = { "method", "causal", "mask", "bias", "weights", "sc
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 #define NREG 8
 
-/* ext: 0 the old dialect, 1 'X', 2 'Y' ('X' with element types) */
+/* ext: 0 the old dialect, 1 'X', 2 'Y' ('X' with element types), 3 'Z'
+** ('Y' with attention options that are views of the other type) */
 typedef struct In { const uint8_t *p; size_t n; int ext; } In;
 typedef struct Out { char *s; size_t len, cap; } Out;
 
@@ -296,7 +304,7 @@ static void optvalue(In *in, Out *o, const Key *key) {
   switch (key->type) {
   case 'b': put(o, "%s", next(in) & 1 ? "true" : "false"); break;
   case 'n': put(o, "%s", next(in) & 1 ? numbers[next(in) % N(numbers)] : ints[next(in) % N(ints)]); break;
-  case 's': if (in->ext == 2 && strcmp(key->name, "dtype") == 0) dtype_(in, o); else string_(in, o); break;
+  case 's': if (in->ext >= 2 && strcmp(key->name, "dtype") == 0) dtype_(in, o); else string_(in, o); break;
   case 'm': matrix_(in, o); break;
   case 'r': put(o, "{%s, %s}", ints[next(in) % N(ints)], ints[next(in) % N(ints)]); break;
   default: {
@@ -690,6 +698,18 @@ static void views_(In *in, Out *o) {
   if (k) put(o, " C(\"sum\", R[%u]) C(\"astype\", R[%u], \"float64\") tostring(R[%u])", r, r, r);
 }
 
+/* attention ('Z'), or multihead_attention on one sequence, whose mask
+** and/or bias is a view of a parent of the other type than the run's; AV
+** in the prelude makes the views and checks the result against copies */
+static void attnview_(In *in, Out *o) {
+  unsigned r = next(in) % NREG + 1, q = next(in) % NREG + 1, k = next(in) % NREG + 1;
+  unsigned v = next(in) % NREG + 1, which = next(in) % 3, how = next(in) % 2;
+  unsigned pr = next(in) % 4, pc = next(in) % 4, step = next(in) % 3 + 1, shape = next(in) % 5;
+  unsigned flags = next(in), seed = next(in);
+  put(o, "R[%u] = AV(R[%u], R[%u], R[%u], %u, %u, %u, %u, %u, %u, %u, %u)", r, q, k, v, which,
+      how, pr, pc, step, shape, flags, seed);
+}
+
 /* a call of the extended dialect */
 static void extended(In *in, Out *o, unsigned k) {
   switch (k) {
@@ -711,6 +731,7 @@ static void extended(In *in, Out *o, unsigned k) {
   case 16: astype_(in, o); break;
   case 17: typed(in, o); break;
   case 18: views_(in, o); break;
+  case 19: attnview_(in, o); break;
   default: empties(in, o);
   }
 }
@@ -846,12 +867,60 @@ static const char prelude[] =
   "  end\n"
   "  return V\n"
   "end\n"
+  /* attention (flags odd: multihead_attention on q alone, identity
+  ** weights) with mask (which 0 or 2) and bias (1 or 2) views of a parent
+  ** of the other type than the run's, with pr rows and pc columns around
+  ** them (how 0: a sub; 1: a slice with column step `step`), of shape nq x
+  ** nk, 1 x nk, nq x 1 or (shape 3, 4) one row too many: what it gives
+  ** with packed copies of the views, bit for bit (errors alike) */
+  "local function AV(q, k, v, which, how, pr, pc, step, shape, flags, seed)\n"
+  "  if not (la.is_matrix(q) and la.is_matrix(k) and la.is_matrix(v)) then return end\n"
+  "  local mh = flags % 2 == 1\n"
+  "  if mh then k, v = q, q end\n"
+  "  local t = (q.dtype == 'float32' and k.dtype == 'float32' and v.dtype == 'float32') and 'float64' or 'float32'\n"
+  "  local m, n = q:rows(), k:rows()\n"
+  "  if shape == 1 then m = 1 elseif shape == 2 then n = 1 elseif shape >= 3 then m = m + 1 end\n"
+  "  local span = how == 1 and n > 0 and (n - 1) * step + 1 or n\n"
+  "  local function view(mask)\n"
+  "    local P = la.randn(m + pr, span + pc, seed, {dtype = t})\n"
+  "    if mask then P = la.gt(P, -0.5) end\n"
+  "    if how == 0 then return P:sub(pr + 1, pr + m, pc + 1, pc + n) end\n"
+  "    return P:slice(('%d:%d'):format(pr + 1, pr + m), ('%d:%d:%d'):format(pc + 1, step, pc + span))\n"
+  "  end\n"
+  "  local c = ({false, true, 'lower_right'})[math.floor(flags / 2) % 3 + 1]\n"
+  "  local w, l = math.floor(flags / 8) % 2 == 1, not mh and math.floor(flags / 16) % 2 == 1\n"
+  "  local o1, o2 = {causal = c, weights = w, lse = l or nil}, {causal = c, weights = w, lse = l or nil}\n"
+  "  if which ~= 1 then o1.mask = view(true) o2.mask = o1.mask:copy() end\n"
+  "  if which ~= 0 then o1.bias = view(false) o2.bias = o1.bias:copy() end\n"
+  "  local function run(opts)\n"
+  "    if not mh then return table.pack(pcall(C, 'attention', q, k, v, opts)) end\n"
+  "    local d = q:cols()\n"
+  "    local W = la.eye(d, {dtype = q.dtype})\n"
+  "    return table.pack(pcall(C, 'multihead_attention', q, W, W, W, W, (d > 1 and d % 2 == 0) and 2 or 1, opts))\n"
+  "  end\n"
+  "  local r1, r2 = run(o1), run(o2)\n"
+  "  local e = not r1[1] and r1[2] or not r2[1] and r2[2]\n"
+  "  if e and tostring(e):find('memory', 1, true) then error(e, 0) end\n"   /* the copies take more */
+  "  if r1[1] ~= r2[1] then FAIL('attention: a view option ' .. (r1[1] and 'passed' or 'failed') .. ', its copy did not') end\n"
+  "  if not r1[1] then error(r1[2], 0) end\n"
+  "  for i = 2, r1.n do\n"
+  "    local a, b = r1[i], r2[i]\n"
+  "    if type(a) ~= 'table' or la.is_matrix(a) then a, b = {a}, {b} end\n"
+  "    for j = 1, #a do\n"
+  "      if la.is_matrix(a[j]) and not SAME(a[j], b[j]) then FAIL('attention: a view of the other type as mask or bias gave another result than its copy') end\n"
+  "    end\n"
+  "  end\n"
+  "  return r1[2]\n"
+  "end\n"
   "local R = {}\n";
 
 /* Decodes the input into Lua source (NUL-terminated in o). */
 static void decode(In *in, Out *o) {
   unsigned r, s;
-  if (in->n && (in->p[0] == 'X' || in->p[0] == 'Y')) { in->ext = in->p[0] == 'Y' ? 2 : 1; in->p++; in->n--; }
+  if (in->n && (in->p[0] == 'X' || in->p[0] == 'Y' || in->p[0] == 'Z')) {
+    in->ext = in->p[0] == 'Z' ? 3 : in->p[0] == 'Y' ? 2 : 1;
+    in->p++; in->n--;
+  }
   if (in->ext) {                                     /* a GC that runs often, or not */
     static const char *gc[] = { "", "", "", "collectgarbage('incremental', 0, 1000, 10)\n",
                                 "collectgarbage('generational', 1, 100)\n" };
@@ -862,7 +931,7 @@ static void decode(In *in, Out *o) {
   }
   else put(o, "local la = ...\nlocal R = {}\n");
   for (r = 1; r <= NREG && in->n; r++) {             /* registers */
-    unsigned k = next(in) % (in->ext == 2 ? 6 : in->ext ? 4 : 3);
+    unsigned k = next(in) % (in->ext >= 2 ? 6 : in->ext ? 4 : 3);
     put(o, "pcall(function() R[%u] = ", r);
     if (k == 0) literal(in, o);
     else if (k == 1) put(o, "la.randn(%u, %u, %u)", next(in) % 12, next(in) % 12, next(in));
@@ -873,7 +942,7 @@ static void decode(In *in, Out *o) {
     put(o, " end)\n");
   }
   for (s = 0; s < 40 && in->n; s++) {                /* calls */
-    unsigned k = next(in) % (in->ext == 2 ? 19 : in->ext ? 16 : 8), a, na;
+    unsigned k = next(in) % (in->ext == 3 ? 20 : in->ext == 2 ? 19 : in->ext ? 16 : 8), a, na;
     if (k >= 8) {
       put(o, "pcall(function() ");
       extended(in, o, k);

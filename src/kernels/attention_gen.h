@@ -210,9 +210,11 @@ static void LAK(uniform)(const LAK(Attn) *a, LAK_REAL *O, int ldo, LAK_REAL *lse
     }
 }
 
-/* Results with no score to weigh (nk = 0): zeros and -inf. */
+/* Results with no score to weigh (nk = 0): zeros and -inf. No query (nq
+** = 0): nothing, at once (dv may be 2^31-1 columns of nothing). */
 static void LAK(no_keys)(const LAK(Attn) *a, LAK_REAL *O, int ldo, LAK_REAL *lse) {
   int i, j;
+  if (a->nq <= 0) return;
   for (j = 0; j < a->dv; j++) memset(O + (ptrdiff_t)j * ldo, 0, (size_t)a->nq * sizeof(LAK_REAL));
   if (lse) for (i = 0; i < a->nq; i++) lse[i] = -INF;
 }
