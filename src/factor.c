@@ -1,5 +1,5 @@
 /*
-** factor.c: the factorizations: qr, svd, eigh, cholesky, lu, eig and
+** factor.c: the factorizations: qr, svd, eigh and eigvalsh, cholesky, lu, eig and
 ** eigvals, schur, hessenberg; expm, null and orth on top of them.
 ** LAPACKE _work variants only: every byte of workspace is Lua's.
 */
@@ -16,6 +16,8 @@ static void notpd(lua_State *L, const char *fname, int k) {
 }
 
 static const char *const finite_only[] = {"check_finite", NULL};
+static const char *const eigh_keys[] = {"uplo", "check_finite", NULL};
+static const char *const uplos[] = {"L", "U", NULL};
 
 static int imin(int a, int b) { return a < b ? a : b; }
 
@@ -25,7 +27,7 @@ static int imin(int a, int b) { return a < b ? a : b; }
 
 /* Each entry point runs the pass of its argument's type (la_argtype):
 ** float32 through LAPACK's s routines, float64 through its d routines. */
-LA_TYPED(qr, 1) LA_TYPED(svd, 1) LA_TYPED(eigh, 1) LA_TYPED(cholesky, 1) LA_TYPED(lu, 1)
+LA_TYPED(qr, 1) LA_TYPED(svd, 1) LA_TYPED(eigh, 1) LA_TYPED(eigvalsh, 1) LA_TYPED(cholesky, 1) LA_TYPED(lu, 1)
 LA_TYPED(eig, 1) LA_TYPED(eigvals, 1) LA_TYPED(schur, 1) LA_TYPED(hessenberg, 1)
 LA_TYPED(null, 1) LA_TYPED(orth, 1)
 
@@ -63,7 +65,7 @@ static int l_expm(lua_State *L) {
 }
 
 static const luaL_Reg funcs[] = {
-  {"qr", l_qr}, {"svd", l_svd}, {"eigh", l_eigh},
+  {"qr", l_qr}, {"svd", l_svd}, {"eigh", l_eigh}, {"eigvalsh", l_eigvalsh},
   {"cholesky", l_cholesky}, {"lu", l_lu}, {"eig", l_eig}, {"eigvals", l_eigvals},
   {"schur", l_schur}, {"hessenberg", l_hessenberg}, {"expm", l_expm},
   {"null", l_null}, {"orth", l_orth}, {NULL, NULL}
