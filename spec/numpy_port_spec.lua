@@ -319,7 +319,7 @@ describe("linalg.numpy_names", function()
   end)
 
   it("is the README's table, row for row", function()
-    local readme = io.open("README.md"):read("a")
+    local readme = io.open("README.md"):read("*a")
     local table_md = readme:match("<!%-%- numpy_names: the table below is linalg%.numpy_names%.markdown%(%) %-%->\n(.-)<!%-%- numpy_names: end %-%->")
     assert(table_md, "README has no numpy_names table")
     assert.are.equal(names.markdown(), table_md)
@@ -333,7 +333,7 @@ local function repl(input)
   assert(f:write(input))
   assert(f:close())
   local p = io.popen(string.format("LUA_CPATH='%s' lua5.4 bin/linalg-repl < %s 2>&1", package.cpath, name))
-  local out = p:read("a")
+  local out = p:read("*a")
   p:close()
   os.remove(name)
   return out
@@ -351,14 +351,15 @@ describe("help for a NumPy name", function()
   end)
 end)
 
-local have_tmux = os.execute("command -v tmux >/dev/null 2>&1")
+local tmux_rc = os.execute("command -v tmux >/dev/null 2>&1")
+local have_tmux = tmux_rc == true or tmux_rc == 0
 local have_rl = pcall(require, "linalg.readline")
 local on_tty = (have_tmux and have_rl) and describe or pending
 
 on_tty("Tab completion of a NumPy name", function()
   local function sh(cmd)
     local p = io.popen(cmd .. " 2>&1")
-    local out = p:read("a")
+    local out = p:read("*a")
     p:close()
     return out
   end
