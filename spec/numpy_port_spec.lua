@@ -326,15 +326,15 @@ describe("linalg.numpy_names", function()
   end)
 end)
 
--- what bin/linalg-repl prints given these lines on its standard input
+local sh = require "shell"
+
+-- what bin/linalg-repl prints given input on its standard input
 local function repl(input)
   local name = os.tmpname()
   local f = assert(io.open(name, "w"))
   assert(f:write(input))
   assert(f:close())
-  local p = io.popen(string.format("LUA_CPATH='%s' lua5.4 bin/linalg-repl < %s 2>&1", package.cpath, name))
-  local out = p:read("*a")
-  p:close()
+  local out = sh(string.format("LUA_CPATH='%s' lua5.4 bin/linalg-repl < %s", package.cpath, name))
   os.remove(name)
   return out
 end
@@ -357,12 +357,6 @@ local have_rl = pcall(require, "linalg.readline")
 local on_tty = (have_tmux and have_rl) and describe or pending
 
 on_tty("Tab completion of a NumPy name", function()
-  local function sh(cmd)
-    local p = io.popen(cmd .. " 2>&1")
-    local out = p:read("*a")
-    p:close()
-    return out
-  end
   local sock = "linalg-numpy-spec-" .. os.time()
   local function screen() return sh("tmux -L " .. sock .. " capture-pane -p -t s") end
   local function wait(text)
