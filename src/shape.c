@@ -1,7 +1,8 @@
 /*
 ** shape.c: construction and shape (NumPy's arange, linspace, full, triu,
 ** kron, tile, flip, roll; Octave's repmat, circshift, blkdiag, A(:)) and
-** slicing by ranges, index lists and masks.
+** slicing by ranges, index lists and masks, and assignment to such a
+** selection (set, fill).
 */
 #include <math.h>
 #include <stdlib.h>
