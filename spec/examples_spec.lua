@@ -23,6 +23,7 @@ describe("examples", function()
                                      "mgs  orthogonality error max|Q^T Q - I| = 1.000e-08",
                                      "kept columns:\t1, 3"},
     ["examples/least_squares.lua"] = {"all methods agree:\ttrue", "trace 5.0000", "lstsq on [1, X] matches:\ttrue"},
+    ["examples/numpy_port.lua"] = {"Classical GS orthogonality error:\t1e-08", "all NumPy values reproduced"},
   }
   for f in io.popen("ls examples/*.lua"):lines() do
     it(f .. " runs and prints what the seed texts say", function()

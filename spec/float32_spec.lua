@@ -54,7 +54,7 @@ local cases = {
   -- access and views
   shape = {{W}, same = {1, 2}}, rows = {{W}, same = {1}}, cols = {{W}, same = {1}},
   numel = {{W}, same = {1}}, get = {{W, 2, 3}, same = {1}},
-  set = {{W:copy(), 1, 1, 0.75}}, row = {{W, 2}}, col = {{W, 2}}, sub = {{S, 1, 2, 2, 3}},
+  set = {{W:copy(), 1, 1, 0.75}}, fill = {{W:copy(), 0.75}}, row = {{W, 2}}, col = {{W, 2}}, sub = {{S, 1, 2, 2, 3}},
   copy = {{W}}, reshape = {{W, 3, 2}}, t = {{W}}, vec = {{W}}, slice = {{S, {1, 3}, {2, 3}}},
   totable = {{W}, same = {1}},
   astype = {{W, "float64"}, check = function(r32) assert.are.equal("float64", r32[1].dtype) end, keep = true},
@@ -67,6 +67,7 @@ local cases = {
   matmul = {{G, S}}, emul = {{W, P}}, ediv = {{W, P}}, pow = {{P, 2}},
   dot = {{v, w}}, outer = {{v, w}}, trace = {{G}}, norm = {{G}}, cosine = {{v, w}},
   angle = {{v, w}}, cosine_matrix = {{W, P}}, allclose = {{W, W}, same = {1}},
+  isclose = {{W, W:copy():set(1, 1, 0.5000001)}}, inner = {{W, P}},
   sum = {{W}}, mean = {{W}}, min = {{W}}, max = {{W}}, prod = {{W}}, var = {{W, 1}},
   std = {{W, 1}}, argmin = {{W, 1}, index = {1}}, argmax = {{W, 1}, index = {1}},
   cumsum = {{W, 2}}, cumprod = {{W, 2}}, sort = {{W, 2}, index = {2}}, argsort = {{W, 2}, index = {1}},
@@ -87,7 +88,7 @@ local cases = {
   lt = {{W, P}}, le = {{W, P}}, gt = {{W, P}}, ge = {{W, P}}, eq = {{W, W}}, ne = {{W, P}},
   where = {{m{{1, 0, 1}, {0, 1, 0}}, W, P}}, clip = {{W, -1, 1}},
   -- factorizations and solvers
-  qr = {{T}, abs = true}, svd = {{T}, abs = true}, eigh = {{S}, abs = true},
+  qr = {{T}, abs = true}, svd = {{T}, abs = true}, eigh = {{S}, abs = true}, eigvalsh = {{S}},
   cholesky = {{S}}, lu = {{G}, index = {3}}, eig = {{S}, abs = true}, eigvals = {{S}},
   schur = {{S}, abs = true}, hessenberg = {{G}, abs = true}, expm = {{U}},
   null = {{m{{1, 2, 3}, {2, 4, 7}}}, abs = true}, orth = {{T}, abs = true},  -- null: rank 2, one basis column

@@ -29,10 +29,10 @@ local api = {
   {"randn", {"I", "I"}, {2, 2}}, {"rand", {"I", "I"}, {2, 2}},
   {"hstack", {"L"}, {{M, M}}}, {"vstack", {"L"}, {{M, M}}},
   {"shape", {"M"}, {M}}, {"rows", {"M"}, {M}}, {"cols", {"M"}, {M}}, {"numel", {"M"}, {M}},
-  {"get", {"M", "I", "I?"}, {M, 1, 1}}, {"set", {"M", "I", "I", "N"}, {M, 1, 1, 5}},
+  {"get", {"M", "I", "I?"}, {M, 1, 1}}, {"set", {"M", "I?", "I?", "N?"}, {M, 1, 1, 5}},
   {"row", {"M", "I"}, {M, 1}}, {"col", {"M", "I"}, {M, 1}},
   {"sub", {"M", "I", "I", "I", "I"}, {M, 1, 1, 1, 1}},
-  {"copy", {"M"}, {M}}, {"reshape", {"M", "I", "I"}, {M, 4, 1}}, {"totable", {"M"}, {M}},
+  {"copy", {"M"}, {M}}, {"reshape", {"M", "I", "I?"}, {M, 4, 1}}, {"totable", {"M"}, {M}},
   {"t", {"M"}, {M}}, {"astype", {"M", "D"}, {M, "float32"}}, {"emul", {"M", "M"}, {M, M}}, {"ediv", {"M", "M"}, {M, M}},
   {"sum", {"M"}, {M}}, {"mean", {"M"}, {M}}, {"min", {"M"}, {M}}, {"max", {"M"}, {M}},
   {"map", {"M", "F"}, {M, function(x) return x end}},
@@ -111,6 +111,9 @@ local api = {
   {"ne", {"M", "M"}, {M, M}},
   {"atan2", {"M", "M"}, {M, M}},
   {"hypot", {"M", "M"}, {M, M}},
+  -- coming from NumPy (spec/numpy_port_spec.lua has set's selections)
+  {"fill", {"M", "N"}, {M, 1}}, {"isclose", {"M", "M", "O"}, {M, M, {}}},
+  {"eigvalsh", {"M", "O"}, {la.eye(2), {}}}, {"inner", {"M", "M"}, {M, M}},
 }
 
 -- the error each hostile value gives in a slot of each kind

@@ -40,6 +40,8 @@ describe("argument counts", function()
     {"rand", {2, 2, 1}, opts = {}}, {"randn", {2, 2, 1}, opts = {}},
     {"arange", {0, 5, 1}, opts = {}}, {"linspace", {0, 1, 5}, opts = {}},
     {"logspace", {0, 1, 5, 10}, opts = {}}, {"full", {2, 2, 3}, opts = {}},
+    {"inner", {v, v}}, {"eigvalsh", {A}, opts = {}}, {"isclose", {A, A}, opts = {}},
+    {"fill", {la.zeros(2, 2), 1}},
     {"zeros_like", {A}}, {"ones_like", {A}}, {"full_like", {A, 2}},
     {"triu", {A, 0}}, {"tril", {A, 0}}, {"tile", {A, 1, 2}}, {"repmat", {A, 2, 2}},
     {"flip", {A, 1}}, {"fliplr", {A}}, {"flipud", {A}}, {"roll", {A, 1, 1}},

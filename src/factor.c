@@ -1,5 +1,5 @@
 /*
-** factor.c: the factorizations: qr, svd, eigh, cholesky, lu, eig and
+** factor.c: the factorizations: qr, svd, eigh and eigvalsh, cholesky, lu, eig and
 ** eigvals, schur, hessenberg; expm, null and orth on top of them.
 ** LAPACKE _work variants only: every byte of workspace is Lua's.
 */
@@ -16,6 +16,8 @@ static void notpd(lua_State *L, const char *fname, int k) {
 }
 
 static const char *const finite_only[] = {"check_finite", NULL};
+static const char *const eigh_keys[] = {"uplo", "check_finite", NULL};
+static const char *const uplos[] = {"L", "U", NULL};
 
 static int imin(int a, int b) { return a < b ? a : b; }
 
@@ -25,7 +27,7 @@ static int imin(int a, int b) { return a < b ? a : b; }
 
 /* Each entry point runs the pass of its argument's type (la_argtype):
 ** float32 through LAPACK's s routines, float64 through its d routines. */
-LA_TYPED(qr, 1) LA_TYPED(svd, 1) LA_TYPED(eigh, 1) LA_TYPED(cholesky, 1) LA_TYPED(lu, 1)
+LA_TYPED(qr, 1) LA_TYPED(svd, 1) LA_TYPED(eigh, 1) LA_TYPED(eigvalsh, 1) LA_TYPED(cholesky, 1) LA_TYPED(lu, 1)
 LA_TYPED(eig, 1) LA_TYPED(eigvals, 1) LA_TYPED(schur, 1) LA_TYPED(hessenberg, 1)
 LA_TYPED(null, 1) LA_TYPED(orth, 1)
 
@@ -64,6 +66,7 @@ static int l_expm(lua_State *L) {
 
 static const la_Reg funcs[] = {
   {"qr", l_qr, 1 + LA_OPTS}, {"svd", l_svd, 1 + LA_OPTS}, {"eigh", l_eigh, 1 + LA_OPTS},
+  {"eigvalsh", l_eigvalsh, 1 + LA_OPTS},
   {"cholesky", l_cholesky, 1 + LA_OPTS}, {"lu", l_lu, 1 + LA_OPTS},
   {"eig", l_eig, 1 + LA_OPTS}, {"eigvals", l_eigvals, 1 + LA_OPTS},
   {"schur", l_schur, 1 + LA_OPTS}, {"hessenberg", l_hessenberg, 1 + LA_OPTS},

@@ -61,25 +61,32 @@ static int LA_T(l_svd)(lua_State *L) {
   return 3;
 }
 
-/* eigh(A) -> w, V (dsyevd, lower triangle); w ascending, A V = V diag(w) */
-static int LA_T(l_eigh)(lua_State *L) {
+/* eigh(A) -> w, V (job 'V') and eigvalsh(A) -> w (job 'N'): dsyevd on a
+** copy of A; w ascending, A V = V diag(w). By default A must be symmetric
+** and its lower triangle is read; {uplo = "L" | "U"} reads that triangle
+** alone, unchecked, as NumPy's UPLO. */
+static int LA_T(eigh)(lua_State *L, char job) {
   const char *F = la_fname(L);
   la_Mat *A = la_checksquaret(L, 1, F, LA_TYPE), *V, *w;
-  int n = A->rows;
+  int n = A->rows, uplo;
   lapack_int info;
-  la_checkopts(L, 2, F, finite_only);
+  la_checkopts(L, 2, F, eigh_keys);
   (void)la_optcheckfinite(L, 2, F);  /* validated; dsyevd iterates on A */
+  uplo = la_optenum(L, 2, "uplo", -1, uplos, F);
   la_checkfinite(L, A, F, "A", 1);
-  la_checksym(L, A, F);
+  if (uplo < 0) la_checksym(L, A, F);
   w = la_newt(L, F, n, 1, LA_TYPE);
   V = la_copyof(L, A, F);
   LA_WORKCALL_IWORK_T(L, F, LA_ROUTINE(syevd), info,
-                    LA_LAPACKE(syevd)(LAPACK_COL_MAJOR, 'V', 'L', n, LA_X(V), V->ld,
-                                        LA_X(w), WORK, LWORK, IWORK, LIWORK));
+                    LA_LAPACKE(syevd)(LAPACK_COL_MAJOR, job, uplo == 1 ? 'U' : 'L', n, LA_X(V),
+                                        V->ld, LA_X(w), WORK, LWORK, IWORK, LIWORK));
   if (info > 0) la_error(L, F, "eigenvalue algorithm did not converge");
-  lua_pop(L, 2);                         /* IWORK, WORK; w, V on top */
-  return 2;
+  lua_pop(L, job == 'N' ? 3 : 2);        /* IWORK, WORK (and V): w, V or w on top */
+  return job == 'N' ? 1 : 2;
 }
+
+static int LA_T(l_eigh)(lua_State *L) { return LA_T(eigh)(L, 'V'); }
+static int LA_T(l_eigvalsh)(lua_State *L) { return LA_T(eigh)(L, 'N'); }
 
 /* cholesky(A [, {lower = true}]) -> L with A = L L^T (or U with A = U^T U):
 ** dpotrf on a symmetric A (checked); NumPy's default is lower, SciPy's

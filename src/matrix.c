@@ -439,9 +439,7 @@ static int checkindex(lua_State *L, const char *fname, int arg, lua_Integer lim,
   return (int)(i - 1);
 }
 
-/* Element (i, j) for (A, i, j) at args 2, 3; one index is the linear,
-** column-major index (so v(i) works for both vector orientations). */
-static void element(lua_State *L, la_Mat *A, const char *fname, int linear, int *pi, int *pj) {
+void la_element(lua_State *L, la_Mat *A, const char *fname, int linear, int *pi, int *pj) {
   int i, j;
   if (linear) {
     lua_Integer k = checkindex(L, fname, 2, (lua_Integer)A->rows * A->cols,
@@ -458,19 +456,8 @@ static void element(lua_State *L, la_Mat *A, const char *fname, int linear, int 
 static int l_get(lua_State *L) {
   la_Mat *A = la_checkany(L, 1, "get");
   int i, j;
-  element(L, A, "get", lua_isnoneornil(L, 3), &i, &j);
+  la_element(L, A, "get", lua_isnoneornil(L, 3), &i, &j);
   lua_pushnumber(L, la_get(A, i, j));
-  return 1;
-}
-
-static int l_set(lua_State *L) {
-  const char *F = la_fname(L);
-  la_Mat *A = la_checkany(L, 1, F);
-  int linear = lua_gettop(L) <= 3, varg = linear ? 3 : 4, i, j;
-  if (lua_type(L, varg) != LUA_TNUMBER) la_typeerror(L, F, varg, "number");
-  element(L, A, F, linear, &i, &j);
-  la_put(A, i, j, lua_tonumber(L, varg));
-  lua_settop(L, 1);
   return 1;
 }
 
@@ -523,10 +510,33 @@ static int l_copy(lua_State *L) {
   return 1;
 }
 
+/* a size argument of reshape: 0..INT_MAX, or -1 (to be inferred) */
+static int rsize(lua_State *L, const char *fname, int arg) {
+  if (lua_type(L, arg) == LUA_TNUMBER && lua_tonumber(L, arg) == -1) return -1;
+  return la_checksize(L, fname, arg);
+}
+
+/* The size -1 stands for in a reshape of A into m x n: the other size
+** must divide A's entries (and not be 0). */
+static int inferred(lua_State *L, const char *fname, const la_Mat *A, int m, int n) {
+  lua_Integer all = (lua_Integer)A->rows * A->cols, k = m < 0 ? n : m;
+  if (m < 0 && n < 0) return la_error(L, fname, "only one size can be -1");
+  if (k == 0 || all % k != 0 || all / k > 2147483647) {
+    if (m < 0) return la_error(L, fname, "cannot reshape %dx%d into ?x%d", A->rows, A->cols, n);
+    return la_error(L, fname, "cannot reshape %dx%d into %dx?", A->rows, A->cols, m);
+  }
+  return (int)(all / k);
+}
+
+/* reshape(A, m, n): the entries in column-major order; one of m, n may be
+** -1, inferred from the others (NumPy's); reshape(A, k) with k = numel(A)
+** or -1: all of them as a column */
 static int l_reshape(lua_State *L) {
   const char *F = la_fname(L);
   la_Mat *A = la_checkany(L, 1, F), *B;
-  int m = la_checksize(L, F, 2), n = la_checksize(L, F, 3);
+  int m = rsize(L, F, 2), n = lua_isnoneornil(L, 3) ? 1 : rsize(L, F, 3);
+  if (m < 0) m = inferred(L, F, A, m, n);
+  else if (n < 0) n = inferred(L, F, A, m, n);
   if ((lua_Integer)m * n != (lua_Integer)A->rows * A->cols)
     la_error(L, F, "cannot reshape %dx%d into %dx%d", A->rows, A->cols, m, n);
   B = la_newt(L, F, m, n, A->dtype);
@@ -727,7 +737,7 @@ static int m_tostring(lua_State *L) {
 
 static const la_Reg funcs[] = {
   {"shape", l_shape, 1}, {"rows", l_rows, 1}, {"cols", l_cols, 1}, {"numel", l_numel, 1},
-  {"get", l_get, 3}, {"set", l_set, 4}, {"row", l_row, 2}, {"col", l_col, 2},
+  {"get", l_get, 3}, {"row", l_row, 2}, {"col", l_col, 2},
   {"sub", l_sub, 5}, {"copy", l_copy, 1}, {"reshape", l_reshape, 3},
   {"totable", l_totable, 1}, {"t", l_t, 1}, {"astype", l_astype, 2}, {NULL, NULL, 0}
 };

@@ -113,6 +113,11 @@ la_Mat *la_checksquaret(lua_State *L, int idx, const char *fname, int dtype);
 ** a column stride); the view keeps P alive in its user value 1. */
 la_Mat *la_view(lua_State *L, la_Mat *P, int i, int j, int m, int n, int ld);
 
+/* Element (i, j) (0-based) of A for the 1-based indices at stack indices 2
+** and 3, or, with linear set, for the column-major linear index at 2 (so
+** v(i) reads either vector orientation); out of range is an error. */
+void la_element(lua_State *L, la_Mat *A, const char *fname, int linear, int *pi, int *pj);
+
 /* Vectors: n x 1 or 1 x n. la_vec gives a vector argument's data, length
 ** and stride. la_rhs: an m x k right-hand side; a 1 x m row is read as a
 ** vector (replaced at idx by its column copy): the one place that rule is. */

@@ -1,8 +1,8 @@
 /*
 ** measures.c: numbers that measure matrices and vectors. Norms (norm with
 ** every NumPy order, vecnorm along a dim), trace, rank and cond; cosine and
-** angle of two vectors, cosine_matrix of two sets of rows; allclose
-** (NumPy's tolerance test, broadcasting).
+** angle of two vectors, cosine_matrix of two sets of rows; allclose and
+** isclose (NumPy's tolerance test, broadcasting).
 */
 #include <float.h>
 #include <lapacke.h>
@@ -279,6 +279,37 @@ static int l_allclose(lua_State *L) {
   return 1;
 }
 
+/* isclose(A, B [, {rtol = 1e-5, atol = 1e-8, equal_nan = false}]): 1/0
+** where allclose's test holds, broadcasting as lt; two numbers give a
+** boolean, float32 operands a float32 mask */
+static int l_isclose(lua_State *L) {
+  const char *F = la_fname(L);
+  static const char *const keys[] = {"rtol", "atol", "equal_nan", NULL};
+  double rtol, atol;
+  int eqnan, m, n;
+  la_Operand o[2];
+  lak_sArg a[2];
+  float s[2];
+  la_Mat *C;
+  la_checkopts(L, 3, F, keys);
+  rtol = la_optnum(L, 3, "rtol", 1e-5, F);
+  atol = la_optnum(L, 3, "atol", 1e-8, F);
+  eqnan = la_optbool(L, 3, "equal_nan", 0, F);
+  lua_settop(L, 2);
+  if (la_broadcast32(L, F, a, s, 2, &m, &n)) {
+    C = la_newt(L, F, m, n, LA_F32);
+    lak_sisclose(m, n, a[0], a[1], rtol, atol, eqnan, C->fdata, C->ld);
+  } else if (la_broadcast(L, F, o, 2, &m, &n)) {
+    double c;
+    lak_isclose(1, 1, o[0].a, o[1].a, rtol, atol, eqnan, &c, 1);
+    lua_pushboolean(L, c != 0.0);
+  } else {
+    C = la_new(L, F, m, n);
+    lak_isclose(m, n, o[0].a, o[1].a, rtol, atol, eqnan, C->data, C->ld);
+  }
+  return 1;
+}
+
 /* ---------------------------------------------------------------- rank, cond */
 
 static const char *const finite_only[] = {"check_finite", NULL};
@@ -339,7 +370,8 @@ static const la_Reg funcs[] = {
   {"norm", l_norm, 3}, {"vecnorm", l_vecnorm, 3}, {"trace", l_trace, 2},
   {"rank", l_rank, 2 + LA_OPTS}, {"cond", l_cond, 2 + LA_OPTS}, {"cosine", l_cosine, 2},
   {"angle", l_angle, 2}, {"cosine_matrix", l_cosine_matrix, 2},
-  {"allclose", l_allclose, 4}, {NULL, NULL, 0}
+  {"allclose", l_allclose, 4}, {"isclose", l_isclose, 2 + LA_OPTS},
+  {NULL, NULL, 0}
 };
 
 void la_open_measures(lua_State *L) {

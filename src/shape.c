@@ -1,7 +1,8 @@
 /*
 ** shape.c: construction and shape (NumPy's arange, linspace, full, triu,
 ** kron, tile, flip, roll; Octave's repmat, circshift, blkdiag, A(:)) and
-** slicing by ranges, index lists and masks.
+** slicing by ranges, index lists and masks, and assignment to such a
+** selection (set, fill).
 */
 #include <math.h>
 #include <stdlib.h>
@@ -447,7 +448,100 @@ static int l_slice(lua_State *L) {
   return 1;
 }
 
+/* ------------------------------------------------------- assignment */
+
+/* B, the value of an r x c selection, as an operand: element (i, j) is
+** B->data or fdata at i * rs + j * cs (strides 0 along a broadcast
+** dimension). NumPy's rule, and a vector fills a one-row or one-column
+** selection in either orientation (linalg's vectors are columns; NumPy's
+** A[i, :] = v takes a 1-D v). */
+static void valueshape(lua_State *L, const char *fname, const la_Mat *B, int r, int c,
+                       ptrdiff_t *rs, ptrdiff_t *cs) {
+  int vec = (r == 1 || c == 1) && la_isvec(B) && B->rows * B->cols == r * c;
+  if (vec && r == 1 && B->rows != 1) { *rs = 0; *cs = 1; return; }    /* a column into a row */
+  if (vec && c == 1 && B->cols != 1) { *rs = B->ld; *cs = 0; return; }  /* a row into a column */
+  if ((B->rows != r && B->rows != 1) || (B->cols != c && B->cols != 1))
+    la_error(L, fname, "%d x %d block, value is %d x %d", r, c, B->rows, B->cols);
+  *rs = B->rows == 1 ? 0 : 1;
+  *cs = B->cols == 1 ? 0 : B->ld;
+}
+
+/* whether the storage spans of A and B (either type) share a byte */
+static int overlaps(const la_Mat *A, const la_Mat *B) {
+  size_t ea = A->dtype == LA_F32 ? sizeof(float) : sizeof(double);
+  size_t eb = B->dtype == LA_F32 ? sizeof(float) : sizeof(double);
+  const char *a = (const char *)LA_DATA(A), *b = (const char *)LA_DATA(B);
+  if (LA_EMPTY(A) || LA_EMPTY(B)) return 0;
+  return a < b + ((size_t)(B->cols - 1) * (size_t)B->ld + (size_t)B->rows) * eb &&
+         b < a + ((size_t)(A->cols - 1) * (size_t)A->ld + (size_t)A->rows) * ea;
+}
+
+/* set(A, rows, cols, B): NumPy's A[rows, cols] = B. rows and cols as slice
+** takes them; B a number, or a matrix (or table) of the selection's shape
+** or broadcast to it (valueshape). A B that shares storage with A (a view
+** of it) is copied first, so the result is NumPy's. Repeated indices: the
+** last write wins, as in NumPy. */
+static void setsel(lua_State *L, const char *fname, la_Mat *A) {
+  Sel r, c;
+  la_Mat *B = NULL;
+  ptrdiff_t rs = 0, cs = 0;
+  int i, j, t = lua_type(L, 4);
+  double x = 0.0;
+  if (t != LUA_TNUMBER && t != LUA_TTABLE && la_testany(L, 4) == NULL)
+    la_typeerror(L, fname, 4, "number, matrix or table");
+  if (t == LUA_TNUMBER) x = lua_tonumber(L, 4);
+  else B = la_checkargany(L, 4, fname, 4);
+  selparse(L, 2, A->rows, "row", &r);
+  selparse(L, 3, A->cols, "column", &c);
+  if (B) {
+    valueshape(L, fname, B, r.n, c.n, &rs, &cs);      /* checked before copying */
+    if (overlaps(A, B)) {                   /* a view of A: read a packed copy */
+      B = la_copyof(L, B, fname);
+      valueshape(L, fname, B, r.n, c.n, &rs, &cs);
+    }
+  }
+  for (j = 0; j < c.n && r.n > 0; j++)
+    for (i = 0; i < r.n; i++) {
+      ptrdiff_t k = i * rs + j * cs;
+      if (B) x = B->dtype == LA_F32 ? (double)B->fdata[k] : B->data[k];
+      la_put(A, selat(&r, i), selat(&c, j), x);
+    }
+}
+
+/* set(A, i, j, x) / set(A, k, x): one entry (x a number; k the linear,
+** column-major index); any other set(A, rows, cols, B) is setsel's.
+** Returns A. */
+static int l_set(lua_State *L) {
+  const char *F = la_fname(L);
+  la_Mat *A = la_checkany(L, 1, F);
+  int top = lua_gettop(L), i, j;
+  if (top <= 3 || (lua_type(L, 2) == LUA_TNUMBER && lua_type(L, 3) == LUA_TNUMBER &&
+                   lua_type(L, 4) != LUA_TTABLE && la_testany(L, 4) == NULL)) {
+    int varg = top <= 3 ? 3 : 4;
+    if (lua_type(L, varg) != LUA_TNUMBER) la_typeerror(L, F, varg, "number");
+    la_element(L, A, F, top <= 3, &i, &j);
+    la_put(A, i, j, lua_tonumber(L, varg));
+  } else {
+    lua_settop(L, 4);
+    setsel(L, F, A);
+  }
+  lua_settop(L, 1);
+  return 1;
+}
+
+/* fill(A, x): every entry of A (through a view: its parent's) set to x;
+** returns A */
+static int l_fill(lua_State *L) {
+  const char *F = la_fname(L);
+  la_Mat *A = la_checkany(L, 1, F);
+  if (lua_type(L, 2) != LUA_TNUMBER) la_typeerror(L, F, 2, "number");
+  la_fill(A, lua_tonumber(L, 2));
+  lua_settop(L, 1);
+  return 1;
+}
+
 static const la_Reg funcs[] = {
+  {"set", l_set, 4}, {"fill", l_fill, 2},
   {"arange", l_arange, 3 + LA_OPTS}, {"linspace", l_linspace, 3 + LA_OPTS},
   {"logspace", l_logspace, 4 + LA_OPTS}, {"full", l_full, 3 + LA_OPTS},
   {"zeros_like", l_zeros_like, 1}, {"ones_like", l_ones_like, 1},

@@ -430,10 +430,40 @@ function la.multihead_attention(X, Wq, Wk, Wv, Wo, heads, opts)
   return out
 end
 
+--- NumPy's `inner`: the sums of products over the last axis. Two vectors
+-- (n x 1 or 1 x n, either orientation) give their dot product, a number;
+-- an m x k matrix and a vector of k give `A * v` (an m x 1 column), in
+-- either order; two matrices with k columns give `A * B.T` (np.inner(a, b)
+-- is a @ b.T for 2-D a, b: inner products of rows). A number gives its
+-- product with the other argument.
+-- @param a matrix, vector or number
+-- @param b matrix, vector or number
+-- @return number or matrix
+function la.inner(a, b)
+  local F = "inner"
+  if type(a) == "number" or type(b) == "number" then
+    if type(a) == "number" and type(b) == "number" then return a * b end
+    if type(a) == "number" then return a * asmatrix(b, F, 2) end
+    return asmatrix(a, F, 1) * b
+  end
+  a, b = common(a, b, F, 1, 2)
+  local am, an = a:shape()
+  local bm, bn = b:shape()
+  local av, bv = am == 1 or an == 1, bm == 1 or bn == 1
+  local ka, kb = av and am * an or an, bv and bm * bn or bn      -- summed over
+  if ka ~= kb then
+    fail(F, "%dx%d and %dx%d: the last dimensions differ (%d ~= %d)", am, an, bm, bn, ka, kb)
+  end
+  if av and bv then return la.dot(a, b) end
+  if bv then return a * asvector(b, F, 2) end
+  if av then return b * asvector(a, F, 1) end
+  return a * b.T
+end
+
 -- At most these arguments, as every function of the core (an extra argument
 -- is an error, not ignored; see util.arity).
 util.arity(la, {project = {2, opts = true}, projection_matrix = {1, opts = true},
-  scalar_projection = 2, span_check = {2, opts = true},
+  scalar_projection = 2, inner = 2, span_check = {2, opts = true},
   linear_regression = {2, opts = true}, multihead_attention = {6, opts = true}})
 util.arity(Model, {predict = 2, score = 3})        -- self counts
 
@@ -498,7 +528,7 @@ for name in ([[matrix vector zeros ones eye rand randn hstack vstack shape rows
   floor ceil round sin cos tan tanh sinh cosh asin acos atan log2 log10 isnan isinf isfinite
   maximum minimum lt le gt ge eq ne atan2 hypot where clip any all count_nonzero find nonzero
   rank cond project projection_matrix scalar_projection span_check linear_regression
-  multihead_attention]]):gmatch("%S+") do FLOAT32[name] = true end
+  multihead_attention fill isclose eigvalsh inner]]):gmatch("%S+") do FLOAT32[name] = true end
 for name, f in pairs(la) do
   if type(f) == "function" and not FLOAT32[name] then la[name] = f32wrap(f, name) end
 end

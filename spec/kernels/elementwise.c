@@ -2,7 +2,7 @@
 ** spec/kernels/elementwise.c: lak_unary against libm (its SIMD loops may
 ** call libmvec, documented within 4 ulp), the special values, rounding
 ** half to even; lak_binary (NaN-propagating maximum / minimum, comparisons,
-** broadcasting); lak_where and lak_clip (NumPy's rules); lak_allclose.
+** broadcasting); lak_where and lak_clip (NumPy's rules); lak_allclose, lak_isclose.
 */
 #include <string.h>
 
@@ -180,10 +180,32 @@ static void allclose(void) {
   CHECK(lak_allclose(2, 1, A, S, 0, 0) == 0, "2 is not 1");
   CHECK(lak_allclose(1, 1, N, N, 1, 1) == 0, "NaN");
   CHECK(lak_allclose(0, 5, A, B, 0, 0) == 1, "empty");
+  {                                     /* rtol * |inf| admitted 1 vs inf */
+    double inf = HUGE_VAL;
+    lak_Arg I = {&inf, 0, 0};
+    CHECK(lak_allclose(1, 1, S, I, 1e-5, 1e-8) == 0, "1 is not close to inf");
+  }
+}
+
+/* lak_isclose / lak_sisclose: allclose's test entry by entry into a 1/0
+** matrix (ldc respected), NaN close to NaN with equal_nan only */
+static void isclose(void) {
+  double a[4] = {1, HUGE_VAL, NAN, 1}, b[4] = {1 + 1e-6, HUGE_VAL, NAN, HUGE_VAL}, c[6];
+  float af[2] = {1, 2}, bf = 1, cf[2];
+  lak_Arg A = {a, 1, 2}, B = {b, 1, 2};
+  lak_sArg Af = {af, 1, 0}, Bf = {&bf, 0, 0};
+  c[2] = c[5] = -7;
+  lak_isclose(2, 2, A, B, 1e-5, 1e-8, 0, c, 3);
+  CHECK(c[0] == 1 && c[1] == 1 && c[3] == 0 && c[4] == 0 && c[2] == -7 && c[5] == -7, "isclose, ldc 3");
+  lak_isclose(2, 2, A, B, 1e-5, 1e-8, 1, c, 3);
+  CHECK(c[3] == 1 && c[4] == 0, "equal_nan");
+  lak_sisclose(2, 1, Af, Bf, 0, 0, 0, cf, 2);
+  CHECK(cf[0] == 1 && cf[1] == 0, "float, a broadcast scalar");
 }
 
 int main(void) {
   allclose();
+  isclose();
   unary();
   unary_special();
   binary();

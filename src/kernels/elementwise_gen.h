@@ -86,12 +86,31 @@ void LAK(clip)(int m, int n, LAK(Arg) a, LAK(Arg) b, LAK(Arg) k, LAK_REAL *c, in
 
 /* ---------------------------------------------------------------- tests */
 
+/* NumPy's isclose of one pair, in double: equal (infinities of one sign
+** included), or both finite with |x - y| <= atol + rtol |y|, or both NaN
+** with equal_nan. An infinity is never close to a finite number, whatever
+** rtol: rtol |inf| would be inf. */
+static int LAK(close1)(double x, double y, double rtol, double atol, int equal_nan) {
+  if (x == y) return 1;
+  if (isfinite(x) && isfinite(y)) return fabs(x - y) <= atol + rtol * fabs(y);
+  return equal_nan && isnan(x) && isnan(y);
+}
+
 int LAK(allclose)(int m, int n, LAK(Arg) a, LAK(Arg) b, double rtol, double atol) {
   int i, j;
   for (j = 0; j < n && m > 0; j++)
-    for (i = 0; i < m; i++) {
-      double x = a.p[i * a.rs + j * a.cs], y = b.p[i * b.rs + j * b.cs];
-      if (x != y && !(fabs(x - y) <= atol + rtol * fabs(y))) return 0;
-    }
+    for (i = 0; i < m; i++)
+      if (!LAK(close1)(a.p[i * a.rs + j * a.cs], b.p[i * b.rs + j * b.cs], rtol, atol, 0))
+        return 0;
   return 1;
+}
+
+void LAK(isclose)(int m, int n, LAK(Arg) a, LAK(Arg) b, double rtol, double atol,
+                  int equal_nan, LAK_REAL *c, int ldc) {
+  int i, j;
+  for (j = 0; j < n && m > 0; j++)
+    for (i = 0; i < m; i++)
+      c[i + (ptrdiff_t)j * ldc] =
+        (LAK_REAL)LAK(close1)(a.p[i * a.rs + j * a.cs], b.p[i * b.rs + j * b.cs], rtol, atol,
+                              equal_nan);
 }
