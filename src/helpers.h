@@ -8,9 +8,12 @@
 #ifndef LA_HELPERS_H
 #define LA_HELPERS_H
 
+#include <stdarg.h>
+
 #include <lua.h>
 #include <lauxlib.h>
 
+#include "compat.h"
 #include "linalg.h"
 #include "matrix.h"
 #include "kernels/kernels.h"
@@ -31,7 +34,14 @@ void la_setmeta(lua_State *L, const luaL_Reg *meta);
 
 /* ------------------------------------------------------------ errors */
 
-/* Every message starts with "linalg.<fname>: ". None of them returns. */
+/* lua_pushfstring / lua_pushvfstring with %I (a lua_Integer) on every Lua
+** (Lua's own has %I from 5.3 on); the other conversions are Lua's: %s %d
+** %c %f %p %%. Messages that print an integer wider than int use these. */
+const char *la_pushfstring(lua_State *L, const char *fmt, ...);
+const char *la_pushvfstring(lua_State *L, const char *fmt, va_list ap);
+
+/* Every message starts with "linalg.<fname>: " (formatted as
+** la_pushfstring). None of them returns. */
 int la_error(lua_State *L, const char *fname, const char *fmt, ...);
 int la_argerror(lua_State *L, const char *fname, int arg, const char *msg);
 int la_typeerror(lua_State *L, const char *fname, int arg, const char *what);
