@@ -41,11 +41,53 @@ void la_setmeta(lua_State *L, const luaL_Reg *meta) {
 
 /* ------------------------------------------------------ errors */
 
+/* Lua's conversions one at a time, %I and %f formatted here so that every
+** version prints the same ("3", "2.5", "3.0" for a float %f as 5.3+). */
+const char *la_pushvfstring(lua_State *L, const char *fmt, va_list ap) {
+  int n = 0;
+  const char *e;
+  char buf[64];
+  while ((e = strchr(fmt, '%')) != NULL) {
+    luaL_checkstack(L, 3, "format");
+    lua_pushlstring(L, fmt, (size_t)(e - fmt));
+    switch (e[1]) {
+      case 's': { const char *s = va_arg(ap, const char *); lua_pushstring(L, s ? s : "(null)"); break; }
+      case 'd': lua_pushfstring(L, "%d", va_arg(ap, int)); break;
+      case 'c': buf[0] = (char)va_arg(ap, int); lua_pushlstring(L, buf, 1); break;
+      case 'p': lua_pushfstring(L, "%p", va_arg(ap, void *)); break;
+      case 'I': snprintf(buf, sizeof buf, "%lld", (long long)va_arg(ap, lua_Integer));
+                lua_pushstring(L, buf); break;
+      case 'f': {
+        double x = (double)va_arg(ap, lua_Number);
+        snprintf(buf, sizeof buf, "%.14g", x);
+        if (buf[strspn(buf, "-0123456789")] == '\0') strcat(buf, ".0");   /* looks like an int */
+        lua_pushstring(L, buf); break;
+      }
+      case '%': lua_pushliteral(L, "%"); break;
+      default: return luaL_error(L, "invalid conversion '%%%c' to format", e[1]), NULL;
+    }
+    n += 2;
+    fmt = e + 2;
+  }
+  lua_pushstring(L, fmt);
+  lua_concat(L, n + 1);
+  return lua_tostring(L, -1);
+}
+
+const char *la_pushfstring(lua_State *L, const char *fmt, ...) {
+  const char *s;
+  va_list ap;
+  va_start(ap, fmt);
+  s = la_pushvfstring(L, fmt, ap);
+  va_end(ap);
+  return s;
+}
+
 int la_error(lua_State *L, const char *fname, const char *fmt, ...) {
   va_list ap;
   lua_pushfstring(L, "linalg.%s: ", fname);
   va_start(ap, fmt);
-  lua_pushvfstring(L, fmt, ap);
+  la_pushvfstring(L, fmt, ap);
   va_end(ap);
   lua_concat(L, 2);
   return lua_error(L);
@@ -111,7 +153,7 @@ lua_Integer la_checkint(lua_State *L, const char *fname, int arg) {
 int la_checksize(lua_State *L, const char *fname, int arg) {
   lua_Integer v = la_checkint(L, fname, arg);
   if (v < 0 || v > INT_MAX)
-    la_argerror(L, fname, arg, lua_pushfstring(L,
+    la_argerror(L, fname, arg, la_pushfstring(L,
                 "size must be in 0..%d, got %I", INT_MAX, v));
   return (int)v;
 }

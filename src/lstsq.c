@@ -212,7 +212,7 @@ static int m_index(lua_State *L) {
 
 static int m_tostring(lua_State *L) {
   lak_Lsq *s = checkstate(L, 1, "lsq_state");
-  lua_pushfstring(L, "lsq_state (n = %d, k = %d, rows = %I)", s->n, s->k,
+  la_pushfstring(L, "lsq_state (n = %d, k = %d, rows = %I)", s->n, s->k,
                   (lua_Integer)s->rows);
   return 1;
 }

@@ -68,7 +68,7 @@ static la_Mat *newmat(lua_State *L, const char *fname, lua_Integer m, lua_Intege
   /* no user value: only views need one, and the GC skips a userdata without */
   if (sz < LA_BIGALLOC) A = (la_Mat *)lua_newuserdatauv(L, sz, 0);
   else {
-    lua_pushfstring(L, "a %Ix%I matrix", m, n);
+    la_pushfstring(L, "a %Ix%I matrix", m, n);
     A = (la_Mat *)la_allocud(L, fname, sz, 0, lua_tostring(L, -1));
     lua_remove(L, -2);
   }
