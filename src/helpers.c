@@ -233,6 +233,7 @@ static void addchoices(luaL_Buffer *B, const char *const choices[]) {
 int la_optenum(lua_State *L, int idx, const char *key, int def,
                const char *const choices[], const char *fname) {
   int t = getopt(L, idx, key, fname), i;
+  const char *got;
   luaL_Buffer B;
   if (t == LUA_TNIL) { lua_pop(L, 1); return def; }
   if (t == LUA_TSTRING) {
@@ -240,13 +241,19 @@ int la_optenum(lua_State *L, int idx, const char *key, int def,
     for (i = 0; choices[i]; i++)
       if (strcmp(s, choices[i]) == 0) { lua_pop(L, 1); return i; }
   }
+  /* what was got is made before the buffer opens: between luaL_buffinit
+  ** and luaL_pushresult the stack belongs to the buffer (its layout is
+  ** each version's own) */
+  got = t == LUA_TSTRING ? lua_pushfstring(L, ", got \"%s\"", lua_tostring(L, -1))
+                         : lua_pushfstring(L, ", got %s", la_typename(L, -1));
   luaL_buffinit(L, &B);
-  lua_pushfstring(L, "linalg.%s: option '%s' must be ", fname, key);
-  luaL_addvalue(&B);
+  luaL_addstring(&B, "linalg.");
+  luaL_addstring(&B, fname);
+  luaL_addstring(&B, ": option '");
+  luaL_addstring(&B, key);
+  luaL_addstring(&B, "' must be ");
   addchoices(&B, choices);
-  if (t == LUA_TSTRING) lua_pushfstring(L, ", got \"%s\"", lua_tostring(L, -2));
-  else lua_pushfstring(L, ", got %s", la_typename(L, -2));
-  luaL_addvalue(&B);
+  luaL_addstring(&B, got);
   luaL_pushresult(&B);
   return lua_error(L);
 }
