@@ -20,6 +20,7 @@ local core = la                 -- the same table (core.attention below: a C fun
 -- util keeps the option reader (core.checkopts, shared with C) in a local
 -- when it loads, so it is required before the entry leaves the public table.
 local util = require "linalg.util"
+local compat = require "linalg.compat"
 la.checkopts = nil              -- internal: no user function, no method
 local named = la.named          -- internal: a core function under another public name
 la.named = nil
@@ -318,7 +319,7 @@ function la.multihead_attention(X, Wq, Wk, Wv, Wo, heads, opts)
     bq = "matrix", bk = "matrix", bv = "matrix", bo = "matrix"})
   X, Wq, Wk = asmatrix(X, F, 1), asmatrix(Wq, F, 2), asmatrix(Wk, F, 3)
   Wv, Wo = asmatrix(Wv, F, 4), asmatrix(Wo, F, 5)
-  if math.type(heads) ~= "integer" or heads < 1 then
+  if not compat.isint(heads) or heads < 1 then
     fail(F, "bad argument #6 (heads must be a positive integer, got %s)",
       type(heads) == "number" and tostring(heads) or typename(heads))
   end
@@ -345,7 +346,7 @@ function la.multihead_attention(X, Wq, Wk, Wv, Wo, heads, opts)
   if b.bq then Q = Q + b.bq end
   if b.bk then K = K + b.bk end
   if b.bv then V = V + b.bv end
-  local nq, nk, dk, dv = Q:rows(), K:rows(), d // heads, dvt // heads
+  local nq, nk, dk, dv = Q:rows(), K:rows(), compat.idiv(d, heads), compat.idiv(dvt, heads)
   local avg = opts.average_attn_weights
   local aopts = {scale = opts.scale, causal = opts.causal, mask = opts.mask, bias = opts.bias,
                  weights = opts.weights or avg}
