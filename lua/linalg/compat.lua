@@ -4,7 +4,7 @@
 -- `<close>`) and call these where the libraries differ:
 -- `isint` (5.3+ has `math.type`; an integral float counts everywhere),
 -- `idiv` (floor division), `tointeger`, `maxinteger` (2^53 where numbers
--- are doubles), `pack`/`unpack`, `rawlen`, `load` with an environment
+-- are doubles), `pack`/`unpack`, `rawlen`, `searchpath`, `load` with an environment
 -- (5.1: `loadstring` and `setfenv`), `u16le`/`u32le`/`readle` (5.3's
 -- `string.pack`), `utf8len`/`utf8codes`/`utf8char`, `log10`. No `\x` escapes either
 -- (5.1 reads "\x41" as "x41"): bytes are written in decimal, "\147". Pure Lua.
@@ -25,9 +25,9 @@ function M.isint(x)
 end
 
 --- x as an integer where it has an integral value in range, else nil
--- (math.tointeger; 5.1/5.2: |x| <= 2^53).
+-- (math.tointeger; 5.1/5.2: the range of a 64-bit integer, as doubles).
 M.tointeger = math.tointeger or function(x)
-  if M.isint(x) and x >= -M.maxinteger and x <= M.maxinteger then return x end
+  if M.isint(x) and x >= -2 ^ 63 and x < 2 ^ 63 then return x end
   return nil
 end
 
@@ -41,6 +41,17 @@ end
 M.log10 = math.log10 or function(x) return math.log(x, 10) end
 
 M.unpack = table.unpack or unpack
+
+--- package.searchpath (5.2+)
+M.searchpath = package.searchpath or function(name, path)
+  local file = name:gsub("%.", "/")
+  for template in path:gmatch("[^;]+") do
+    local f = template:gsub("%?", file)
+    local h = io.open(f, "r")
+    if h then h:close(); return f end
+  end
+  return nil
+end
 M.pack = table.pack or function(...) return {n = select("#", ...), ...} end
 -- 5.1 has no rawlen; there # on a table never calls __len
 M.rawlen = rawget(_G, "rawlen") or function(t) return #t end

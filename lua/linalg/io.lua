@@ -153,7 +153,7 @@ local function read_header(f, path, fname)
     local v = #s <= 18 and compat.tointeger(tonumber(s))
     if not v then filefail(fname, path, "shape %s: %s is too large", text, s) end
     dims[i] = v
-    if v == 0 then zero = true elseif total > compat.idiv(MAXINT, v) then total = nil end
+    if v == 0 then zero = true elseif total and total > compat.idiv(MAXINT, v) then total = nil end
     if total then total = total * v end
   end
   if zero then total = 0 end

@@ -51,6 +51,11 @@ function M.typename(x)
   local mt = getmetatable(x)
   if type(mt) == "table" and type(mt.__name) == "string" then return mt.__name end
   if type(mt) == "string" then return mt end
+  if type(mt) == "table" and type(x) == "userdata" then   -- no __name (Lua 5.1, 5.2): registered name
+    for k, v in pairs(debug.getregistry()) do
+      if v == mt and type(k) == "string" then return k end
+    end
+  end
   return type(x)
 end
 
