@@ -290,6 +290,13 @@ static inline int la_compat_getiuservalue(lua_State *L, int i, int n) {
 
 #endif
 
+/* is the collector running (5.1 cannot say: yes) */
+#ifdef LUA_GCISRUNNING
+#define la_compat_gcrunning(L) lua_gc((L), LUA_GCISRUNNING, 0)
+#else
+#define la_compat_gcrunning(L) ((void)(L), 1)
+#endif
+
 #if LUA_VERSION_NUM <= 503
 #define lua_newuserdatauv la_compat_newuserdatauv
 #define lua_setiuservalue la_compat_setiuservalue
