@@ -14,13 +14,30 @@
 -- "linalg.core"` returns, with the functions below added to it. The matrix
 -- metatable's __index reads that table, so they are methods as well.
 -- @module linalg
-local la = require "linalg.core"
+local compat = require "linalg.compat"
+
+-- The C core must be built for the Lua running: another Lua's core.so
+-- fails to load (an undefined symbol) or, where it loads, says what it was
+-- built for; either way the error says which Lua to build it for.
+local function rebuild(why)
+  local name = compat.lua:match("^LuaJIT") and "luajit" or "lua" .. _VERSION:match("%d+%.%d+")
+  error(string.format("linalg: linalg.core %s, and this is %s: build the module for it " ..
+    "(make LUA=%s, or luarocks --lua-version=%s make)", why, compat.lua, name,
+    name == "luajit" and "5.1" or name:sub(4)), 0)
+end
+local ok, la = pcall(require, "linalg.core")
+if not ok then
+  local sym = tostring(la):match("undefined symbol: ([%w_]+)")
+  if sym then rebuild("was built for another Lua (it needs " .. sym .. ")") end
+  error(la, 0)
+end
+if la.lua_built ~= _VERSION then rebuild("was built for " .. tostring(la.lua_built)) end
+la.lua_built = nil              -- la.config().lua names the running Lua
 local core = la                 -- the same table (core.attention below: a C function)
 
 -- util keeps the option reader (core.checkopts, shared with C) in a local
 -- when it loads, so it is required before the entry leaves the public table.
 local util = require "linalg.util"
-local compat = require "linalg.compat"
 la.checkopts = nil              -- internal: no user function, no method
 local named = la.named          -- internal: a core function under another public name
 la.named = nil
