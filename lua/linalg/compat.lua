@@ -31,10 +31,10 @@ M.tointeger = math.tointeger or function(x)
   return nil
 end
 
---- Floor division a // b of numbers (an integer on 5.3+ when a and b are).
-function M.idiv(a, b)
-  local q = floor(a / b)
-  return math.tointeger and math.tointeger(q) or q
+--- Floor division a // b (5.3+: the operator itself, exact on integers,
+-- compiled from a string so that this file parses on 5.1).
+M.idiv = math.type and load("return function(a, b) return a // b end")() or function(a, b)
+  return floor(a / b)
 end
 
 --- log10(x) (5.1 has no base argument to math.log; 5.4 no math.log10)
