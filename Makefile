@@ -25,7 +25,8 @@ INST_LUADIR ?= $(PREFIX)/share/lua/$(LUA_VERSION)
 INST_INCDIR ?= $(PREFIX)/include
 INST_PCDIR  ?= $(PREFIX)/lib/pkgconfig
 INST_BINDIR ?= $(PREFIX)/bin
-PC_MODDIR   ?= $(INST_LIBDIR)/linalg
+# where linalg.pc says core.so is (the rock: PC_LUADIR/<version>/linalg)
+PC_MODDIR   ?= $(if $(PC_LUADIR),$(PC_LUADIR)/$(LUA_VERSION)/linalg,$(INST_LIBDIR)/linalg)
 LUA_INCDIR ?= $(patsubst -I%,%,$(firstword $(filter -I%,$(shell $(PKG_CONFIG) --cflags $(LUA_PC) 2>/dev/null))))
 BLAS_CFLAGS ?= $(shell $(PKG_CONFIG) --cflags openblas lapacke 2>/dev/null)
 BLAS_LIBS  ?= $(shell $(PKG_CONFIG) --libs openblas lapacke 2>/dev/null || echo -lopenblas -llapacke)
@@ -168,7 +169,7 @@ bench: deps
 
 # The module, the Lua front and the reference text help() reads; the C
 # header and linalg.pc for hosts (cc host.c $(pkg-config --cflags --libs
-# linalg lua5.4)); bin/linalg-repl (skipped with INST_BINDIR= : the rock
+# linalg lua5.4), or the LUA's package); bin/linalg-repl (skipped with INST_BINDIR= : the rock
 # installs it as a script of its own).
 install: all
 	install -d $(DESTDIR)$(INST_LIBDIR)/linalg $(DESTDIR)$(INST_LUADIR)/linalg \
@@ -178,7 +179,7 @@ install: all
 	install -m 644 lua/linalg/*.lua ldoc/core.luadoc $(DESTDIR)$(INST_LUADIR)/linalg/
 	install -m 644 src/linalg.h $(DESTDIR)$(INST_INCDIR)/linalg.h
 	sed -e 's|@INCDIR@|$(INST_INCDIR)|' -e 's|@MODDIR@|$(abspath $(PC_MODDIR))|' \
-	  -e 's|@VERSION@|$(LINALG_VERSION)|' tools/linalg.pc.in > $(DESTDIR)$(INST_PCDIR)/linalg.pc
+	  -e 's|@VERSION@|$(LINALG_VERSION)|' -e 's|@LUA@|$(LUA_PC)|g' tools/linalg.pc.in > $(DESTDIR)$(INST_PCDIR)/linalg.pc
 	if [ -n "$(INST_BINDIR)" ]; then install -d $(DESTDIR)$(INST_BINDIR) && \
 	  sed -e '1s|^#!.*|#!/usr/bin/env $(LUA_NAME)|' \
 	  -e 's|^local INSTALLED = nil|local INSTALLED = {lua = "$(INST_LUADIR)", lib = "$(INST_LIBDIR)"}|' \
