@@ -1,21 +1,33 @@
-# linalg: Lua 5.4 dense linear algebra on OpenBLAS and LAPACKE.
+# linalg: dense linear algebra for Lua 5.1-5.4 and LuaJIT on OpenBLAS and LAPACKE.
 #   make demo    install missing packages, build, run the examples
 #   make test    install missing packages, build, run specs and the host test
+#                under every Lua (make test-lua LUA=lua5.3: one of them)
+# LUA=lua5.1|lua5.2|lua5.3|lua5.4|luajit (default lua5.4) picks the Lua to
+# build for, each into its own folder: build/ for lua5.4, build-lua5.1/,
+# build-lua5.2/, build-lua5.3/, build-luajit/ (the module is
+# <folder>/linalg/core.so); `make env LUA=...` prints its exports.
 #   make bench   linalg next to NumPy and raw OpenBLAS/LAPACKE
 #   make install PREFIX=/usr/local [DESTDIR=...]
 # luarocks passes CFLAGS, LIBFLAG, LUA_INCDIR, INST_LIBDIR and INST_LUADIR.
 
 LUA        ?= lua5.4
-LUA_VERSION = 5.4
 PKG_CONFIG ?= pkg-config
+# the interpreter's name (luarocks passes a path), its pkg-config package
+# (lua5.1 ... lua5.4, luajit) and the Lua version its modules live under
+LUA_NAME   := $(notdir $(LUA))
+LUA_PC     ?= $(LUA_NAME)
+LUA_VERSION ?= $(if $(filter luajit%,$(LUA_NAME)),5.1,$(patsubst lua%,%,$(LUA_NAME)))
+LUA_LIBS   ?= $(shell $(PKG_CONFIG) --libs $(LUA_PC) 2>/dev/null || echo -l$(LUA_PC))
+ALL_LUAS    = lua5.1 lua5.2 lua5.3 lua5.4 luajit
 PREFIX     ?= /usr/local
 INST_LIBDIR ?= $(PREFIX)/lib/lua/$(LUA_VERSION)
 INST_LUADIR ?= $(PREFIX)/share/lua/$(LUA_VERSION)
 INST_INCDIR ?= $(PREFIX)/include
 INST_PCDIR  ?= $(PREFIX)/lib/pkgconfig
 INST_BINDIR ?= $(PREFIX)/bin
-PC_MODDIR   ?= $(INST_LIBDIR)/linalg
-LUA_INCDIR ?= $(shell $(PKG_CONFIG) --variable=includedir lua$(LUA_VERSION) 2>/dev/null)/lua$(LUA_VERSION)
+# where linalg.pc says core.so is (the rock: PC_LUADIR/<version>/linalg)
+PC_MODDIR   ?= $(if $(PC_LUADIR),$(PC_LUADIR)/$(LUA_VERSION)/linalg,$(INST_LIBDIR)/linalg)
+LUA_INCDIR ?= $(patsubst -I%,%,$(firstword $(filter -I%,$(shell $(PKG_CONFIG) --cflags $(LUA_PC) 2>/dev/null))))
 BLAS_CFLAGS ?= $(shell $(PKG_CONFIG) --cflags openblas lapacke 2>/dev/null)
 BLAS_LIBS  ?= $(shell $(PKG_CONFIG) --libs openblas lapacke 2>/dev/null || echo -lopenblas -llapacke)
 CFLAGS     ?= -O2
@@ -30,7 +42,11 @@ ALLCFLAGS  = $(CFLAGS) $(WARN) -fPIC -fvisibility=hidden -ffp-contract=off \
 # src/kernels/*.c: the Lua-free kernels (see src/README.md)
 KSRC = $(sort $(wildcard src/kernels/*.c))
 SRC  = $(sort $(filter-out src/mpi.c,$(wildcard src/*.c))) $(KSRC)
-BUILD ?= build
+BUILD ?= $(if $(filter lua5.4,$(LUA_NAME)),build,build-$(LUA_NAME))
+# the Lua headers the objects were compiled against: another LUA_INCDIR
+# into the same folder rebuilds them
+LUASTAMP = $(BUILD)/lua-incdir
+$(shell mkdir -p $(BUILD) && { test "$$(cat $(LUASTAMP) 2>/dev/null)" = "$(LUA_INCDIR)" || echo "$(LUA_INCDIR)" > $(LUASTAMP); })
 OBJ  = $(SRC:src/%.c=$(BUILD)/obj/%.o)
 KOBJ = $(KSRC:src/%.c=$(BUILD)/obj/%.o)
 # the kernels' unit tests: one C program per spec/kernels/*.c, linked with
@@ -50,7 +66,7 @@ RLMOD     = $(BUILD)/linalg/readline.so
 CAPI = $(BUILD)/capi
 
 # make ktest: the kernels' C unit tests alone
-.PHONY: check-hosts print-builddir ktest all deps demo test bench mpi test-mpi install-mpi bench-mpi install uninstall clean check-install check-asan valgrind fuzz repl doc lint env
+.PHONY: check-hosts print-builddir ktest all deps demo test test-lua bench mpi test-mpi install-mpi bench-mpi install uninstall clean check-install check-asan valgrind fuzz repl doc lint env
 
 all: $(MOD) $(if $(HAVE_RL),$(RLMOD))
 
@@ -64,7 +80,7 @@ $(BUILD)/obj/kernels/attention.o: ALLCFLAGS += -O3 -fno-trapping-math
 # Elementwise math: without errno, the loops call glibc's SIMD libm (libmvec).
 $(BUILD)/obj/kernels/elementwise.o: ALLCFLAGS += -O3 -fno-math-errno -fno-trapping-math
 
-$(BUILD)/obj/%.o: src/%.c $(HDR)
+$(BUILD)/obj/%.o: src/%.c $(HDR) $(LUASTAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALLCFLAGS) -c $< -o $@
 
@@ -72,26 +88,26 @@ $(MOD): $(OBJ)
 	@mkdir -p $(BUILD)/linalg
 	$(CC) $(LIBFLAG) -o $@ $(OBJ) $(BLAS_LIBS) -lpthread -lm
 
-$(RLMOD): bin/lreadline.c
+$(RLMOD): bin/lreadline.c src/compat.h $(LUASTAMP)
 	@mkdir -p $(BUILD)/linalg
 	$(CC) $(CFLAGS) $(WARN) -fPIC -fvisibility=hidden -I$(LUA_INCDIR) $(RL_CFLAGS) $(LIBFLAG) \
 	  -o $@ bin/lreadline.c $(RL_LIBS) -lpthread
 
 $(HOST): examples/host.c src/linalg.h $(MOD)
 	$(CC) $(CFLAGS) $(WARN) -Isrc -I$(LUA_INCDIR) -o $@ examples/host.c \
-	  $(OBJ) $(shell $(PKG_CONFIG) --libs lua$(LUA_VERSION)) $(BLAS_LIBS) -lpthread -ldl -lm
+	  $(OBJ) $(LUA_LIBS) $(BLAS_LIBS) -lpthread -ldl -lm
 
 $(ALLOC): spec/alloc/alloc.c src/linalg.h $(MOD)
 	$(CC) $(CFLAGS) $(WARN) -Isrc -I$(LUA_INCDIR) -o $@ spec/alloc/alloc.c \
-	  $(OBJ) $(shell $(PKG_CONFIG) --libs lua$(LUA_VERSION)) $(BLAS_LIBS) -lpthread -ldl -lm
+	  $(OBJ) $(LUA_LIBS) $(BLAS_LIBS) -lpthread -ldl -lm
 
 $(THREADS): spec/threads/threads.c src/linalg.h $(MOD)
 	$(CC) $(CFLAGS) $(WARN) -Isrc -I$(LUA_INCDIR) -o $@ spec/threads/threads.c \
-	  $(OBJ) $(shell $(PKG_CONFIG) --libs lua$(LUA_VERSION)) $(BLAS_LIBS) -lpthread -ldl -lm
+	  $(OBJ) $(LUA_LIBS) $(BLAS_LIBS) -lpthread -ldl -lm
 
 $(CAPI): spec/capi/capi.c src/linalg.h $(MOD)
 	$(CC) $(CFLAGS) $(WARN) -Isrc -I$(LUA_INCDIR) -o $@ spec/capi/capi.c \
-	  $(OBJ) $(shell $(PKG_CONFIG) --libs lua$(LUA_VERSION)) $(BLAS_LIBS) -lpthread -ldl -lm
+	  $(OBJ) $(LUA_LIBS) $(BLAS_LIBS) -lpthread -ldl -lm
 
 $(BUILD)/ktest/%: spec/kernels/%.c $(wildcard spec/kernels/*.h) src/kernels/kernels.h $(KOBJ)
 	@mkdir -p $(BUILD)/ktest
@@ -104,17 +120,27 @@ ktest: $(KTESTS)
 demo: deps
 	@$(MAKE) --no-print-directory all
 	@for f in examples/*.lua; do echo "== $$f"; \
-	  LUA_PATH="./lua/?.lua;./lua/?/init.lua;;" LUA_CPATH="./build/?.so;;" $(LUA) $$f || exit 1; done
+	  LUA_PATH="./lua/?.lua;./lua/?/init.lua;;" LUA_CPATH="./$(BUILD)/?.so;;" $(LUA) $$f || exit 1; done
 
+# make test: every Lua of TEST_LUAS (all five, or the one LUA=... names),
+# then the kernels' tests and the MPI runs (on lua5.4) once. Each Lua runs
+# the whole busted suite and the C harnesses built against it (test-lua).
+TEST_LUAS ?= $(if $(filter command line environment,$(origin LUA)),$(LUA_NAME),$(ALL_LUAS))
 test: deps
-	@$(MAKE) --no-print-directory all $(HOST) $(ALLOC) $(THREADS) $(CAPI) $(KTESTS)
-	busted --lua=$(LUA)
+	@for l in $(TEST_LUAS); do echo "== make test-lua LUA=$$l"; \
+	  $(MAKE) --no-print-directory test-lua LUA=$$l || exit 1; done
 	@$(MAKE) --no-print-directory ktest
-	cd build && LUA_PATH="../lua/?.lua;../lua/?/init.lua;;" LUA_CPATH="./?.so;;" ./host
-	cd build && OPENBLAS_NUM_THREADS=1 ./alloc
-	cd build && ./threads
-	cd build && ./capi
-	@$(MAKE) --no-print-directory test-mpi
+	@$(MAKE) --no-print-directory test-mpi LUA=lua5.4
+
+# one Lua: its module, the busted suite under it, the C harnesses linked
+# with it (run from its build folder: ../lua and ../spec/fixtures)
+test-lua: deps
+	@$(MAKE) --no-print-directory all $(HOST) $(ALLOC) $(THREADS) $(CAPI)
+	busted --lua=$(LUA) --cpath="./$(BUILD)/?.so"
+	cd $(BUILD) && LUA_PATH="../lua/?.lua;../lua/?/init.lua;;" LUA_CPATH="./?.so;;" ./host
+	cd $(BUILD) && OPENBLAS_NUM_THREADS=1 ./alloc
+	cd $(BUILD) && ./threads
+	cd $(BUILD) && ./capi
 
 # an interactive session with la loaded; expressions print themselves
 repl: deps
@@ -143,7 +169,7 @@ bench: deps
 
 # The module, the Lua front and the reference text help() reads; the C
 # header and linalg.pc for hosts (cc host.c $(pkg-config --cflags --libs
-# linalg lua5.4)); bin/linalg-repl (skipped with INST_BINDIR= : the rock
+# linalg lua5.4), or the LUA's package); bin/linalg-repl (skipped with INST_BINDIR= : the rock
 # installs it as a script of its own).
 install: all
 	install -d $(DESTDIR)$(INST_LIBDIR)/linalg $(DESTDIR)$(INST_LUADIR)/linalg \
@@ -153,23 +179,26 @@ install: all
 	install -m 644 lua/linalg/*.lua ldoc/core.luadoc $(DESTDIR)$(INST_LUADIR)/linalg/
 	install -m 644 src/linalg.h $(DESTDIR)$(INST_INCDIR)/linalg.h
 	sed -e 's|@INCDIR@|$(INST_INCDIR)|' -e 's|@MODDIR@|$(abspath $(PC_MODDIR))|' \
-	  -e 's|@VERSION@|$(LINALG_VERSION)|' tools/linalg.pc.in > $(DESTDIR)$(INST_PCDIR)/linalg.pc
+	  -e 's|@VERSION@|$(LINALG_VERSION)|' -e 's|@LUA@|$(LUA_PC)|g' tools/linalg.pc.in > $(DESTDIR)$(INST_PCDIR)/linalg.pc
 	if [ -n "$(INST_BINDIR)" ]; then install -d $(DESTDIR)$(INST_BINDIR) && \
-	  sed -e 's|^local INSTALLED = nil|local INSTALLED = {lua = "$(INST_LUADIR)", lib = "$(INST_LIBDIR)"}|' \
+	  sed -e '1s|^#!.*|#!/usr/bin/env $(LUA_NAME)|' \
+	  -e 's|^local INSTALLED = nil|local INSTALLED = {lua = "$(INST_LUADIR)", lib = "$(INST_LIBDIR)"}|' \
 	  bin/linalg-repl > $(DESTDIR)$(INST_BINDIR)/linalg-repl && chmod 755 $(DESTDIR)$(INST_BINDIR)/linalg-repl; fi
 
 uninstall:
 	rm -rf $(DESTDIR)$(INST_LIBDIR)/linalg $(DESTDIR)$(INST_LUADIR)/linalg
 	rm -f $(DESTDIR)$(INST_INCDIR)/linalg.h $(DESTDIR)$(INST_PCDIR)/linalg.pc $(DESTDIR)$(INST_BINDIR)/linalg-repl
 
-# the exports that let lua5.4 (and busted) find this checkout's modules:
-#   eval "$(make -s env)"; lua5.4 myscript.lua
+# the exports that let $(LUA) (and busted) find this checkout's modules,
+# under the names that Lua reads (LUA_PATH_5_4 ..., LUA_PATH for 5.1 and
+# LuaJIT):  eval "$(make -s env LUA=lua5.3)"; lua5.3 myscript.lua
+ENV_SUFFIX = $(if $(filter 5.1,$(LUA_VERSION)),,_$(subst .,_,$(LUA_VERSION)))
 env: all
-	@echo "export LUA_PATH='$(CURDIR)/lua/?.lua;$(CURDIR)/lua/?/init.lua;;'"
-	@echo "export LUA_CPATH='$(CURDIR)/$(BUILD)/?.so;;'"
+	@echo "export LUA_PATH$(ENV_SUFFIX)='$(CURDIR)/lua/?.lua;$(CURDIR)/lua/?/init.lua;;'"
+	@echo "export LUA_CPATH$(ENV_SUFFIX)='$(CURDIR)/$(BUILD)/?.so;;'"
 
 clean:
-	rm -rf build build-asan build-fuzz
+	rm -rf build build-asan build-fuzz $(addprefix build-,$(filter-out lua5.4,$(ALL_LUAS)))
 
 # The whole suite and the host example under AddressSanitizer and UBSan:
 # the module is built instrumented into build-asan/ and lua5.4 runs with
@@ -221,7 +250,7 @@ fuzz: deps
 	@for f in build-fuzz/crash-* build-fuzz/leak-* build-fuzz/timeout-* build-fuzz/oom-*; do \
 	  if [ -e "$$f" ]; then mv "$$f" build-fuzz/old/; fi; done
 	$(FUZZ_CC) $(FUZZFLAGS) -std=c99 -Isrc -I$(LUA_INCDIR) $(BLAS_CFLAGS) -o build-fuzz/fuzz \
-	  spec/fuzz/fuzz.c $(SRC) $(shell $(PKG_CONFIG) --libs lua$(LUA_VERSION)) $(BLAS_LIBS) -lpthread -lm
+	  spec/fuzz/fuzz.c $(SRC) $(LUA_LIBS) $(BLAS_LIBS) -lpthread -lm
 	OPENBLAS_NUM_THREADS=1 ./build-fuzz/fuzz -max_total_time=$(FUZZ_TIME) -timeout=20 \
 	  -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix=build-fuzz/ \
 	  build-fuzz/corpus spec/fuzz/corpus > build-fuzz/fuzz.log 2>&1; rc=$$?; \
@@ -256,7 +285,7 @@ $(MPIMOD): src/mpi.c src/kernels/tsqr.c src/kernels/tsqr_gen.h src/kernels/tsqr_
 # the C hosts of spec/mpi: host.c -> $(BUILD)/mpihost, finalized.c -> $(BUILD)/mpifinalized
 $(BUILD)/mpi%: spec/mpi/%.c $(MPIMOD)
 	$(MPICC) $(CFLAGS) $(WARN) -I$(LUA_INCDIR) -o $@ $< \
-	  $(shell $(PKG_CONFIG) --libs lua$(LUA_VERSION)) -ldl -lm
+	  $(LUA_LIBS) -ldl -lm
 
 test-mpi:
 	@sh tools/deps.sh libopenmpi-dev openmpi-bin

@@ -34,6 +34,8 @@
 #include <lua.h>
 #include <lauxlib.h>
 
+#include "../src/compat.h"
+
 #if defined(__GNUC__)
 #define RL_API __attribute__((visibility("default")))
 #else

@@ -47,7 +47,7 @@ local Wv, Wo = 0.02 * la.randn(d_model, d_model, 3), 0.02 * la.randn(d_model, d_
 local Xs = la.randn(seq, d_model, 5)
 local out, W = la.multihead_attention(Xs, Wq, Wk, Wv, Wo, heads, {weights = true})
 print(string.format("input %dx%d, output %dx%d, %d weight matrices of %dx%d, d_k per head %d",
-  seq, d_model, out:rows(), out:cols(), #W, W[1]:rows(), W[1]:cols(), d_model // heads))
+  seq, d_model, out:rows(), out:cols(), #W, W[1]:rows(), W[1]:cols(), math.floor(d_model / heads)))
 for h = 1, heads do
   local s = W[h]:sum(2)
   print(string.format("  head %d: row sums min=%.6f, max=%.6f", h, s:min(), s:max()))

@@ -28,7 +28,7 @@ static int fail(const char *what) {
 static int run(lua_State *L) {
   static const double X[6] = {1, 3, 5, 2, 4, 6};   /* 3x2, column-major */
   static const double w[2] = {2, -1};
-  if (luaL_loadstring(L, snippet) != LUA_OK) return lua_error(L);
+  if (luaL_loadstring(L, snippet) != 0) return lua_error(L);
   linalg_pushmatrix(L, 3, 2, X, 3);
   linalg_pushmatrix(L, 2, 1, w, 2);
   lua_call(L, 2, 2);
@@ -41,11 +41,21 @@ int main(void) {
   double *y, *G;
   static const double ywant[3] = {0, 2, 4}, Gwant[4] = {35, 44, 44, 56};
   luaL_openlibs(L);
-  /* ordering rule of linalg.h: the module is loaded before its C API is used */
-  luaL_requiref(L, "linalg.core", luaopen_linalg_core, 0);
-  lua_pop(L, 1);
+  /* ordering rule of linalg.h: the module is loaded before its C API is
+  ** used. package.preload lets require find the module linked into this
+  ** program (the API used here is the same on Lua 5.1 to 5.4 and LuaJIT). */
+  lua_getglobal(L, "package");
+  lua_getfield(L, -1, "preload");
+  lua_pushcfunction(L, luaopen_linalg_core);
+  lua_setfield(L, -2, "linalg.core");
+  lua_pop(L, 2);
+  if (luaL_dostring(L, "require 'linalg.core'") != 0) {
+    fprintf(stderr, "host: %s\n", lua_tostring(L, -1));
+    lua_close(L);
+    return 1;
+  }
   lua_pushcfunction(L, run);
-  if (lua_pcall(L, 0, 2, 0) != LUA_OK) {
+  if (lua_pcall(L, 0, 2, 0) != 0) {
     fprintf(stderr, "host: %s\n", lua_tostring(L, -1));
     lua_close(L);
     return 1;

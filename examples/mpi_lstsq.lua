@@ -32,8 +32,8 @@ end
 -- this rank's rows: a near-equal share, read by seeking (no rank holds the rest)
 local info = la.npy_info(path)
 local m, cols = info.shape[1], info.shape[2]
-local first = rank * m // size + 1
-local last = (rank + 1) * m // size
+local first = math.floor(rank * m / size) + 1
+local last = math.floor((rank + 1) * m / size)
 local block = la.load_npy(path, {rows = {first, last}})
 local n = cols - 1
 local A = last >= first and block:sub(1, last - first + 1, 1, n) or la.zeros(0, n)

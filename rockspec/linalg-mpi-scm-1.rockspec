@@ -1,4 +1,4 @@
--- luarocks --lua-version=5.4 make rockspec/linalg-mpi-scm-1.rockspec
+-- luarocks --lua-version=5.1|5.2|5.3|5.4 make rockspec/linalg-mpi-scm-1.rockspec
 -- linalg.mpi: linalg's least squares across MPI ranks (Open MPI). Built with
 -- mpicc (Debian: libopenmpi-dev, openmpi-bin); luarocks does not find mpi.h
 -- as an external dependency (it lives under the Open MPI include directory),
@@ -17,7 +17,7 @@ description = {
     lstsq over rows spread across ranks, the same x on every rank.]],
   license = "MIT",
 }
-dependencies = { "lua >= 5.4, < 5.5", "linalg" }
+dependencies = { "lua >= 5.1, < 5.5", "linalg" }
 external_dependencies = {
   OPENBLAS = { library = "openblas" },
   LAPACKE = { header = "lapacke.h", library = "lapacke" },
@@ -29,6 +29,7 @@ build = {
     CFLAGS = "$(CFLAGS)",
     LIBFLAG = "$(LIBFLAG)",
     LUA_INCDIR = "$(LUA_INCDIR)",
+    LUA = "$(LUA)",
     MPICC = "mpicc",
     BLAS_CFLAGS = "-I$(LAPACKE_INCDIR)",
     BLAS_LIBS = "-L$(OPENBLAS_LIBDIR) -lopenblas -L$(LAPACKE_LIBDIR) -llapacke",

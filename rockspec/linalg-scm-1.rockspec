@@ -1,4 +1,5 @@
--- luarocks --lua-version=5.4 make rockspec/linalg-scm-1.rockspec
+-- luarocks --lua-version=5.1|5.2|5.3|5.4 make rockspec/linalg-scm-1.rockspec
+-- (5.1: Lua 5.1 or LuaJIT, whichever luarocks is configured with)
 rockspec_format = "3.0"
 package = "linalg"
 version = "scm-1"
@@ -6,14 +7,14 @@ source = {
   url = "git+file:///dev/null",   -- built from a checkout with `luarocks make`
 }
 description = {
-  summary = "Dense linear algebra for Lua 5.4 on OpenBLAS and LAPACKE",
+  summary = "Dense linear algebra for Lua 5.1-5.4 and LuaJIT on OpenBLAS and LAPACKE",
   detailed = [[
     Matrices as userdata with metamethods (A * B is a BLAS product),
     least squares, Gram-Schmidt, projections, span checks and fused
     scaled dot-product attention.]],
   license = "MIT",
 }
-dependencies = { "lua >= 5.4, < 5.5" }
+dependencies = { "lua >= 5.1, < 5.5" }
 external_dependencies = {
   OPENBLAS = { library = "openblas" },
   LAPACKE = { header = "lapacke.h", library = "lapacke" },
@@ -25,6 +26,7 @@ build = {
     CFLAGS = "$(CFLAGS)",
     LIBFLAG = "$(LIBFLAG)",
     LUA_INCDIR = "$(LUA_INCDIR)",
+    LUA = "$(LUA)",                             -- names the build folder: build-lua5.1, ...
     BLAS_CFLAGS = "-I$(LAPACKE_INCDIR)",
     BLAS_LIBS = "-L$(OPENBLAS_LIBDIR) -lopenblas -L$(LAPACKE_LIBDIR) -llapacke",
   },
@@ -33,10 +35,11 @@ build = {
     INST_LUADIR = "$(LUADIR)",
     -- linalg.h and linalg.pc stay in the rock's directory
     -- (`luarocks show --rock-dir linalg`); the .pc points at core.so where
-    -- luarocks deploys it in a standard tree: <tree>/lib/lua/5.4/linalg
+    -- luarocks deploys it in a standard tree: <tree>/lib/lua/<version>/linalg
+    LUA = "$(LUA)",
     INST_INCDIR = "$(PREFIX)/include",
     INST_PCDIR = "$(PREFIX)/pkgconfig",
-    PC_MODDIR = "$(PREFIX)/../../../../lua/5.4/linalg",
+    PC_LUADIR = "$(PREFIX)/../../../../lua",
     INST_BINDIR = "",                           -- the script is install.bin's
   },
   install = {

@@ -1,5 +1,8 @@
 -- Softmax and attention (API.md: attention). Seed values computed with
 -- NumPy 1.24: scores = Q@K.T/sqrt(2); a = exp(s - s.max()); a /= a.sum(); o = a@V.
+local MAXINT, MININT = math.maxinteger or 2 ^ 53, math.mininteger or -2 ^ 53   -- where numbers are doubles: 2^53
+local unpack = table.unpack or unpack
+local pack = require("linalg.compat").pack
 local la = require "linalg"
 
 local function isnan(x) return x ~= x end
@@ -248,9 +251,9 @@ describe("linalg.attention on empty inputs with huge extents", function()
   local BIG = 2 ^ 31 - 1
   local function fast(f)
     local t0 = os.clock()
-    local r = table.pack(f())
+    local r = pack(f())
     assert.is_true(os.clock() - t0 < 0.5, "took " .. (os.clock() - t0) .. " s")
-    return table.unpack(r, 1, r.n)
+    return unpack(r, 1, r.n)
   end
 
   it("returns at once when the result has no element", function()
@@ -294,12 +297,13 @@ describe("linalg.attention on empty inputs with huge extents", function()
 end)
 
 describe("linalg.multihead_attention head counts", function()
-  it("bounds heads by the projection widths (issue 11 item 9: math.maxinteger looped)", function()
+  it("bounds heads by the projection widths (issue 11 item 9: MAXINT looped)", function()
     local X = la.randn(3, 4, 1)
     local t0 = os.clock()
     assert.error_matches(function()
-      la.multihead_attention(X, la.zeros(4, 0), la.zeros(4, 0), la.zeros(4, 0), la.zeros(0, 2), math.maxinteger)
-    end, "linalg.multihead_attention: 9223372036854775807 heads for 0 query/key and 0 value columns (at most one head per column)")
+      la.multihead_attention(X, la.zeros(4, 0), la.zeros(4, 0), la.zeros(4, 0), la.zeros(0, 2), MAXINT)
+    end, "linalg.multihead_attention: " .. string.format("%d", MAXINT) ..
+      " heads for 0 query/key and 0 value columns (at most one head per column)")
     assert.error_matches(function()
       la.multihead_attention(X, la.zeros(4, 0), la.zeros(4, 0), la.randn(4, 2, 2), la.randn(2, 2, 3), 3)
     end, "3 heads for 0 query/key and 2 value columns")
@@ -333,7 +337,7 @@ describe("linalg.attention with lse, and attention_combine", function()
     local mask, bias = testmask(5, 7, 4), la.randn(5, 7, 5)
     local Or, _, Lr = reference(Q, K, V, {mask = mask, bias = bias, scale = 0.8})
     for _, w in ipairs{false, true} do
-      local r = table.pack(la.attention(Q, K, V, {mask = mask, bias = bias, scale = 0.8, lse = true, weights = w}))
+      local r = pack(la.attention(Q, K, V, {mask = mask, bias = bias, scale = 0.8, lse = true, weights = w}))
       local O, lse = r[1], w and r[3] or r[2]
       assert.are.equal(w and 3 or 2, r.n)          -- O [, A], lse: the weights keep their place
       assert.near(Or, O, 1e-14)
@@ -360,7 +364,7 @@ describe("linalg.attention with lse, and attention_combine", function()
       local o = {lse = true, scale = opts.scale, weights = opts.weights}
       if opts.mask then o.mask = opts.mask:sub(1, Q:rows(), j1, j2) end
       if opts.bias then o.bias = opts.bias:sub(1, Q:rows(), j1, j2) end
-      local r = table.pack(la.attention(Q, K:sub(j1, j2, 1, dk), V:sub(j1, j2, 1, dv), o))
+      local r = pack(la.attention(Q, K:sub(j1, j2, 1, dk), V:sub(j1, j2, 1, dv), o))
       local Ob, lb = r[1], r[r.n]
       if O then O, lse = la.attention_combine(O, lse, Ob, lb) else O, lse = Ob, lb end
     end
@@ -378,7 +382,7 @@ describe("linalg.attention with lse, and attention_combine", function()
         local O1, l1 = la.attention(Q, K, V, full)
         for nb = 1, 8 do
           local cuts = {0}
-          for b = 1, nb do cuts[b + 1] = (b * nk) // nb end
+          for b = 1, nb do cuts[b + 1] = math.floor(b * nk / nb) end
           if nb == 8 then cuts[3] = cuts[2] end     -- an empty block among them
           local O2, l2 = split_combine(Q, K, V, o, cuts)
           assert.is_true(la.allclose(O1, O2, 1e-12, 1e-12), "nb = " .. nb)
@@ -578,8 +582,8 @@ describe("linalg.attention masks as PyTorch users write them", function()
         local M = la.zeros(nq, nk)
         for i = 1, nq do for j = 1, math.min(nk, i + off) do M:set(i, j, 1) end end
         for _, w in ipairs{false, true} do
-          local r1 = table.pack(la.attention(Q, K, V, {causal = align, weights = w, lse = true}))
-          local r2 = table.pack(la.attention(Q, K, V, {mask = M, weights = w, lse = true}))
+          local r1 = pack(la.attention(Q, K, V, {causal = align, weights = w, lse = true}))
+          local r2 = pack(la.attention(Q, K, V, {mask = M, weights = w, lse = true}))
           local O1, l1, O2, l2 = r1[1], r1[r1.n], r2[1], r2[r2.n]
           assert.is_true(la.allclose(O1, O2, 1e-13, 1e-14))
           for i = 1, nq do assert.is_true(l1(i) == l2(i) or math.abs(l1(i) - l2(i)) < 1e-13) end
@@ -683,7 +687,7 @@ describe("linalg.attention's fused kernels agree", function()
 
   it("with the reference and with each other, in both types", function()
     for _, c in ipairs(cases) do
-      local nq, nk, dk, dv, o = table.unpack(c)
+      local nq, nk, dk, dv, o = unpack(c)
       local Q, K, V = la.randn(nq, dk, 1), la.randn(nk, dk, 2), la.randn(nk, dv, 3)
       local Or, _, Lr = reference(Q, K, V, o)
       for _, dt in ipairs{"float64", "float32"} do
@@ -698,7 +702,7 @@ describe("linalg.attention's fused kernels agree", function()
         for _, pair in ipairs{{O1, Or}, {O2, Or}, {O1, O2}, {L1, Lr}, {L2, Lr}, {L1, L2}} do
           local ok, where = close(pair[1], pair[2], tol)
           assert(ok, string.format("%dx%dx%dx%d %s scale %s causal %s: %s", nq, nk, dk, dv, dt,
-            tostring(o.scale), tostring(o.causal), where))
+            tostring(o.scale), tostring(o.causal), tostring(where)))
         end
       end
     end
@@ -833,7 +837,7 @@ describe("linalg.attention's AVX-512 kernel, hostile", function()
   it("takes dk = 1, 2, 1023, 1024 and 1025 (past its limit: the gemm kernel) and dv = 1025 alike", function()
     for _, s in ipairs{{25, 129, 1, 9}, {49, 25, 2, 65}, {25, 129, 1023, 9}, {49, 25, 1024, 8},
                        {24, 48, 1025, 7}, {25, 30, 4, 1025}} do
-      local nq, nk, dk, dv = table.unpack(s)
+      local nq, nk, dk, dv = unpack(s)
       local Q, K, V = la.randn(nq, dk, 1), la.randn(nk, dk, 2), la.randn(nk, dv, 3)
       for _, dt in ipairs{"float64", "float32"} do
         local q, k, v = Q:astype(dt), K:astype(dt), V:astype(dt)
@@ -1031,7 +1035,7 @@ describe("linalg.attention's AVX-512 kernel, hostile", function()
 
   it("gives weights and lse in every combination consistent with the fused result", function()
     for _, s in ipairs{{1, 1, 1, 1}, {49, 129, 16, 9}, {241, 25, 3, 65}, {25, 47, 1024, 0}} do
-      local nq, nk, dk, dv = table.unpack(s)
+      local nq, nk, dk, dv = unpack(s)
       for _, dt in ipairs{"float64", "float32"} do
         local Q, K, V = la.randn(nq, dk, 1):astype(dt), la.randn(nk, dk, 2):astype(dt), la.randn(nk, dv, 3):astype(dt)
         for _, c in ipairs{false, true, "lower_right"} do
@@ -1097,7 +1101,7 @@ describe("linalg.attention's AVX-512 kernel on scores near the largest float", f
     {"float32", 1, {{-1}, {-2}}, 3e38, 3, -3e38},   -- f = 3e38 * log2(e) overflows float
   }
   for _, c in ipairs(cases) do
-    local dt, x, K, sc, o, lse = table.unpack(c)
+    local dt, x, K, sc, o, lse = unpack(c)
     it(string.format("%s score %g: O = %g and lse = %g, as the gemm kernel", dt, x * K[1][1] * sc, o, lse), function()
       local q, k, v = la.full(48, 1, x):astype(dt), la.matrix(K):astype(dt), la.matrix{{3}, {5}}:astype(dt)
       local Og, Lg = la.attention(q, k, v, {scale = sc, lse = true, mask = la.ones(48, 2)})

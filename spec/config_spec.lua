@@ -1,11 +1,12 @@
 -- la.config(): what the process runs on and how the module was built.
+local LUA = require("interp").lua      -- the Lua running the specs: children run it too
 local la = require "linalg"
 
--- runs a snippet in a fresh lua5.4 with this checkout's module; returns stdout + stderr
+-- runs a snippet in a fresh interpreter (the Lua running the specs) with this checkout's module; returns stdout + stderr
 local function fresh(env, code)
-  local p = io.popen(string.format("%s LUA_PATH='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH='%s' lua5.4 -e %q 2>&1",
+  local p = io.popen(string.format("%s LUA_PATH='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH='%s' " .. LUA .. " -e %q 2>&1",
     env, package.cpath, code))
-  local out = p:read("a")
+  local out = p:read("*a")
   p:close()
   return out
 end
@@ -49,7 +50,7 @@ describe("linalg.config", function()
     assert.is_true(found)
     -- this machine's CPU flags decide the active path (valgrind's CPU has no
     -- AVX-512, so there the process is right to differ from /proc/cpuinfo)
-    local flags = io.open("/proc/cpuinfo"):read("a")
+    local flags = io.open("/proc/cpuinfo"):read("*a")
     local under_valgrind = (os.getenv("LD_PRELOAD") or ""):find("vgpreload", 1, true)
     if c.simd[1] == "avx512f" and not under_valgrind then
       local want = flags:find(" avx512f") and "avx512f" or flags:find(" avx2") and "avx2" or "default"
@@ -60,10 +61,10 @@ describe("linalg.config", function()
   it("names attention's fused kernel: AVX-512 where the CPU has it, gemm tiles elsewhere", function()
     local c = la.config()
     assert.is_truthy(c.attention == "avx512f" or c.attention == "gemm")
-    local flags = io.open("/proc/cpuinfo"):read("a")
+    local flags = io.open("/proc/cpuinfo"):read("*a")
     local under_valgrind = (os.getenv("LD_PRELOAD") or ""):find("vgpreload", 1, true)
     local p = io.popen("uname -m")
-    local x86 = p:read("l") == "x86_64"
+    local x86 = p:read("*l") == "x86_64"
     p:close()
     if x86 and not under_valgrind then      -- valgrind's CPU has no AVX-512
       assert.are.equal(flags:find(" avx512f") and "avx512f" or "gemm", c.attention)

@@ -10,6 +10,9 @@
 -- spec/hostile_spec.lua): a new function without a float32 case fails here.
 -- Reference values from NumPy 1.24 in float32 for matmul, lstsq and
 -- attention; views, element rounding, printing, astype, closed matrices.
+local unpack = table.unpack or unpack
+local pack = require("linalg.compat").pack
+local lepack = require "lepack"                  -- string.pack on every Lua
 local la = require "linalg"
 
 local F32 = {dtype = "float32"}
@@ -48,7 +51,7 @@ local cases = {
   rand = {{2, 3, 7}, none = true}, randn = {{2, 3, 7}, none = true},
   full = {{2, 2, 1.5}, none = true}, arange = {{0, 3, 1}, none = true},
   linspace = {{0, 1, 5}, none = true}, logspace = {{0, 1, 3}, none = true},
-  frombuffer = {{string.pack("<dd", 1, 2), 2, 1}, none = true},
+  frombuffer = {{lepack.pack("<dd", 1, 2), 2, 1}, none = true},
   diag = {{v}}, hstack = {{{S, G}}}, vstack = {{{S, G}}},
   zeros_like = {{S}}, ones_like = {{S}}, full_like = {{S, 0.5}},
   -- access and views
@@ -60,8 +63,8 @@ local cases = {
   astype = {{W, "float64"}, check = function(r32) assert.are.equal("float64", r32[1].dtype) end, keep = true},
   asmatrix = {{W}}, check_finite = {{W}}, is_matrix = {{W}, same = {1}},
   tobytes = {{W}, check = function(r32, r64)
-    assert.are.equal(#r64[1] // 2, #r32[1])       -- 4 bytes an element
-    assert.are.equal(string.pack("<ffffff", 0.5, -3, -1.5, 0.25, 2, 1), r32[1])
+    assert.are.equal(#r64[1] / 2, #r32[1])       -- 4 bytes an element
+    assert.are.equal(lepack.pack("<ffffff", 0.5, -3, -1.5, 0.25, 2, 1), r32[1])
   end, skip = {1}},
   -- arithmetic, reductions, measures
   matmul = {{G, S}}, emul = {{W, P}}, ediv = {{W, P}}, pow = {{P, 2}},
@@ -194,7 +197,7 @@ local function nmatrices(args)
 end
 
 local function results(f, args)
-  return table.pack(f(table.unpack(args)))
+  return pack(f(unpack(args)))
 end
 
 local function check_results(r32, r64, want, c, name)
@@ -260,20 +263,20 @@ describe("float32 construction", function()
   local made = {
     matrix = {{{0.1, 1 / 3}, {2, -7}}}, vector = {{0.1, -2, 1e-3}}, zeros = {2, 3}, ones = {2, 3},
     eye = {3, 2}, rand = {3, 2, 7}, randn = {3, 2, 7}, full = {2, 2, 0.1},
-    frombuffer = {string.pack("<dddd", 0.1, 1, 2, 3), 2, 2},
+    frombuffer = {lepack.pack("<dddd", 0.1, 1, 2, 3), 2, 2},
   }
   for name, args in pairs(made) do
     assert(cases[name].none, name)
     it(name .. "{dtype = \"float32\"} rounds the float64 values to float32", function()
       guarded(name, function()
-        local A64 = la[name](table.unpack(args))
-        local a = {table.unpack(args)}
+        local A64 = la[name](unpack(args))
+        local a = {unpack(args)}
         if name == "frombuffer" then
           -- frombuffer's dtype names the bytes' type: float64 bytes stay float64
-          a[1] = string.pack("<ffff", 0.1, 1, 2, 3)
+          a[1] = lepack.pack("<ffff", 0.1, 1, 2, 3)
         end
         a[#a + 1] = F32
-        local A32 = la[name](table.unpack(a))
+        local A32 = la[name](unpack(a))
         assert.are.equal("float64", A64.dtype)
         assert.are.equal("float32", A32.dtype)
         assert.are.same(A64:astype("float32"):totable(), A32:totable())
@@ -304,7 +307,7 @@ describe("float32 construction", function()
 
   it("the range constructors take no dtype and give float64 (no matrix to take a type from)", function()
     for _, name in ipairs{"arange", "linspace", "logspace"} do
-      assert.are.equal("float64", la[name](table.unpack(cases[name][1])).dtype, name)
+      assert.are.equal("float64", la[name](unpack(cases[name][1])).dtype, name)
     end
   end)
 
@@ -321,7 +324,7 @@ end)
 
 describe("float32 files and pictures", function()
   local function slurp(path)
-    local f = assert(io.open(path, "rb")); local s = f:read("a"); f:close(); return s
+    local f = assert(io.open(path, "rb")); local s = f:read("*a"); f:close(); return s
   end
 
   it("save_npy writes <f4 and reads back float32; save_csv writes the float32 values", function()
@@ -528,7 +531,7 @@ describe("float32 views and elements", function()
     assert.are.same(A32:totable(), A32:astype("float64"):astype("float32"):totable())
     for i = 1, 5 do for j = 1, 4 do
       local x, y = A(i, j), A32(i, j)
-      assert.are.equal(string.unpack("<f", string.pack("<f", x)), y)     -- round to nearest
+      assert.are.equal(lepack.unpack("<f", lepack.pack("<f", x)), y)     -- round to nearest
       assert.is_true(math.abs(x - y) <= EPS32 / 2 * math.abs(x))
     end end
     -- astype is a copy, also to its own type

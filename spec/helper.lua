@@ -33,6 +33,17 @@ say:set("assertion.near.positive", "Expected values to be near.\nExpected:\n%s\n
 say:set("assertion.near.negative", "Expected values not to be near.\nExpected:\n%s\nActual:\n%s")
 assert:register("assertion", "near", near, "assertion.near.positive", "assertion.near.negative")
 
+-- assert.integer(x): a number with an integral value that prints as one
+-- ("3", not "3.0"): counts, ranks and indices on every Lua (5.3+ has an
+-- integer subtype, 5.1 and LuaJIT print integral doubles without ".0").
+local function integer(_, args)
+  local x = args[1]
+  return type(x) == "number" and x == math.floor(x) and tostring(x) == string.format("%d", x)
+end
+say:set("assertion.integer.positive", "Expected an integer that prints as one, got:\n%s")
+say:set("assertion.integer.negative", "Expected no integer, got:\n%s")
+assert:register("assertion", "integer", integer, "assertion.integer.positive", "assertion.integer.negative")
+
 -- assert.error_matches(f, pattern): f raises a string error matching pattern
 -- (plain text match), and the message starts with "linalg.".
 local function error_matches(_, args)

@@ -4,6 +4,9 @@
 -- make, cc and pkg-config run without the sanitizer runtime that check-asan
 -- preloads (their own leaks are not ours, and would fail the commands)
 local sh = require "shell"
+-- the Lua running the specs: installed for it, its children run it
+local LUA = require("interp").lua
+local VERSION = LUA == "luajit" and "5.1" or LUA:match("%d+%.%d+")
 
 -- under make valgrind every child is traced: make and cc would run under
 -- memcheck, to no purpose
@@ -14,22 +17,22 @@ run("make install", function()
   setup(function()
     prefix = os.tmpname()
     os.remove(prefix)
-    local out, ok = sh("make -s install PREFIX=" .. prefix)
+    local out, ok = sh("make -s install LUA=" .. LUA .. " PREFIX=" .. prefix)
     assert(ok, out)
   end)
   teardown(function() sh("rm -rf " .. prefix) end)
 
   it("installs linalg.h and a linalg.pc that examples/host.c compiles and links against", function()
     local f = io.open(prefix .. "/include/linalg.h")
-    assert.is_truthy(f and f:read("a"):find("linalg_pushmatrix", 1, true))
+    assert.is_truthy(f and f:read("*a"):find("linalg_pushmatrix", 1, true))
     local env = "PKG_CONFIG_PATH=" .. prefix .. "/lib/pkgconfig "
-    local flags = sh(env .. "pkg-config --cflags --libs linalg lua5.4")
+    local flags = sh(env .. "pkg-config --cflags --libs linalg " .. LUA)
     assert.is_truthy(flags:find("-I" .. prefix .. "/include", 1, true))
     local out, ok = sh(string.format("cc -o %s/host examples/host.c %s", prefix, flags:gsub("\n", "")))
     assert(ok, out)
     -- the host runs from elsewhere: the module is found by its recorded path
-    out, ok = sh(string.format("cd / && LUA_PATH='%s/share/lua/5.4/?.lua;%s/share/lua/5.4/?/init.lua' %s/host",
-      prefix, prefix, prefix))
+    out, ok = sh(string.format("cd / && LUA_PATH='%s/share/lua/%s/?.lua;%s/share/lua/%s/?/init.lua' %s/host",
+      prefix, VERSION, prefix, VERSION, prefix))
     assert(ok, out)
     assert.is_truthy(out:find("X * w = [0, 2, 4]", 1, true))
     assert.are.equal(require("linalg").version, sh(env .. "pkg-config --modversion linalg"):match("%S+"))
@@ -44,9 +47,13 @@ end)
 
 run("make env", function()
   it("prints the exports that run a script outside the checkout against it", function()
-    local exports = sh("make -s env")
-    assert.is_truthy(exports:find("export LUA_PATH=", 1, true))
-    local out = sh("eval \"$(make -s env)\"; cd / && lua5.4 -e 'print(require(\"linalg\").det(require(\"linalg\").matrix{{1,2},{3,4}}))'")
-    assert.are.equal("-2.0", out:match("%S+"))
+    local exports = sh("make -s env LUA=" .. LUA)
+    -- the names this Lua reads: LUA_PATH_5_4 ..., plain LUA_PATH for 5.1 and LuaJIT
+    local suffix = VERSION == "5.1" and "" or "_" .. VERSION:gsub("%.", "_")
+    assert.is_truthy(exports:find("export LUA_PATH" .. suffix .. "=", 1, true))
+    assert.is_truthy(exports:find("export LUA_CPATH" .. suffix .. "=", 1, true))
+    local out = sh("eval \"$(make -s env LUA=" .. LUA .. ")\"; cd / && " .. LUA ..
+      " -e 'print(require(\"linalg\").det(require(\"linalg\").matrix{{1,2},{3,4}}))'")
+    assert.are.equal(tostring(-2.0), out:match("%S+"))
   end)
 end)

@@ -230,7 +230,7 @@ describe("float32 solve, inv, det, pinv, matrix power (LAPACK's s routines)", fu
     -- det: scipy.linalg.det(H32) = 3.7597863190852454e-12 (sgetrf);
     -- np.linalg.det(H32) = 3.7533475e-12 (float64 inside)
     local d = la.det(H32)
-    assert.are.equal("float", math.type(d))
+    if math.type then assert.are.equal("float", math.type(d)) end   -- 5.3+: no integer subtype
     assert.is_true(math.abs(d - 3.7597863190852454e-12) / 3.7597863190852454e-12 <= 10 * condH * EPS32)
     assert.is_true(math.abs(d - la.det(H32:astype("float64"))) / 3.7533475e-12 > 100 * EPS32)
   end)

@@ -1,4 +1,6 @@
 -- Helpers of the specs that bound time or memory.
+local interp = require "interp"
+local unpack = table.unpack or unpack
 local M = {}
 
 --- f's results, asserting f took less than `bound` seconds of CPU time
@@ -7,19 +9,21 @@ local M = {}
 function M.fast(f, bound)
   bound = bound or 0.25
   local t0 = os.clock()
-  local r = table.pack(f())
+  local r = {n = 0}
+  local function keep(...) r = {n = select("#", ...), ...} end
+  keep(f())
   assert(os.clock() - t0 < bound, "took " .. (os.clock() - t0) .. " s")
-  return table.unpack(r, 1, r.n)
+  return unpack(r, 1, r.n)
 end
 
---- The output of `code` (with `la` loaded) run by a child lua5.4 under a
+--- The output of `code` (with `la` loaded) run by a child of the running Lua under a
 -- virtual-memory limit of about 1.6 GB: allocations past it fail at once on
 -- any host.
 function M.limited(code)
-  local cmd = "ulimit -v 1600000; LUA_PATH='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH='./build/?.so;;' " ..
-    "OPENBLAS_NUM_THREADS=1 lua5.4 -e " .. string.format("%q", "local la = require 'linalg'; " .. code) .. " 2>&1"
+  local cmd = "ulimit -v 1600000; LUA_PATH='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH='" .. interp.cpath .. "' " ..
+    "OPENBLAS_NUM_THREADS=1 " .. interp.lua .. " -e " .. string.format("%q", "local la = require 'linalg'; " .. code) .. " 2>&1"
   local p = io.popen(cmd)
-  local out = p:read("a")
+  local out = p:read("*a")
   p:close()
   return out
 end

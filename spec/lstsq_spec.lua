@@ -14,7 +14,7 @@ describe("linalg.lstsq", function()
     assert.are.same({1, 1}, {res:shape()})
     assert.near(4.2, res(1), 1e-13)
     assert.are.equal(2, rank)
-    assert.are.equal("integer", math.type(rank))
+    assert.integer(rank)
     assert.near({5.779378813233887, 0.773809106397227}, sv, 1e-14)
   end)
 
@@ -237,7 +237,7 @@ describe("linalg.lstsq in float32 (LAPACK's s routines, float32 TSQR)", function
     assert.are.equal("float32", x.dtype, what)
     if res then assert.are.equal("float32", res.dtype, what) end
     if sv then assert.are.equal("float32", sv.dtype, what) end
-    assert.are.equal("integer", math.type(rank), what)
+    assert.integer(rank, what)
   end
 
   -- float32 data, the same numbers in float64: x and the residuals agree

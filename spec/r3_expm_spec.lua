@@ -81,7 +81,7 @@ describe("linalg.expm on SciPy's test matrices", function()
     -- the test's _burkardt_13_power(n, p): ones on the p-th superdiagonal
     -- scaled 10^(-n a), and the wrapped part 10^-n smaller (p = a n + b)
     local function power(n, p)
-      local a, b = p // n, p % n
+      local a, b = math.floor(p / n), p % n
       local large = 10.0 ^ (-n * a)
       local P = la.zeros(n, n)
       for i = 1, n do

@@ -3,7 +3,7 @@
 -- totable's size error.
 local la = require "linalg"
 
-local BIG = math.tointeger(2 ^ 31 - 1)
+local BIG = require("linalg.compat").tointeger(2 ^ 31 - 1)
 
 -- the sizes below are slow (or, for lstsq, allocate 16 GiB) only when an
 -- empty extent is looped over
@@ -127,6 +127,6 @@ describe("linalg.totable of a matrix too large for a table", function()
     local out = limited("print(select(2, pcall(la.totable, la.zeros(2^31 - 1, 0)))) " ..
                         "print(#la.zeros(0, 2^31 - 1):totable(), la.matrix{{1, 2}, {3, 4}}:totable()[2][1])")
     assert.are.equal("linalg.totable: 2147483647x0 matrix is too large for a Lua table (not enough memory)\n" ..
-                     "0\t3.0\n", out)
+                     "0\t" .. tostring(3.0) .. "\n", out)         -- an entry is a float: 3.0 on 5.3+
   end)
 end)

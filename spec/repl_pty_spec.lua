@@ -1,5 +1,6 @@
 -- bin/linalg-repl on a terminal: tmux gives it a pseudo-terminal, keys are
 -- sent with send-keys and the screen read with capture-pane.
+local LUA = require("interp").lua      -- the Lua running the specs: children run it too
 local la = require "linalg"
 
 local have_tmux = os.execute("command -v tmux >/dev/null 2>&1")
@@ -7,7 +8,7 @@ local have_rl = pcall(require, "linalg.readline")
 
 local function sh(cmd)
   local p = io.popen(cmd .. " 2>&1")
-  local out = p:read("a")
+  local out = p:read("*a")
   p:close()
   return out
 end
@@ -22,7 +23,7 @@ local function start(histfile)
   count = count + 1
   local s = setmetatable({name = "linalg-repl-spec-" .. count .. "-" .. os.time(),
                           hist = histfile}, Session)
-  local cmd = string.format("env HOME=/nonexistent LINALG_HISTFILE=%s LUA_CPATH=%s lua5.4 bin/linalg-repl; " ..
+  local cmd = string.format("env HOME=/nonexistent LINALG_HISTFILE=%s LUA_CPATH=%s " .. LUA .. " bin/linalg-repl; " ..
     "echo \"exit status $?\"", q(histfile), q(package.cpath))
   sh(string.format("tmux -L %s new-session -d -s %s -x 100 -y 50 %s \\; set-option -t %s remain-on-exit on",
     s.name, s.name, q(cmd), s.name))
@@ -116,7 +117,7 @@ describe_pty("bin/linalg-repl on a terminal", function()
     assert.is_true(s:wait("x = 42", 2))
     s:close()
     local f = io.open(hist)
-    local saved = f:read("a")
+    local saved = f:read("*a")
     f:close()
     assert.is_truthy(saved:find("x = 40 + 2", 1, true))
     s = start(hist)

@@ -1,6 +1,8 @@
 -- Construction and shape (lshape.c). Reference values: NumPy 1.24.2
 -- (Debian's python3-numpy), printed with .tolist(); Octave's semantics
 -- where noted.
+local MAXINT, MININT = math.maxinteger or 2 ^ 53, math.mininteger or -2 ^ 53   -- where numbers are doubles: 2^53
+local unpack = table.unpack or unpack
 local la = require "linalg"
 
 local A = la.matrix{{1, 2, 3}, {4, 5, 6}, {7, 8, 9}}
@@ -70,7 +72,7 @@ describe("flips, shifts, vec, blkdiag", function()
     assert.near({{2, 3, 1}, {5, 6, 4}, {8, 9, 7}}, la.circshift(A, -4, 2))    -- np.roll(A, -4, axis=1)
     assert.near({{3, 1, 2}}, la.roll({{1, 2, 3}}, 1))
     assert.near(A, la.roll(A, 3, 2))
-    assert.near(la.roll(A, 1, 2), la.roll(A, math.mininteger, 2))   -- mininteger % 3 == 1
+    assert.near(la.roll(A, 1, 2), la.roll(A, MININT, 2))   -- mininteger % 3 == 1
     assert.are.same({0, 3}, {la.roll(la.zeros(0, 3), 2):shape()})
   end)
   it("vec stacks columns (A(:)), views included", function()
@@ -153,9 +155,9 @@ describe("float32 in construction and shape", function()
     for _, c in ipairs{{"arange", {1, 2, 0.3}}, {"arange", {4}}, {"linspace", {0, 1, 7}},
                        {"linspace", {0, 1}}, {"logspace", {0, 2, 5}}, {"logspace", {0, 3, 4, 2}}} do
       local f, args = la[c[1]], c[2]
-      local a = {table.unpack(args)}
+      local a = {unpack(args)}
       a[#a + 1] = F32
-      same32(f(table.unpack(a)), f(table.unpack(args)), c[1])
+      same32(f(unpack(a)), f(unpack(args)), c[1])
     end
     assert.are_not.same(la.linspace(0, 1, 7):totable(), la.linspace(0, 1, 7, F32):totable())   -- rounded
     assert.are.equal("float64", la.arange(3, {dtype = "float64"}).dtype)
@@ -167,15 +169,15 @@ describe("float32 in construction and shape", function()
   end)
   it("diag, triu, tril, tile, repmat, flip*, roll, circshift, vec: float32 in, float32 out", function()
     local calls = {
-      {"diag", {}}, {"triu", {}}, {"triu", {-1}}, {"tril", {1}}, {"triu", {math.mininteger}},
-      {"tril", {math.maxinteger}}, {"tril", {math.mininteger}}, {"tile", {2, 3}}, {"repmat", {1, 2}},
+      {"diag", {}}, {"triu", {}}, {"triu", {-1}}, {"tril", {1}}, {"triu", {MININT}},
+      {"tril", {MAXINT}}, {"tril", {MININT}}, {"tile", {2, 3}}, {"repmat", {1, 2}},
       {"flip", {}}, {"flip", {2}}, {"fliplr", {}}, {"flipud", {}}, {"roll", {1, 1}}, {"roll", {-4, 2}},
-      {"circshift", {math.mininteger, 2}}, {"vec", {}}, {"zeros_like", {}}, {"full_like", {0.1}},
+      {"circshift", {MININT, 2}}, {"vec", {}}, {"zeros_like", {}}, {"full_like", {0.1}},
     }
     for _, c in ipairs(calls) do
-      same32(la[c[1]](A32, table.unpack(c[2])), la[c[1]](A64, table.unpack(c[2])), c[1])
+      same32(la[c[1]](A32, unpack(c[2])), la[c[1]](A64, unpack(c[2])), c[1])
       local S32 = A32:sub(2, 3, 1, 2)            -- a view with a leading dimension of 3
-      same32(la[c[1]](S32, table.unpack(c[2])), la[c[1]](A64:sub(2, 3, 1, 2), table.unpack(c[2])), c[1] .. " of a view")
+      same32(la[c[1]](S32, unpack(c[2])), la[c[1]](A64:sub(2, 3, 1, 2), unpack(c[2])), c[1] .. " of a view")
     end
     same32(la.diag(f32(la.vector{0.1, 2})), la.diag(la.vector{0.1, 2}), "diag of a vector")
     same32(la.diag(f32(la.matrix{{0.1, 2}})), la.diag(la.matrix{{0.1, 2}}), "diag of a row")

@@ -14,7 +14,7 @@ local function render(svg)
     "env -u LD_PRELOAD pngtopnm %s > %s", png, svg, png, ppm)),
     "rendering failed: " .. svg)
   local f = assert(io.open(ppm, "rb"))
-  local data = f:read("a")
+  local data = f:read("*a")
   f:close()
   local w, h, maxv, pos = data:match("^P6%s+(%d+)%s+(%d+)%s+(%d+)%s()")
   w, h = tonumber(w), tonumber(h)
@@ -32,7 +32,7 @@ end
 local function pixels(svg)
   render(svg)
   local f = assert(io.open(svg .. ".ppm", "rb"))
-  local data = f:read("a")
+  local data = f:read("*a")
   f:close()
   local w, h, pos = data:match("^P6%s+(%d+)%s+(%d+)%s+255%s()")
   w, h = tonumber(w), tonumber(h)
@@ -44,7 +44,7 @@ end
 
 local function dark(px) local r, g, b = px:byte(1, 3); return r < 110 and g < 110 and b < 110 end
 
-local function slurp(path) local f = assert(io.open(path)); local s = f:read("a"); f:close(); return s end
+local function slurp(path) local f = assert(io.open(path)); local s = f:read("*a"); f:close(); return s end
 
 local function rgb(hex)
   return string.char(tonumber(hex:sub(2, 3), 16), tonumber(hex:sub(4, 5), 16), tonumber(hex:sub(6, 7), 16))
@@ -59,7 +59,7 @@ describe("linalg.heatmap", function()
     assert.is_true(w > 200 and h > 200)
     assert.is_true(n > 20)                          -- cells, legend and text, not a blank page
     assert.is_true(colors["\255\255\255"])          -- white background
-    local f = io.open(path); local s = f:read("a"); f:close()
+    local f = io.open(path); local s = f:read("*a"); f:close()
     assert.is_truthy(s:find(">weights</text>", 1, true))
     assert.is_truthy(s:find(">c</text>", 1, true))
   end)
@@ -69,7 +69,7 @@ describe("linalg.heatmap", function()
     local labels = {}
     for i = 1, 100 do labels[i] = "t" .. i end
     la.heatmap(la.rand(100, 100, 5), path, {row_labels = labels, col_labels = labels})
-    local f = io.open(path); local s = f:read("a"); f:close()
+    local f = io.open(path); local s = f:read("*a"); f:close()
     local shown = select(2, s:gsub(">t%d+</text>", ""))
     assert.is_true(shown > 20 and shown < 100)      -- every 3rd of 2 x 100 labels at 6 px cells
     local w, h = render(path)
@@ -86,7 +86,7 @@ describe("linalg.heatmap", function()
   it("stays readable at 1000 x 1000 by block averaging", function()
     local path = dir .. "/big.svg"
     la.heatmap(la.randn(1000, 1000, 4), path)
-    local f = io.open(path); local s = f:read("a"); f:close()
+    local f = io.open(path); local s = f:read("*a"); f:close()
     assert.is_truthy(s:find("1000x1000 shown as 200x200 block means", 1, true))
     assert.is_true(#s < 4e6)
     local w, h, _, n = render(path)
@@ -112,7 +112,7 @@ describe("linalg.plot_vectors", function()
     local w, h, colors, n = render(path)
     assert.is_true(w > 300 and h > 200 and n > 10)
     assert.is_true(colors[rgb("#1f77b4")] ~= nil)   -- the first arrow's colour is drawn
-    local f = io.open(path); local s = f:read("a"); f:close()
+    local f = io.open(path); local s = f:read("*a"); f:close()
     assert.are.equal(4, select(2, s:gsub("marker%-end", "")))
     assert.is_truthy(s:find("stroke-dasharray", 1, true))
   end)
@@ -137,7 +137,7 @@ describe("linalg.heatmap's axes and legend", function()
     local path = dir .. "/idx.svg"
     la.heatmap(la.rand(5, 8, 1), path, {cell = 30})
     local s = slurp(path)
-    for i = 1, 5 do assert.is_truthy(s:find('y="' .. (i - 0.5) * 30 + select(2, layout(s)) .. '">' .. i .. '</text>', 1, true)) end
+    for i = 1, 5 do assert.is_truthy(s:find(string.format('y="%.1f">%d</text>', (i - 0.5) * 30 + select(2, layout(s)), i), 1, true)) end
     for j = 1, 8 do assert.is_truthy(s:find('rotate%(%-60%)">' .. j .. '</text>')) end
     -- rendered: dark text pixels left of the cells and above them
     local w, h, px = pixels(path)
@@ -257,7 +257,7 @@ describe("heatmap and plot_vectors options", function()
     {{path = p, {v}, right_angles = {5}}, "linalg.plot_vectors: right_angles[1] must be {at = point, a = direction, b = direction}, got number"},
     {{path = p, {v}, right_angles = {{at = v, a = v}}}, "linalg.plot_vectors: right_angles[1].b is missing"},
     {{path = p, {v}, right_angles = {{at = v, a = v, c = v}}}, "linalg.plot_vectors: unknown option 'c'"},
-    {{path = p, {{math.huge, 1}}}, "linalg.plot_vectors: entry 1 has a coordinate that is not finite (inf, 1.0)"},
+    {{path = p, {{math.huge, 1}}}, "linalg.plot_vectors: entry 1 has a coordinate that is not finite (inf, " .. tostring(1.0) .. ")"},
     {{path = p, {{0 / 0, 1}}}, "linalg.plot_vectors: entry 1 has a coordinate that is not finite"},
     {{path = p, {v, from = {1, -math.huge}}}, "linalg.plot_vectors: entry 1.from has a coordinate that is not finite"},
     {{path = p, {{1e308, 0}}, {{-1e308, 0}}}, "linalg.plot_vectors: the coordinates span too wide a range to draw"},
@@ -296,17 +296,17 @@ describe("SVG markup", function()
 
   it("escapes every text and survives bytes XML does not allow", function()
     local p = dir .. "/t.svg"
-    local nasty = '"/><script>alert(1)</script>\0\1\27 \xff\xfe é \xEF\xBF\xBF\'&'
+    local nasty = '"/><script>alert(1)</script>\0\1\27 \255\254 é \239\191\191\'&'
     la.plot_vectors{path = p, title = nasty, {{1, 2}, label = nasty}}
     local s = slurp(p)
     assert.is_falsy(s:find("<script", 1, true))
     assert.is_falsy(s:find("[%z\1-\8\11\12\14-\31]"))
-    assert.is_truthy(utf8.len(s))
+    assert.is_truthy(require("linalg.compat").utf8len(s))
     render(p)                                       -- well-formed: the renderer reads it
-    la.heatmap({{1, 2}}, p, {title = nasty, row_labels = {nasty}, col_labels = {nasty, "\xc3"}})
+    la.heatmap({{1, 2}}, p, {title = nasty, row_labels = {nasty}, col_labels = {nasty, "\195"}})
     s = slurp(p)
     assert.is_falsy(s:find("<script", 1, true))
-    assert.is_truthy(utf8.len(s))
+    assert.is_truthy(require("linalg.compat").utf8len(s))
     assert.are.equal(3, select(2, s:gsub("&lt;script&gt;alert%(1%)&lt;/script&gt;", "")))
     render(p)
   end)

@@ -49,6 +49,23 @@ static void push_blas_version(lua_State *L, const char *cfg) {
   lua_pushlstring(L, p, n);
 }
 
+/* the running Lua (pushes 1): LuaJIT's jit.version, else _VERSION, else
+** the Lua the module was compiled for */
+static void pushlua(lua_State *L) {
+  int top = lua_gettop(L);
+  if (lua_getfield(L, LUA_REGISTRYINDEX, "_LOADED") == LUA_TTABLE &&
+      lua_getfield(L, -1, "jit") == LUA_TTABLE && lua_getfield(L, -1, "version") == LUA_TSTRING) {
+    lua_replace(L, top + 1);
+  } else {
+    lua_settop(L, top);
+    if (lua_getglobal(L, "_VERSION") != LUA_TSTRING) {
+      lua_pop(L, 1);
+      lua_pushliteral(L, LA_LUA_BUILT);
+    }
+  }
+  lua_settop(L, top + 1);
+}
+
 static void setstr(lua_State *L, const char *key, const char *v) {
   lua_pushstring(L, v ? v : "unknown");
   lua_setfield(L, -2, key);
@@ -78,6 +95,8 @@ static int l_config(lua_State *L) {
   /* the fused kernel of attention without mask or bias (kernels/attention.c) */
   setstr(L, "attention", lak_simd_exp2(NULL, 0) ? "avx512f" : "gemm");
   setstr(L, "version", LINALG_VERSION);
+  pushlua(L);
+  lua_setfield(L, -2, "lua");
   return 1;
 }
 

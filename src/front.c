@@ -42,6 +42,10 @@ static int spectype(lua_State *L, int v, int spec, const char *fname, const char
 /* A wrong value for key (value at v, spec at spec): names both. */
 static int specerror(lua_State *L, int v, int spec, const char *fname, const char *key) {
   luaL_Buffer B;
+  /* made before the buffer opens (la_typename may push __name) */
+  const char *got = lua_type(L, v) == LUA_TSTRING && lua_type(L, spec) == LUA_TTABLE
+                    ? lua_pushfstring(L, ", got \"%s\"", lua_tostring(L, v))
+                    : lua_pushfstring(L, ", got %s", la_typename(L, v));
   luaL_buffinit(L, &B);
   lua_pushfstring(L, "linalg.%s: option '%s' must be ", fname, key);
   luaL_addvalue(&B);
@@ -59,10 +63,7 @@ static int specerror(lua_State *L, int v, int spec, const char *fname, const cha
     if (strcmp(w, "boolean") == 0) luaL_addstring(&B, "true or false");
     else lua_pushfstring(L, "a%s %s", strchr("aeiou", w[0]) ? "n" : "", w), luaL_addvalue(&B);
   }
-  if (lua_type(L, v) == LUA_TSTRING && lua_type(L, spec) == LUA_TTABLE)
-    lua_pushfstring(L, ", got \"%s\"", lua_tostring(L, v));
-  else lua_pushfstring(L, ", got %s", la_typename(L, v));
-  luaL_addvalue(&B);
+  luaL_addstring(&B, got);
   luaL_pushresult(&B);
   return lua_error(L);
 }

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "helpers.h"
@@ -79,11 +80,53 @@ void la_checknargs(lua_State *L, const char *fname, int nargs, int opts) {
 
 /* ------------------------------------------------------ errors */
 
+/* Lua's conversions one at a time, %I and %f formatted here so that every
+** version prints the same ("3", "2.5", "3.0" for a float %f as 5.3+). */
+const char *la_pushvfstring(lua_State *L, const char *fmt, va_list ap) {
+  int n = 0;
+  const char *e;
+  char buf[64];
+  while ((e = strchr(fmt, '%')) != NULL) {
+    luaL_checkstack(L, 3, "format");
+    lua_pushlstring(L, fmt, (size_t)(e - fmt));
+    switch (e[1]) {
+      case 's': { const char *s = va_arg(ap, const char *); lua_pushstring(L, s ? s : "(null)"); break; }
+      case 'd': lua_pushfstring(L, "%d", va_arg(ap, int)); break;
+      case 'c': buf[0] = (char)va_arg(ap, int); lua_pushlstring(L, buf, 1); break;
+      case 'p': lua_pushfstring(L, "%p", va_arg(ap, void *)); break;
+      case 'I': snprintf(buf, sizeof buf, "%lld", (long long)va_arg(ap, lua_Integer));
+                lua_pushstring(L, buf); break;
+      case 'f': {
+        double x = (double)va_arg(ap, lua_Number);
+        snprintf(buf, sizeof buf, "%.14g", x);
+        if (buf[strspn(buf, "-0123456789")] == '\0') strcat(buf, ".0");   /* looks like an int */
+        lua_pushstring(L, buf); break;
+      }
+      case '%': lua_pushliteral(L, "%"); break;
+      default: return luaL_error(L, "invalid conversion '%%%c' to format", e[1]), NULL;
+    }
+    n += 2;
+    fmt = e + 2;
+  }
+  lua_pushstring(L, fmt);
+  lua_concat(L, n + 1);
+  return lua_tostring(L, -1);
+}
+
+const char *la_pushfstring(lua_State *L, const char *fmt, ...) {
+  const char *s;
+  va_list ap;
+  va_start(ap, fmt);
+  s = la_pushvfstring(L, fmt, ap);
+  va_end(ap);
+  return s;
+}
+
 int la_error(lua_State *L, const char *fname, const char *fmt, ...) {
   va_list ap;
   lua_pushfstring(L, "linalg.%s: ", fname);
   va_start(ap, fmt);
-  lua_pushvfstring(L, fmt, ap);
+  la_pushvfstring(L, fmt, ap);
   va_end(ap);
   lua_concat(L, 2);
   return lua_error(L);
@@ -93,10 +136,26 @@ int la_argerror(lua_State *L, const char *fname, int arg, const char *msg) {
   return la_error(L, fname, "bad argument #%d (%s)", arg, msg);
 }
 
-/* the type name for messages: a metatable's __name if it has one */
+/* the type name for messages: a metatable's __name if it has one, else the
+** name luaL_newmetatable registered the metatable under (Lua 5.1 and 5.2
+** set no __name: io.stdout is still "FILE*"), else the Lua type. Leaves at
+** most one value pushed (the name). */
 const char *la_typename(lua_State *L, int idx) {
   const char *got = luaL_typename(L, idx);
-  if (luaL_getmetafield(L, idx, "__name") == LUA_TSTRING) return lua_tostring(L, -1);
+  int t = luaL_getmetafield(L, idx, "__name");
+  if (t == LUA_TSTRING) return lua_tostring(L, -1);
+  if (t != LUA_TNIL) lua_pop(L, 1);
+  if (lua_type(L, idx) != LUA_TUSERDATA || !lua_getmetatable(L, idx)) return got;
+  lua_pushnil(L);                                   /* mt, key */
+  while (lua_next(L, LUA_REGISTRYINDEX)) {
+    if (lua_type(L, -2) == LUA_TSTRING && lua_rawequal(L, -1, -3)) {
+      lua_pop(L, 1);
+      lua_replace(L, -2);                           /* the name where mt was */
+      return lua_tostring(L, -1);
+    }
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
   return got;
 }
 
@@ -149,7 +208,7 @@ lua_Integer la_checkint(lua_State *L, const char *fname, int arg) {
 int la_checksize(lua_State *L, const char *fname, int arg) {
   lua_Integer v = la_checkint(L, fname, arg);
   if (v < 0 || v > INT_MAX)
-    la_argerror(L, fname, arg, lua_pushfstring(L,
+    la_argerror(L, fname, arg, la_pushfstring(L,
                 "size must be in 0..%d, got %I", INT_MAX, v));
   return (int)v;
 }
@@ -229,6 +288,7 @@ static void addchoices(luaL_Buffer *B, const char *const choices[]) {
 int la_optenum(lua_State *L, int idx, const char *key, int def,
                const char *const choices[], const char *fname) {
   int t = getopt(L, idx, key, fname), i;
+  const char *got;
   luaL_Buffer B;
   if (t == LUA_TNIL) { lua_pop(L, 1); return def; }
   if (t == LUA_TSTRING) {
@@ -236,13 +296,19 @@ int la_optenum(lua_State *L, int idx, const char *key, int def,
     for (i = 0; choices[i]; i++)
       if (strcmp(s, choices[i]) == 0) { lua_pop(L, 1); return i; }
   }
+  /* what was got is made before the buffer opens: between luaL_buffinit
+  ** and luaL_pushresult the stack belongs to the buffer (its layout is
+  ** each version's own) */
+  got = t == LUA_TSTRING ? lua_pushfstring(L, ", got \"%s\"", lua_tostring(L, -1))
+                         : lua_pushfstring(L, ", got %s", la_typename(L, -1));
   luaL_buffinit(L, &B);
-  lua_pushfstring(L, "linalg.%s: option '%s' must be ", fname, key);
-  luaL_addvalue(&B);
+  luaL_addstring(&B, "linalg.");
+  luaL_addstring(&B, fname);
+  luaL_addstring(&B, ": option '");
+  luaL_addstring(&B, key);
+  luaL_addstring(&B, "' must be ");
   addchoices(&B, choices);
-  if (t == LUA_TSTRING) lua_pushfstring(L, ", got \"%s\"", lua_tostring(L, -2));
-  else lua_pushfstring(L, ", got %s", la_typename(L, -2));
-  luaL_addvalue(&B);
+  luaL_addstring(&B, got);
   luaL_pushresult(&B);
   return lua_error(L);
 }
@@ -291,6 +357,69 @@ void la_checkopts(lua_State *L, int idx, const char *fname,
 
 /* ----------------------------------------------------- scratch */
 
+static void nomem(lua_State *L, const char *fname, size_t sz, const char *what) {
+  char num[32];
+  snprintf(num, sizeof num, "%.1f", (double)sz / (sz >= ((size_t)1 << 30) ? 1073741824.0 : 1048576.0));
+  la_error(L, fname, "not enough memory for %s (%s %s)", what, num,
+           sz >= ((size_t)1 << 30) ? "GiB" : "MiB");
+}
+
+size_t la_extmin = LA_EXTMIN;
+
+void la_initextmin(void) {
+  const char *s = getenv("LINALG_EXTERNAL_MIN");
+  char *end;
+  unsigned long long v;
+  if (s == NULL || *s == '\0') return;
+  v = strtoull(s, &end, 10);
+  if (*end == '\0' && v > 0) la_extmin = (size_t)v;
+}
+
+/* the owner of a block outside the heap */
+typedef struct la_Ext { void *p; size_t size; } la_Ext;
+static const char ext_key = 'E';   /* its metatable, in the registry */
+
+static int ext_gc(lua_State *L) {
+  la_Ext *b = (la_Ext *)lua_touserdata(L, 1);
+  if (b && b->p) {
+    void *ud;
+    lua_Alloc f = lua_getallocf(L, &ud);
+    f(ud, b->p, b->size, 0);
+    b->p = NULL;
+  }
+  return 0;
+}
+
+void *la_allocext(lua_State *L, const char *fname, size_t sz, const char *what) {
+  void *ud;
+  lua_Alloc f = lua_getallocf(L, &ud);
+  size_t kb = sz >> 10;
+  la_Ext *b = (la_Ext *)lua_newuserdatauv(L, sizeof(la_Ext), 0);
+  b->p = NULL;
+  b->size = sz;
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &ext_key) != LUA_TTABLE) {
+    lua_pop(L, 1);
+    lua_createtable(L, 0, 2);
+    lua_pushcfunction(L, ext_gc);
+    lua_setfield(L, -2, "__gc");
+    lua_pushliteral(L, "linalg.storage");
+    lua_setfield(L, -2, "__metatable");
+    lua_pushvalue(L, -1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &ext_key);
+  }
+  lua_setmetatable(L, -2);                   /* __gc set before the block exists */
+  b->p = f(ud, NULL, 0, sz);
+  if (b->p == NULL) {                        /* as Lua does: a full collection, once more */
+    lua_gc(L, LUA_GCCOLLECT, 0);
+    b->p = f(ud, NULL, 0, sz);
+  }
+  if (b->p == NULL) nomem(L, fname, sz, what);
+  /* the collector's pace for bytes it cannot see (it is not restarted if
+  ** the host stopped it) */
+  if (la_compat_gcrunning(L)) lua_gc(L, LUA_GCSTEP, kb > INT_MAX ? INT_MAX : (int)kb);
+  return b->p;
+}
+
 static int newud(lua_State *L) {
   lua_newuserdatauv(L, *(const size_t *)lua_touserdata(L, 1), (int)lua_tointeger(L, 2));
   return 1;
@@ -306,12 +435,7 @@ void *la_allocud(lua_State *L, const char *fname, size_t sz, int nuv,
   lua_pushinteger(L, nuv);
   switch (lua_pcall(L, 2, 1, 0)) {
     case LUA_OK: return lua_touserdata(L, -1);
-    case LUA_ERRMEM: {
-      char num[32];
-      snprintf(num, sizeof num, "%.1f", (double)sz / (sz >= ((size_t)1 << 30) ? 1073741824.0 : 1048576.0));
-      la_error(L, fname, "not enough memory for %s (%s %s)", what, num,
-               sz >= ((size_t)1 << 30) ? "GiB" : "MiB");
-    }
+    case LUA_ERRMEM: nomem(L, fname, sz, what);
     /* FALLTHROUGH */
     default: lua_error(L);
   }
@@ -322,6 +446,7 @@ void *la_alloc(lua_State *L, size_t n, size_t size) {
   if (n > ((size_t)-1) / size - 1)
     la_error(L, la_fname(L), "not enough memory for %f elements of workspace", (double)n);
   if (n * size < LA_BIGALLOC) return lua_newuserdatauv(L, (n ? n : 1) * size, 0);
+  if (n * size >= la_extmin) return la_allocext(L, la_fname(L), n * size, "workspace");
   return la_allocud(L, la_fname(L), n * size, 0, "workspace");
 }
 

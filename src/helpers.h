@@ -8,9 +8,12 @@
 #ifndef LA_HELPERS_H
 #define LA_HELPERS_H
 
+#include <stdarg.h>
+
 #include <lua.h>
 #include <lauxlib.h>
 
+#include "compat.h"
 #include "linalg.h"
 #include "matrix.h"
 #include "kernels/kernels.h"
@@ -56,7 +59,14 @@ void la_checknargs(lua_State *L, const char *fname, int nargs, int opts);
 
 /* ------------------------------------------------------------ errors */
 
-/* Every message starts with "linalg.<fname>: ". None of them returns. */
+/* lua_pushfstring / lua_pushvfstring with %I (a lua_Integer) on every Lua
+** (Lua's own has %I from 5.3 on); the other conversions are Lua's: %s %d
+** %c %f %p %%. Messages that print an integer wider than int use these. */
+const char *la_pushfstring(lua_State *L, const char *fmt, ...);
+const char *la_pushvfstring(lua_State *L, const char *fmt, va_list ap);
+
+/* Every message starts with "linalg.<fname>: " (formatted as
+** la_pushfstring). None of them returns. */
 int la_error(lua_State *L, const char *fname, const char *fmt, ...);
 int la_argerror(lua_State *L, const char *fname, int arg, const char *msg);
 int la_typeerror(lua_State *L, const char *fname, int arg, const char *what);
@@ -146,6 +156,18 @@ void *la_alloc(lua_State *L, size_t n, size_t size);
 ** matrix", "workspace"); below, the call would cost more than it says. */
 #define LA_BIGALLOC ((size_t)1 << 16)
 void *la_allocud(lua_State *L, const char *fname, size_t sz, int nuv, const char *what);
+/* Storage outside the Lua heap, from the host's allocator (lua_getallocf):
+** sz bytes owned by a small userdata (pushed; its __gc frees them), for
+** blocks of la_extmin bytes and more (LuaJIT's userdata stop near 2 GiB).
+** The collector does not see these bytes, so each allocation steps it in
+** proportion (lua_gc LUA_GCSTEP by sz / 1024). Out of memory is an error of
+** fname's that says what was asked. la_extmin is LA_EXTMIN, or the
+** environment's LINALG_EXTERNAL_MIN (bytes) when the module opens: the
+** specs and spec/alloc use it to run this path with small matrices. */
+#define LA_EXTMIN ((size_t)1 << 30)
+extern size_t la_extmin;
+void la_initextmin(void);
+void *la_allocext(lua_State *L, const char *fname, size_t sz, const char *what);
 
 /* ------------------------------------------------------------ LAPACK */
 

@@ -182,10 +182,9 @@ static int m_merge(lua_State *L) {
 static int m_tobytes(lua_State *L) {
   lak_Lsq *s = checkstate(L, 1, la_fname(L));
   size_t len = lak_lsq_bytes(s->n, s->k);
-  luaL_Buffer b;
-  unsigned char *p = (unsigned char *)luaL_buffinitsize(L, &b, len);
+  unsigned char *p = LA_SCRATCH(L, unsigned char, len);
   lak_lsq_encode(s, p);
-  luaL_pushresultsize(&b, len);
+  lua_pushlstring(L, (const char *)p, len);
   return 1;
 }
 
@@ -215,7 +214,7 @@ static int m_index(lua_State *L) {
 
 static int m_tostring(lua_State *L) {
   lak_Lsq *s = checkstate(L, 1, "lsq_state");
-  lua_pushfstring(L, "lsq_state (n = %d, k = %d, rows = %I)", s->n, s->k,
+  la_pushfstring(L, "lsq_state (n = %d, k = %d, rows = %I)", s->n, s->k,
                   (lua_Integer)s->rows);
   return 1;
 }

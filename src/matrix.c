@@ -65,14 +65,23 @@ static la_Mat *newmat(lua_State *L, const char *fname, lua_Integer m, lua_Intege
   if (mt) mt = lua_absindex(L, mt);
   checkdims(L, fname, m, n);
   sz = LA_HDR + (size_t)(m * n) * esize(dtype);
-  /* no user value: only views need one, and the GC skips a userdata without */
-  if (sz < LA_BIGALLOC) A = (la_Mat *)lua_newuserdatauv(L, sz, 0);
-  else {
-    lua_pushfstring(L, "a %Ix%I matrix", m, n);
-    A = (la_Mat *)la_allocud(L, fname, sz, 0, lua_tostring(L, -1));
+  if (sz >= LA_BIGALLOC && sz - LA_HDR >= la_extmin) {
+    /* outside the heap (helpers.h): a header whose user value 1 owns it */
+    A = (la_Mat *)lua_newuserdatauv(L, LA_HDR, 1);
+    la_pushfstring(L, "a %Ix%I matrix", m, n);
+    p = la_allocext(L, fname, sz - LA_HDR, lua_tostring(L, -1));
     lua_remove(L, -2);
+    lua_setiuservalue(L, -2, 1);
+  } else {
+    /* no user value: only views need one, and the GC skips a userdata without */
+    if (sz < LA_BIGALLOC) A = (la_Mat *)lua_newuserdatauv(L, sz, 0);
+    else {
+      la_pushfstring(L, "a %Ix%I matrix", m, n);
+      A = (la_Mat *)la_allocud(L, fname, sz, 0, lua_tostring(L, -1));
+      lua_remove(L, -2);
+    }
+    p = (void *)((char *)A + LA_HDR);               /* owned data follows the header */
   }
-  p = (void *)((char *)A + LA_HDR);                 /* owned data follows the header */
   hugepages(p, (size_t)(m * n) * esize(dtype));
   A->data = dtype == LA_F64 ? (double *)p : NULL;
   A->fdata = dtype == LA_F32 ? (float *)p : NULL;

@@ -7,6 +7,12 @@
 #include "helpers.h"
 
 LINALG_API int luaopen_linalg_core(lua_State *L) {
+  int running = la_compat_version(L);      /* 0: 5.1 and LuaJIT cannot say */
+  if (running != 0 && running != LUA_VERSION_NUM)
+    return luaL_error(L, "linalg.core was built for %s but runs in Lua %d.%d: build it for this "
+                      "Lua (make LUA=lua%d.%d)", LA_LUA_BUILT, running / 100, running % 100,
+                      running / 100, running % 100);
+  la_initextmin();
   lua_newtable(L);
   la_open_matrix(L);        /* matrix.c: the type, access, views, printing */
   la_open_construct(L);     /* construct.c: matrix, zeros, eye, rand, ... */
@@ -26,5 +32,7 @@ LINALG_API int luaopen_linalg_core(lua_State *L) {
   la_open_front(L);         /* front.c: what the Lua front uses */
   lua_pushliteral(L, LINALG_VERSION);
   lua_setfield(L, -2, "version");
+  lua_pushliteral(L, LA_LUA_BUILT);       /* init.lua compares it with _VERSION */
+  lua_setfield(L, -2, "lua_built");
   return 1;
 }

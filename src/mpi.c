@@ -23,6 +23,8 @@
 #include <lua.h>
 #include <lauxlib.h>
 
+#include "compat.h"
+
 #include "kernels/kernels.h"
 
 #if defined(__GNUC__)

@@ -137,7 +137,7 @@ static int LA_T(l_pinv)(lua_State *L) {
 static int LA_T(mpower)(lua_State *L, const char *fname) {
   la_Mat *A = la_checksquaret(L, 1, fname, LA_TYPE), *P, *B, *T;
   lua_Integer k = lua_tointeger(L, 2);
-  lua_Unsigned e = k < 0 ? (lua_Unsigned)0 - (lua_Unsigned)k : (lua_Unsigned)k;
+  la_Unsigned e = k < 0 ? (la_Unsigned)0 - (la_Unsigned)k : (la_Unsigned)k;
   int n = A->rows, i;
   if (k < 0) {                                  /* pushes the base B */
     lapack_int info, *ipiv;

@@ -28,7 +28,7 @@ end
 
 local function read(path)
   local f = assert(io.open(path))
-  local s = f:read("a")
+  local s = f:read("*a")
   f:close()
   return s
 end

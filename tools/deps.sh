@@ -3,7 +3,11 @@
 # As root: apt-get installs what is missing. Otherwise: prints the exact
 # command and stops with an error. Extra package names may be passed.
 set -e
-PKGS="gcc make pkg-config libopenblas-dev liblapacke-dev liblua5.4-dev lua5.4 lua-busted librsvg2-bin netpbm libopenmpi-dev openmpi-bin libreadline-dev tmux $*"
+# every Lua linalg builds for (make LUA=...): interpreters and headers; Debian's
+# lua-busted and its C dependencies (lua-filesystem, lua-system, lua-term)
+# carry modules for all of them, so busted --lua=lua5.1 ... works
+LUAS="lua5.1 lua5.2 lua5.3 lua5.4 luajit liblua5.1-0-dev liblua5.2-dev liblua5.3-dev liblua5.4-dev libluajit-5.1-dev"
+PKGS="gcc make pkg-config libopenblas-dev liblapacke-dev $LUAS lua-busted librsvg2-bin netpbm libopenmpi-dev openmpi-bin libreadline-dev tmux $*"
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

@@ -14,7 +14,25 @@
 -- "linalg.core"` returns, with the functions below added to it. The matrix
 -- metatable's __index reads that table, so they are methods as well.
 -- @module linalg
-local la = require "linalg.core"
+local compat = require "linalg.compat"
+
+-- The C core must be built for the Lua running: another Lua's core.so
+-- fails to load (an undefined symbol) or, where it loads, says what it was
+-- built for; either way the error says which Lua to build it for.
+local function rebuild(why)
+  local name = compat.lua:match("^LuaJIT") and "luajit" or "lua" .. _VERSION:match("%d+%.%d+")
+  error(string.format("linalg: linalg.core %s, and this is %s: build the module for it " ..
+    "(make LUA=%s, or luarocks --lua-version=%s make)", why, compat.lua, name,
+    name == "luajit" and "5.1" or name:sub(4)), 0)
+end
+local ok, la = pcall(require, "linalg.core")
+if not ok then
+  local sym = tostring(la):match("undefined symbol: ([%w_]+)")
+  if sym then rebuild("was built for another Lua (it needs " .. sym .. ")") end
+  error(la, 0)
+end
+if la.lua_built ~= _VERSION then rebuild("was built for " .. tostring(la.lua_built)) end
+la.lua_built = nil              -- la.config().lua names the running Lua
 local core = la                 -- the same table (core.attention below: a C function)
 
 -- util keeps the option reader (core.checkopts, shared with C) in a local
@@ -373,7 +391,7 @@ function la.multihead_attention(X, Wq, Wk, Wv, Wo, heads, opts)
     bq = "matrix", bk = "matrix", bv = "matrix", bo = "matrix"})
   X, Wq, Wk = asmatrix(X, F, 1), asmatrix(Wq, F, 2), asmatrix(Wk, F, 3)
   Wv, Wo = asmatrix(Wv, F, 4), asmatrix(Wo, F, 5)
-  if math.type(heads) ~= "integer" or heads < 1 then
+  if not compat.isint(heads) or heads < 1 then
     fail(F, "bad argument #6 (heads must be a positive integer, got %s)",
       type(heads) == "number" and tostring(heads) or typename(heads))
   end
@@ -400,7 +418,7 @@ function la.multihead_attention(X, Wq, Wk, Wv, Wo, heads, opts)
   if b.bq then Q = Q + b.bq end
   if b.bk then K = K + b.bk end
   if b.bv then V = V + b.bv end
-  local nq, nk, dk, dv = Q:rows(), K:rows(), d // heads, dvt // heads
+  local nq, nk, dk, dv = Q:rows(), K:rows(), compat.idiv(d, heads), compat.idiv(dvt, heads)
   local avg = opts.average_attn_weights
   local aopts = {scale = opts.scale, causal = opts.causal, mask = opts.mask, bias = opts.bias,
                  weights = opts.weights or avg}

@@ -5,15 +5,16 @@
 local core = require "linalg.core"
 
 local util = require "linalg.util"
+local compat = require "linalg.compat"
 local fail, filefail, typename = util.fail, util.filefail, util.typename
 
 local M = {}
 
 -- ------------------------------------------------------------ .npy header
 
-local MAXINT = math.maxinteger
+local MAXINT = compat.maxinteger
 local MAXDIM = 2147483647                 -- the core's limit on rows, columns, elements
-local MAXHEADER = 1 << 20                 -- NumPy writes < 200 bytes for 1-D and 2-D
+local MAXHEADER = 1048576                 -- NumPy writes < 200 bytes for 1-D and 2-D
 
 -- The header is the repr of a Python dict, read here as the literal it is
 -- (NumPy reads it with ast.literal_eval): strings in single or double quotes
@@ -104,17 +105,17 @@ end
 -- to hold exactly that many bytes after the header.
 local function read_header(f, path, fname)
   local pre = util.read(f, 10, path, fname)
-  if pre:sub(1, 6) ~= ("\x93NUMPY"):sub(1, #pre) or #pre < 6 then
+  if pre:sub(1, 6) ~= ("\147NUMPY"):sub(1, #pre) or #pre < 6 then
     filefail(fname, path, "bad magic (not a .npy file)")
   end
   if #pre < 10 then filefail(fname, path, "truncated header") end
   local major, minor = pre:byte(7, 8)
   local hlen, start
-  if major == 1 then hlen, start = string.unpack("<I2", pre, 9), 10
+  if major == 1 then hlen, start = compat.readle(pre, 9, 10), 10
   elseif major == 2 or major == 3 then
     local more = util.read(f, 2, path, fname)
     if #more < 2 then filefail(fname, path, "truncated header") end
-    hlen, start = string.unpack("<I4", pre:sub(9, 10) .. more), 12
+    hlen, start = compat.readle(pre:sub(9, 10) .. more, 1, 4), 12
   else filefail(fname, path, "unsupported format version %d.%d", major, minor) end
   if minor ~= 0 then filefail(fname, path, "unsupported format version %d.%d", major, minor) end
   if hlen > MAXHEADER then filefail(fname, path, "header of %d bytes is too long", hlen) end
@@ -149,10 +150,10 @@ local function read_header(f, path, fname)
   -- entries as integers, their product (the bytes) without overflow
   local dims, total, zero = {}, size, false
   for i, s in ipairs(shape) do
-    local v = #s <= 18 and math.tointeger(tonumber(s))
+    local v = #s <= 18 and compat.tointeger(tonumber(s))
     if not v then filefail(fname, path, "shape %s: %s is too large", text, s) end
     dims[i] = v
-    if v == 0 then zero = true elseif total > MAXINT // v then total = nil end
+    if v == 0 then zero = true elseif total and total > compat.idiv(MAXINT, v) then total = nil end
     if total then total = total * v end
   end
   if zero then total = 0 end
@@ -185,7 +186,7 @@ end
 local function toobig(k, n)
   if k > MAXDIM then return string.format("%d rows exceed the limit of %d", k, MAXDIM) end
   if n > MAXDIM then return string.format("%d columns exceed the limit of %d", n, MAXDIM) end
-  if n > 0 and k > MAXDIM // n then
+  if n > 0 and k > compat.idiv(MAXDIM, n) then
     return string.format("%dx%d exceeds the limit of %d elements", k, n, MAXDIM)
   end
 end
@@ -212,7 +213,7 @@ function M.load_npy(path, opts)
     if opts.rows then
       local r = opts.rows
       first, last = rawget(r, 1), rawget(r, 2)
-      if rawlen(r) ~= 2 or math.type(first) ~= "integer" or math.type(last) ~= "integer" then
+      if compat.rawlen(r) ~= 2 or not compat.isint(first) or not compat.isint(last) then
         fail("load_npy", "option 'rows' must be {first, last} (two integers)")
       end
       if first < 1 or last > m or last < first - 1 then
@@ -254,7 +255,7 @@ function M.save_npy(A, path)
   local total = 10 + #dict + 1
   local pad = (64 - total % 64) % 64
   local header = dict .. string.rep(" ", pad) .. "\n"
-  util.writefile(path, {"\x93NUMPY\1\0", string.pack("<I2", #header), header, core.tobytes(A)}, "save_npy", 2)
+  util.writefile(path, {"\147NUMPY\1\0", compat.u16le(#header), header, core.tobytes(A)}, "save_npy", 2)
 end
 
 -- a CSV field as a number: Lua's tonumber, plus nan / inf / -inf as

@@ -4,6 +4,7 @@
 local core = require "linalg.core"
 
 local util = require "linalg.util"
+local compat = require "linalg.compat"
 local fail, typename = util.fail, util.typename
 
 local M = {}
@@ -12,19 +13,19 @@ local M = {}
 -- escaped; bytes that are not UTF-8, and characters XML 1.0 does not allow
 -- (controls other than tab and line breaks, U+FFFE, U+FFFF), replaced by
 -- U+FFFD, so that any string gives a well-formed file.
-local REPL = "\xEF\xBF\xBD"
+local REPL = "\239\191\189"
 local function xmltext(s)
-  local ok = utf8.len(s) and not s:find("[%z\1-\8\11\12\14-\31\127]") and not s:find("\xEF\xBF[\xBE\xBF]")
+  local ok = compat.utf8len(s) and not s:find("[%z\1-\8\11\12\14-\31\127]") and not s:find("\239\191[\190\191]")
   if not ok then
     local out, i = {}, 1
     while i <= #s do
-      local len, bad = utf8.len(s, i)
+      local len, bad = compat.utf8len(s, i)
       local stop = len and #s or bad - 1
-      for _, c in utf8.codes(s:sub(i, stop)) do
+      for _, c in compat.utf8codes(s:sub(i, stop)) do
         if (c < 32 and c ~= 9 and c ~= 10 and c ~= 13) or c == 127 or c == 0xFFFE or c == 0xFFFF then
           out[#out + 1] = REPL
         else
-          out[#out + 1] = utf8.char(c)
+          out[#out + 1] = compat.utf8char(c)
         end
       end
       if len then break end
@@ -133,7 +134,7 @@ end
 local function ticks(lo, hi, want)
   if lo == hi then return {lo} end
   local raw = (hi * 0.5 - lo * 0.5) / want * 2      -- halves: hi - lo may overflow
-  local p = 10 ^ math.floor(math.log(raw, 10))
+  local p = 10 ^ math.floor(compat.log10(raw))
   local step = p
   for _, f in ipairs{2, 5, 10} do if step < raw then step = f * p end end
   local out = {}
@@ -155,7 +156,7 @@ local function tickfmt(values, step)
   for _, v in ipairs(values) do big = math.max(big, math.abs(v)) end
   local digits = 4
   if step and step > 0 and big > 0 then
-    digits = math.max(digits, math.floor(math.log(big, 10)) - math.floor(math.log(step, 10)) + 1)
+    digits = math.max(digits, math.floor(compat.log10(big)) - math.floor(compat.log10(step)) + 1)
   end
   digits = math.min(17, digits)
   local out = {}
@@ -164,7 +165,7 @@ local function tickfmt(values, step)
 end
 
 -- A rough text width in pixels at 12 px sans-serif.
-local function textwidth(s) return 7 * (utf8.len(s) or #s) end
+local function textwidth(s) return 7 * (compat.utf8len(s) or #s) end
 
 -- Labels of every step-th of `count` cells on an axis where a cell is a
 -- block of `block` rows or columns: the given labels, else indices; the
@@ -247,13 +248,13 @@ function M.heatmap(A, path, opts)
   local top = (opts.title and 36 or 12) + math.min(200, math.floor(cw * 0.87) + 10)
   -- legend: a vertical colour bar, ticks at round values, NaN below it
   local lx, ly, lh = left + dn * cell + 20, top, math.max(60, math.min(300, dm * cell))
-  local tv = ticks(lo, hi, math.max(2, math.min(6, lh // 40)))
+  local tv = ticks(lo, hi, math.max(2, math.min(6, compat.idiv(lh, 40))))
   local tt = tickfmt(tv, #tv > 1 and tv[2] - tv[1] or nil)
   local tw = 0
   for _, s in ipairs(tt) do tw = math.max(tw, textwidth(s)) end
   local W = lx + 16 + 8 + math.max(tw, nan and 28 or 0) + 12
   local H = math.max(top + dm * cell + 30, ly + lh + (nan and 40 or 16))
-  if opts.title then W = math.max(W, left + textwidth(opts.title) * 16 // 12 + 12) end
+  if opts.title then W = math.max(W, left + compat.idiv(textwidth(opts.title) * 16, 12) + 12) end
   local out = {string.format('<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="12">\n', W, H, W, H),
     '<rect width="100%" height="100%" fill="white"/>\n'}
   if opts.title then
@@ -322,7 +323,7 @@ local function split(t, fname, what)
   local named = {}
   for k, v in next, t do
     if type(k) == "string" then named[k] = v
-    elseif not (math.type(k) == "integer" and k >= 1 and k <= n) then
+    elseif not (compat.isint(k) and k >= 1 and k <= n) then
       fail(fname, "%s has a key %s that is neither a name nor part of the list 1..%d", what, tostring(k), n)
     end
   end
@@ -419,7 +420,7 @@ function M.plot_vectors(spec)
   out[#out + 1] = string.format('<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#999"/>\n', px(x0), py(0), px(x1), py(0))
   out[#out + 1] = string.format('<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#999"/>\n', px(0), py(y0), px(0), py(y1))
   for _, r in ipairs(marks) do
-    local ax, ay, ux, uy, vx, vy = table.unpack(r)
+    local ax, ay, ux, uy, vx, vy = compat.unpack(r)
     local nu, nv = math.sqrt(ux * ux + uy * uy), math.sqrt(vx * vx + vy * vy)
     if nu > 0 and nv > 0 and nu < math.huge and nv < math.huge then
       local d = 14 / s

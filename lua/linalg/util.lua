@@ -6,6 +6,7 @@
 -- close checked, a temporary renamed onto the target).
 -- @module linalg.util
 local core = require "linalg.core"
+local compat = require "linalg.compat"
 
 -- The C option reader: read here once, as `require "linalg"` removes it from
 -- the public table after loading this module.
@@ -51,7 +52,7 @@ end
 -- caller to word: "length" and the list's length, or "entry", the index
 -- and the value that is neither a string nor a number.
 function M.stringlist(t, count)
-  local len = rawlen(t)
+  local len = compat.rawlen(t)
   if len ~= count then return nil, "length", len end
   local out = {}
   for i = 1, count do
@@ -68,6 +69,11 @@ function M.typename(x)
   local mt = getmetatable(x)
   if type(mt) == "table" and type(mt.__name) == "string" then return mt.__name end
   if type(mt) == "string" then return mt end
+  if type(mt) == "table" and type(x) == "userdata" then   -- no __name (Lua 5.1, 5.2): registered name
+    for k, v in pairs(debug.getregistry()) do
+      if v == mt and type(k) == "string" then return k end
+    end
+  end
   return type(x)
 end
 
@@ -109,7 +115,7 @@ local function open_read(path, fname, argno)
 end
 
 --- Reads `n` bytes at the handle's position (fewer at the end of the
--- file; "a": the rest); a read error is a named error. Returns a string
+-- file; "*a": the rest); a read error is a named error. Returns a string
 -- ("" at the end).
 -- The caller owns f and closes it on every path (read and seek never do:
 -- a second close would be a raw "attempt to use a closed file").
@@ -138,20 +144,20 @@ end
 -- names fname: not enough memory, or an error of a core function).
 function M.withfile(path, fname, argno, body)
   local f = open_read(path, fname, argno)
-  local r = table.pack(pcall(body, f))
+  local r = compat.pack(pcall(body, f))
   f:close()                  -- opened for reading: closing it can lose nothing
   if not r[1] then
     local e = tostring(r[2])
     if e:sub(1, #fname + 8) == "linalg." .. fname .. ":" then error(e, 0) end
     ioerror(fname, path, e)
   end
-  return table.unpack(r, 2, r.n)
+  return compat.unpack(r, 2, r.n)
 end
 
 --- Reads a whole file as a string; every failure (missing, a directory, a
 -- read error) is an error "linalg.<fname>: <path>: <reason>".
 function M.readfile(path, fname, argno)
-  return M.withfile(path, fname, argno, function(f) return M.read(f, "a", path, fname) end)
+  return M.withfile(path, fname, argno, function(f) return M.read(f, "*a", path, fname) end)
 end
 
 local tmpcount = 0

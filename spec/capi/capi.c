@@ -16,6 +16,7 @@
 #include <lualib.h>
 #include <lauxlib.h>
 
+#include "compat.h"   /* the 5.4 API on every Lua (src/compat.h) */
 #include "linalg.h"
 
 typedef struct Foo { double *data; int rows, cols, ld, flags; } Foo;   /* looks like a matrix header */
@@ -128,14 +129,14 @@ int main(void) {
         "checkmatrix on the host's userdata", r);
   r = run(L, "return select(2, pcall(foo.push, 1))");
   check(r && strcmp(r, "linalg.pushmatrix: ld_src 1 < rows 2") == 0, "pushmatrix error has no position", r);
-  r = run(L, "return tostring(foo.push(2):totable()[2][2])");
+  r = run(L, "return string.format('%.1f', foo.push(2):totable()[2][2])");   /* "4" on 5.1 as tostring */
   check(r && strcmp(r, "4.0") == 0, "pushmatrix copies", r);
 
   /* float32 */
   r = run(L, "local A = foo.pushf(4); return A.dtype .. ' ' .. string.format('%.17g %g %g %g', "
              "A(1, 1), A(2, 1), A(1, 2), A(2, 2))");
   check(r && strcmp(r, "float32 0.10000000149011612 2 3 4") == 0, "pushmatrixf copies with ld_src", r);
-  r = run(L, "return tostring(foo.pushf(2):totable()[2][2])");
+  r = run(L, "return string.format('%.1f', foo.pushf(2):totable()[2][2])");
   check(r && strcmp(r, "4.0") == 0, "pushmatrixf with ld_src = rows", r);
   r = run(L, "local ok, m, n, ld, x = foo.testf(la.matrix({{1, 2, 3}, {0.5, 5, 6}}, {dtype = 'float32'})) "
              "return string.format('%s %d %d %d %g', tostring(ok), m, n, ld, x)");

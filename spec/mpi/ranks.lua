@@ -13,8 +13,8 @@ local function myrows(m)
   local w, total = {}, 0
   for r = 0, size - 1 do w[r] = (size > 1 and r == 1) and 0 or r + 1; total = total + w[r] end
   local first = 1
-  for r = 0, rank - 1 do first = first + (m * w[r]) // total end
-  local last = first + (m * w[rank]) // total - 1
+  for r = 0, rank - 1 do first = first + math.floor(m * w[r] / total) end
+  local last = first + math.floor(m * w[rank] / total) - 1
   if rank == size - 1 then last = m end
   return first, last
 end
@@ -34,7 +34,7 @@ local function same_everywhere(s, tag)
   local same = true
   for r = 0, size - 1 do
     local g = assert(io.open(string.format("%s/%s.%d", tmp, tag, r), "rb"))
-    same = same and g:read("a") == s
+    same = same and g:read("*a") == s
     g:close()
   end
   mpi.barrier()

@@ -33,6 +33,7 @@
 #include <lualib.h>
 #include <lauxlib.h>
 
+#include "compat.h"   /* the 5.4 API on every Lua (src/compat.h) */
 #include "linalg.h"
 
 #define NT 4

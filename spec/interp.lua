@@ -1,0 +1,8 @@
+-- The Lua running the specs, for the specs that start a child interpreter:
+-- its command (lua5.1, lua5.2, lua5.3, lua5.4 or luajit), this checkout's
+-- build folder for it (as busted's --cpath names it: build/ for lua5.4,
+-- build-lua5.1/ ..., build-asan/ under make check-asan) and that folder as
+-- a LUA_CPATH.
+local name = rawget(_G, "jit") and "luajit" or "lua" .. _VERSION:match("%d+%.%d+")
+local build = package.cpath:match("%./(build[^/;]*)/%?%.so") or (name == "lua5.4" and "build" or "build-" .. name)
+return {lua = name, build = build, cpath = "./" .. build .. "/?.so;;"}

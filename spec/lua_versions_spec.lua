@@ -1,0 +1,134 @@
+-- One source on Lua 5.1, 5.2, 5.3, 5.4 and LuaJIT: what the running Lua
+-- is told, integers that print as integers, errors that name types and
+-- integers, the check that linalg.core runs in the Lua it was built for,
+-- and storage outside the Lua heap (LuaJIT's userdata stop near 2 GiB) that
+-- still drives the collector. Runs under every Lua (make test).
+local la = require "linalg"
+local interp = require "interp"
+local sh = require "shell"
+
+-- a snippet in a fresh interpreter `lua` with build folder `build`'s module
+local function fresh(lua, build, code, env)
+  return sh(string.format("%s LUA_PATH='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH='./%s/?.so;;' " ..
+    "OPENBLAS_NUM_THREADS=1 %s -e %q", env or "", build, lua, code))
+end
+
+describe("the running Lua", function()
+  it("is named by la.config().lua: _VERSION, or LuaJIT's jit.version", function()
+    local want = rawget(_G, "jit") and jit.version or _VERSION
+    assert.are.equal(want, la.config().lua)
+    assert.is_nil(la.lua_built)                      -- read by init.lua, then removed
+  end)
+
+  it("gets counts, ranks, shapes and indices that print as integers", function()
+    local A = la.matrix{{1, 2}, {2, 4}, {0, 1}}
+    local m, n = A:shape()
+    for _, v in ipairs{m, n, A:rows(), A:numel(), #A, la.rank(A), la.argmax(la.vector{1, 5, 2}),
+                       (select(3, la.lstsq(A, {1, 2, 3})))} do
+      assert.integer(v)
+    end
+    assert.are.equal("3", tostring(m))
+  end)
+
+  it("formats integers wider than int in messages (no %I before 5.3)", function()
+    assert.error_matches(function() la.zeros(3e9, 1) end,
+      "linalg.zeros: bad argument #1 (size must be in 0..2147483647, got 3000000000)")
+    assert.error_matches(function() la.lsq_state(2 ^ 40) end, "got 1099511627776")
+    assert.error_matches(function() la.zeros(-5, 2) end, "size must be in 0..2147483647, got -5")
+  end)
+
+  it("names the type of a userdata without __name by its registered metatable", function()
+    assert.error_matches(function() la.zeros(io.stdout, 1) end, "integer expected, got FILE*")
+    assert.error_matches(function() la.matrix(1, 2):sum(io.stdout) end, "got FILE*")
+  end)
+
+  it("reads a string option's value outside the luaL_Buffer that builds the message", function()
+    assert.error_matches(function() la.zeros(2, 2, {dtype = "float16"}) end,
+      [[option 'dtype' must be "float64" or "float32", got "float16"]])
+    assert.error_matches(function() la.zeros(2, 2, {dtype = io.stdout}) end,
+      [[option 'dtype' must be "float64" or "float32", got FILE*]])
+  end)
+end)
+
+describe("linalg.core built for another Lua", function()
+  -- each pair: the interpreter, and a build folder made for another Lua
+  local others = {
+    {"lua5.3", "build"}, {"lua5.4", "build-lua5.3"}, {"lua5.3", "build-lua5.2"},
+    {"lua5.2", "build-lua5.1"}, {"lua5.1", "build-lua5.2"},
+  }
+  for _, o in ipairs(others) do
+    it(o[1] .. " with " .. o[2] .. "/linalg/core.so is a clear error at require", function()
+      local f = io.open(o[2] .. "/linalg/core.so")
+      local have = sh("command -v " .. o[1]):find("/", 1, true)
+      if not f or not have then pending(o[2] .. " or " .. o[1] .. " is not here (make LUA=...)") return end
+      f:close()
+      local out, ok = fresh(o[1], o[2], "require 'linalg'")
+      assert.is_false(ok)
+      assert.is_truthy(out:find("linalg: linalg.core was built for", 1, true), out)
+      assert.is_truthy(out:find("make LUA=" .. o[1], 1, true), out)
+    end)
+  end
+end)
+
+describe("storage outside the Lua heap", function()
+  -- resident memory of the child in MiB (/proc/self/statm) before and after
+  -- 500 matrices of 8 MiB made and dropped (the code runs as one line: no
+  -- comments in it)
+  local LOOP = [[
+    local la = require 'linalg'
+    local function rss()
+      local f = io.open('/proc/self/statm'); local _, r = f:read('*n', '*n'); f:close()
+      return r * 4096 / 2^20
+    end
+    for i = 1, 20 do local A = la.zeros(1024, 1024) end
+    collectgarbage(); collectgarbage()
+    local before = rss()
+    for i = 1, 500 do
+      local A = la.zeros(1024, 1024)
+      A:set(1, 1, i)
+    end
+    local after = rss()
+    print(string.format('%.0f %.0f', before, after))
+  ]]
+
+  for _, c in ipairs{{"in the heap", ""}, {"outside the heap", "LINALG_EXTERNAL_MIN=65536"}} do
+    it("holds memory flat over 500 dropped 8 MiB matrices, " .. c[1], function()
+      local out = fresh(interp.lua, interp.build, LOOP, c[2])
+      local before, after = out:match("^(%d+) (%d+)")
+      assert.is_truthy(before, out)
+      -- 500 x 8 MiB = 4 GiB made: the collector keeps a few alive at most
+      assert.is_true(tonumber(after) - tonumber(before) < 100, out)
+    end)
+  end
+
+  it("gives matrices and views there the same results as in the heap", function()
+    local code = [[
+      local la = require 'linalg'
+      local A = la.randn(120, 90, 3)
+      local B = A:sub(2, 100, 3, 80)
+      local x = la.lstsq(A, la.ones(120, 1))
+      print(string.format('%.17g %.17g %.17g %.17g', la.sum(A * A.T), la.sum(B:copy()),
+        la.sum(x), la.norm(A)))
+      print(collectgarbage('count') < 1000)
+    ]]
+    -- the last line: collectgarbage('count') < 1000 KiB (the storage is not in the heap)
+    local heap = fresh(interp.lua, interp.build, code)
+    local ext = fresh(interp.lua, interp.build, code, "LINALG_EXTERNAL_MIN=65536")
+    assert.are.equal(heap:match("^[^\n]*"), ext:match("^[^\n]*"))
+    assert.are.equal("true", ext:match("\n(%a+)"))
+  end)
+
+  it("holds a 20000 x 15000 matrix (2.2 GiB: past LuaJIT's userdata limit)", function()
+    local f = io.open("/proc/meminfo")
+    local avail = f and tonumber(f:read("*a"):match("MemAvailable:%s*(%d+)")) or 0
+    if f then f:close() end
+    if avail < 8 * 2^20 then pending("needs 8 GiB available") return end
+    local A = la.zeros(20000, 15000)
+    A:set(20000, 15000, 3); A:set(1, 1, -1)
+    assert.are.same({20000, 15000}, {A:shape()})
+    assert.are.equal(3, A(20000, 15000))
+    assert.are.equal(2, la.sum(A:col(15000)) + la.sum(A:row(1)))
+    A = nil
+    collectgarbage(); collectgarbage()
+  end)
+end)

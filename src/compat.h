@@ -1,0 +1,306 @@
+/*
+** compat.h: every difference between Lua 5.1, 5.2, 5.3, 5.4 and LuaJIT 2.1
+** that linalg's C code meets, in this one place (as LPeg's lptypes.h). The
+** rest of the code is written once against the 5.4 API; on an older Lua the
+** few functions it uses that are missing or behave otherwise are defined
+** here under la_compat_ names and the standard names are mapped to them.
+** No other file tests LUA_VERSION_NUM.
+**
+** What differs, and what is done:
+** - user values (5.4: n per userdata; 5.3: one, any value; 5.2: one table;
+**   5.1/LuaJIT: the environment table): lua_newuserdatauv gives a userdata
+**   with nuv > 0 a table of its own (5.1, 5.2) that lua_setiuservalue /
+**   lua_getiuservalue index; on 5.3 user value 1 is the one user value.
+** - lua_getfield, lua_rawgeti, lua_rawget, lua_rawgetp, lua_getglobal and
+**   luaL_getmetafield return the value's type (5.3+) everywhere.
+** - integers: 5.1, 5.2 and LuaJIT have no integer subtype (lua_Integer is
+**   ptrdiff_t, numbers are doubles). lua_isinteger is true there for a
+**   number with an integral value a lua_Integer holds; lua_tointegerx
+**   refuses a non-integral number (as 5.3+ does) instead of truncating it;
+**   lua_numbertointeger is defined. la_Unsigned replaces lua_Unsigned
+**   (32 bits in 5.2, missing in 5.1).
+** - lua_pushfstring's %I is 5.3+: helpers.c's la_pushfstring formats %I
+**   on every version (it does not depend on this header).
+** - luaL_tolstring and luaL_typename read __name only from 5.3 on:
+**   la_typename (helpers.c) reads it itself; luaL_tolstring is defined here
+**   for 5.1 and 5.2 with 5.3's rules.
+** - 5.1 lacks lua_absindex, lua_rawlen, lua_rawgetp/lua_rawsetp,
+**   luaL_setfuncs, luaL_newlib, luaL_testudata, luaL_setmetatable,
+**   luaL_getsubtable, luaL_requiref, lua_tonumberx, LUA_OK: defined here
+**   (LuaJIT 2.1 has some of them; the la_compat_ names avoid clashes).
+** - LA_LUA_BUILT: the Lua this file was compiled for, as _VERSION reads
+**   ("Lua 5.1" for LuaJIT too); la_compat_version: the running state's
+**   LUA_VERSION_NUM (0 where the API cannot say: 5.1 and LuaJIT).
+*/
+#ifndef LA_COMPAT_H
+#define LA_COMPAT_H
+
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <lua.h>
+#include <lauxlib.h>
+
+#if !defined(LUA_VERSION_NUM) || LUA_VERSION_NUM < 501
+#error "linalg needs Lua 5.1 or later (or LuaJIT 2.1)"
+#endif
+
+/* wide enough for the magnitude of any lua_Integer */
+typedef unsigned long long la_Unsigned;
+
+#define LA_LUA_BUILT "Lua " LUA_VERSION_MAJOR "." LUA_VERSION_MINOR
+
+/* ------------------------------------------------ 5.1 and LuaJIT */
+#if LUA_VERSION_NUM == 501
+
+#undef LA_LUA_BUILT
+#define LA_LUA_BUILT "Lua 5.1"
+#define LUA_OK 0
+
+#define lua_rawlen(L, i) lua_objlen((L), (i))
+#define la_compat_getuvtable(L, i) lua_getfenv((L), (i))
+#define la_compat_setuvtable(L, i) lua_setfenv((L), (i))
+#define la_compat_version(L) ((void)(L), 0)
+
+static inline int la_compat_absindex(lua_State *L, int i) {
+  return (i > 0 || i <= LUA_REGISTRYINDEX) ? i : lua_gettop(L) + i + 1;
+}
+#define lua_absindex la_compat_absindex
+
+static inline lua_Number la_compat_tonumberx(lua_State *L, int i, int *isnum) {
+  lua_Number n = lua_tonumber(L, i);
+  if (isnum) *isnum = n != 0 || lua_isnumber(L, i);
+  return n;
+}
+#undef lua_tonumberx
+#define lua_tonumberx la_compat_tonumberx
+
+static inline int la_compat_rawgetp(lua_State *L, int i, const void *p) {
+  i = lua_absindex(L, i);
+  lua_pushlightuserdata(L, (void *)(uintptr_t)p);
+  lua_rawget(L, i);
+  return lua_type(L, -1);
+}
+#define lua_rawgetp la_compat_rawgetp
+
+static inline void la_compat_rawsetp(lua_State *L, int i, const void *p) {
+  i = lua_absindex(L, i);
+  lua_pushlightuserdata(L, (void *)(uintptr_t)p);
+  lua_insert(L, -2);
+  lua_rawset(L, i);
+}
+#define lua_rawsetp la_compat_rawsetp
+
+static inline void la_compat_setfuncs(lua_State *L, const luaL_Reg *l, int nup) {
+  luaL_checkstack(L, nup + 1, "too many upvalues");
+  for (; l->name; l++) {
+    int i;
+    for (i = 0; i < nup; i++) lua_pushvalue(L, -nup);
+    lua_pushcclosure(L, l->func, nup);
+    lua_setfield(L, -(nup + 2), l->name);
+  }
+  lua_pop(L, nup);
+}
+#undef luaL_setfuncs
+#define luaL_setfuncs la_compat_setfuncs
+#undef luaL_newlibtable
+#undef luaL_newlib
+#define luaL_newlibtable(L, l) lua_createtable((L), 0, sizeof(l) / sizeof((l)[0]) - 1)
+#define luaL_newlib(L, l) (luaL_newlibtable((L), (l)), luaL_setfuncs((L), (l), 0))
+
+static inline void *la_compat_testudata(lua_State *L, int i, const char *tname) {
+  void *p = lua_touserdata(L, i);
+  if (p == NULL || !lua_getmetatable(L, i)) return NULL;
+  luaL_getmetatable(L, tname);
+  if (!lua_rawequal(L, -1, -2)) p = NULL;
+  lua_pop(L, 2);
+  return p;
+}
+#undef luaL_testudata
+#define luaL_testudata la_compat_testudata
+
+static inline void la_compat_setmetatable(lua_State *L, const char *tname) {
+  luaL_getmetatable(L, tname);
+  lua_setmetatable(L, -2);
+}
+#undef luaL_setmetatable
+#define luaL_setmetatable la_compat_setmetatable
+
+static inline int la_compat_getsubtable(lua_State *L, int i, const char *name) {
+  i = lua_absindex(L, i);
+  lua_getfield(L, i, name);
+  if (lua_istable(L, -1)) return 1;
+  lua_pop(L, 1);
+  lua_newtable(L);
+  lua_pushvalue(L, -1);
+  lua_setfield(L, i, name);
+  return 0;
+}
+#define luaL_getsubtable la_compat_getsubtable
+
+/* package.loaded[modname] = f(modname), left on the stack */
+static inline void la_compat_requiref(lua_State *L, const char *modname,
+                                      lua_CFunction f, int glb) {
+  luaL_getsubtable(L, LUA_REGISTRYINDEX, "_LOADED");
+  lua_getfield(L, -1, modname);
+  if (!lua_toboolean(L, -1)) {
+    lua_pop(L, 1);
+    lua_pushcfunction(L, f);
+    lua_pushstring(L, modname);
+    lua_call(L, 1, 1);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, -3, modname);
+  }
+  lua_remove(L, -2);
+  if (glb) { lua_pushvalue(L, -1); lua_setglobal(L, modname); }
+}
+#define luaL_requiref la_compat_requiref
+
+/* ------------------------------------------------ 5.2 */
+#elif LUA_VERSION_NUM == 502
+
+#define la_compat_getuvtable(L, i) lua_getuservalue((L), (i))
+#define la_compat_setuvtable(L, i) lua_setuservalue((L), (i))
+#define la_compat_version(L) ((int)*lua_version(L))
+#define lua_rawgetp(L, i, p) (lua_rawgetp((L), (i), (p)), lua_type((L), -1))
+
+#endif
+
+/* ------------------------------------------------ 5.1 and 5.2 */
+#if LUA_VERSION_NUM <= 502
+
+#define LUA_PRELOAD_TABLE "_PRELOAD"
+
+/* the getters return the value's type, as from 5.3 on (function-like
+** macros do not expand themselves: the inner name is Lua's function) */
+#define lua_getfield(L, i, k) (lua_getfield((L), (i), (k)), lua_type((L), -1))
+#define lua_rawget(L, i) (lua_rawget((L), (i)), lua_type((L), -1))
+#define lua_rawgeti(L, i, n) (lua_rawgeti((L), (i), (int)(n)), lua_type((L), -1))
+#undef lua_getglobal
+#if LUA_VERSION_NUM == 501
+#define lua_getglobal(L, s) lua_getfield((L), LUA_GLOBALSINDEX, (s))
+#else
+#define lua_getglobal(L, s) (lua_getglobal((L), (s)), lua_type((L), -1))
+#endif
+#define luaL_getmetafield(L, i, e) \
+  (luaL_getmetafield((L), (i), (e)) ? lua_type((L), -1) : LUA_TNIL)
+
+/* an integral number a lua_Integer holds */
+static inline int la_compat_intnum(lua_Number n, lua_Integer *p) {
+  if (n == floor(n) && n >= (lua_Number)PTRDIFF_MIN && n < -(lua_Number)PTRDIFF_MIN) {
+    *p = (lua_Integer)n;
+    return 1;
+  }
+  return 0;
+}
+#define lua_numbertointeger(n, p) la_compat_intnum((n), (p))
+
+static inline lua_Integer la_compat_tointegerx(lua_State *L, int i, int *isnum) {
+  lua_Integer v = 0;
+  int ok = lua_isnumber(L, i) && la_compat_intnum(lua_tonumber(L, i), &v);
+  if (isnum) *isnum = ok;
+  return v;
+}
+#undef lua_tointegerx
+#define lua_tointegerx la_compat_tointegerx
+
+static inline int la_compat_isinteger(lua_State *L, int i) {
+  lua_Integer v;
+  return lua_type(L, i) == LUA_TNUMBER && la_compat_intnum(lua_tonumber(L, i), &v);
+}
+#define lua_isinteger la_compat_isinteger
+
+/* luaL_tolstring with 5.3's rules: __tostring, then __name */
+static inline const char *la_compat_tolstring(lua_State *L, int i, size_t *len) {
+  if (luaL_callmeta(L, i, "__tostring")) {
+    if (!lua_isstring(L, -1)) luaL_error(L, "'__tostring' must return a string");
+  } else {
+    switch (lua_type(L, i)) {
+      case LUA_TNUMBER: case LUA_TSTRING: lua_pushvalue(L, i); break;
+      case LUA_TBOOLEAN: lua_pushstring(L, lua_toboolean(L, i) ? "true" : "false"); break;
+      case LUA_TNIL: lua_pushliteral(L, "nil"); break;
+      default: {
+        int t = luaL_getmetafield(L, i, "__name");
+        const char *kind = t == LUA_TSTRING ? lua_tostring(L, -1) : luaL_typename(L, i);
+        lua_pushfstring(L, "%s: %p", kind, lua_topointer(L, i));
+        if (t != LUA_TNIL) lua_remove(L, -2);
+      }
+    }
+  }
+  return lua_tolstring(L, -1, len);
+}
+#undef luaL_tolstring
+#define luaL_tolstring la_compat_tolstring
+
+/* user values in a table of the userdata's own (created when nuv > 0) */
+static inline void *la_compat_newuserdatauv(lua_State *L, size_t sz, int nuv) {
+  void *p = lua_newuserdata(L, sz);
+  if (nuv > 0) {
+    lua_createtable(L, nuv, 0);
+    la_compat_setuvtable(L, -2);
+  }
+  return p;
+}
+
+static inline int la_compat_setiuservalue(lua_State *L, int i, int n) {
+  i = lua_absindex(L, i);
+  la_compat_getuvtable(L, i);
+  if (!lua_istable(L, -1)) { lua_pop(L, 2); return 0; }
+  lua_insert(L, -2);
+  lua_rawseti(L, -2, n);
+  lua_pop(L, 1);
+  return 1;
+}
+
+static inline int la_compat_getiuservalue(lua_State *L, int i, int n) {
+  la_compat_getuvtable(L, i);
+  if (!lua_istable(L, -1)) { lua_pop(L, 1); lua_pushnil(L); return LUA_TNONE; }
+  lua_rawgeti(L, -1, n);
+  lua_remove(L, -2);
+  return lua_type(L, -1);
+}
+
+/* ------------------------------------------------ 5.3 */
+#elif LUA_VERSION_NUM == 503
+
+#define la_compat_version(L) ((int)*lua_version(L))
+
+/* one user value: user value 1 */
+static inline void *la_compat_newuserdatauv(lua_State *L, size_t sz, int nuv) {
+  (void)nuv;
+  return lua_newuserdata(L, sz);
+}
+
+static inline int la_compat_setiuservalue(lua_State *L, int i, int n) {
+  if (n != 1) { lua_pop(L, 1); return 0; }
+  lua_setuservalue(L, i);
+  return 1;
+}
+
+static inline int la_compat_getiuservalue(lua_State *L, int i, int n) {
+  if (n != 1) { lua_pushnil(L); return LUA_TNONE; }
+  return lua_getuservalue(L, i);
+}
+
+/* ------------------------------------------------ 5.4 */
+#else
+
+#define la_compat_version(L) ((int)lua_version(L))
+
+#endif
+
+/* is the collector running (5.1 cannot say: yes) */
+#ifdef LUA_GCISRUNNING
+#define la_compat_gcrunning(L) lua_gc((L), LUA_GCISRUNNING, 0)
+#else
+#define la_compat_gcrunning(L) ((void)(L), 1)
+#endif
+
+#if LUA_VERSION_NUM <= 503
+#define lua_newuserdatauv la_compat_newuserdatauv
+#define lua_setiuservalue la_compat_setiuservalue
+#define lua_getiuservalue la_compat_getiuservalue
+#endif
+
+#endif
