@@ -389,3 +389,64 @@ describe_rl("linalg.readline generated callbacks", function()
     for i = 1, #want do assert.equals(want[i], res[i]) end
   end)
 end)
+
+------------------------------------------------------------------ the REPL
+
+-- what the session prints given these lines on its standard input, and
+-- whether it exited with status 0 (as spec/repl_spec.lua drives it)
+local function repl(src)
+  local name = os.tmpname()
+  writefile(name, src)
+  local p = io.popen(string.format("LUA_CPATH=%s lua5.4 bin/linalg-repl < %s 2>&1; echo \"exit $?\"",
+    q(package.cpath), q(name)))
+  local out = p:read("a")
+  p:close()
+  os.remove(name)
+  return out
+end
+
+describe("bin/linalg-repl with values and errors that cannot be shown", function()
+  it("prints a note for a __tostring that raises or returns a non-string, and goes on", function()
+    local out = repl(table.concat({
+      'setmetatable({}, {__tostring = function() error("boom") end})',
+      'x = setmetatable({}, {__tostring = function() return {} end})',
+      '{1, setmetatable({}, {__tostring = function() error("in") end})}',
+      -- before: tostring of the error raised outside any pcall and the session ended
+      'error(setmetatable({}, {__tostring = function() error(setmetatable({}, ' ..
+        '{__tostring = function() error("y") end})) end}))',
+      'error(setmetatable({}, {__tostring = function() error("x") end}))',
+      't = setmetatable({}, {__tostring = function(s) error(s) end}); error(t)',
+      '1 + 1',
+      "exit", ""}, "\n"))
+    assert.is_truthy(out:find("ans = <table value: __tostring failed: stdin:1: boom>\n", 1, true), out)
+    assert.is_truthy(out:find("x = <table value: __tostring failed: '__tostring' must return a string>\n",
+      1, true), out)
+    assert.is_truthy(out:find("ans = {1, <table value: __tostring failed: stdin:1: in>}\n", 1, true), out)
+    assert.is_truthy(out:find("> <table value: __tostring failed: <table value: __tostring failed: stdin:1: y>>\n",
+      1, true), out)
+    assert.is_truthy(out:find("> <table value: __tostring failed: stdin:1: x>\n", 1, true), out)
+    -- an error object whose __tostring raises itself: shown three deep, then named
+    assert.is_truthy(out:find("> <table value: __tostring failed: <table value: __tostring failed: " ..
+      "<table value: __tostring failed: (error object is a table value)>>>\n", 1, true), out)
+    assert.is_truthy(out:find("ans = 2\n", 1, true), out)
+    assert.is_truthy(out:find("exit 0\n", 1, true), out)
+  end)
+
+  it("shows a table error object by its contents, and odd metatables by the raw table", function()
+    local out = repl(table.concat({
+      'error({code = 1, msg = "bad"})',
+      'error(nil)',
+      'error(42)',
+      'setmetatable({}, {__name = 5})',
+      'setmetatable({a = 1}, {__name = "My.Type"})',
+      'setmetatable({}, {__metatable = 0})',
+      'setmetatable({1, 2}, {__len = function() error("len") end, __index = function() error("idx") end, ' ..
+        '__pairs = function() error("pairs") end})',
+      'exit', ""}, "\n"))
+    assert.is_truthy(out:find('> (error object is a table value: {code = 1, msg = "bad"})\n', 1, true), out)
+    assert.is_truthy(out:find("> nil\n", 1, true), out)
+    assert.is_truthy(out:find("> 42\n", 1, true), out)
+    assert.is_truthy(out:find("> ans = {}\n> ans = {a = 1}\n> ans = {}\n> ans = {1, 2}\n", 1, true), out)
+    assert.is_truthy(out:find("exit 0\n", 1, true), out)
+  end)
+end)
