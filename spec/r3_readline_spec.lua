@@ -61,20 +61,30 @@ local function log(...)
 end
 ]]
 
+-- runs the shell command cmd with the text input (written into dir) on its
+-- standard input; returns what it printed (stdout and stderr) and whether
+-- it exited with status 0
+local function run(dir, cmd, input)
+  writefile(dir .. "/input", input)
+  local p = io.popen(cmd .. " < " .. q(dir .. "/input") .. " 2>&1; echo \"exit $?\"")
+  local out = p:read("a")
+  p:close()
+  local body, code = out:match("^(.*)exit (%d+)\n$")
+  return body or out, code == "0"
+end
+
 -- runs PRELUDE .. body in a child lua5.4 reading input on its standard
 -- input; returns the results file's lines, the screen (readline's echo and
 -- the child's stderr) and whether the child exited with status 0
 local function drive(dir, body, input)
   writefile(dir .. "/driver.lua", PRELUDE .. body)
-  writefile(dir .. "/input", input)
   -- a list of many candidates is shown at once (asking or paging would
   -- read keys from the input); no ~/.inputrc
   writefile(dir .. "/inputrc", "set completion-query-items 0\nset page-completions off\nset bell-style none\n")
   os.remove(dir .. "/results")
-  local ok = os.execute(string.format("INPUTRC=%s LUA_CPATH=%s lua5.4 %s %s < %s > %s 2>&1",
-    q(dir .. "/inputrc"), q(abs_cpath()), q(dir .. "/driver.lua"), q(dir .. "/results"),
-    q(dir .. "/input"), q(dir .. "/screen")))
-  return lines(readfile(dir .. "/results")), readfile(dir .. "/screen") or "", ok == true
+  local screen, ok = run(dir, string.format("INPUTRC=%s LUA_CPATH=%s lua5.4 %s %s", q(dir .. "/inputrc"),
+    q(abs_cpath()), q(dir .. "/driver.lua"), q(dir .. "/results")), input)
+  return lines(readfile(dir .. "/results")), screen, ok
 end
 
 local ALREADY = "linalg.readline.readline: readline is already running (it cannot be called from the completer)"
@@ -244,9 +254,12 @@ describe_rl("linalg.readline history files and integer arguments", function()
   local it_script = have_script and it or pending
   it_script("isatty is false for a number no descriptor can have", function()
     -- script gives the child a terminal on 0, 1 and 2; before: isatty(2^32)
-    -- was isatty(0), true, and isatty(2^32 + 1) was isatty(1)
-    local p = io.popen(string.format("LUA_CPATH=%s script -qec %s /dev/null < /dev/null", q(abs_cpath()),
-      q("lua5.4 -e 'local rl = require \"linalg.readline\"; print(rl.isatty(0), rl.isatty(2^32), " ..
+    -- was isatty(0), true, and isatty(2^32 + 1) was isatty(1). (A sanitizer
+    -- preloaded is passed to lua alone: script's own leaks are not ours.)
+    local pre = os.getenv("LD_PRELOAD")
+    local p = io.popen(string.format("LD_PRELOAD= LUA_CPATH=%s script -qec %s /dev/null < /dev/null",
+      q(abs_cpath()), q((pre and "LD_PRELOAD=" .. q(pre) .. " " or "") ..
+        "lua5.4 -e 'local rl = require \"linalg.readline\"; print(rl.isatty(0), rl.isatty(2^32), " ..
         "rl.isatty(2^32 + 1), rl.isatty(2^53), rl.isatty(-1), rl.isatty(math.mininteger))'")))
     local out = p:read("a")
     p:close()
@@ -383,7 +396,7 @@ describe_rl("linalg.readline generated callbacks", function()
                                                   :gsub("arg%[3%]", q(dir .. "/history")),
                                   table.concat(input))
     os.execute("rm -rf " .. q(dir))
-    assert.is_true(ok, screen:sub(-2000))
+    assert.is_true(ok, screen:gsub("pppppppppp+", "p..."):gsub("qqqqqqqqqq+", "q..."):sub(-3000))
     for _, l in ipairs(res) do assert.is_nil(l:match("^BAD.*"), l) end
     assert.equals(#want, #res)
     for i = 1, #want do assert.equals(want[i], res[i]) end
@@ -392,22 +405,19 @@ end)
 
 ------------------------------------------------------------------ the REPL
 
--- what the session prints given these lines on its standard input, and
--- whether it exited with status 0 (as spec/repl_spec.lua drives it)
-local function repl(src)
-  local name = os.tmpname()
-  writefile(name, src)
-  local p = io.popen(string.format("LUA_CPATH=%s lua5.4 bin/linalg-repl < %s 2>&1; echo \"exit $?\"",
-    q(package.cpath), q(name)))
-  local out = p:read("a")
-  p:close()
-  os.remove(name)
-  return out
-end
-
 describe("bin/linalg-repl with values and errors that cannot be shown", function()
+  local dir
+  before_each(function() dir = mktemp() end)
+  after_each(function() os.execute("rm -rf " .. q(dir)) end)
+
+  -- what the session prints given these lines on its standard input, and
+  -- whether it exited with status 0 (as spec/repl_spec.lua drives it)
+  local function repl(src)
+    return run(dir, "LUA_CPATH=" .. q(package.cpath) .. " lua5.4 bin/linalg-repl", src)
+  end
+
   it("prints a note for a __tostring that raises or returns a non-string, and goes on", function()
-    local out = repl(table.concat({
+    local out, ok = repl(table.concat({
       'setmetatable({}, {__tostring = function() error("boom") end})',
       'x = setmetatable({}, {__tostring = function() return {} end})',
       '{1, setmetatable({}, {__tostring = function() error("in") end})}',
@@ -429,11 +439,11 @@ describe("bin/linalg-repl with values and errors that cannot be shown", function
     assert.is_truthy(out:find("> <table value: __tostring failed: <table value: __tostring failed: " ..
       "<table value: __tostring failed: (error object is a table value)>>>\n", 1, true), out)
     assert.is_truthy(out:find("ans = 2\n", 1, true), out)
-    assert.is_truthy(out:find("exit 0\n", 1, true), out)
+    assert.is_true(ok, out)
   end)
 
   it("shows a table error object by its contents, and odd metatables by the raw table", function()
-    local out = repl(table.concat({
+    local out, ok = repl(table.concat({
       'error({code = 1, msg = "bad"})',
       'error(nil)',
       'error(42)',
@@ -447,6 +457,6 @@ describe("bin/linalg-repl with values and errors that cannot be shown", function
     assert.is_truthy(out:find("> nil\n", 1, true), out)
     assert.is_truthy(out:find("> 42\n", 1, true), out)
     assert.is_truthy(out:find("> ans = {}\n> ans = {a = 1}\n> ans = {}\n> ans = {1, 2}\n", 1, true), out)
-    assert.is_truthy(out:find("exit 0\n", 1, true), out)
+    assert.is_true(ok, out)
   end)
 end)
