@@ -3,10 +3,12 @@
 ** linalg.readline (GNU readline underneath; built when its headers exist).
 **
 **   rl.readline(prompt) -> line | nil (end of input) | false (Ctrl-C)
-**   rl.add_history(line [, file])   remembers it (and appends it to file)
+**   rl.add_history(line [, file])   remembers it (and appends it to file, if
+**                                   that is a regular file or absent)
 **   rl.read_history(file [, keep])  loads file, trimmed to its last keep lines
 **                                   (a whole number >= 0; from 2^31 on, and
-**                                   math.huge, every line stays)
+**                                   math.huge, every line stays); false if
+**                                   it cannot be read or is not a regular file
 **   rl.set_completer(f)             f(word, line, start) -> {candidates}
 **   rl.run(f, ...)                  pcall(f, ...) in which Ctrl-C raises
 **                                   "interrupted" at the next Lua step
@@ -36,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/select.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <readline/readline.h>
@@ -269,11 +272,18 @@ static int checklines(lua_State *L, int arg, int def) {
   return x >= (lua_Number)INT_MAX ? INT_MAX : (int)x;
 }
 
+/* file is absent or a regular file: open() cannot block on it (a FIFO
+** with no writer would hang the session) */
+static int plainfile(const char *file) {
+  struct stat st;
+  return stat(file, &st) != 0 || S_ISREG(st.st_mode);
+}
+
 static int l_add_history(lua_State *L) {
   const char *line = luaL_checkstring(L, 1);
   const char *file = checkfile(L, 2, 1);
   add_history(line);
-  if (file != NULL) {
+  if (file != NULL && plainfile(file)) {
     FILE *f = fopen(file, "a");          /* append_history needs the file */
     if (f != NULL) fclose(f);
     append_history(1, file);
@@ -284,6 +294,10 @@ static int l_add_history(lua_State *L) {
 static int l_read_history(lua_State *L) {
   const char *file = checkfile(L, 1, 0);
   int keep = checklines(L, 2, 1000);
+  if (!plainfile(file)) {                /* a FIFO, a device, a directory */
+    lua_pushboolean(L, 0);
+    return 1;
+  }
   history_truncate_file(file, keep);
   lua_pushboolean(L, read_history(file) == 0);
   return 1;

@@ -238,6 +238,22 @@ describe_rl("linalg.readline history files and integer arguments", function()
     assert.equals(FIVE .. "l6\n", readfile(hist))
   end)
 
+  it("does not open a FIFO (with no writer, open would wait for ever)", function()
+    -- before: both calls hung in open(); timeout ended the child with 124
+    local fifo = dir .. "/fifo"
+    assert.is_true(os.execute("mkfifo " .. q(fifo)))
+    local function child(code)
+      return run(dir, string.format("LUA_CPATH=%s timeout 20 lua5.4 -e %s", q(abs_cpath()),
+        q("local rl, fifo = require 'linalg.readline', " .. string.format("%q", fifo) .. "; " .. code)), "")
+    end
+    local out, ok = child("print(rl.read_history(fifo))")
+    assert.is_true(ok, out)
+    assert.equals("false\n", out)
+    out, ok = child("rl.add_history('x', fifo); print('added')")
+    assert.is_true(ok, out)
+    assert.equals("added\n", out)
+  end)
+
   it("refuses bad argument types with the function's name", function()
     for _, call in ipairs({
       {rl.read_history, {}}, {rl.read_history, {nil}}, {rl.add_history, {}}, {rl.add_history, {{}}},
