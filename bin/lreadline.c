@@ -3,6 +3,8 @@
 ** linalg.readline (GNU readline underneath; built when its headers exist).
 **
 **   rl.readline(prompt) -> line | nil (end of input) | false (Ctrl-C)
+**                                   (the prompt's last line: at most 250
+**                                   bytes outside \1 ... \2)
 **   rl.add_history(line [, file])   remembers it (and appends it to file, if
 **                                   that is a regular file or absent)
 **   rl.read_history(file [, keep])  loads file, trimmed to its last keep lines
@@ -206,6 +208,28 @@ static int push_result(lua_State *L, int cancelled, char *line) {
   return 1;
 }
 
+/* the visible bytes of the prompt's last line: readline lays out that line
+** alone, and skips what \1 ... \2 enclose (bytes >= screen columns) */
+static size_t lastline(const char *p) {
+  size_t n = 0;
+  int hidden = 0;
+  for (; *p != '\0'; p++) {
+    if (*p == '\n') {
+      n = 0;
+      hidden = 0;
+    } else if (*p == RL_PROMPT_START_IGNORE) hidden = 1;
+    else if (*p == RL_PROMPT_END_IGNORE) hidden = 0;
+    else if (!hidden) n++;
+  }
+  return n;
+}
+
+/* GNU readline 8.2's rl_redisplay keeps the start of each screen line of
+** the prompt in a table of 256 entries that it does not grow: a prompt line
+** wrapping onto more screen lines writes past it. The screen may be 1
+** column wide (and may shrink after the call), so the bound is in bytes. */
+#define PROMPT_MAX 250
+
 static int l_readline(lua_State *L) {
   const char *prompt = luaL_optstring(L, 1, "> ");
   sigset_t block, old;
@@ -213,6 +237,8 @@ static int l_readline(lua_State *L) {
   if (reading)                           /* from the completer */
     return luaL_error(L, "linalg.readline.readline: readline is already running "
                          "(it cannot be called from the completer)");
+  if (lastline(prompt) > PROMPT_MAX)
+    return luaL_argerror(L, 1, "prompt's last line is longer than 250 visible bytes");
   reading = 1;
   compL = L;
   sigemptyset(&block);
