@@ -25,8 +25,8 @@
 **
 ** SIGINT: while readline waits for keys it cancels the line (readline is
 ** driven through its callback interface from a pselect loop, so the handler
-** only sets a flag); inside rl.run it arms a hook that raises a Lua error, as
-** lua.c does; elsewhere it is ignored. A C function in progress (a large
+** only sets a flag); inside rl.run and the completer it arms a hook that
+** raises a Lua error, as lua.c does; elsewhere it is ignored. A C function in progress (a large
 ** product) finishes before the hook runs.
 */
 #if !defined(_XOPEN_SOURCE) && !defined(_POSIX_C_SOURCE)
@@ -104,6 +104,24 @@ static void catch_sigint(void) {
   sigaction(SIGINT, &sa, NULL);
 }
 
+/* lua_pcall(L, nargs, nres, 0) in which Ctrl-C raises "interrupted" at the
+** next Lua step; an enclosing call's mode and state are restored after */
+static int interruptible_pcall(lua_State *L, int nargs, int nres) {
+  int st, outer = mode;
+  lua_State *outerL = runL;
+  got_int = 0;
+  runL = L;
+  mode = RUNNING;
+  st = lua_pcall(L, nargs, nres, 0);
+  mode = IDLE;
+  if (lua_gethook(L) == stop_hook)       /* a Ctrl-C that came too late */
+    lua_sethook(L, NULL, 0, 0);
+  got_int = 0;
+  runL = outerL;                         /* nested (in a completer, or in */
+  mode = outer;                          /* rl.run): the outer call's again */
+  return st;
+}
+
 /* ------------------------------------------------------------ completion */
 
 /* readline's generator: candidate number state + 1 of the stored list */
@@ -136,10 +154,13 @@ static int ask_completer(lua_State *L) {
   return 0;
 }
 
-/* asks the Lua completer for the candidates of text (at line offset start) */
+/* asks the Lua completer for the candidates of text (at line offset start);
+** SIGINT, blocked while readline runs, is let in: Ctrl-C stops a completer
+** that does not return (no candidates), and the line stays */
 static char **complete(const char *text, int start, int end) {
-  int top = lua_gettop(compL);
+  int top = lua_gettop(compL), st;
   char **matches = NULL;
+  sigset_t sigint, old;
   (void)end;
   rl_attempted_completion_over = 1;      /* never fall back to file names */
   rl_completion_append_character = '\0'; /* la.lstsq then "(", not " (" */
@@ -148,7 +169,12 @@ static char **complete(const char *text, int start, int end) {
     lua_pushcfunction(compL, ask_completer);
     lua_pushlightuserdata(compL, (void *)text);
     lua_pushinteger(compL, start);
-    if (lua_pcall(compL, 2, 0, 0) == LUA_OK) {
+    sigemptyset(&sigint);
+    sigaddset(&sigint, SIGINT);
+    pthread_sigmask(SIG_UNBLOCK, &sigint, &old);
+    st = interruptible_pcall(compL, 2, 0);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (st == LUA_OK) {
       matches = rl_completion_matches(text, next_candidate);
       lua_pushnil(compL);                /* the list is not kept (the key */
       setreg(compL, &cand_key);          /* exists: nothing is allocated) */
@@ -333,20 +359,9 @@ static int l_read_history(lua_State *L) {
 
 /* run(f, ...) -> pcall's results, with Ctrl-C raising "interrupted" */
 static int l_run(lua_State *L) {
-  int st, n, outer = mode;
-  lua_State *outerL = runL;
+  int st;
   luaL_checktype(L, 1, LUA_TFUNCTION);
-  n = lua_gettop(L) - 1;
-  got_int = 0;
-  runL = L;
-  mode = RUNNING;
-  st = lua_pcall(L, n, LUA_MULTRET, 0);
-  mode = IDLE;
-  if (lua_gethook(L) == stop_hook)       /* a Ctrl-C that came too late */
-    lua_sethook(L, NULL, 0, 0);
-  got_int = 0;
-  runL = outerL;                         /* nested (in a completer, or in */
-  mode = outer;                          /* rl.run): the outer call's again */
+  st = interruptible_pcall(L, lua_gettop(L) - 1, LUA_MULTRET);
   lua_pushboolean(L, st == LUA_OK);
   lua_insert(L, 1);
   return lua_gettop(L);

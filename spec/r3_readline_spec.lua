@@ -185,6 +185,26 @@ log("outside", rl.run(function() return "done" end))
     assert.matches("^readline\tfalse\t.*interrupted$", res[3])
     assert.equals("outside\ttrue\tdone", res[4])
   end)
+
+  it("lets Ctrl-C stop a completer that does not return, and keeps the line", function()
+    -- before: SIGINT stayed blocked while the completer ran, so its loop
+    -- ran the 10 s out and the completion went in ("abcz")
+    local res, screen, ok = drive(dir, [[
+local pid = io.open("/proc/self/stat"):read("n")
+rl.set_completer(function()
+  os.execute(string.format("(sleep 0.3; kill -INT %d) &", pid))
+  local t = os.time()
+  while os.time() - t < 10 do end
+  log("not interrupted")
+  return {"abc"}
+end)
+log("line", rl.readline("p> "))
+rl.set_completer(function() return {"abc"} end)
+log("line", rl.readline("p> "))                  -- completion works again
+]], "ab\tz\nab\t\n")
+    assert.is_true(ok, screen)
+    assert.same({"line\tabz", "line\tabc"}, res)
+  end)
 end)
 
 describe_rl("linalg.readline history files and integer arguments", function()
