@@ -3,17 +3,30 @@
 ** linalg.readline (GNU readline underneath; built when its headers exist).
 **
 **   rl.readline(prompt) -> line | nil (end of input) | false (Ctrl-C)
-**   rl.add_history(line [, file])   remembers it (and appends it to file)
+**                                   (the prompt's last line: at most 250
+**                                   bytes outside \1 ... \2)
+**   rl.add_history(line [, file])   remembers it (and appends it to file, if
+**                                   that is a regular file or absent)
 **   rl.read_history(file [, keep])  loads file, trimmed to its last keep lines
+**                                   (a whole number >= 0; from 2^31 on, and
+**                                   math.huge, every line stays); false if
+**                                   it cannot be read or is not a regular file
 **   rl.set_completer(f)             f(word, line, start) -> {candidates}
 **   rl.run(f, ...)                  pcall(f, ...) in which Ctrl-C raises
 **                                   "interrupted" at the next Lua step
-**   rl.isatty(fd)                   is fd (0: stdin) a terminal?
+**   rl.isatty(fd)                   is fd (0: stdin) a terminal? (false for
+**                                   a number no descriptor can have)
+**
+** GNU readline is not re-entrant: rl.readline called while a call is in
+** progress (from the completer) raises "already running". The completer
+** runs protected: an error, a yield or a result that is not a table gives no
+** candidates, and candidates end at the first entry that is not a string.
+** Each Lua state keeps its own completer (in its registry).
 **
 ** SIGINT: while readline waits for keys it cancels the line (readline is
 ** driven through its callback interface from a pselect loop, so the handler
-** only sets a flag); inside rl.run it arms a hook that raises a Lua error, as
-** lua.c does; elsewhere it is ignored. A C function in progress (a large
+** only sets a flag); inside rl.run and the completer it arms a hook that
+** raises a Lua error, as lua.c does; elsewhere it is ignored. A C function in progress (a large
 ** product) finishes before the hook runs.
 */
 #if !defined(_XOPEN_SOURCE) && !defined(_POSIX_C_SOURCE)
@@ -21,11 +34,13 @@
 #endif
 #include <pthread.h>
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/select.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <readline/readline.h>
@@ -45,11 +60,28 @@
 enum { IDLE, READING, RUNNING };
 
 static volatile sig_atomic_t mode = IDLE, got_int = 0;
-static lua_State *runL;          /* the state rl.run is executing in */
+static lua_State *volatile runL; /* the state rl.run is executing in */
 static lua_State *compL;         /* the state readline's callbacks call */
-static int completer_ref = LUA_NOREF, cand_ref = LUA_NOREF, cand_next;
+static int reading;              /* an rl.readline call is in progress */
+static int cand_next;
 static char *line_got;
 static int line_done;
+/* registry keys (their addresses): the completer, its last candidates */
+static char completer_key, cand_key;
+
+/* pushes registry[key]; returns its type */
+static int getreg(lua_State *L, void *key) {
+  lua_pushlightuserdata(L, key);
+  lua_rawget(L, LUA_REGISTRYINDEX);
+  return lua_type(L, -1);
+}
+
+/* registry[key] = the value on top, popped (allocates only for a new key) */
+static void setreg(lua_State *L, void *key) {
+  lua_pushlightuserdata(L, key);
+  lua_insert(L, -2);
+  lua_rawset(L, LUA_REGISTRYINDEX);
+}
 
 static void stop_hook(lua_State *L, lua_Debug *ar) {
   (void)ar;
@@ -74,6 +106,24 @@ static void catch_sigint(void) {
   sigaction(SIGINT, &sa, NULL);
 }
 
+/* lua_pcall(L, nargs, nres, 0) in which Ctrl-C raises "interrupted" at the
+** next Lua step; an enclosing call's mode and state are restored after */
+static int interruptible_pcall(lua_State *L, int nargs, int nres) {
+  int st, outer = mode;
+  lua_State *outerL = runL;
+  got_int = 0;
+  runL = L;
+  mode = RUNNING;
+  st = lua_pcall(L, nargs, nres, 0);
+  mode = IDLE;
+  if (lua_gethook(L) == stop_hook)       /* a Ctrl-C that came too late */
+    lua_sethook(L, NULL, 0, 0);
+  got_int = 0;
+  runL = outerL;                         /* nested (in a completer, or in */
+  mode = outer;                          /* rl.run): the outer call's again */
+  return st;
+}
+
 /* ------------------------------------------------------------ completion */
 
 /* readline's generator: candidate number state + 1 of the stored list */
@@ -82,50 +132,64 @@ static char *next_candidate(const char *text, int state) {
   char *s = NULL;
   (void)text;
   if (state == 0) cand_next = 0;
-  if (lua_rawgeti(compL, LUA_REGISTRYINDEX, cand_ref) == LUA_TTABLE &&
-      lua_rawgeti(compL, -1, ++cand_next) == LUA_TSTRING)
-    s = strdup(lua_tostring(compL, -1));
+  if (getreg(compL, &cand_key) == LUA_TTABLE) {   /* raises nothing */
+    lua_rawgeti(compL, -1, ++cand_next);
+    if (lua_type(compL, -1) == LUA_TSTRING) s = strdup(lua_tostring(compL, -1));
+  }
   lua_settop(compL, top);
   return s;
 }
 
-/* (text, start) -> the completer's list, stored under cand_ref; run
-** protected, so an error or a memory failure cannot unwind through
-** readline */
+/* (text, start) -> the completer's list, stored under cand_key; run
+** protected, so an error, a yield or a memory failure cannot unwind
+** through readline */
 static int ask_completer(lua_State *L) {
   const char *text = (const char *)lua_touserdata(L, 1);
   lua_Integer start = lua_tointeger(L, 2);
-  lua_rawgeti(L, LUA_REGISTRYINDEX, completer_ref);
+  getreg(L, &completer_key);
   lua_pushstring(L, text);
   lua_pushstring(L, rl_line_buffer);
   lua_pushinteger(L, start);
   lua_call(L, 3, 1);
   luaL_checktype(L, -1, LUA_TTABLE);
-  luaL_unref(L, LUA_REGISTRYINDEX, cand_ref);
-  cand_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+  setreg(L, &cand_key);
   return 0;
 }
 
-/* asks the Lua completer for the candidates of text (at line offset start) */
+/* asks the Lua completer for the candidates of text (at line offset start);
+** SIGINT, blocked while readline runs, is let in: Ctrl-C stops a completer
+** that does not return (no candidates), and the line stays */
 static char **complete(const char *text, int start, int end) {
-  int top = lua_gettop(compL), ok;
+  int top = lua_gettop(compL), st;
+  char **matches = NULL;
+  sigset_t sigint, old;
   (void)end;
   rl_attempted_completion_over = 1;      /* never fall back to file names */
   rl_completion_append_character = '\0'; /* la.lstsq then "(", not " (" */
-  if (completer_ref == LUA_NOREF || !lua_checkstack(compL, 4)) return NULL;
-  lua_pushcfunction(compL, ask_completer);
-  lua_pushlightuserdata(compL, (void *)text);
-  lua_pushinteger(compL, start);
-  ok = lua_pcall(compL, 2, 0, 0) == LUA_OK;
+  if (!lua_checkstack(compL, 4)) return NULL;
+  if (getreg(compL, &completer_key) == LUA_TFUNCTION) {
+    lua_pushcfunction(compL, ask_completer);
+    lua_pushlightuserdata(compL, (void *)text);
+    lua_pushinteger(compL, start);
+    sigemptyset(&sigint);
+    sigaddset(&sigint, SIGINT);
+    pthread_sigmask(SIG_UNBLOCK, &sigint, &old);
+    st = interruptible_pcall(compL, 2, 0);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (st == LUA_OK) {
+      matches = rl_completion_matches(text, next_candidate);
+      lua_pushnil(compL);                /* the list is not kept (the key */
+      setreg(compL, &cand_key);          /* exists: nothing is allocated) */
+    }
+  }
   lua_settop(compL, top);
-  return ok ? rl_completion_matches(text, next_candidate) : NULL;
+  return matches;
 }
 
 static int l_set_completer(lua_State *L) {
   luaL_checktype(L, 1, LUA_TFUNCTION);
-  luaL_unref(L, LUA_REGISTRYINDEX, completer_ref);
   lua_settop(L, 1);
-  completer_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+  setreg(L, &completer_key);
   return 0;
 }
 
@@ -142,6 +206,7 @@ static void on_line(char *line) {
 static int wait_input(const sigset_t *during) {
   int fd = fileno(rl_instream ? rl_instream : stdin);
   fd_set fds;
+  if (fd < 0 || fd >= FD_SETSIZE) return got_int ? -1 : 0;
   for (;;) {
     if (got_int) return -1;
     FD_ZERO(&fds);
@@ -151,10 +216,58 @@ static int wait_input(const sigset_t *during) {
   }
 }
 
+static int push_line(lua_State *L) {
+  lua_pushstring(L, (const char *)lua_touserdata(L, 1));
+  return 1;
+}
+
+/* pushes readline's result; frees line whether the push succeeds or not */
+static int push_result(lua_State *L, int cancelled, char *line) {
+  int st;
+  if (cancelled) lua_pushboolean(L, 0);
+  else if (line == NULL) lua_pushnil(L);
+  else {
+    lua_pushcfunction(L, push_line);
+    lua_pushlightuserdata(L, line);
+    st = lua_pcall(L, 1, 1, 0);
+    free(line);
+    if (st != LUA_OK) return lua_error(L);
+  }
+  return 1;
+}
+
+/* the visible bytes of the prompt's last line: readline lays out that line
+** alone, and skips what \1 ... \2 enclose (bytes >= screen columns) */
+static size_t lastline(const char *p) {
+  size_t n = 0;
+  int hidden = 0;
+  for (; *p != '\0'; p++) {
+    if (*p == '\n') {
+      n = 0;
+      hidden = 0;
+    } else if (*p == RL_PROMPT_START_IGNORE) hidden = 1;
+    else if (*p == RL_PROMPT_END_IGNORE) hidden = 0;
+    else if (!hidden) n++;
+  }
+  return n;
+}
+
+/* GNU readline 8.2's rl_redisplay keeps the start of each screen line of
+** the prompt in a table of 256 entries that it does not grow: a prompt line
+** wrapping onto more screen lines writes past it. The screen may be 1
+** column wide (and may shrink after the call), so the bound is in bytes. */
+#define PROMPT_MAX 250
+
 static int l_readline(lua_State *L) {
   const char *prompt = luaL_optstring(L, 1, "> ");
   sigset_t block, old;
-  int cancelled = 0;
+  int cancelled = 0, outer = mode;
+  if (reading)                           /* from the completer */
+    return luaL_error(L, "linalg.readline.readline: readline is already running "
+                         "(it cannot be called from the completer)");
+  if (lastline(prompt) > PROMPT_MAX)
+    return luaL_argerror(L, 1, "prompt's last line is longer than 250 visible bytes");
+  reading = 1;
   compL = L;
   sigemptyset(&block);
   sigaddset(&block, SIGINT);
@@ -180,24 +293,51 @@ static int l_readline(lua_State *L) {
     rl_callback_handler_remove();
     got_int = 0;
   }
-  mode = IDLE;
+  mode = outer;                          /* inside rl.run: RUNNING again */
+  reading = 0;
   pthread_sigmask(SIG_SETMASK, &old, NULL);
-  if (cancelled) lua_pushboolean(L, 0);
-  else if (line_got == NULL) lua_pushnil(L);
-  else {
-    lua_pushstring(L, line_got);
-    free(line_got);
-  }
-  return 1;
+  return push_result(L, cancelled, line_got);
 }
 
 /* ------------------------------------------------------------- history */
 
+/* the file name at arg (NULL when absent and optional): a string without
+** zero bytes, which would make C open another file than the one named */
+static const char *checkfile(lua_State *L, int arg, int optional) {
+  size_t n;
+  const char *s;
+  if (optional && lua_isnoneornil(L, arg)) return NULL;
+  s = luaL_checklstring(L, arg, &n);
+  if (strlen(s) != n) luaL_argerror(L, arg, "file name contains a zero byte");
+  return s;
+}
+
+/* the line count at arg (def when absent): a whole number >= 0, read as a
+** float so that no integer is wrapped; 2^31 and beyond (math.huge too)
+** are clamped to INT_MAX, every line */
+static int checklines(lua_State *L, int arg, int def) {
+  lua_Number x;
+  if (lua_isnoneornil(L, arg)) return def;
+  x = luaL_checknumber(L, arg);
+  if (!(x >= 0))                         /* negative or NaN */
+    return luaL_argerror(L, arg, "number of lines must be >= 0");
+  if (x < 9007199254740992.0 && x != (lua_Number)(long long)x)  /* 2^53 */
+    return luaL_argerror(L, arg, "number of lines must be a whole number");
+  return x >= (lua_Number)INT_MAX ? INT_MAX : (int)x;
+}
+
+/* file is absent or a regular file: open() cannot block on it (a FIFO
+** with no writer would hang the session) */
+static int plainfile(const char *file) {
+  struct stat st;
+  return stat(file, &st) != 0 || S_ISREG(st.st_mode);
+}
+
 static int l_add_history(lua_State *L) {
   const char *line = luaL_checkstring(L, 1);
-  const char *file = luaL_optstring(L, 2, NULL);
+  const char *file = checkfile(L, 2, 1);
   add_history(line);
-  if (file != NULL) {
+  if (file != NULL && plainfile(file)) {
     FILE *f = fopen(file, "a");          /* append_history needs the file */
     if (f != NULL) fclose(f);
     append_history(1, file);
@@ -206,9 +346,13 @@ static int l_add_history(lua_State *L) {
 }
 
 static int l_read_history(lua_State *L) {
-  const char *file = luaL_checkstring(L, 1);
-  lua_Integer keep = luaL_optinteger(L, 2, 1000);
-  history_truncate_file(file, (int)keep);
+  const char *file = checkfile(L, 1, 0);
+  int keep = checklines(L, 2, 1000);
+  if (!plainfile(file)) {                /* a FIFO, a device, a directory */
+    lua_pushboolean(L, 0);
+    return 1;
+  }
+  history_truncate_file(file, keep);
   lua_pushboolean(L, read_history(file) == 0);
   return 1;
 }
@@ -217,23 +361,17 @@ static int l_read_history(lua_State *L) {
 
 /* run(f, ...) -> pcall's results, with Ctrl-C raising "interrupted" */
 static int l_run(lua_State *L) {
-  int st, n;
+  int st;
   luaL_checktype(L, 1, LUA_TFUNCTION);
-  n = lua_gettop(L) - 1;
-  got_int = 0;
-  runL = L;
-  mode = RUNNING;
-  st = lua_pcall(L, n, LUA_MULTRET, 0);
-  mode = IDLE;
-  lua_sethook(L, NULL, 0, 0);            /* a Ctrl-C that came too late */
-  got_int = 0;
+  st = interruptible_pcall(L, lua_gettop(L) - 1, LUA_MULTRET);
   lua_pushboolean(L, st == LUA_OK);
   lua_insert(L, 1);
   return lua_gettop(L);
 }
 
 static int l_isatty(lua_State *L) {
-  lua_pushboolean(L, isatty((int)luaL_optinteger(L, 1, 0)));
+  lua_Integer fd = luaL_optinteger(L, 1, 0);
+  lua_pushboolean(L, fd >= 0 && fd <= INT_MAX && isatty((int)fd));
   return 1;
 }
 
