@@ -238,5 +238,6 @@ void la_open_gram_schmidt(lua_State *L);
 void la_open_attention(lua_State *L);
 void la_open_bytes(lua_State *L);
 void la_open_config(lua_State *L);
+void la_open_files(lua_State *L);
 
 #endif

@@ -27,6 +27,7 @@ local f32wrap = la.f32wrap      -- internal: float32 in and out of float64 code
 la.f32wrap = nil
 local argtype = la.argtype      -- internal: the core's result type of its matrix arguments
 la.argtype = nil
+la.files = nil                  -- internal: util keeps the file access of src/files.c
 
 local EPS = 2.220446049250313e-16
 local EPS32 = 1.1920928955078125e-07
