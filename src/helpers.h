@@ -111,6 +111,13 @@ void *la_alloc(lua_State *L, size_t n, size_t size);
 ** matrix", "workspace"); below, the call would cost more than it says. */
 #define LA_BIGALLOC ((size_t)1 << 16)
 void *la_allocud(lua_State *L, const char *fname, size_t sz, int nuv, const char *what);
+/* Called after each allocation of bytes (la_allocud, la_alloc, new
+** matrices do it): OpenBLAS runs on one thread while 4 MiB of C heap
+** cannot be had, as its threaded drivers exit the process when their
+** per-call malloc fails (helpers.c says when it asks). */
+void la_headroom(size_t bytes);
+/* OpenBLAS's thread count as the user set it (n > 0 sets it first) */
+int la_threads(int n);
 
 /* ------------------------------------------------------------ LAPACK */
 
