@@ -50,7 +50,7 @@ RLMOD     = $(BUILD)/linalg/readline.so
 CAPI = $(BUILD)/capi
 
 # make ktest: the kernels' C unit tests alone
-.PHONY: ktest all deps demo test bench mpi test-mpi install-mpi bench-mpi install uninstall clean check-install check-asan valgrind fuzz repl doc lint env
+.PHONY: ktest all deps demo test bench mpi test-mpi install-mpi bench-mpi install uninstall clean check-install check-oom-host check-asan valgrind fuzz repl doc lint env
 
 all: $(MOD) $(if $(HAVE_RL),$(RLMOD))
 
@@ -114,7 +114,17 @@ test: deps
 	cd build && OPENBLAS_NUM_THREADS=1 ./alloc
 	cd build && ./threads
 	cd build && ./capi
+	@if command -v lighttpd >/dev/null && command -v curl >/dev/null; then sh tools/check-oom-host.sh; \
+	  else echo "check-oom-host: skipped (no lighttpd or curl: make check-oom-host installs them)"; fi
 	@$(MAKE) --no-print-directory test-mpi
+
+# linalg in lighttpd (mod_magnet, Lua 5.4) under a memory limit with two
+# OpenBLAS threads: products that do not fit fail, the server stays up
+# (OpenBLAS's threaded drivers exit(1) when their malloc fails). About 1 s.
+check-oom-host:
+	@sh tools/deps.sh lighttpd lighttpd-modules-lua curl
+	@$(MAKE) --no-print-directory all
+	sh tools/check-oom-host.sh
 
 # an interactive session with la loaded; expressions print themselves
 repl: deps
