@@ -30,36 +30,12 @@ elseif what == "/grow" then
     collectgarbage()
   end
 elseif what == "/brim" then
-  -- memory filled to the limit, then products while pieces are given back:
-  -- each fails cleanly until the result fits, then one runs (on one
-  -- thread: OpenBLAS's threaded driver could not have its table)
-  local A, B = la.ones(256, 256), la.ones(256, 256)
-  local ballast = {}
-  local function fill(n)
-    while true do
-      local ok, M = pcall(la.zeros, n, 128)
-      if not ok then return end
-      ballast[#ballast + 1] = M
-    end
-  end
-  fill(1024); fill(64); fill(8)
-  for i = #ballast, 1, -1 do
-    if ballast[i]:shape() == 1024 then ballast[i] = false; break end
-  end
-  collectgarbage()
-  local first = #ballast + 1
-  fill(64)
-  local errors = 0
-  for i = #ballast, first, -1 do
-    ballast[i] = false
-    collectgarbage()
-    local ok, r = pcall(function() return (A * B)(1, 1) end)
-    if ok then say("product", r, "after", errors, "errors"); break end
-    if not tostring(r):find("not enough memory", 1, true) then say("unexpected", r) end
-    errors = errors + 1
-  end
-  ballast = nil
-  collectgarbage()
+  -- memory filled to the limit, then products while pieces are given back
+  -- (tools/brim.lua): each fails cleanly until the result fits, then one
+  -- runs (on one thread: OpenBLAS's threaded driver could not have its table)
+  local errors, product, other = dofile(root .. "/tools/brim.lua")(la, la.ones(256, 256), la.ones(256, 256))
+  if other then say("unexpected", other) end
+  if product then say("product", product, "after", errors, "errors") end
 elseif what == "/small" then
   local A = la.ones(300, 300)
   say("ok", (A * A)(1, 1), "threads", la.threads())
