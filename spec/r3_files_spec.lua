@@ -27,6 +27,11 @@ local function listing(dir) return (sh("ls -A " .. q(dir))) end
 
 local ROOT = sh("id -u"):match("^0%s") ~= nil
 
+-- A sanitizer or valgrind preloads a library (and children inherit it, so
+-- they load the same instrumented module): no address-space limit then
+-- (their runtimes reserve more), more time.
+local PRELOAD = (os.getenv("LD_PRELOAD") or "") ~= ""
+
 -- Runs `code` (after `local la = require "linalg"`) in a child lua5.4 under
 -- `timeout 10` and a 1 GiB address-space limit, so a call that blocks or
 -- reads forever fails this spec instead of hanging or exhausting the
@@ -36,8 +41,11 @@ local function child(code, pre)
   local lua = string.format("package.path = %q; package.cpath = %q; local la = require 'linalg'; %s",
                             package.path, package.cpath, code)
   local t0 = os.time()
-  local out = sh(string.format("ulimit -v 1048576; %s env OPENBLAS_NUM_THREADS=1 timeout 10 lua5.4 -e %s",
-                               pre or "", q(lua)))
+  local p = io.popen(string.format("%s %s env OPENBLAS_NUM_THREADS=1 timeout %d lua5.4 -e %s 2>&1",
+                                   PRELOAD and "" or "ulimit -v 1048576;", pre or "", PRELOAD and 120 or 10,
+                                   q(lua)))
+  local out = p:read("a")
+  p:close()
   return out, os.time() - t0
 end
 
@@ -64,7 +72,7 @@ describe("reading only regular files", function()
     assert.is_truthy(os.execute("mkfifo " .. q(fifo)))
     local out, secs = readers(fifo)
     refused(out, fifo, "a FIFO")
-    assert.is_true(secs <= 3, "took " .. secs .. " s")
+    if not PRELOAD then assert.is_true(secs <= 3, "took " .. secs .. " s") end
   end)
 
   it("refuses a FIFO that has a writer (it would read what the writer sends)", function()
@@ -236,6 +244,7 @@ describe("a host at its memory limit with two OpenBLAS threads", function()
   ]]
 
   it("fails what does not fit, runs the product at the brim and goes on (no exit)", function()
+    if PRELOAD then pending("a sanitizer's or valgrind's allocator is not the C heap OpenBLAS uses") return end
     local lua = string.format("package.path = %q; package.cpath = %q; local la = require 'linalg'; %s",
                               package.path, package.cpath, BRIM)
     local out = sh("OPENBLAS_NUM_THREADS=2 timeout 60 lua5.4 -e " .. q(lua) .. " 2>&1; echo rc=$?")
