@@ -66,7 +66,7 @@ RLMOD     = $(BUILD)/linalg/readline.so
 CAPI = $(BUILD)/capi
 
 # make ktest: the kernels' C unit tests alone
-.PHONY: check-hosts print-builddir ktest all deps demo test test-lua bench mpi test-mpi install-mpi bench-mpi install uninstall clean check-install check-asan valgrind fuzz repl doc lint env
+.PHONY: check-hosts print-builddir ktest all deps demo test test-lua bench mpi test-mpi install-mpi bench-mpi install uninstall clean check-install check-oom-host check-asan valgrind fuzz repl doc lint env
 
 all: $(MOD) $(if $(HAVE_RL),$(RLMOD))
 
@@ -130,6 +130,8 @@ test: deps
 	@for l in $(TEST_LUAS); do echo "== make test-lua LUA=$$l"; \
 	  $(MAKE) --no-print-directory test-lua LUA=$$l || exit 1; done
 	@$(MAKE) --no-print-directory ktest
+	@if command -v lighttpd >/dev/null && command -v curl >/dev/null; then sh tools/check-oom-host.sh; \
+	  else echo "check-oom-host: skipped (no lighttpd or curl: make check-oom-host installs them)"; fi
 	@$(MAKE) --no-print-directory test-mpi LUA=lua5.4
 
 # one Lua: its module, the busted suite under it, the C harnesses linked
@@ -141,6 +143,14 @@ test-lua: deps
 	cd $(BUILD) && OPENBLAS_NUM_THREADS=1 ./alloc
 	cd $(BUILD) && ./threads
 	cd $(BUILD) && ./capi
+
+# linalg in lighttpd (mod_magnet, Lua 5.4) under a memory limit with two
+# OpenBLAS threads: products that do not fit fail, the server stays up
+# (OpenBLAS's threaded drivers exit(1) when their malloc fails). About 1 s.
+check-oom-host:
+	@sh tools/deps.sh lighttpd lighttpd-modules-lua curl
+	@$(MAKE) --no-print-directory all
+	sh tools/check-oom-host.sh
 
 # an interactive session with la loaded; expressions print themselves
 repl: deps

@@ -334,7 +334,7 @@ local function repl(input)
   local f = assert(io.open(name, "w"))
   assert(f:write(input))
   assert(f:close())
-  local out = sh(string.format("LUA_CPATH='%s' lua5.4 bin/linalg-repl < %s", package.cpath, name))
+  local out = sh(string.format("LUA_CPATH='%s' %s bin/linalg-repl < %s", package.cpath, require("interp").lua, name))
   os.remove(name)
   return out
 end
@@ -370,7 +370,7 @@ on_tty("Tab completion of a NumPy name", function()
 
   it("completes np.linalg.matrix_r and la.matrix_r to la.rank", function()
     local hist = os.tmpname()
-    sh(string.format("tmux -L %s new-session -d -s s -x 100 -y 30 'env HOME=/nonexistent LINALG_HISTFILE=%s LUA_CPATH=\"%s\" lua5.4 bin/linalg-repl'",
+    sh(string.format("tmux -L %s new-session -d -s s -x 100 -y 30 'env HOME=/nonexistent LINALG_HISTFILE=%s LUA_CPATH=\"%s\" " .. require("interp").lua .. " bin/linalg-repl'",
       sock, hist, package.cpath))
     assert.is_true(wait("la is loaded"), screen())
     sh("tmux -L " .. sock .. " send-keys -t s -l 'np.linalg.matrix_r'")

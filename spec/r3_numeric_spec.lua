@@ -224,7 +224,7 @@ describe("nnls and convex span_check of empty problems", function()
     local f = assert(io.open(path, "w"))
     f:write([[
       package.path = "./lua/?.lua;./lua/?/init.lua;" .. package.path
-      package.cpath = "./build/?.so;" .. package.cpath
+      package.cpath = "./]] .. require("interp").build .. [[/?.so;" .. package.cpath
       local la = require "linalg"
       la.nnls(la.zeros(0, 3), la.zeros(0, 1))
       la.nnls(la.zeros(3, 0), {1, 2, 3})
@@ -232,7 +232,7 @@ describe("nnls and convex span_check of empty problems", function()
       la.span_check(la.zeros(0, 3), la.zeros(0, 1), {convex = true})
     ]])
     f:close()
-    local out, ok = sh("OPENBLAS_NUM_THREADS=1 valgrind -q --error-exitcode=1 lua5.4 " .. path)
+    local out, ok = sh("OPENBLAS_NUM_THREADS=1 valgrind -q --error-exitcode=1 " .. require("interp").lua .. " " .. path)
     os.remove(path)
     assert.is_true(ok, out)
   end)

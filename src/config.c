@@ -82,7 +82,7 @@ static int l_config(lua_State *L) {
   push_blas_version(L, cfg ? cfg : "");
   lua_setfield(L, -2, "blas_version");
   setstr(L, "core", openblas_get_corename());
-  lua_pushinteger(L, openblas_get_num_threads());
+  lua_pushinteger(L, la_threads(0));
   lua_setfield(L, -2, "threads");
   setstr(L, "compiler", compiler());
   lua_newtable(L);
@@ -107,9 +107,9 @@ static int l_threads(lua_State *L) {
     lua_Integer n = la_checkint(L, F, 1);
     if (n < 1 || n > 1024)
       la_argerror(L, F, 1, "thread count must be in 1..1024");
-    openblas_set_num_threads((int)n);
+    la_threads((int)n);
   }
-  lua_pushinteger(L, openblas_get_num_threads());
+  lua_pushinteger(L, la_threads(0));
   return 1;
 }
 

@@ -4,14 +4,18 @@
 ** through front.c's checkopts, the Lua front), Lua-owned scratch memory and
 ** registration under public names. Nothing here knows the matrix type.
 */
+#define _POSIX_C_SOURCE 200809L   /* getrlimit */
+
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "helpers.h"
+#include "kernels/openblas.h"
 
 /* ------------------------------------------------------- names */
 
@@ -417,12 +421,63 @@ void *la_allocext(lua_State *L, const char *fname, size_t sz, const char *what) 
   /* the collector's pace for bytes it cannot see (it is not restarted if
   ** the host stopped it) */
   if (la_compat_gcrunning(L)) lua_gc(L, LUA_GCSTEP, kb > INT_MAX ? INT_MAX : (int)kb);
+  la_headroom(sz);
   return b->p;
 }
 
 static int newud(lua_State *L) {
   lua_newuserdatauv(L, *(const size_t *)lua_touserdata(L, 1), (int)lua_tointeger(L, 2));
   return 1;
+}
+
+/* ------------------------------------------ OpenBLAS's threads and memory */
+
+/* OpenBLAS's threaded level-3 drivers (gemm, syrk, getrf: also inside
+** LAPACK) malloc a table per call and call exit(1) when that fails (0.3.21
+** built for 64 threads: 512 KiB); on one thread they allocate nothing per
+** call. So after each allocation of ours, right before the compute that
+** follows it, LA_HEADROOM bytes of C heap are asked for and given back:
+** when they cannot be had, OpenBLAS runs on one thread until they can
+** again, and the user's count (`saved`) comes back then. Process-wide, as
+** OpenBLAS's count is. Only a process under a limit (RLIMIT_AS or
+** RLIMIT_DATA, or no overcommit) can see malloc fail while memory is
+** left: that is read again at each allocation of LA_BIGALLOC bytes or
+** more, and without a limit nothing is asked for (so small matrices cost
+** no more). */
+#define LA_HEADROOM ((size_t)4 << 20)
+static int saved;              /* the user's thread count while on one; 0: not */
+static int limited = -1;       /* under a memory limit? -1: not read yet */
+
+static int under_limit(void) {
+  struct rlimit r;
+  static int strict = -1;      /* vm.overcommit_memory = 2: read once */
+  if (strict < 0) {
+    FILE *f = fopen("/proc/sys/vm/overcommit_memory", "r");
+    strict = f != NULL && fgetc(f) == '2';
+    if (f != NULL) fclose(f);
+  }
+  if (strict) return 1;
+  if (getrlimit(RLIMIT_AS, &r) == 0 && r.rlim_cur != RLIM_INFINITY) return 1;
+  return getrlimit(RLIMIT_DATA, &r) == 0 && r.rlim_cur != RLIM_INFINITY;
+}
+
+void la_headroom(size_t bytes) {
+  void *p;
+  if (!saved && openblas_get_num_threads() <= 1) return;
+  if (bytes >= LA_BIGALLOC || limited < 0) limited = under_limit();
+  if (!limited && !saved) return;
+  p = malloc(LA_HEADROOM);
+  if (p == NULL) {
+    if (!saved) { saved = openblas_get_num_threads(); openblas_set_num_threads(1); }
+    return;
+  }
+  free(p);
+  if (saved) { openblas_set_num_threads(saved); saved = 0; }
+}
+
+int la_threads(int n) {
+  if (n > 0) { saved = 0; openblas_set_num_threads(n); la_headroom(LA_BIGALLOC); }
+  return saved ? saved : openblas_get_num_threads();
 }
 
 /* A full userdata of sz bytes with nuv user values; out of memory is an
@@ -434,7 +489,7 @@ void *la_allocud(lua_State *L, const char *fname, size_t sz, int nuv,
   lua_pushlightuserdata(L, &sz);
   lua_pushinteger(L, nuv);
   switch (lua_pcall(L, 2, 1, 0)) {
-    case LUA_OK: return lua_touserdata(L, -1);
+    case LUA_OK: la_headroom(sz); return lua_touserdata(L, -1);
     case LUA_ERRMEM: nomem(L, fname, sz, what);
     /* FALLTHROUGH */
     default: lua_error(L);
@@ -445,7 +500,11 @@ void *la_allocud(lua_State *L, const char *fname, size_t sz, int nuv,
 void *la_alloc(lua_State *L, size_t n, size_t size) {
   if (n > ((size_t)-1) / size - 1)
     la_error(L, la_fname(L), "not enough memory for %f elements of workspace", (double)n);
-  if (n * size < LA_BIGALLOC) return lua_newuserdatauv(L, (n ? n : 1) * size, 0);
+  if (n * size < LA_BIGALLOC) {
+    void *p = lua_newuserdatauv(L, (n ? n : 1) * size, 0);
+    la_headroom(n * size);
+    return p;
+  }
   if (n * size >= la_extmin) return la_allocext(L, la_fname(L), n * size, "workspace");
   return la_allocud(L, la_fname(L), n * size, 0, "workspace");
 }

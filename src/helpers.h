@@ -168,6 +168,13 @@ void *la_allocud(lua_State *L, const char *fname, size_t sz, int nuv, const char
 extern size_t la_extmin;
 void la_initextmin(void);
 void *la_allocext(lua_State *L, const char *fname, size_t sz, const char *what);
+/* Called after each allocation of bytes (la_allocud, la_alloc, new
+** matrices do it): OpenBLAS runs on one thread while 4 MiB of C heap
+** cannot be had, as its threaded drivers exit the process when their
+** per-call malloc fails (helpers.c says when it asks). */
+void la_headroom(size_t bytes);
+/* OpenBLAS's thread count as the user set it (n > 0 sets it first) */
+int la_threads(int n);
 
 /* ------------------------------------------------------------ LAPACK */
 
@@ -302,5 +309,6 @@ void la_open_attention(lua_State *L);
 void la_open_bytes(lua_State *L);
 void la_open_config(lua_State *L);
 void la_open_random(lua_State *L);
+void la_open_files(lua_State *L);
 
 #endif

@@ -74,8 +74,10 @@ static la_Mat *newmat(lua_State *L, const char *fname, lua_Integer m, lua_Intege
     lua_setiuservalue(L, -2, 1);
   } else {
     /* no user value: only views need one, and the GC skips a userdata without */
-    if (sz < LA_BIGALLOC) A = (la_Mat *)lua_newuserdatauv(L, sz, 0);
-    else {
+    if (sz < LA_BIGALLOC) {
+      A = (la_Mat *)lua_newuserdatauv(L, sz, 0);
+      la_headroom(sz);
+    } else {
       la_pushfstring(L, "a %Ix%I matrix", m, n);
       A = (la_Mat *)la_allocud(L, fname, sz, 0, lua_tostring(L, -1));
       lua_remove(L, -2);

@@ -46,6 +46,7 @@ la.f32wrap = nil
 local argtype = la.argtype      -- internal: the core's result type of its matrix arguments
 la.argtype = nil
 la.nargs = nil                  -- internal: util.arity bounds argument counts through it
+la.files = nil                  -- internal: util keeps the file access of src/files.c
 
 local EPS = 2.220446049250313e-16
 local EPS32 = 1.1920928955078125e-07

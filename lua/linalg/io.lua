@@ -197,7 +197,9 @@ end
 -- either byte order, C or Fortran order. A 1-D array becomes a column vector.
 -- Anything else (more dimensions, other dtypes, a truncated file, a bad
 -- magic string, a header that is not the Python literal NumPy writes or
--- whose shape does not match the data) is an error.
+-- whose shape does not match the data) is an error. Only a regular file
+-- (or a link to one) is read: a FIFO, a device or a directory is refused at
+-- once, as by `npy_info` and `load_csv`.
 -- @string path
 -- @tparam[opt] table opts `rows = {first, last}`: only rows first..last
 --   (1-based, inclusive; last = first - 1 gives 0 rows), read by seeking,
@@ -243,7 +245,9 @@ end
 
 --- Writes a matrix as a NumPy .npy file (format 1.0, Fortran order, 2-D: an
 -- n x 1 vector is saved with shape (n, 1)) in the matrix's type:
--- little-endian float64 (`<f8`) or float32 (`<f4`).
+-- little-endian float64 (`<f8`) or float32 (`<f4`). A file written over
+-- keeps its permission bits, and a symbolic link its target (as `save_csv`
+-- and the SVG writers do).
 -- @param A matrix (or table)
 -- @string path
 function M.save_npy(A, path)

@@ -12,6 +12,9 @@ local compat = require "linalg.compat"
 -- the public table after loading this module.
 local checkopts, nargs = core.checkopts, core.nargs
 assert(checkopts and nargs, "linalg.util: load it before linalg.core's checkopts is hidden")
+-- The same for the C file access (src/files.c): open for reading refusing
+-- what is not a regular file, and the exclusive temporary of a write.
+local files = core.files
 
 local M = {}
 
@@ -103,14 +106,19 @@ function M.checkpath(path, fname, argno)
   if path:find("\0", 1, true) then M.fail(fname, "bad argument #%d (path contains a zero byte)", argno) end
 end
 
--- Opens a file for reading: path checked (argument `argno` of `fname`),
--- a directory or unreadable file is a named error. Returns the handle.
+-- Opens a file for reading: path checked (argument `argno` of `fname`).
+-- Only a regular file (or a link to one) is read: a FIFO, a device (such as
+-- /dev/zero or /dev/stdin on a pipe), a directory or a socket is refused at
+-- once, "linalg.<fname>: <path> is not a regular file (a FIFO)", without
+-- blocking in open. A missing or unreadable file is a named error. Returns
+-- the handle (read, seek, close as io's).
 local function open_read(path, fname, argno)
   M.checkpath(path, fname, argno)
-  local f, err = io.open(path, "rb")
-  if not f then ioerror(fname, path, err) end
-  local ok, rerr = f:read(0)             -- a directory opens, then fails here
-  if ok == nil and rerr then f:close(); ioerror(fname, path, rerr) end   -- read-only handle
+  local f, err = files.openread(path)
+  if not f then
+    if err:find("^not a regular file") then M.fail(fname, "%s is %s", path, err) end
+    ioerror(fname, path, err)
+  end
   return f
 end
 
@@ -138,7 +146,7 @@ function M.seek(f, pos, path, fname, whence)
   return p
 end
 
---- Opens `path` for reading (a directory or unreadable file is an error), calls `body(f)` and closes the
+--- Opens `path` for reading (only a regular file: see open_read), calls `body(f)` and closes the
 -- file whatever happens; returns what body returns. An error is raised again
 -- named after `fname` ("linalg.<fname>: <path>: <reason>" unless it already
 -- names fname: not enough memory, or an error of a core function).
@@ -155,7 +163,8 @@ function M.withfile(path, fname, argno, body)
 end
 
 --- Reads a whole file as a string; every failure (missing, a directory, a
--- read error) is an error "linalg.<fname>: <path>: <reason>".
+-- read error) is an error "linalg.<fname>: <path>: <reason>"; what is not a
+-- regular file is refused as open_read says.
 function M.readfile(path, fname, argno)
   return M.withfile(path, fname, argno, function(f) return M.read(f, "*a", path, fname) end)
 end
@@ -186,27 +195,27 @@ end
 
 --- Writes `parts` (a string or a list of strings) to `path` so that the file
 -- is either complete or untouched: the bytes go to a temporary file next to
--- `path`, every write and the close are checked, and only then is the
--- temporary renamed onto `path` (on failure it is removed and the error,
--- "linalg.<fname>: <path>: <reason>", raised). What is not a regular file
--- (a device such as /dev/full, a pipe, anything under /dev or /proc) is
--- written in place, with the same checks. A symbolic link at `path` is
--- replaced by the new file, as editors do.
+-- the file written, every write and the close are checked, and only then is
+-- the temporary renamed onto it (on failure it is removed and the error,
+-- "linalg.<fname>: <path>: <reason>", raised).
+-- A file replaced keeps its permission bits (and, written by root, its owner
+-- and group; by others, its group when they may), as editors and rsync do:
+-- the temporary has them before a byte is written. A new file gets
+-- 0666 minus the umask. A file we may not write (mode 0400 for another
+-- user than root) is an error, "Permission denied", as NumPy's np.save
+-- gives. A symbolic link at `path` is kept and the file it names (through
+-- a chain of links; created if missing) is replaced, as `sed -i
+-- --follow-symlinks`, Vim and Emacs do. What is not a regular file (a
+-- device such as /dev/full, a pipe, anything under /dev or /proc, whose
+-- links name descriptors) is written in place, with the same checks.
 function M.writefile(path, parts, fname, argno)
   M.checkpath(path, fname, argno)
-  -- Is there something at path, and is it a regular file? "r+" opens
-  -- without creating, truncating or blocking (a FIFO); a device such as
-  -- /dev/null or /dev/full seeks to 0 whatever is asked, a pipe not at all.
   local special = path:find("^/dev/") or path:find("^/proc/")
+  local plan, target, mode, uid, gid
   if not special then
-    local f, err, code = io.open(path, "r+b")
-    if f then
-      special = f:seek("set", 1) ~= 1
-      local ok, cerr = f:close()         -- a probe: nothing was written, but say it if it fails
-      if not ok then ioerror(fname, path, cerr) end
-    elseif code ~= 2 then                -- ENOENT: nothing there yet
-      ioerror(fname, path, err)          -- a directory, no permission, ...
-    end
+    plan, target, mode, uid, gid = files.writeplan(path)
+    if not plan then ioerror(fname, path, target) end   -- a directory, no permission, a loop
+    special = plan == "special"
   end
   if special then
     local f, err = io.open(path, "wb")
@@ -215,18 +224,14 @@ function M.writefile(path, parts, fname, argno)
     if werr then ioerror(fname, path, werr) end
     return
   end
-  local tmp = tmpname(path)
-  -- the OS names the temporary in its messages; the user knows path
-  local function reason(err, what)
-    return err and (tostring(err):gsub("^" .. tmp:gsub("%p", "%%%0") .. ": ", "")) or what
-  end
-  local f, err = io.open(tmp, "wb")
-  if not f then ioerror(fname, path, reason(err, "open failed")) end
+  local tmp = tmpname(target)
+  local f, err = files.opentemp(tmp, mode, uid, gid)     -- the messages name no path
+  if not f then ioerror(fname, path, err) end
   local werr = writeall(f, parts)
   if not werr then
-    local ok, rerr = os.rename(tmp, path)
+    local ok, rerr = os.rename(tmp, target)
     if ok then return end
-    werr = reason(rerr, "rename failed")
+    werr = rerr or "rename failed"
   end
   os.remove(tmp)
   ioerror(fname, path, werr)
