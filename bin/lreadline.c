@@ -66,8 +66,12 @@ static int reading;              /* an rl.readline call is in progress */
 static int cand_next;
 static char *line_got;
 static int line_done;
-/* registry keys (their addresses): the completer, its last candidates */
-static char completer_key, cand_key;
+/* registry keys (their addresses): the completer, its last candidates,
+** ask_completer and push_line as function values (made once: on 5.1 and
+** LuaJIT lua_pushcfunction allocates a closure, which may raise; complete()
+** runs inside readline's C frames, out of which nothing may unwind, and
+** push_result must free the line whatever happens) */
+static char completer_key, cand_key, ask_key, push_key;
 
 /* pushes registry[key]; returns its type */
 static int getreg(lua_State *L, void *key) {
@@ -124,6 +128,30 @@ static int interruptible_pcall(lua_State *L, int nargs, int nres) {
   return st;
 }
 
+/* ------------------------------------------------------------ arguments */
+
+/* luaL_argerror's message naming the function itself on every Lua (5.1,
+** 5.2 and LuaJIT's luaL_argerror name a function called through pcall '?') */
+static int argerror(lua_State *L, const char *fname, int arg, const char *msg) {
+  return luaL_error(L, "bad argument #%d to 'linalg.readline.%s' (%s)", arg, fname, msg);
+}
+
+static int typeerror(lua_State *L, const char *fname, int arg, const char *what) {
+  const char *got = luaL_getmetafield(L, arg, "__name") == LUA_TSTRING ? lua_tostring(L, -1)
+                                                                       : luaL_typename(L, arg);
+  return argerror(L, fname, arg, lua_pushfstring(L, "%s expected, got %s", what, got));
+}
+
+/* luaL_checklstring (a number is converted) */
+static const char *checkstring(lua_State *L, const char *fname, int arg, size_t *n) {
+  if (!lua_isstring(L, arg)) typeerror(L, fname, arg, "string");
+  return lua_tolstring(L, arg, n);
+}
+
+static void checkfunction(lua_State *L, const char *fname, int arg) {
+  if (lua_type(L, arg) != LUA_TFUNCTION) typeerror(L, fname, arg, "function");
+}
+
 /* ------------------------------------------------------------ completion */
 
 /* readline's generator: candidate number state + 1 of the stored list */
@@ -166,9 +194,11 @@ static char **complete(const char *text, int start, int end) {
   (void)end;
   rl_attempted_completion_over = 1;      /* never fall back to file names */
   rl_completion_append_character = '\0'; /* la.lstsq then "(", not " (" */
+  /* compL is in l_readline's C frame, which has LUA_MINSTACK free slots:
+  ** the stack does not grow (5.1's lua_checkstack would raise if it failed) */
   if (!lua_checkstack(compL, 4)) return NULL;
-  if (getreg(compL, &completer_key) == LUA_TFUNCTION) {
-    lua_pushcfunction(compL, ask_completer);
+  if (getreg(compL, &completer_key) == LUA_TFUNCTION &&
+      getreg(compL, &ask_key) == LUA_TFUNCTION) {  /* allocates nothing */
     lua_pushlightuserdata(compL, (void *)text);
     lua_pushinteger(compL, start);
     sigemptyset(&sigint);
@@ -187,7 +217,7 @@ static char **complete(const char *text, int start, int end) {
 }
 
 static int l_set_completer(lua_State *L) {
-  luaL_checktype(L, 1, LUA_TFUNCTION);
+  checkfunction(L, "set_completer", 1);
   lua_settop(L, 1);
   setreg(L, &completer_key);
   return 0;
@@ -227,7 +257,7 @@ static int push_result(lua_State *L, int cancelled, char *line) {
   if (cancelled) lua_pushboolean(L, 0);
   else if (line == NULL) lua_pushnil(L);
   else {
-    lua_pushcfunction(L, push_line);
+    getreg(L, &push_key);                /* allocates nothing */
     lua_pushlightuserdata(L, line);
     st = lua_pcall(L, 1, 1, 0);
     free(line);
@@ -259,14 +289,14 @@ static size_t lastline(const char *p) {
 #define PROMPT_MAX 250
 
 static int l_readline(lua_State *L) {
-  const char *prompt = luaL_optstring(L, 1, "> ");
+  const char *prompt = lua_isnoneornil(L, 1) ? "> " : checkstring(L, "readline", 1, NULL);
   sigset_t block, old;
   int cancelled = 0, outer = mode;
   if (reading)                           /* from the completer */
     return luaL_error(L, "linalg.readline.readline: readline is already running "
                          "(it cannot be called from the completer)");
   if (lastline(prompt) > PROMPT_MAX)
-    return luaL_argerror(L, 1, "prompt's last line is longer than 250 visible bytes");
+    return argerror(L, "readline", 1, "prompt's last line is longer than 250 visible bytes");
   reading = 1;
   compL = L;
   sigemptyset(&block);
@@ -303,26 +333,28 @@ static int l_readline(lua_State *L) {
 
 /* the file name at arg (NULL when absent and optional): a string without
 ** zero bytes, which would make C open another file than the one named */
-static const char *checkfile(lua_State *L, int arg, int optional) {
+static const char *checkfile(lua_State *L, const char *fname, int arg, int optional) {
   size_t n;
   const char *s;
   if (optional && lua_isnoneornil(L, arg)) return NULL;
-  s = luaL_checklstring(L, arg, &n);
-  if (strlen(s) != n) luaL_argerror(L, arg, "file name contains a zero byte");
+  s = checkstring(L, fname, arg, &n);
+  if (strlen(s) != n) argerror(L, fname, arg, "file name contains a zero byte");
   return s;
 }
 
 /* the line count at arg (def when absent): a whole number >= 0, read as a
 ** float so that no integer is wrapped; 2^31 and beyond (math.huge too)
 ** are clamped to INT_MAX, every line */
-static int checklines(lua_State *L, int arg, int def) {
+static int checklines(lua_State *L, const char *fname, int arg, int def) {
   lua_Number x;
+  int isnum;
   if (lua_isnoneornil(L, arg)) return def;
-  x = luaL_checknumber(L, arg);
+  x = lua_tonumberx(L, arg, &isnum);
+  if (!isnum) return typeerror(L, fname, arg, "number");
   if (!(x >= 0))                         /* negative or NaN */
-    return luaL_argerror(L, arg, "number of lines must be >= 0");
+    return argerror(L, fname, arg, "number of lines must be >= 0");
   if (x < 9007199254740992.0 && x != (lua_Number)(long long)x)  /* 2^53 */
-    return luaL_argerror(L, arg, "number of lines must be a whole number");
+    return argerror(L, fname, arg, "number of lines must be a whole number");
   return x >= (lua_Number)INT_MAX ? INT_MAX : (int)x;
 }
 
@@ -334,8 +366,8 @@ static int plainfile(const char *file) {
 }
 
 static int l_add_history(lua_State *L) {
-  const char *line = luaL_checkstring(L, 1);
-  const char *file = checkfile(L, 2, 1);
+  const char *line = checkstring(L, "add_history", 1, NULL);
+  const char *file = checkfile(L, "add_history", 2, 1);
   add_history(line);
   if (file != NULL && plainfile(file)) {
     FILE *f = fopen(file, "a");          /* append_history needs the file */
@@ -346,8 +378,8 @@ static int l_add_history(lua_State *L) {
 }
 
 static int l_read_history(lua_State *L) {
-  const char *file = checkfile(L, 1, 0);
-  int keep = checklines(L, 2, 1000);
+  const char *file = checkfile(L, "read_history", 1, 0);
+  int keep = checklines(L, "read_history", 2, 1000);
   if (!plainfile(file)) {                /* a FIFO, a device, a directory */
     lua_pushboolean(L, 0);
     return 1;
@@ -362,15 +394,23 @@ static int l_read_history(lua_State *L) {
 /* run(f, ...) -> pcall's results, with Ctrl-C raising "interrupted" */
 static int l_run(lua_State *L) {
   int st;
-  luaL_checktype(L, 1, LUA_TFUNCTION);
+  checkfunction(L, "run", 1);
   st = interruptible_pcall(L, lua_gettop(L) - 1, LUA_MULTRET);
   lua_pushboolean(L, st == LUA_OK);
   lua_insert(L, 1);
   return lua_gettop(L);
 }
 
+/* isatty([fd]): fd a whole number (lua_tointegerx refuses a fraction on
+** every Lua; 5.1's luaL_optinteger would truncate 0.5 to 0) */
 static int l_isatty(lua_State *L) {
-  lua_Integer fd = luaL_optinteger(L, 1, 0);
+  int isnum = 1;
+  lua_Integer fd = lua_isnoneornil(L, 1) ? 0 : lua_tointegerx(L, 1, &isnum);
+  if (!isnum) {
+    (void)lua_tonumberx(L, 1, &isnum);
+    if (isnum) return argerror(L, "isatty", 1, "number has no integer representation");
+    return typeerror(L, "isatty", 1, "number");
+  }
   lua_pushboolean(L, fd >= 0 && fd <= INT_MAX && isatty((int)fd));
   return 1;
 }
@@ -390,6 +430,10 @@ RL_API int luaopen_linalg_readline(lua_State *L) {
   rl_basic_word_break_characters = " \t\n\"'><=;+-*/%^~#&|{}()[],";
   rl_completer_word_break_characters = rl_basic_word_break_characters;
   catch_sigint();
+  lua_pushcfunction(L, ask_completer);
+  setreg(L, &ask_key);
+  lua_pushcfunction(L, push_line);
+  setreg(L, &push_key);
   luaL_newlib(L, funcs);
   return 1;
 }

@@ -126,7 +126,8 @@ describe("linalg.totable of a matrix too large for a table", function()
     -- only by running out of memory (LuaJIT raises "table overflow")
     local out = limited("print(select(2, pcall(la.totable, la.zeros(2^31 - 1, 0)))) " ..
                         "print(#la.zeros(0, 2^31 - 1):totable(), la.matrix{{1, 2}, {3, 4}}:totable()[2][1])")
-    assert.are.equal("linalg.totable: 2147483647x0 matrix is too large for a Lua table (not enough memory)\n" ..
+    local why = rawget(_G, "jit") and "table overflow" or "not enough memory"
+    assert.are.equal("linalg.totable: 2147483647x0 matrix is too large for a Lua table (" .. why .. ")\n" ..
                      "0\t" .. tostring(3.0) .. "\n", out)         -- an entry is a float: 3.0 on 5.3+
   end)
 end)

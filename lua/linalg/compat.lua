@@ -3,7 +3,7 @@
 -- in the syntax all of them parse (no `//`, bitwise operators, `goto`,
 -- `<close>`) and call these where the libraries differ:
 -- `isint` (5.3+ has `math.type`; an integral float counts everywhere),
--- `idiv` (floor division), `tointeger`, `maxinteger` (2^53 where numbers
+-- `idiv` (floor division), `tointeger`, `tostring`, `maxinteger` (2^53 where numbers
 -- are doubles), `pack`/`unpack`, `rawlen`, `searchpath`, `load` with an environment
 -- (5.1: `loadstring` and `setfenv`), `u16le`/`u32le`/`readle` (5.3's
 -- `string.pack`), `utf8len`/`utf8codes`/`utf8char`, `log10`. No `\x` escapes either
@@ -41,6 +41,20 @@ end
 M.log10 = math.log10 or function(x) return math.log(x, 10) end
 
 M.unpack = table.unpack or unpack
+
+--- tostring(v) as 5.3+ has it: a __tostring that returns neither a string
+-- nor a number raises "'__tostring' must return a string" (5.1, 5.2 and
+-- LuaJIT return what it returned), and a number it returns is made a string.
+M.tostring = tostring
+if pcall(tostring, setmetatable({}, {__tostring = function() return {} end})) then
+  local tostring, type, error = tostring, type, error    -- the session's _G may change
+  function M.tostring(v)
+    local s = tostring(v)
+    if type(s) == "number" then return tostring(s) end
+    if type(s) ~= "string" then error("'__tostring' must return a string", 0) end
+    return s
+  end
+end
 
 --- package.searchpath (5.2+)
 M.searchpath = package.searchpath or function(name, path)
