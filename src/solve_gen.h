@@ -6,17 +6,19 @@
 */
 
 /* Solves A X = X (X holds b on entry) for solve's assume = "sym" (dsysv),
-** "pos" (dposv), "lower" / "upper" (dtrtrs, that triangle only read).
+** "pos" (dposv), "lower" / "upper" (dtrtrs, that triangle only read;
+** A^T X = X with trans: A symmetric for the others).
 ** A is square with as many rows as X. Pushes scratch: nothing for
 ** "lower"/"upper", W for "pos", W, ipiv, work for "sym". */
-static void LA_T(solve_assume)(lua_State *L, const la_Mat *A, la_Mat *X, int assume) {
+static void LA_T(solve_assume)(lua_State *L, const la_Mat *A, la_Mat *X, int assume,
+                              int trans) {
   const char *F = la_fname(L);
   la_Mat *W;
   int n = A->rows, info;
   lapack_int *ipiv;
   if (assume == ASSUME_LOWER || assume == ASSUME_UPPER) {
-    info = LA_LAPACKE(trtrs)(LAPACK_COL_MAJOR, assume == ASSUME_LOWER ? 'L' : 'U', 'N', 'N',
-                             n, X->cols, LA_X(A), A->ld, LA_X(X), X->ld);
+    info = LA_LAPACKE(trtrs)(LAPACK_COL_MAJOR, assume == ASSUME_LOWER ? 'L' : 'U',
+                             trans ? 'T' : 'N', 'N', n, X->cols, LA_X(A), A->ld, LA_X(X), X->ld);
     la_checkinfo(L, F, LA_ROUTINE(trtrs), info);
     if (info > 0) la_error(L, F, "matrix is singular (A(%d,%d) = 0)", info, info);
     return;
@@ -38,18 +40,34 @@ static void LA_T(solve_assume)(lua_State *L, const la_Mat *A, la_Mat *X, int ass
   if (info > 0) la_error(L, F, "matrix is singular (D(%d,%d) = 0)", info, info);
 }
 
-/* solve(A, b [, {assume = "gen"}]) -> x with A x = b (dgesv; assume "sym",
-** "pos", "lower", "upper": solve_assume); b is n x k or a vector. Only an
-** exactly singular A is an error (LAPACK's info), in either type. */
+/* W^T X = X (X holds b on entry) for the square W, factored in place by
+** dgetrf (ipiv: its pivots), then dgetrs 'T'; a singular W is solve's
+** error */
+static void LA_T(solve_trans)(lua_State *L, la_Mat *W, la_Mat *X, lapack_int *ipiv) {
+  const char *F = la_fname(L);
+  lapack_int info = LA_LAPACKE(getrf)(LAPACK_COL_MAJOR, W->rows, W->cols, LA_X(W), W->ld, ipiv);
+  la_checkinfo(L, F, LA_ROUTINE(getrf), info);
+  if (info > 0) singular(L, F, info);
+  info = LA_LAPACKE(getrs)(LAPACK_COL_MAJOR, 'T', W->rows, X->cols, LA_X(W), W->ld, ipiv,
+                           LA_X(X), X->ld);
+  la_checkinfo(L, F, LA_ROUTINE(getrs), info);
+}
+
+/* solve(A, b [, {assume = "gen", trans = false}]) -> x with A x = b (dgesv;
+** assume "sym", "pos", "lower", "upper": solve_assume; trans: A^T x = b,
+** by dgetrf + dgetrs 'T', dtrtrs 'T', a no-op for "sym" and "pos"); b is
+** n x k or a vector. Only an exactly singular A is an error (LAPACK's
+** info), in either type. */
 static int LA_T(l_solve)(lua_State *L) {
   const char *F = la_fname(L);
-  static const char *const keys[] = {"assume", "check_finite", NULL};
+  static const char *const keys[] = {"assume", "check_finite", "trans", NULL};
   static const char *const assumes[] = {"gen", "sym", "pos", "lower", "upper", NULL};
   la_Mat *A = la_checksquaret(L, 1, F, LA_TYPE), *B, *X, *W;
   lapack_int info, *ipiv;
-  int oi = la_optsat(L, 3), assume;
+  int oi = la_optsat(L, 3), assume, trans;
   la_checkopts(L, oi, F, keys);
   assume = la_optenum(L, oi, "assume", ASSUME_GEN, assumes, F);
+  trans = la_optbool(L, oi, "trans", 0, F);
   B = la_rhst(L, 2, F, A->rows, LA_TYPE);
   if (B->rows != A->rows)
     la_error(L, F, "A is %dx%d but b has %d rows", A->rows, A->cols, B->rows);
@@ -61,17 +79,20 @@ static int LA_T(l_solve)(lua_State *L) {
     int xslot;
     X = la_copyof(L, B, F);
     xslot = lua_gettop(L);
-    LA_T(solve_assume)(L, A, X, assume);
+    LA_T(solve_assume)(L, A, X, assume, trans);
     lua_settop(L, xslot);                /* X on top */
     return 1;
   }
   W = la_copyof(L, A, F);                /* pushes W, X, ipiv */
   X = la_copyof(L, B, F);
   ipiv = LA_SCRATCH(L, lapack_int, (size_t)A->rows);
-  info = LA_LAPACKE(gesv)(LAPACK_COL_MAJOR, A->rows, X->cols, LA_X(W), W->ld, ipiv,
-                          LA_X(X), X->ld);
-  la_checkinfo(L, F, LA_ROUTINE(gesv), info);
-  if (info > 0) singular(L, F, info);
+  if (trans) LA_T(solve_trans)(L, W, X, ipiv);
+  else {
+    info = LA_LAPACKE(gesv)(LAPACK_COL_MAJOR, A->rows, X->cols, LA_X(W), W->ld, ipiv,
+                            LA_X(X), X->ld);
+    la_checkinfo(L, F, LA_ROUTINE(gesv), info);
+    if (info > 0) singular(L, F, info);
+  }
   lua_pop(L, 1);                         /* ipiv: X on top */
   return 1;
 }
