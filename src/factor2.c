@@ -44,8 +44,9 @@ static void chainorder(lua_State *L, int n, const double *p, int *s) {
 
 /* slogdet(A [, {check_finite}]) -> sign, logabsdet with det(A) = sign *
 ** exp(logabsdet) (NumPy's slogdet): dgetrf (sgetrf for float32; the sum
-** of logs in double); singular: 0, -inf; 0 x 0: 1, 0; NaN in U (with
-** check_finite = false): NaN, NaN */
+** of logs in double); singular: 0, -inf; 0 x 0: 1, 0; NaN on U's diagonal
+** (with check_finite = false) leaves the sign and makes logabsdet NaN, as
+** NumPy's */
 static int l_slogdet(lua_State *L) {
   const char *F = la_fname(L);
   la_Mat *A = la_checksquaret(L, 1, F, la_argtype(L, 1, 1)), *W;
@@ -59,10 +60,9 @@ static int l_slogdet(lua_State *L) {
     double d = la_get(W, i, i);
     if (ipiv[i] != i + 1) sign = -sign;
     if (d < 0) sign = -sign;
-    if (isnan(d)) sign = d;
     logdet += log(fabs(d));
   }
-  if (info > 0 && !isnan(sign)) { sign = 0; logdet = -HUGE_VAL; }
+  if (info > 0) { sign = 0; logdet = -HUGE_VAL; }
   lua_pushnumber(L, sign);
   lua_pushnumber(L, logdet);
   return 2;
@@ -117,7 +117,7 @@ static lapack_int *pivots(lua_State *L, const char *fname, int n) {
   for (i = 0; i < n; i++) {
     double x = P->cols == 1 ? la_get(P, i, 0) : la_get(P, 0, i);
     if (!(x >= 1 && x <= n && x == floor(x)))
-      la_error(L, fname, "F.piv(%d) = %f is not a row index in 1..%d", i + 1, x, n);
+      la_error(L, fname, "F.piv(%d) is not a row index in 1..%d", i + 1, n);
     ipiv[i] = (lapack_int)x;
   }
   return ipiv;
