@@ -1,8 +1,9 @@
 /*
 ** reduce.c: functions of the lines of a matrix. Reductions over every entry
 ** or along a dim (sum, mean, prod, min, max, var, std with ddof, argmin,
-** argmax), running scans (cumsum, cumprod) and stable sorts (sort,
-** argsort), Octave's default dim (la_optlinedim) where one is not given.
+** argmax, ptp), running scans (cumsum, cumprod, cummin, cummax), NumPy's
+** diff, and stable sorts (sort, argsort), Octave's default dim
+** (la_optlinedim) where one is not given (diff: NumPy's, la_optvecdim).
 */
 #include <math.h>
 #include <stdlib.h>
