@@ -107,6 +107,14 @@ describe("linalg.lu_factor and linalg.lu_solve", function()
     assert.error_matches(function() la.lu_solve(F, b, {transpose = true}) end,
                          "linalg.lu_solve: unknown option 'transpose'")
     assert.error_matches(function() la.lu_factor({{1, inf}}) end, "linalg.lu_factor: A(1,2) is Inf")
+    for _, bad in ipairs{"x", print, io.stdout, 5} do
+      assert.error_matches(function() la.lu_solve(bad, b) end,
+                           "linalg.lu_solve: bad argument #1 (a factorization from lu_factor expected, got")
+      assert.error_matches(function() la.cho_solve(bad, b) end,
+                           "linalg.cho_solve: bad argument #1 (a factorization from cho_factor expected, got")
+    end
+    assert.error_matches(function() la.lu_solve(F, "x") end, "linalg.lu_solve: bad argument #2 (matrix expected, got string)")
+    assert.error_matches(function() la.lu_solve(F) end, "linalg.lu_solve: bad argument #2 (matrix expected, got nil)")
   end)
 end)
 
@@ -202,7 +210,7 @@ describe("linalg.multi_dot", function()
     assert.error_matches(function() la.multi_dot{X1, X3} end,
                          "linalg.multi_dot: operand 1 is 3x2 but operand 2 is 4x1 (inner 2 ~= 4)")
     assert.error_matches(function() la.multi_dot{X1} end, "linalg.multi_dot: needs at least two matrices, got 1")
-    assert.error_matches(function() la.multi_dot{X1, "x"} end, "linalg.multi_dot: operand 2 is string, expected a matrix")
+    assert.error_matches(function() la.multi_dot{X1, "x"} end, "linalg.multi_dot: item 2 is not a matrix (got string)")
     assert.error_matches(function() la.multi_dot(X1, X2) end, "linalg.multi_dot: bad argument #2 (multi_dot takes at most 1 argument)")
   end)
 end)
@@ -265,6 +273,7 @@ describe("linalg.round, trunc and fix", function()
     assert.are.equal(-2, la.trunc(-2.7))
     assert.are.equal("float32", la.fix(la.vector({1.5}, {dtype = "float32"})).dtype)
     assert.error_matches(function() la.fix(1, 2) end, "linalg.fix: bad argument #2 (fix takes at most 1 argument)")
+    assert.error_matches(function() la.fix("x") end, "linalg.fix: bad argument #1 (matrix expected, got string)")
   end)
 end)
 

@@ -28,8 +28,8 @@ static int l_unary(lua_State *L) {
     else lua_pushnumber(L, y);
     return 1;
   }
-  A = la_checkany(L, 1, fn_names[f]);
-  B = la_newt(L, fn_names[f], A->rows, A->cols, A->dtype);
+  A = la_checkany(L, 1, la_fname(L));        /* the name called: fix is trunc */
+  B = la_newt(L, la_fname(L), A->rows, A->cols, A->dtype);
   if (A->dtype == LA_F32) lak_sunary(f, A->rows, A->cols, A->fdata, A->ld, B->fdata, B->ld);
   else lak_unary(f, A->rows, A->cols, A->data, A->ld, B->data, B->ld);
   return 1;

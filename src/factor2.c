@@ -213,7 +213,7 @@ static int l_multi_dot(lua_State *L) {
     lua_rawgeti(L, 1, i);
     ti = lua_type(L, -1);
     if (ti != LUA_TTABLE && ti != LUA_TNUMBER && !la_testany(L, -1))
-      la_error(L, F, "operand %d is %s, expected a matrix", i, la_typename(L, -1));
+      la_error(L, F, "item %d is not a matrix (got %s)", i, la_typename(L, -1));
   }
   t = la_argtype(L, 2, n);
   for (i = 0; i < n; i++) la_checkargt(L, 2 + i, F, 1, t);
