@@ -148,8 +148,8 @@ static int l_lu_solve(lua_State *L) {
   t = la_argtype(L, 2, 2);
   LU = la_checkt(L, 3, F, t);
   nonsingular(L, F, LU);
-  return t == LA_F32 ? lu_solve_s(L, F, ipiv, trans, check)
-                     : lu_solve_d(L, F, ipiv, trans, check);
+  return t == LA_F32 ? factorsolve_s(L, F, "lu", ipiv, trans, 0, check)
+                     : factorsolve_d(L, F, "lu", ipiv, trans, 0, check);
 }
 
 /* ------------------------------------------------------------ Cholesky */
@@ -188,7 +188,8 @@ static int l_cho_solve(lua_State *L) {
       la_error(L, F, "F.c(%d,%d) = 0: not a Cholesky factor", i + 1, i + 1);
   t = la_argtype(L, 2, 2);
   la_checkt(L, 3, F, t);
-  return t == LA_F32 ? cho_solve_s(L, F, lower, check) : cho_solve_d(L, F, lower, check);
+  return t == LA_F32 ? factorsolve_s(L, F, "c", NULL, 0, lower, check)
+                     : factorsolve_d(L, F, "c", NULL, 0, lower, check);
 }
 
 /* ------------------------------------------------------------ multi_dot */

@@ -26,23 +26,6 @@ static int LA_T(lu_factor)(lua_State *L, const char *fname) {
   return 1;
 }
 
-/* lu_solve with the LU at 3 (n x n, this type), ipiv read from the pivots
-** at 4, b at 2 and the trans flag: pushes x */
-static int LA_T(lu_solve)(lua_State *L, const char *fname, lapack_int *ipiv, int trans,
-                          int check) {
-  la_Mat *LU = la_checkt(L, 3, fname, LA_TYPE), *B, *X;
-  int n = LU->rows, info;
-  B = la_rhst(L, 2, fname, n, LA_TYPE);
-  if (B->rows != n)
-    la_error(L, fname, "F.lu is %dx%d but b has %d rows", n, n, B->rows);
-  if (check) la_checkfinite(L, B, fname, "b", 0);
-  X = la_copyof(L, B, fname);
-  info = LA_LAPACKE(getrs)(LAPACK_COL_MAJOR, trans ? 'T' : 'N', n, X->cols, LA_X(LU), LU->ld,
-                           ipiv, LA_X(X), X->ld);
-  la_checkinfo(L, fname, LA_ROUTINE(getrs), info);
-  return 1;
-}
-
 /* ------------------------------------------------------------ Cholesky */
 
 /* cho_factor of the symmetric matrix at 1 (this type): pushes F */
@@ -65,19 +48,27 @@ static int LA_T(cho_factor)(lua_State *L, const char *fname, int lower, int chec
   return 1;
 }
 
-/* cho_solve with the factor at 3 (n x n, this type, nonzero diagonal), b at
-** 2: pushes x */
-static int LA_T(cho_solve)(lua_State *L, const char *fname, int lower, int check) {
+/* x with A x = b (b at 2) from the factor at 3 (n x n, this type, named
+** F.key): ipiv given, by dgetrs (trans: A^T x = b), else dpotrs with the
+** triangle lower: pushes x */
+static int LA_T(factorsolve)(lua_State *L, const char *fname, const char *key,
+                             const lapack_int *ipiv, int trans, int lower, int check) {
   la_Mat *C = la_checkt(L, 3, fname, LA_TYPE), *B, *X;
   int n = C->rows, info;
   B = la_rhst(L, 2, fname, n, LA_TYPE);
   if (B->rows != n)
-    la_error(L, fname, "F.c is %dx%d but b has %d rows", n, n, B->rows);
+    la_error(L, fname, "F.%s is %dx%d but b has %d rows", key, n, n, B->rows);
   if (check) la_checkfinite(L, B, fname, "b", 0);
   X = la_copyof(L, B, fname);
-  info = LA_LAPACKE(potrs)(LAPACK_COL_MAJOR, lower ? 'L' : 'U', n, X->cols, LA_X(C), C->ld,
-                           LA_X(X), X->ld);
-  la_checkinfo(L, fname, LA_ROUTINE(potrs), info);
+  if (ipiv) {
+    info = LA_LAPACKE(getrs)(LAPACK_COL_MAJOR, trans ? 'T' : 'N', n, X->cols, LA_X(C), C->ld,
+                             ipiv, LA_X(X), X->ld);
+    la_checkinfo(L, fname, LA_ROUTINE(getrs), info);
+  } else {
+    info = LA_LAPACKE(potrs)(LAPACK_COL_MAJOR, lower ? 'L' : 'U', n, X->cols, LA_X(C), C->ld,
+                             LA_X(X), X->ld);
+    la_checkinfo(L, fname, LA_ROUTINE(potrs), info);
+  }
   return 1;
 }
 
