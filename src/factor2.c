@@ -200,15 +200,17 @@ static int l_cho_solve(lua_State *L) {
 ** 1) before one with other than 1 row, a product that could not be formed
 ** as written, is read as the 1 x n row (NumPy's 1-D first operand); a last
 ** n x 1 column is NumPy's 1-D last operand as it is. The result is a
-** matrix (1 x 1 for row * ... * column), float32 when every matrix is. */
+** matrix (1 x 1 for row * ... * column), float32 when every matrix is.
+** At most 10000 operands (the program is cubic in their number). */
 static int l_multi_dot(lua_State *L) {
   const char *F = la_fname(L);
   int n, i, t;
   la_checktype(L, F, 1, LUA_TTABLE);
-  n = (int)(lua_rawlen(L, 1) < 1000000 ? lua_rawlen(L, 1) : 1000000);
+  if (lua_rawlen(L, 1) > 10000) return la_error(L, F, "too many matrices (more than 10000)");
+  n = (int)lua_rawlen(L, 1);
   if (n < 2) return la_error(L, F, "needs at least two matrices, got %d", n);
   lua_settop(L, 1);
-  luaL_checkstack(L, n + 8, "multi_dot");
+  if (!lua_checkstack(L, 3 * n + 8)) return la_error(L, F, "too many matrices (%d)", n);
   for (i = 1; i <= n; i++) {
     int ti;
     lua_rawgeti(L, 1, i);

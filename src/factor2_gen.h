@@ -81,8 +81,7 @@ static la_Mat *LA_T(chain)(lua_State *L, const char *fname, int base, const int 
                            int i, int j) {
   la_Mat *X, *Y, *C;
   int k;
-  luaL_checkstack(L, 4, "multi_dot");
-  if (i == j) {
+  if (i == j) {                         /* room: multi_dot checked 3 slots an operand */
     lua_pushvalue(L, base + i);
     return la_testany(L, -1);
   }
