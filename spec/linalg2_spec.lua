@@ -211,6 +211,9 @@ describe("linalg.multi_dot", function()
     assert.error_matches(function() la.multi_dot{X1, X3} end,
                          "linalg.multi_dot: operand 1 is 3x2 but operand 2 is 4x1 (inner 2 ~= 4)")
     assert.error_matches(function() la.multi_dot{X1} end, "linalg.multi_dot: needs at least two matrices, got 1")
+    local many = {}
+    for i = 1, 10001 do many[i] = 1 end
+    assert.error_matches(function() la.multi_dot(many) end, "linalg.multi_dot: too many matrices (more than 10000)")
     assert.error_matches(function() la.multi_dot{X1, "x"} end, "linalg.multi_dot: item 2 is not a matrix (got string)")
     assert.error_matches(function() la.multi_dot(X1, X2) end, "linalg.multi_dot: bad argument #2 (multi_dot takes at most 1 argument)")
   end)
