@@ -44,7 +44,7 @@ describe("options", function()
     expect_error("linalg.span_check: option 'tol' must be a number, got string", la.span_check, M, v, {tol = "x"})
     expect_error("linalg.projection_matrix: option 'complement' must be true or false, got number",
       la.projection_matrix, M, {complement = 1})
-    expect_error('linalg.qr: option \'mode\' must be "reduced" or "complete", got table', la.qr, M, {mode = {}})
+    expect_error('linalg.qr: option \'mode\' must be "reduced", "complete", "r" or "raw", got table', la.qr, M, {mode = {}})
     expect_error("linalg.lstsq: rcond is NaN", la.lstsq, M, v, {method = "qrp", rcond = 0 / 0})
     -- an integer option takes integral floats a Lua integer can hold, not infinities
     -- (found by the fuzzer: heatmap's format then raised a raw Lua error)
@@ -63,7 +63,7 @@ describe("options", function()
         collectgarbage(); collectgarbage()
       end})
     end
-    expect_error('linalg.qr: option \'mode\' must be "reduced" or "complete", got "' .. ("x"):rep(60),
+    expect_error('linalg.qr: option \'mode\' must be "reduced", "complete", "r" or "raw", got "' .. ("x"):rep(60),
       la.qr, la.randn(4, 3, 1), gc_opts("mode", ("x"):rep(60)))
     local Q = la.qr(la.randn(4, 3, 1), gc_opts("mode", "complete"))
     assert.are.same({4, 4}, {Q:shape()})

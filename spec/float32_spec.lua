@@ -118,6 +118,16 @@ local cases = {
   load_csv = {{"spec/fixtures/README.md"}, none = true},
   threads = {{}, none = true}, config = {{}, none = true},
   lsq_state = {{3}, none = true},
+  -- round two
+  slogdet = {{G}, tol = 10 * la.cond(G) * EPS32}, multi_dot = {{{G, S, G}}},
+  lu_factor = {{G}, keep = true, check = function(r32)
+    assert.are.equal("float32", r32[1].lu.dtype)
+    assert.are.equal("float64", r32[1].piv.dtype)            -- indices are float64
+  end},
+  lu_solve = {{la.lu_factor(G), v}, tol = 10 * la.cond(G) * EPS32},
+  cho_factor = {{S}}, cho_solve = {{la.cho_factor(S), v}, tol = 10 * la.cond(S) * EPS32},
+  trunc = {{W}}, fix = {{W}}, cummin = {{W, 2}}, cummax = {{W, 2}}, diff = {{W, 1, 2}},
+  ptp = {{W, 1}},
 }
 
 -- Functions whose float32 results are known to differ from the rule or

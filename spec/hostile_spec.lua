@@ -116,6 +116,14 @@ local api = {
   -- coming from NumPy (spec/numpy_port_spec.lua has set's selections)
   {"fill", {"M", "N"}, {M, 1}}, {"isclose", {"M", "M", "O"}, {M, M, {}}},
   {"eigvalsh", {"M", "O"}, {la.eye(2), {}}}, {"inner", {"M", "M"}, {M, M}},
+  -- round two (Y: a factorization table; its hostile cases are in spec/linalg2_spec.lua)
+  {"slogdet", {"M", "O"}, {M, {}}}, {"multi_dot", {"L"}, {{M, M}}},
+  {"lu_factor", {"M", "O"}, {M, {}}}, {"lu_solve", {"Y", "M", "O"}, {la.lu_factor(M), v, {}}},
+  {"cho_factor", {"M", "O"}, {la.eye(2), {}}},
+  {"cho_solve", {"Y", "M", "O"}, {la.cho_factor(la.eye(2)), v, {}}},
+  {"trunc", {"M"}, {M}}, {"fix", {"M"}, {M}}, {"cummin", {"M", "I?"}, {M, 1}},
+  {"cummax", {"M", "I?"}, {M, 1}}, {"diff", {"M", "I?", "I?"}, {M, 1, 1}},
+  {"ptp", {"M", "I?"}, {M, 1}},
 }
 
 -- the error each hostile value gives in a slot of each kind

@@ -137,8 +137,8 @@ static int l_rand(lua_State *L) { return fillrandom(L, la_fname(L), 0); }
 
 /* hstack / vstack: every item is pushed above the list (a table converted
 ** there), then the result (pushes cnt + 1; the result is on top). The
-** result is float32 when every matrix item is (NumPy's rule; a table item
-** takes their type), else float64. */
+** result is float32 when every matrix item is (NumPy's rule; a table or
+** number item takes their type), else float64. */
 static int stack(lua_State *L, const char *fname, int horiz) {
   lua_Integer k, cnt, m = 0, n = 0, off = 0;
   int base, t = LA_F32, mats = 0;      /* tables do not vote */
@@ -153,7 +153,7 @@ static int stack(lua_State *L, const char *fname, int horiz) {
     la_Mat *A;
     lua_rawgeti(L, 1, k);
     A = la_testany(L, -1);
-    if (!A && !lua_istable(L, -1))
+    if (!A && !lua_istable(L, -1) && lua_type(L, -1) != LUA_TNUMBER)   /* a number: 1 x 1 */
       la_error(L, fname, "item %I is not a matrix (got %s)", k, la_typename(L, -1));
     if (A && (A->flags & LA_CLOSED)) la_error(L, fname, "item %I is a closed matrix", k);
     if (A) mats++;

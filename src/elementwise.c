@@ -14,7 +14,7 @@
 static const char *const fn_names[LAK_NFN] = {
   "exp", "log", "log1p", "expm1", "sqrt", "abs", "sign", "floor", "ceil",
   "round", "sin", "cos", "tan", "tanh", "sinh", "cosh", "asin", "acos",
-  "atan", "log2", "log10", "isnan", "isinf", "isfinite"
+  "atan", "log2", "log10", "trunc", "isnan", "isinf", "isfinite"
 };
 
 /* f(A): own upvalue 1 is the lak_Fn. A number gives a number (a boolean for
@@ -28,10 +28,34 @@ static int l_unary(lua_State *L) {
     else lua_pushnumber(L, y);
     return 1;
   }
-  A = la_checkany(L, 1, fn_names[f]);
-  B = la_newt(L, fn_names[f], A->rows, A->cols, A->dtype);
+  A = la_checkany(L, 1, la_fname(L));        /* the name called: fix is trunc */
+  B = la_newt(L, la_fname(L), A->rows, A->cols, A->dtype);
   if (A->dtype == LA_F32) lak_sunary(f, A->rows, A->cols, A->fdata, A->ld, B->fdata, B->ld);
   else lak_unary(f, A->rows, A->cols, A->data, A->ld, B->data, B->ld);
+  return 1;
+}
+
+/* round(A [, decimals = 0]): half to even (NumPy's np.round), to decimals
+** places, by NumPy's steps (lak_round) in A's type; without decimals the
+** unary round (own upvalue 1). A number gives a number. */
+static int l_round(lua_State *L) {
+  const char *F = la_fname(L);
+  lua_Integer d;
+  la_Mat *A, *B;
+  if (lua_isnoneornil(L, 2)) return l_unary(L);
+  d = la_checkint(L, F, 2);
+  if (d < -400) d = -400;              /* 10^400 is inf already */
+  if (d > 400) d = 400;
+  if (lua_type(L, 1) == LUA_TNUMBER) {
+    double x = lua_tonumber(L, 1), y;
+    lak_round((int)d, 1, 1, &x, 1, &y, 1);
+    lua_pushnumber(L, y);
+    return 1;
+  }
+  A = la_checkany(L, 1, F);
+  B = la_newt(L, F, A->rows, A->cols, A->dtype);
+  if (A->dtype == LA_F32) lak_sround((int)d, A->rows, A->cols, A->fdata, A->ld, B->fdata, B->ld);
+  else lak_round((int)d, A->rows, A->cols, A->data, A->ld, B->data, B->ld);
   return 1;
 }
 
@@ -205,7 +229,14 @@ static void family(lua_State *L, const char *const names[], int n, const la_Reg 
 
 void la_open_elementwise(lua_State *L) {
   static const la_Reg unary = {"unary", l_unary, 1}, binary = {"binary", l_binary, 2};
+  static const la_Reg round = {"round", l_round, 2};
   family(L, fn_names, LAK_NFN, &unary);
+  lua_pushinteger(L, LAK_ROUND);       /* round takes decimals */
+  la_pushfunc(L, &round, "round", 1);
+  lua_setfield(L, -2, "round");
+  lua_pushinteger(L, LAK_TRUNC);       /* fix: Octave's name of trunc */
+  la_pushfunc(L, &unary, "fix", 1);
+  lua_setfield(L, -2, "fix");
   family(L, bin_names, LAK_NBIN, &binary);
   la_setfuncs(L, funcs, 0);
 }

@@ -10,18 +10,40 @@ static void LA_T(triu)(const la_Mat *W, la_Mat *R) {
     for (i = 0; i <= j && i < R->rows; i++) LA_E(R, i, j) = LA_E(W, i, j);
 }
 
-/* qr(A [, {mode = "reduced"|"complete", pivoting = false}]) -> Q, R [, perm]
-** Householder: dgeqrf (dgeqp3 with pivoting), then dorgqr forms Q. */
+/* qr's modes without Q: the factored W (at -2, or at -3 with pivoting,
+** under tau, then jpvt, and the work): pushes R (k x n), or W and tau as a
+** k x 1 matrix, then perm with pivoting */
+static int LA_T(qr_rraw)(lua_State *L, const char *fname, la_Mat *W, const LA_REAL *tau,
+                         const lapack_int *jpvt, int k, int raw) {
+  int j, n = W->cols;
+  if (raw) {
+    la_Mat *t;
+    lua_pushvalue(L, jpvt ? -4 : -3);
+    t = la_newt(L, fname, k, 1, LA_TYPE);
+    for (j = 0; j < k; j++) LA_X(t)[j] = tau[j];
+  } else LA_T(triu)(W, la_newzerot(L, fname, k, n, LA_TYPE));
+  if (jpvt) {
+    lua_createtable(L, n, 0);
+    for (j = 0; j < n; j++) { lua_pushinteger(L, jpvt[j]); lua_rawseti(L, -2, j + 1); }
+  }
+  return (raw ? 2 : 1) + (jpvt != NULL);
+}
+
+/* qr(A [, {mode = "reduced"|"complete"|"r"|"raw", pivoting = false}]) -> Q, R
+** [, perm] Householder: dgeqrf (dgeqp3 with pivoting), then dorgqr forms Q.
+** mode "r": R alone (k x n); "raw": dgeqrf's H and tau (LAPACK's
+** column-major H; NumPy's h is its transpose, in C order) [, perm]. */
 static int LA_T(l_qr)(lua_State *L) {
   const char *F = la_fname(L);
   static const char *const keys[] = {"mode", "pivoting", "check_finite", NULL};
-  static const char *const modes[] = {"reduced", "complete", NULL};
+  static const char *const modes[] = {"reduced", "complete", "r", "raw", NULL};
   la_Mat *A = la_checkt(L, 1, F, LA_TYPE), *W, *R, *Q;
-  int complete, piv, m = A->rows, n = A->cols, k = imin(m, n), qc, j;
+  int complete, piv, m = A->rows, n = A->cols, k = imin(m, n), qc, j, mode;
   lapack_int info, *jpvt = NULL;
   LA_REAL *tau;
   la_checkopts(L, 2, F, keys);
-  complete = la_optenum(L, 2, "mode", 0, modes, F);
+  mode = la_optenum(L, 2, "mode", 0, modes, F);
+  complete = mode == 1;
   piv = la_optbool(L, 2, "pivoting", 0, F);
   if (la_optcheckfinite(L, 2, F)) la_checkfinite(L, A, F, "A", 0);
   qc = complete ? m : k;
@@ -37,6 +59,7 @@ static int LA_T(l_qr)(lua_State *L) {
     LA_WORKCALL_T(L, F, LA_ROUTINE(geqrf), info,
                 LA_LAPACKE(geqrf)(LAPACK_COL_MAJOR, m, n, LA_X(W), W->ld, tau, WORK, LWORK));
   }
+  if (mode >= 2) return LA_T(qr_rraw)(L, F, W, tau, jpvt, k, mode == 3);
   Q = la_newt(L, F, m, qc, LA_TYPE);
   LA_LAK(copy)(m, k, LA_X(W), W->ld, LA_X(Q), Q->ld);
   LA_WORKCALL_T(L, F, LA_ROUTINE(orgqr), info,

@@ -282,8 +282,10 @@ static la_Mat *fromtable(lua_State *L, int idx, const char *fname, int dtype) {
 }
 
 /* A matrix argument at stack index idx, reported as argument argno, of
-** element type want (LA_ANY: either); a Lua table, or a matrix of the other
-** type, is converted and replaces the argument, which keeps it anchored. */
+** element type want (LA_ANY: either); a Lua table, a Lua number (a 1 x 1
+** matrix: NumPy's 0-d array), or a matrix of the other type, is converted
+** and replaces the argument, which keeps it anchored. Every reader of a
+** matrix argument comes here: this is the one place of both rules. */
 static la_Mat *checkarg(lua_State *L, int idx, const char *fname, int argno, int want) {
   la_Mat *A = la_testany(L, idx);
   if (A && (A->flags & LA_CLOSED))
@@ -291,6 +293,12 @@ static la_Mat *checkarg(lua_State *L, int idx, const char *fname, int argno, int
   if (A == NULL && lua_istable(L, idx)) {
     idx = lua_absindex(L, idx);
     A = fromtable(L, idx, fname, want == LA_ANY ? LA_F64 : want);   /* in the type wanted */
+    lua_replace(L, idx);
+  } else if (A == NULL && lua_type(L, idx) == LUA_TNUMBER) {
+    double x = lua_tonumber(L, idx);
+    idx = lua_absindex(L, idx);
+    A = la_newt(L, fname, 1, 1, want == LA_ANY ? LA_F64 : want);
+    la_put(A, 0, 0, x);
     lua_replace(L, idx);
   }
   if (A) {
@@ -660,7 +668,12 @@ static int m_newindex(lua_State *L) {
                   "an entry", luaL_tolstring(L, 2, NULL));
 }
 
-static int m_len(lua_State *L) { return l_rows(L); }
+/* #A: Lua calls it on matrices only (a direct call with a number is an
+** error, as __close's, though rows(5) is 1) */
+static int m_len(lua_State *L) {
+  if (la_testany(L, 1) == NULL) return la_typeerror(L, "rows", 1, "matrix");
+  return l_rows(L);
+}
 
 /* A(i [, j]) is A:get(i [, j]): self and at most two indices */
 static int m_call(lua_State *L) {

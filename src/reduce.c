@@ -1,8 +1,9 @@
 /*
 ** reduce.c: functions of the lines of a matrix. Reductions over every entry
 ** or along a dim (sum, mean, prod, min, max, var, std with ddof, argmin,
-** argmax), running scans (cumsum, cumprod) and stable sorts (sort,
-** argsort), Octave's default dim (la_optlinedim) where one is not given.
+** argmax, ptp), running scans (cumsum, cumprod, cummin, cummax), NumPy's
+** diff, and stable sorts (sort, argsort), Octave's default dim
+** (la_optlinedim) where one is not given (diff: NumPy's, la_optvecdim).
 */
 #include <math.h>
 #include <stdlib.h>
@@ -11,12 +12,18 @@
 
 /* ---------------------------------------------------------------- reductions */
 
-/* lak_Red's reductions (LAK_SUM ...), then the two that give an index */
-enum { R_ARGMIN = LAK_STD + 1, R_ARGMAX };
+/* lak_Red's reductions (LAK_SUM ...), then the two that give an index,
+** then ptp */
+enum { R_ARGMIN = LAK_STD + 1, R_ARGMAX, R_PTP };
 
 /* one line reduced by the kernel of its type (in double either way);
-** argmin/argmax give a 1-based index */
+** argmin/argmax give a 1-based index; ptp is max - min in the line's type
+** (NaN propagates) */
 static double reduce(int r, la_Line l, double ddof) {
+  if (r == R_PTP) {
+    double d = la_lreduce(LAK_MAX, l, 0) - la_lreduce(LAK_MIN, l, 0);
+    return l.f ? (double)(float)d : d;
+  }
   if (r == R_ARGMIN || r == R_ARGMAX) {
     int max = r == R_ARGMAX;
     return (double)(l.f ? lak_sargext(max, l.n, l.f, l.s) : lak_argext(max, l.n, l.p, l.s)) + 1;
@@ -82,24 +89,60 @@ static int l_var(lua_State *L) { return reduction(L, la_fname(L), LAK_VAR); }
 static int l_std(lua_State *L) { return reduction(L, la_fname(L), LAK_STD); }
 static int l_argmin(lua_State *L) { return reduction(L, la_fname(L), R_ARGMIN); }
 static int l_argmax(lua_State *L) { return reduction(L, la_fname(L), R_ARGMAX); }
+/* ptp(A [, dim]): max - min (NumPy's ptp), over every entry as NumPy's
+** default axis=None, or along dim */
+static int l_ptp(lua_State *L) { return reduction(L, la_fname(L), R_PTP); }
 
-/* cumsum / cumprod (A [, dim]): running sums or products along dim (see
-** la_optlinedim), same shape and type as A, accumulated in double */
-static int scan(lua_State *L, const char *fname, int prod) {
+/* cumsum / cumprod / cummin / cummax (A [, dim]): running sums, products
+** or extremes along dim (see la_optlinedim), same shape and type as A, sums
+** and products accumulated in double; NaN propagates through the extremes
+** (np.minimum.accumulate) */
+static int scan(lua_State *L, const char *fname, lak_Scan op) {
   la_Mat *A = la_checkany(L, 1, fname), *R;
   int dim = la_optlinedim(L, fname, 2, A->rows, A->cols), k;
   int nk = dim == 1 ? A->cols : A->rows;
   R = la_newt(L, fname, A->rows, A->cols, A->dtype);
   for (k = 0; k < nk && !LA_EMPTY(A); k++) {
     la_Line a = la_line(A, dim, k), r = la_line(R, dim, k);
-    if (a.f) lak_sscan(prod, a.n, a.f, a.s, r.f, r.s);
-    else lak_scan(prod, a.n, a.p, a.s, r.p, r.s);
+    if (a.f) lak_sscan(op, a.n, a.f, a.s, r.f, r.s);
+    else lak_scan(op, a.n, a.p, a.s, r.p, r.s);
   }
   return 1;
 }
 
-static int l_cumsum(lua_State *L) { return scan(L, la_fname(L), 0); }
-static int l_cumprod(lua_State *L) { return scan(L, la_fname(L), 1); }
+static int l_cumsum(lua_State *L) { return scan(L, la_fname(L), LAK_CUMSUM); }
+static int l_cumprod(lua_State *L) { return scan(L, la_fname(L), LAK_CUMPROD); }
+static int l_cummin(lua_State *L) { return scan(L, la_fname(L), LAK_CUMMIN); }
+static int l_cummax(lua_State *L) { return scan(L, la_fname(L), LAK_CUMMAX); }
+
+/* diff(A [, n = 1 [, dim]]): the n-th differences along dim (NumPy's diff:
+** A(:, j+1) - A(:, j) along dim 2), each step in A's type; the default dim
+** is NumPy's axis=-1: a vector along itself, a matrix along its rows (dim
+** 2; Octave's diff goes down the columns). n past the length leaves an
+** empty dimension; n = 0 is a copy. */
+static int l_diff(lua_State *L) {
+  const char *F = la_fname(L);
+  la_Mat *A = la_checkany(L, 1, F), *R;
+  lua_Integer n = lua_isnoneornil(L, 2) ? 1 : la_checkint(L, F, 2);
+  int dim = la_optvecdim(L, F, 3, A->rows, A->cols, 2), k, nk, len, order;
+  if (n < 0) la_argerror(L, F, 2, "order must be >= 0");
+  len = dim == 1 ? A->rows : A->cols;
+  nk = dim == 1 ? A->cols : A->rows;
+  order = n < len ? (int)n : len;
+  R = la_newt(L, F, dim == 1 ? len - order : A->rows, dim == 1 ? A->cols : len - order, A->dtype);
+  if (LA_EMPTY(R)) return 1;
+  {
+    size_t esz = A->dtype == LA_F32 ? sizeof(float) : sizeof(double);
+    void *w = la_alloc(L, (size_t)len, esz);
+    for (k = 0; k < nk; k++) {
+      la_Line a = la_line(A, dim, k), r = la_line(R, dim, k);
+      if (a.f) lak_sdiff(order, a.n, a.f, a.s, r.f, r.s, (float *)w);
+      else lak_diff(order, a.n, a.p, a.s, r.p, r.s, (double *)w);
+    }
+    lua_pop(L, 1);                        /* w: R on top */
+  }
+  return 1;
+}
 
 /* ---------------------------------------------------------------- sorting */
 
@@ -164,7 +207,9 @@ static const la_Reg funcs[] = {
   {"prod", l_prod, 2 + LA_OPTS}, {"min", l_min, 2 + LA_OPTS}, {"max", l_max, 2 + LA_OPTS},
   {"var", l_var, 2 + LA_OPTS}, {"std", l_std, 2 + LA_OPTS},
   {"argmin", l_argmin, 2 + LA_OPTS}, {"argmax", l_argmax, 2 + LA_OPTS},
-  {"cumsum", l_cumsum, 2}, {"cumprod", l_cumprod, 2}, {"sort", l_sort, 2 + LA_OPTS},
+  {"cumsum", l_cumsum, 2}, {"cumprod", l_cumprod, 2}, {"cummin", l_cummin, 2},
+  {"cummax", l_cummax, 2}, {"diff", l_diff, 3}, {"ptp", l_ptp, 2 + LA_OPTS},
+  {"sort", l_sort, 2 + LA_OPTS},
   {"argsort", l_argsort, 2 + LA_OPTS}, {NULL, NULL, 0}
 };
 

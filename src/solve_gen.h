@@ -6,17 +6,19 @@
 */
 
 /* Solves A X = X (X holds b on entry) for solve's assume = "sym" (dsysv),
-** "pos" (dposv), "lower" / "upper" (dtrtrs, that triangle only read).
+** "pos" (dposv), "lower" / "upper" (dtrtrs, that triangle only read;
+** A^T X = X with trans: A symmetric for the others).
 ** A is square with as many rows as X. Pushes scratch: nothing for
 ** "lower"/"upper", W for "pos", W, ipiv, work for "sym". */
-static void LA_T(solve_assume)(lua_State *L, const la_Mat *A, la_Mat *X, int assume) {
+static void LA_T(solve_assume)(lua_State *L, const la_Mat *A, la_Mat *X, int assume,
+                              int trans) {
   const char *F = la_fname(L);
   la_Mat *W;
   int n = A->rows, info;
   lapack_int *ipiv;
   if (assume == ASSUME_LOWER || assume == ASSUME_UPPER) {
-    info = LA_LAPACKE(trtrs)(LAPACK_COL_MAJOR, assume == ASSUME_LOWER ? 'L' : 'U', 'N', 'N',
-                             n, X->cols, LA_X(A), A->ld, LA_X(X), X->ld);
+    info = LA_LAPACKE(trtrs)(LAPACK_COL_MAJOR, assume == ASSUME_LOWER ? 'L' : 'U',
+                             trans ? 'T' : 'N', 'N', n, X->cols, LA_X(A), A->ld, LA_X(X), X->ld);
     la_checkinfo(L, F, LA_ROUTINE(trtrs), info);
     if (info > 0) la_error(L, F, "matrix is singular (A(%d,%d) = 0)", info, info);
     return;
@@ -46,35 +48,38 @@ static int LA_T(finite)(const la_Mat *X) {
   return 1;
 }
 
-/* X = A \ X for square A by la_lu (getrf; getrf2 past a subnormal pivot)
-** and getrs, as gesv; fin: A and X were finite, so a solution that is not
+/* X = A \ X (A^T \ X with trans) for square A by la_lu (getrf; getrf2 past
+** a subnormal pivot) and getrs, as gesv; fin: A and X were finite, so a solution that is not
 ** overflows. Pushes W, ipiv. */
-static void LA_T(solve_lu)(lua_State *L, const la_Mat *A, la_Mat *X, int fin, const char *F) {
+static void LA_T(solve_lu)(lua_State *L, const la_Mat *A, la_Mat *X, int fin, int trans,
+                           const char *F) {
   lapack_int info, *ipiv;
   la_Mat *W = la_lu(L, A, F, &ipiv, &info);
   if (info > 0) singular(L, F, info);
-  info = LA_LAPACKE(getrs)(LAPACK_COL_MAJOR, 'N', A->rows, X->cols, LA_X(W), W->ld, ipiv,
+  info = LA_LAPACKE(getrs)(LAPACK_COL_MAJOR, trans ? 'T' : 'N', A->rows, X->cols, LA_X(W), W->ld, ipiv,
                            LA_X(X), X->ld);
   la_checkinfo(L, F, LA_ROUTINE(getrs), info);
   if (fin && la_tinypivot(W) && !LA_T(finite)(X))
     overflows(L, F, "the solution", W, la_tinypivot(W));
 }
 
-/* solve(A, b [, {assume = "gen"}]) -> x with A x = b (getrf + getrs, as
-** dgesv; assume "sym", "pos", "lower", "upper": solve_assume); b is n x k
-** or a vector. An exactly singular A is an error (LAPACK's info), in
+/* solve(A, b [, {assume = "gen", trans = false}]) -> x with A x = b (getrf +
+** getrs, as dgesv; assume "sym", "pos", "lower", "upper": solve_assume;
+** trans: A^T x = b, by getrs 'T', trtrs 'T', a no-op for "sym" and "pos");
+** b is n x k or a vector. An exactly singular A is an error (LAPACK's info), in
 ** either type, and so is a solution of finite A and b that overflows
 ** (Inf or NaN: near a subnormal pivot, 1 / pivot is beyond the range).
 ** dsysv takes a subnormal pivot's reciprocal: such a system is solved
 ** again by LU. */
 static int LA_T(l_solve)(lua_State *L) {
   const char *F = la_fname(L);
-  static const char *const keys[] = {"assume", "check_finite", NULL};
+  static const char *const keys[] = {"assume", "check_finite", "trans", NULL};
   static const char *const assumes[] = {"gen", "sym", "pos", "lower", "upper", NULL};
   la_Mat *A = la_checksquaret(L, 1, F, LA_TYPE), *B, *X;
-  int oi = la_optsat(L, 3), assume, xslot, fin;
+  int oi = la_optsat(L, 3), assume, xslot, fin, trans;
   la_checkopts(L, oi, F, keys);
   assume = la_optenum(L, oi, "assume", ASSUME_GEN, assumes, F);
+  trans = la_optbool(L, oi, "trans", 0, F);
   B = la_rhst(L, 2, F, A->rows, LA_TYPE);
   if (B->rows != A->rows)
     la_error(L, F, "A is %dx%d but b has %d rows", A->rows, A->cols, B->rows);
@@ -85,11 +90,11 @@ static int LA_T(l_solve)(lua_State *L) {
   X = la_copyof(L, B, F);
   xslot = lua_gettop(L);
   fin = LA_T(finite)(A) && LA_T(finite)(B);
-  if (assume == ASSUME_GEN) LA_T(solve_lu)(L, A, X, fin, F);
-  else LA_T(solve_assume)(L, A, X, assume);
+  if (assume == ASSUME_GEN) LA_T(solve_lu)(L, A, X, fin, trans, F);
+  else LA_T(solve_assume)(L, A, X, assume, trans);
   if (fin && assume == ASSUME_SYM && !LA_T(finite)(X)) {
     LA_LAK(copy)(B->rows, B->cols, LA_X(B), B->ld, LA_X(X), X->ld);
-    LA_T(solve_lu)(L, A, X, fin, F);
+    LA_T(solve_lu)(L, A, X, fin, 0, F);   /* symmetric: trans changes nothing */
   }
   if (fin && !LA_T(finite)(X)) {
     int k = la_tinypivot(A);

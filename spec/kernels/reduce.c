@@ -115,7 +115,31 @@ static void cosines(void) {
   CHECK(isnan(lak_cosine(2, (double[]){NAN, 1}, 1, x, 1, &zero)) && zero == 0, "cosine: NaN");
 }
 
+/* lak_scan's running extremes (np.minimum.accumulate / np.maximum.accumulate
+** of [3, 1, 2, nan, 0]: 3, 1, 1, nan, nan / 3, 3, 3, nan, nan) at a stride;
+** lak_diff (np.diff([1, 4, 9, 16, 25], n) for n = 1, 2, 4) */
+static void extremes_diff(void) {
+  double x[10] = {3, 0, 1, 0, 2, 0, NAN, 0, 0, 0}, y[5], w[5];
+  double d[5] = {1, 4, 9, 16, 25};
+  float df[3] = {0.1f, 0.7f, 100000001.0f}, yf[2], wf[3];
+  lak_scan(LAK_CUMMIN, 5, x, 2, y, 1);
+  CLOSE(y[0], 3, 0); CLOSE(y[1], 1, 0); CLOSE(y[2], 1, 0);
+  CHECK(y[3] != y[3] && y[4] != y[4], "cummin after NaN: %g %g", y[3], y[4]);
+  lak_scan(LAK_CUMMAX, 5, x, 2, y, 1);
+  CLOSE(y[0], 3, 0); CLOSE(y[1], 3, 0); CLOSE(y[2], 3, 0);
+  CHECK(y[3] != y[3] && y[4] != y[4], "cummax after NaN: %g %g", y[3], y[4]);
+  lak_diff(1, 5, d, 1, y, 1, w);
+  CLOSE(y[0], 3, 0); CLOSE(y[3], 9, 0);
+  lak_diff(2, 5, d, 1, y, 1, w);
+  CLOSE(y[0], 2, 0); CLOSE(y[2], 2, 0);
+  lak_diff(4, 5, d, 1, y, 1, w);
+  CLOSE(y[0], 0, 0);
+  lak_sdiff(1, 3, df, 1, yf, 1, wf);           /* float steps: 0.7f - 0.1f */
+  CLOSE(yf[0], 0.7f - 0.1f, 0); CLOSE(yf[1], 100000001.0f - 0.7f, 0);
+}
+
 int main(void) {
+  extremes_diff();
   known();
   norms_dots();
   cosines();

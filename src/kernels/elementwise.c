@@ -61,5 +61,13 @@ LAK_VECTOR(asin) LAK_VECTOR(acos) LAK_VECTOR(atan)
     for (i = 0; i < m; i++) { \
       LAK_REAL x = pa[i * a.rs], y = pb[i * b.rs], z = pk[i * k.rs]; pc[i] = (expr); } }
 
+double lak_pow10(int n) {
+  static const double p10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8};
+  double r = 1e9;
+  if (n < 9) return p10[n];
+  for (; n > 9 && !isinf(r); n--) r *= 10.0;      /* inf past 1e308, as NumPy's */
+  return r;
+}
+
 #define LAK_GENERIC_FILE "elementwise_gen.h"
 #include "generate.h"

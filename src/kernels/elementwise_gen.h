@@ -20,7 +20,7 @@ UNARY(tan, LAK_M(tan)(v))       UNARY(tanh, LAK_M(tanh)(v))
 UNARY(sinh, LAK_M(sinh)(v))     UNARY(cosh, LAK_M(cosh)(v))
 UNARY(asin, LAK_M(asin)(v))     UNARY(acos, LAK_M(acos)(v))
 UNARY(atan, LAK_M(atan)(v))     UNARY(log2, LAK_M(log2)(v))
-UNARY(log10, LAK_M(log10)(v))
+UNARY(log10, LAK_M(log10)(v))   UNARY(trunc, LAK_M(trunc)(v))
 UNARY(isnan, isnan(v) ? 1 : 0)
 UNARY(isinf, isinf(v) ? 1 : 0)
 UNARY(isfinite, isfinite(v) ? 1 : 0)
@@ -32,7 +32,8 @@ static const LAK(Unary) LAK(unaries)[LAK_NFN] = {
   LAK(u_exp), LAK(u_log), LAK(u_log1p), LAK(u_expm1), LAK(u_sqrt), LAK(u_abs),
   LAK(u_sign), LAK(u_floor), LAK(u_ceil), LAK(u_round), LAK(u_sin), LAK(u_cos),
   LAK(u_tan), LAK(u_tanh), LAK(u_sinh), LAK(u_cosh), LAK(u_asin), LAK(u_acos),
-  LAK(u_atan), LAK(u_log2), LAK(u_log10), LAK(u_isnan), LAK(u_isinf), LAK(u_isfinite)
+  LAK(u_atan), LAK(u_log2), LAK(u_log10), LAK(u_trunc), LAK(u_isnan), LAK(u_isinf),
+  LAK(u_isfinite)
 };
 
 void LAK(unary)(lak_Fn f, int m, int n, const LAK_REAL *A, int lda, LAK_REAL *B, int ldb) {
@@ -47,6 +48,17 @@ LAK_REAL LAK(unary1)(lak_Fn f, LAK_REAL x) {
   LAK_REAL y;
   LAK(unaries)[f](&x, &y, 1);
   return y;
+}
+
+void LAK(round)(int d, int m, int n, const LAK_REAL *A, int lda, LAK_REAL *B, int ldb) {
+  LAK_REAL f = (LAK_REAL)lak_pow10(d < 0 ? -d : d);
+  int i, j;
+  for (j = 0; j < n && m > 0; j++) {
+    const LAK_REAL *a = A + (ptrdiff_t)j * lda;
+    LAK_REAL *b = B + (ptrdiff_t)j * ldb;
+    if (d >= 0) for (i = 0; i < m; i++) { LAK_REAL y = a[i] * f; b[i] = LAK_M(rint)(y) / f; }
+    else for (i = 0; i < m; i++) { LAK_REAL y = a[i] / f; b[i] = LAK_M(rint)(y) * f; }
+  }
 }
 
 /* ---------------------------------------------------------------- binary */

@@ -151,7 +151,7 @@ void lak_attn_atfork(void);
 typedef enum {
   LAK_EXP, LAK_LOG, LAK_LOG1P, LAK_EXPM1, LAK_SQRT, LAK_ABS, LAK_SIGN,
   LAK_FLOOR, LAK_CEIL, LAK_ROUND, LAK_SIN, LAK_COS, LAK_TAN, LAK_TANH,
-  LAK_SINH, LAK_COSH, LAK_ASIN, LAK_ACOS, LAK_ATAN, LAK_LOG2, LAK_LOG10,
+  LAK_SINH, LAK_COSH, LAK_ASIN, LAK_ACOS, LAK_ATAN, LAK_LOG2, LAK_LOG10, LAK_TRUNC,
   LAK_ISNAN, LAK_ISINF, LAK_ISFINITE, LAK_NFN
 } lak_Fn;
 
@@ -163,6 +163,13 @@ typedef enum {
 
 /* Reductions of a line, see lak_reduce. */
 typedef enum { LAK_SUM, LAK_PROD, LAK_MEAN, LAK_MIN, LAK_MAX, LAK_VAR, LAK_STD } lak_Red;
+
+/* Running scans of a line, see lak_scan. */
+typedef enum { LAK_CUMSUM, LAK_CUMPROD, LAK_CUMMIN, LAK_CUMMAX } lak_Scan;
+
+/* 10^n for n >= 0 as NumPy's round computes it (exact to 1e8, then
+** multiplied by 10 again and again: the factor np.round(x, n) uses) */
+double lak_pow10(int n);
 
 /* the kernels for double (lak_*) and for float (lak_s*) */
 #define LAK_GENERIC_FILE "kernels_gen.h"

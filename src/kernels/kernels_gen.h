@@ -88,6 +88,10 @@ void LAK(softmax)(int m, int n, LAK_REAL *S, int lds, int logs, LAK_REAL *mx,
 ** in place is fine). The predicates give 1 / 0. */
 void LAK(unary)(lak_Fn f, int m, int n, const LAK_REAL *A, int lda, LAK_REAL *B, int ldb);
 LAK_REAL LAK(unary1)(lak_Fn f, LAK_REAL x);
+/* B = A rounded to d decimals, half to even, by NumPy's steps in the
+** element type: rint(x * 10^d) / 10^d for d >= 0, rint(x / 10^-d) * 10^-d
+** for d < 0 (10^|d| from lak_pow10, rounded to the type) */
+void LAK(round)(int d, int m, int n, const LAK_REAL *A, int lda, LAK_REAL *B, int ldb);
 
 /* Broadcasting binary operations (operands as lak_ewise's): NaN-propagating
 ** maximum / minimum, comparisons giving 1 / 0, atan2, hypot. */
@@ -103,11 +107,18 @@ void LAK(clip)(int m, int n, LAK(Arg) a, LAK(Arg) b, LAK(Arg) k, LAK_REAL *c, in
 ** subtracted from the count (two passes). n = 0: sum 0, product 1; the
 ** others need n > 0 (var and std n > ddof). lak_argext: the 0-based index
 ** of the smallest (wantmax: largest) entry, the first NaN winning, then the
-** first of equal extremes. lak_scan: y[i ys] = running sum (prod: product)
-** of x up to i, accumulated in double, stored as an element. */
+** first of equal extremes. lak_scan: y[i ys] = running sum (LAK_CUMPROD:
+** product) of x up to i, accumulated in double, stored as an element;
+** LAK_CUMMIN / LAK_CUMMAX: the running extreme, NaN from the first NaN on
+** (np.minimum.accumulate). */
 double LAK(reduce)(lak_Red r, size_t n, const LAK_REAL *x, ptrdiff_t s, double ddof);
 size_t LAK(argext)(int wantmax, size_t n, const LAK_REAL *x, ptrdiff_t s);
-void LAK(scan)(int prod, size_t n, const LAK_REAL *x, ptrdiff_t s, LAK_REAL *y, ptrdiff_t ys);
+/* y[i ys], i < n - order: the order-th differences of the line x of n >
+** order (NumPy's diff: x[i + 1] - x[i], order times, each in the element
+** type); w: n elements */
+void LAK(diff)(int order, size_t n, const LAK_REAL *x, ptrdiff_t s, LAK_REAL *y, ptrdiff_t ys,
+               LAK_REAL *w);
+void LAK(scan)(lak_Scan op, size_t n, const LAK_REAL *x, ptrdiff_t s, LAK_REAL *y, ptrdiff_t ys);
 
 /* The p-norm of a line for any p (NumPy's ord): 2 (BLAS's scaled nrm2 for
 ** double, a double sum of squares for float), +-inf (largest / smallest

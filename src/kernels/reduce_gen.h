@@ -64,11 +64,29 @@ double LAK(reduce)(lak_Red r, size_t n, const LAK_REAL *x, ptrdiff_t s, double d
   return 0.0;
 }
 
-void LAK(scan)(int prod, size_t n, const LAK_REAL *x, ptrdiff_t s, LAK_REAL *y, ptrdiff_t ys) {
-  double acc = prod ? 1.0 : 0.0;
+void LAK(diff)(int order, size_t n, const LAK_REAL *x, ptrdiff_t s, LAK_REAL *y, ptrdiff_t ys,
+               LAK_REAL *w) {
+  size_t i, len;
+  for (i = 0; i < n; i++) w[i] = x[(ptrdiff_t)i * s];
+  for (len = n; order > 0; order--, len--)
+    for (i = 0; i + 1 < len; i++) w[i] = w[i + 1] - w[i];
+  for (i = 0; i < len; i++) y[(ptrdiff_t)i * ys] = w[i];
+}
+
+void LAK(scan)(lak_Scan op, size_t n, const LAK_REAL *x, ptrdiff_t s, LAK_REAL *y, ptrdiff_t ys) {
+  double acc = op == LAK_CUMPROD ? 1.0 : 0.0;
+  LAK_REAL e = n > 0 ? *x : 0;
   size_t i;
-  if (prod) for (i = 0; i < n; i++, x += s, y += ys) *y = (LAK_REAL)(acc *= *x);
-  else for (i = 0; i < n; i++, x += s, y += ys) *y = (LAK_REAL)(acc += *x);
+  switch (op) {
+    case LAK_CUMPROD: for (i = 0; i < n; i++, x += s, y += ys) *y = (LAK_REAL)(acc *= *x); break;
+    case LAK_CUMSUM: for (i = 0; i < n; i++, x += s, y += ys) *y = (LAK_REAL)(acc += *x); break;
+    case LAK_CUMMIN:   /* e stays NaN once it is; a NaN x fails x >= e */
+      for (i = 0; i < n; i++, x += s, y += ys) { if (e == e && !(*x >= e)) e = *x; *y = e; }
+      break;
+    case LAK_CUMMAX:
+      for (i = 0; i < n; i++, x += s, y += ys) { if (e == e && !(*x <= e)) e = *x; *y = e; }
+      break;
+  }
 }
 
 /* the 2-norm, the 1-norm and the dot product, accumulated in double */
