@@ -69,6 +69,16 @@ build() {
 # stop PID: ends a server started here
 stop() { kill "$1" 2>/dev/null; sleep 0.3; kill -9 "$1" 2>/dev/null; wait "$1" 2>/dev/null; }
 
+# serve NAME PORT CMD...: starts the server CMD (its output in NAME.log, at
+# most 60 s), checks what it answers on PORT, and stops it
+serve() {
+  name=$1 sport=$2; shift 2
+  timeout 60 "$@" >"$tmp/$name.log" 2>&1 &
+  spid=$!; pids="$pids $spid"
+  verdict "$name" "$(fetch "$sport")"
+  stop "$spid"
+}
+
 host_nvim() {
   build luajit || return
   { prelude luajit
@@ -106,10 +116,7 @@ server.modules = ("mod_magnet")
 server.errorlog = "$tmp/lighttpd.err"
 magnet.attract-raw-url-to = ("$tmp/lighttpd.lua")
 CONF
-  timeout 60 lighttpd -D -f "$tmp/lighttpd.conf" >"$tmp/lighttpd.log" 2>&1 &
-  pid=$!; pids="$pids $pid"
-  verdict lighttpd "$(fetch "$port")"
-  stop "$pid"
+  serve lighttpd "$port" lighttpd -D -f "$tmp/lighttpd.conf"
 }
 
 host_haproxy() {
@@ -140,10 +147,7 @@ frontend linalg
   bind 127.0.0.1:$port
   http-request use-service lua.linalg
 CONF
-  timeout 60 haproxy -db -f "$tmp/haproxy.cfg" >"$tmp/haproxy.log" 2>&1 &
-  pid=$!; pids="$pids $pid"
-  verdict haproxy "$(fetch "$port")"
-  stop "$pid"
+  serve haproxy "$port" haproxy -db -f "$tmp/haproxy.cfg"
 }
 
 host_nginx() {
@@ -176,10 +180,7 @@ http {
   }
 }
 CONF
-  timeout 60 nginx -e "$tmp/nginx.err" -p "$tmp" -c "$tmp/nginx.conf" >"$tmp/nginx.log" 2>&1 &
-  pid=$!; pids="$pids $pid"
-  verdict nginx "$(fetch "$port")"
-  stop "$pid"
+  serve nginx "$port" nginx -e "$tmp/nginx.err" -p "$tmp" -c "$tmp/nginx.conf"
 }
 
 hosts=${*:-nvim nginx haproxy mpv lighttpd}
