@@ -158,8 +158,13 @@ describe_pty("bin/linalg-repl on a terminal", function()
     -- after n = 0 and before the loop's first increment)
     s:line("n >= 0")
     assert.is_true(s:wait("ans = true"))
-    -- a second Ctrl-C at the prompt does not end the session
+    -- a second Ctrl-C at the prompt does not end the session; it cancels
+    -- the line being typed (a fresh prompt), so the next line is typed after
+    -- that prompt: typed at once, a loaded machine can deliver the signal
+    -- after readline has read the new line's first keys
+    local _, prompts = s:screen():gsub("\n> ", "")
     s:keys("C-c")
+    s:wait("\n> ", prompts + 1)
     s:line("1 + 1")
     assert.is_true(s:wait("ans = 2"))
   end)
