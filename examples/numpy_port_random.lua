@@ -10,10 +10,11 @@
 -- (examples/numpy_port.lua has the other blocks.)
 local la = require "linalg"
 
+-- an error unless |x - want| <= tol everywhere (numbers are 1 x 1 matrices)
 local function near(x, want, tol, what)
-  local ok = type(x) == "number" and math.abs(x - want) <= tol
-    or type(x) ~= "number" and la.allclose(x, want, 0, tol)
-  if not ok then error(what .. ": got " .. tostring(x) .. ", NumPy gives " .. tostring(la.is_matrix(want) and want or la.matrix(want)), 2) end
+  if la.allclose(x, want, 0, tol) then return end
+  local shown = type(want) == "table" and not la.is_matrix(want) and la.matrix(want) or want
+  error(what .. ": got " .. tostring(x) .. ", NumPy gives " .. tostring(shown), 2)
 end
 
 local function rounded(v, digits)                          -- v.round(4) of a vector, as NumPy prints it

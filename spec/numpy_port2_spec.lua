@@ -7,12 +7,7 @@ local la = require "linalg"
 local names = require "linalg.numpy_names"
 local sh = require "shell"
 
-local function read(path)
-  local f = assert(io.open(path))
-  local s = f:read("*a")
-  f:close()
-  return s
-end
+local function read(path) local f = assert(io.open(path)); local s = f:read("*a"); f:close(); return s end
 
 -- every np.<name> of the seed texts (shared/seeds/*.txt, not shipped with
 -- linalg; a spec below checks the list against them where they are)
