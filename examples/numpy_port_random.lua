@@ -13,8 +13,11 @@ local la = require "linalg"
 -- an error unless |x - want| <= tol everywhere (numbers are 1 x 1 matrices)
 local function near(x, want, tol, what)
   if la.allclose(x, want, 0, tol) then return end
-  local shown = type(want) == "table" and not la.is_matrix(want) and la.matrix(want) or want
-  error(what .. ": got " .. tostring(x) .. ", NumPy gives " .. tostring(shown), 2)
+  local function show(v)
+    if type(v) == "number" then return string.format("%.17g", v) end
+    return tostring(type(v) == "table" and not la.is_matrix(v) and la.matrix(v) or v)
+  end
+  error(what .. ": got " .. show(x) .. ", NumPy gives " .. show(want), 2)
 end
 
 local function rounded(v, digits)                          -- v.round(4) of a vector, as NumPy prints it
