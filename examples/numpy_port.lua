@@ -10,13 +10,12 @@
 -- projection_matrix_properties, gram_schmidt and its test,
 -- modified_gram_schmidt on V_bad, the Part 7 reference, the Level 1
 -- answers, scaled_dot_product_attention (with its causal mask) and
--- fixed_attention. Blocks that draw with np.random.seed(42) read NumPy's
--- draws from the stand-in below. Still to port once la.random lands:
--- high_dim_alignment, least_squares_via_projection, the
--- LinearRegressionProjection test, attention_scaling_analysis,
--- cosine_retrieval_demo and MultiHeadAttention (default_rng) (their draws
--- run to thousands; examples/least_squares.lua and attention.lua show the
--- same claims with linalg's own stream).
+-- fixed_attention. Blocks that draw after np.random.seed(42) draw the same
+-- numbers from la.random (NumPy's legacy stream bit for bit). The blocks
+-- whose draws run to thousands (high_dim_alignment,
+-- least_squares_via_projection, the LinearRegressionProjection test,
+-- attention_scaling_analysis, cosine_retrieval_demo, MultiHeadAttention)
+-- are in examples/numpy_port_random.lua.
 local la = require "linalg"
 
 local function near(x, want, tol, what)
@@ -24,10 +23,6 @@ local function near(x, want, tol, what)
     or type(x) ~= "number" and la.allclose(x, want, 0, tol)
   if not ok then error(what .. ": got " .. tostring(x) .. ", NumPy gives " .. tostring(la.is_matrix(want) and want or la.matrix(want)), 2) end
 end
-
--- NumPy's legacy global stream, bit for bit: la.random.seed(42) then
--- la.random.randn(m, n) are np.random.seed(42); np.random.randn(m, n).
-local np_random = la.random
 
 print("-- seed 000: predictions in the span of X's columns, attention in the span of V's rows")
 do
@@ -85,19 +80,19 @@ do
   assert(la.isclose(la.dot(u, v + w), la.dot(u, v) + la.dot(u, w)) and la.dot(u, v + w) == 13)
 end
 
-print("\n-- 004 orthogonality_demo (np.random.seed(42): the stand-in's draws)")
+print("\n-- 004 orthogonality_demo (np.random.seed(42))")
 do
   local e1, e2 = la.vector{1, 0, 0}, la.vector{0, 1, 0}
   print("e1 . e2 =", la.dot(e1, e2), " e1 . e1 =", la.dot(e1, e1))
-  np_random.seed(42)
-  local A = np_random.randn(4, 4)
+  la.random.seed(42)
+  local A = la.random.randn(4, 4)
   local Q = la.qr(A)
   print("Q^T Q = I:", la.allclose(Q.T * Q, la.eye(4), 0, 1e-15))
-  local v = np_random.randn(4)
+  local v = la.random.randn(4)
   print(string.format("||v|| = %.6f, ||Qv|| = %.6f", la.norm(v), la.norm(Q * v)))
-  local u = np_random.randn(4)
+  local u = la.random.randn(4)
   print(string.format("u . v = %.6f, (Qu) . (Qv) = %.6f", la.dot(u, v), la.dot(Q * u, Q * v)))
-  local g = np_random.randn(4)
+  local g = la.random.randn(4)
   print(string.format("||grad|| = %.6f, ||Q^T grad|| = %.6f", la.norm(g), la.norm(Q.T * g)))
   near(la.norm(v), 1.9858720328592785, 1e-14, "||v||"); near(la.norm(Q * v), 1.9858720328592783, 1e-14, "||Qv||")
   near(la.dot(u, v), 0.3954556163919394, 1e-14, "u . v"); near(la.dot(Q * u, Q * v), 0.39545561639193877, 1e-14, "(Qu).(Qv)")
@@ -178,10 +173,10 @@ local function modified_gram_schmidt(V)
   return Q
 end
 
-print("\n-- 004 gram_schmidt of np.random.randn(4, 3) after seed 42 (the stand-in's draws)")
+print("\n-- 004 gram_schmidt of np.random.randn(4, 3) after seed 42")
 do
-  np_random.seed(42)
-  local V = np_random.randn(4, 3)
+  la.random.seed(42)
+  local V = la.random.randn(4, 3)
   local Q = gram_schmidt(V)
   print("Q shape:", Q:shape())
   print("Orthonormal: Q^T Q = I:", la.allclose(Q.T * Q, la.eye(3), 0, 1e-15))
@@ -283,10 +278,10 @@ local function rounded(M, digits)                          -- M.round(3) as text
   return table.concat(rows, "\n")
 end
 
-print("\n-- 004 scaled_dot_product_attention, seed 42 (the stand-in's draws)")
+print("\n-- 004 scaled_dot_product_attention, seed 42")
 do
-  np_random.seed(42)
-  local Q, K, V = np_random.randn(4, 8), np_random.randn(4, 8), np_random.randn(4, 8)
+  la.random.seed(42)
+  local Q, K, V = la.random.randn(4, 8), la.random.randn(4, 8), la.random.randn(4, 8)
   local output, weights = scaled_dot_product_attention(Q, K, V)
   print("Output shape:", output:shape())
   print("Attention weights (each row sums to 1):\n" .. rounded(weights, 3))
@@ -307,10 +302,10 @@ do
   near(la.attention(Q, K, V, {causal = true}), output_causal, 1e-14, "la.attention causal")
 end
 
-print("\n-- 004 Level 2: fixed_attention, seed 42 (the stand-in's draws)")
+print("\n-- 004 Level 2: fixed_attention, seed 42")
 do
-  np_random.seed(42)
-  local Q, K, V = np_random.randn(3, 8), np_random.randn(5, 8), np_random.randn(5, 4)
+  la.random.seed(42)
+  local Q, K, V = la.random.randn(3, 8), la.random.randn(5, 8), la.random.randn(5, 4)
   local output, weights = scaled_dot_product_attention(Q, K, V)
   print("Output shape:", output:shape())
   print("Attention weight row sums:", weights:sum(2).T)

@@ -26,6 +26,10 @@ describe("examples", function()
                                      "kept columns:\t1, 3"},
     ["examples/least_squares.lua"] = {"all methods agree:\ttrue", "trace 5.0000", "lstsq on [1, X] matches:\ttrue"},
     ["examples/numpy_port.lua"] = {"Classical GS orthogonality error:\t1e-08", "all NumPy values reproduced"},
+    ["examples/numpy_port_random.lua"] = {" d=  100: cos(theta) = -0.0421 (theta ~= 87.6 deg)",
+                                          " Rank 1: doc  90, cosine similarity = 0.2450",
+                                          "d_k= 4096: raw score std=0.01, entropy (raw)=2.996, entropy (scaled)=2.996",
+                                          "all NumPy values reproduced (random blocks)"},
   }
   for f in io.popen("ls examples/*.lua"):lines() do
     it(f .. " runs and prints what the seed texts say", function()

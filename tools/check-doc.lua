@@ -37,7 +37,7 @@ end
 local readme = {}
 local function count_args(args)
   local n = 0
-  for a in args:gsub("%b{}", "x"):gsub("[%[%]]", ""):gmatch("[^,]+") do
+  for a in args:gsub("%b()", "x"):gsub("%b{}", "x"):gsub("[%[%]]", ""):gmatch("[^,]+") do   -- a nested call is one argument
     if a:match("%S") and not a:match("^%s*%.%.%.%s*$") then n = n + 1 end
   end
   return n

@@ -3,9 +3,10 @@
 -- bin/linalg-repl and the README's "Coming from NumPy" table (which
 -- `M.markdown()` writes; spec/numpy_port_spec.lua checks they agree).
 -- Each row: `np`, NumPy's spellings (the first is shown); `la`, linalg's
--- spelling; `fn`, the `la` function whose reference `help` shows (nil for
--- an operator, a method written otherwise or a function still to come);
--- `note`, what differs.
+-- spelling; `fn`, the `la` function whose reference `help` shows ("rank"
+-- for la.rank, "random.seed" for la.random.seed, "Generator:integers" for
+-- the method of la.random.default_rng's generator; nil where no one
+-- function answers); `note`, what differs.
 -- @module linalg.numpy_names
 local M = {}
 
@@ -26,17 +27,29 @@ local rows = {
   {np = {"np.column_stack"}, la = "la.hstack", fn = "hstack", note = "vectors are columns already"},
   {np = {"np.tril"}, la = "la.tril", fn = "tril"},
   {np = {"np.triu"}, la = "la.triu", fn = "triu"},
-  {np = {"np.random.seed"}, la = "la.random.seed", note = "NumPy's legacy stream; `la.random` is being added"},
-  {np = {"np.random.randn"}, la = "la.random.randn(m, n)",
-   note = "NumPy's numbers bit for bit; `la.randn(m, n, seed)` is linalg's own stream"},
-  {np = {"np.random.rand"}, la = "la.random.rand(m, n)", note = "as `np.random.randn`"},
-  {np = {"np.random.default_rng"}, la = "la.random.default_rng(seed)",
-   note = "`g:standard_normal(m, n)`, `g:random(m, n)`, `g:integers(lo, hi, {m, n})`"},
+  {np = {"np.ndarray"}, la = "la.is_matrix(x)", fn = "is_matrix", note = "the matrix is the one array type; a 1-D array is an m x 1 column"},
+  {np = {"np.stack"}, la = "a list `{A, B, ...}`",
+   note = "no 3-D arrays: keep the matrices in a Lua list; vectors side by side are `la.hstack`"},
+  -- random numbers (NumPy's streams bit for bit)
+  {np = {"np.random.seed"}, la = "la.random.seed", fn = "random.seed",
+   note = "NumPy's legacy global stream, MT19937 seeded as NumPy seeds it"},
+  {np = {"np.random.randn"}, la = "la.random.randn(m, n)", fn = "random.randn",
+   note = "NumPy's numbers bit for bit, in NumPy's row order; `la.randn(m, n, seed)` is linalg's own stream"},
+  {np = {"np.random.rand"}, la = "la.random.rand(m, n)", fn = "random.rand", note = "as `np.random.randn`"},
+  {np = {"np.random.default_rng"}, la = "la.random.default_rng(seed)", fn = "random.default_rng",
+   note = "`Generator(PCG64)`: `g:standard_normal(m, n)`, `g:random(m, n)`, `g:integers(lo, hi, {m, n})`"},
+  {np = {"rng.standard_normal"}, la = "g:standard_normal(m, n)", fn = "Generator:standard_normal",
+   note = "a shape `(h, m, n)` is h matrices `m x n` drawn in turn"},
+  {np = {"rng.random"}, la = "g:random(m, n)", fn = "Generator:random"},
+  {np = {"rng.integers"}, la = "g:integers(lo, hi, {m, n})", fn = "Generator:integers", note = "`[lo, hi)` as float64"},
   -- shape, access, assignment
   {np = {"a.shape"}, la = "A:shape()", fn = "shape", note = "two results, `m, n`"},
   {np = {"a[i, j]"}, la = "A(i, j)", fn = "get", note = "1-based; `A:get(i, j)`"},
   {np = {"a[r, c] = b"}, la = "A:set(r, c, B)", fn = "set",
    note = "`r`, `c` as `slice` takes them; `B` broadcast as in NumPy"},
+  {np = {"a[r, c] -= b"}, la = "A:set(r, c, A:slice(r, c) - B)", fn = "set",
+   note = "Lua has no `-=`: `Q[:, j] -= c * Q[:, i]` is `Q:set(\":\", j, Q:col(j) - c * Q:col(i))`"},
+  {np = {"a[-1]"}, la = "v:slice(\"end\", 1)", fn = "slice", note = "`\"end-k\"` is `a[-1-k]`; `v(v:numel())` the number"},
   {np = {"a[r, c]"}, la = "A:slice(r, c)", fn = "slice",
    note = "`\"a:b\"` inclusive and 1-based; a view for ranges, a copy for index lists"},
   {np = {"a[:, j]"}, la = "A:col(j)", fn = "col", note = "a view, an m x 1 column"},
@@ -79,7 +92,7 @@ local rows = {
   {np = {"np.log"}, la = "la.log", fn = "log"},
   {np = {"np.sqrt"}, la = "la.sqrt", fn = "sqrt"},
   {np = {"np.abs"}, la = "la.abs", fn = "abs"},
-  {np = {"np.round"}, la = "la.round", fn = "round"},
+  {np = {"np.round", "a.round"}, la = "la.round", fn = "round"},
   {np = {"np.arccos"}, la = "la.acos", fn = "acos"},
   {np = {"np.degrees"}, la = "math.deg", note = "of a number"},
   {np = {"np.maximum"}, la = "la.maximum", fn = "maximum"},
@@ -148,6 +161,26 @@ function M.complete(prefix)
     end
   end
   return out
+end
+
+--- The linalg function a row's `fn` names: `la.rank` for "rank",
+-- `la.random.seed` for "random.seed", a Generator's method for
+-- "Generator:integers".
+-- @tab row a row of `M.rows`
+-- @tab la the linalg module
+-- @return the function, or nil (no `fn`, or nothing by that name)
+function M.target(row, la)
+  local fn = type(row) == "table" and row.fn
+  if type(fn) ~= "string" then return nil end
+  local method = fn:match("^Generator:([%w_]+)$")
+  if method then
+    local ok, g = pcall(la.random.default_rng, 0)
+    local f = ok and g[method]
+    return type(f) == "function" and f or nil
+  end
+  local f = la
+  for seg in fn:gmatch("[^.]+") do f = type(f) == "table" and f[seg] or nil end
+  return type(f) == "function" and f or nil
 end
 
 --- The README's table: one markdown row per entry.
