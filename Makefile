@@ -172,8 +172,10 @@ doc: all
 	@cat ldoc/extra.css >> doc/ldoc.css
 	@$(LUA) tools/check-doc.lua
 
+# (the luaversions suite also needs linalg built for LuaJIT)
 bench: deps
 	@$(MAKE) --no-print-directory all
+	@if command -v luajit >/dev/null; then $(MAKE) --no-print-directory all LUA=luajit; fi
 	@sh bench/run.sh
 	@$(MAKE) --no-print-directory bench-mpi
 
