@@ -305,7 +305,7 @@ test-mpi:
 	@export LINALG_MPI_TMP=$$(mktemp -d); trap 'rm -rf "$$LINALG_MPI_TMP"' EXIT; \
 	for np in 1 2 3 4; do \
 	  echo "== linalg.mpi specs on $$np ranks"; \
-	  $(MPIRUN) -np $$np busted --lua=$(LUA) -p ranks spec/mpi || exit 1; \
+	  $(MPIRUN) -np $$np busted --lua=$(LUA) --cpath="./$(BUILD)/?.so" -p ranks spec/mpi || exit 1; \
 	  echo "== host-initialized MPI on $$np ranks"; \
 	  $(MPIRUN) -np $$np ./$(MPIHOST) || exit 1; \
 	done; \
