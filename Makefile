@@ -172,8 +172,10 @@ doc: all
 	@cat ldoc/extra.css >> doc/ldoc.css
 	@$(LUA) tools/check-doc.lua
 
+# (the luaversions suite also needs linalg built for LuaJIT)
 bench: deps
 	@$(MAKE) --no-print-directory all
+	@if command -v luajit >/dev/null; then $(MAKE) --no-print-directory all LUA=luajit; fi
 	@sh bench/run.sh
 	@$(MAKE) --no-print-directory bench-mpi
 
@@ -303,7 +305,7 @@ test-mpi:
 	@export LINALG_MPI_TMP=$$(mktemp -d); trap 'rm -rf "$$LINALG_MPI_TMP"' EXIT; \
 	for np in 1 2 3 4; do \
 	  echo "== linalg.mpi specs on $$np ranks"; \
-	  $(MPIRUN) -np $$np busted --lua=$(LUA) -p ranks spec/mpi || exit 1; \
+	  $(MPIRUN) -np $$np busted --lua=$(LUA) --cpath="./$(BUILD)/?.so" -p ranks spec/mpi || exit 1; \
 	  echo "== host-initialized MPI on $$np ranks"; \
 	  $(MPIRUN) -np $$np ./$(MPIHOST) || exit 1; \
 	done; \

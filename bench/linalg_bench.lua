@@ -1,5 +1,6 @@
 -- Times linalg operations; prints "key seconds" (median of repetitions).
--- usage: lua5.4 bench/linalg_bench.lua THREADS SUITE...
+-- usage: lua5.4 bench/linalg_bench.lua THREADS SUITE... (any Lua: the
+-- luaversions suite of bench/run.lua runs it under each)
 local la = require "linalg"
 local clock = require "benchclock"
 local f32 = require "f32"
@@ -9,7 +10,7 @@ la.threads(threads)
 
 local function median(t)
   table.sort(t)
-  return t[(#t + 1) // 2]
+  return t[math.floor((#t + 1) / 2)]
 end
 
 -- seconds per call of f: median over reps of a timed loop of `inner` calls
@@ -50,6 +51,35 @@ function suites.tiny()
   local rows = {{1, 2}, {3, 4}, {5, 6}}     -- prebuilt on both sides: conversion only
   out("tiny_build", time(function() return la.matrix(rows) end, 7, N))
   out("tiny_add", time(function() return A + C end, 7, N))
+end
+
+-- Medium sizes, where the call's own cost still shows: C functions at 64 x
+-- 64, the Lua front's functions (project, linear_regression, span_check,
+-- multihead_attention, float32 through a float64 function), element access
+-- from Lua and a Lua callback per entry (map).
+function suites.medium()
+  local A, B = la.randn(64, 64, 1), la.randn(64, 64, 2)
+  local b, X, y = la.randn(64, 1, 3), la.randn(100, 3, 4), la.randn(100, 1, 5)
+  local P, T = la.randn(16, 32, 6), la.randn(32, 32, 7)
+  local F = la.randn(16, 16, 8, {dtype = "float32"})
+  local S = la.randn(32, 32, 9)
+  out("med_matmul64", time(function() return A * B end, 7, 2000))
+  out("med_add64", time(function() return A + B end, 7, 5000))
+  out("med_solve64", time(function() return la.solve(A, b) end, 7, 500))
+  out("med_exp64", time(function() return la.exp(A) end, 7, 2000))
+  out("med_sum64", time(function() return A:sum(1) end, 7, 5000))
+  out("med_slice64", time(function() return A:slice("1:32", ":") end, 7, 20000))
+  out("med_project", time(function() return la.project(y, X) end, 7, 2000))
+  out("med_linreg", time(function() return la.linear_regression(X, y) end, 7, 1000))
+  out("med_span_check", time(function() return la.span_check(X, y) end, 7, 1000))
+  out("med_mha", time(function() return la.multihead_attention(P, T, T, T, T, 4) end, 7, 200))
+  out("med_f32wrap", time(function() return la.expm(F) end, 7, 500))
+  out("med_get32", time(function()
+    local s = 0
+    for j = 1, 32 do for i = 1, 32 do s = s + S:get(i, j) end end
+    return s
+  end, 7, 50))
+  out("med_map32", time(function() return S:map(function(x) return 2 * x end) end, 7, 50))
 end
 
 -- lstsq at NumPy's sizes; both methods on the same data

@@ -31,10 +31,21 @@ end
 local has_numpy = os.execute(PY .. " -c 'import numpy' 2>/dev/null")
 if not has_numpy then print("note: NumPy not found for " .. PY .. "; its column is skipped") end
 
-local function linalg(threads, suite)
+-- bench/linalg_bench.lua under lua (default lua5.4); another Lua finds its
+-- module in its build folder (the Makefile's) and its clock in build/bench/<lua>
+local function linalg_cmd(threads, suite, lua)
+  local env = ""
+  if lua and lua ~= "lua5.4" then
+    env = string.format("LUA_PATH='./lua/?.lua;./lua/?/init.lua;./bench/?.lua;;' " ..
+      "LUA_CPATH='./build-%s/?.so;./build/bench/%s/?.so;;' ", lua, lua)
+  end
   -- every peer gets the thread count from the environment: lowering it at
   -- run time leaves OpenBLAS's idle workers spinning for a while
-  return run(string.format("OPENBLAS_NUM_THREADS=%d lua5.4 bench/linalg_bench.lua %d %s", threads, threads, suite))
+  return string.format("%sOPENBLAS_NUM_THREADS=%d %s bench/linalg_bench.lua %d %s", env, threads,
+    lua or "lua5.4", threads, suite)
+end
+local function linalg(threads, suite)
+  return run(linalg_cmd(threads, suite))
 end
 local function numpy(threads, suite)
   if not has_numpy then return {} end
@@ -343,8 +354,40 @@ function suites.random()
   end
 end
 
+-- The Lua side under LuaJIT and Lua 5.4: the tiny and medium cases of
+-- bench/linalg_bench.lua in processes that alternate (run_pair), so both
+-- see the same load; ratio = the median over back-to-back pairs of LuaJIT's
+-- time / 5.4's (< 1: LuaJIT faster).
+local LUAVERSIONS = {
+  {"tiny_matvec", "3x2 * 2x1"}, {"tiny_matmul", "2x2 * 2x3"},
+  {"tiny_build", "3x2 from a (prebuilt) table"}, {"tiny_add", "2x2 + 2x2"},
+  {"med_matmul64", "64x64 * 64x64"}, {"med_add64", "64x64 + 64x64"},
+  {"med_solve64", "solve 64x64, one column"}, {"med_exp64", "la.exp 64x64"},
+  {"med_sum64", "A:sum(1), 64x64"}, {"med_slice64", "A:slice(\"1:32\", \":\")"},
+  {"med_project", "la.project, 100x3 (Lua front)"}, {"med_linreg", "la.linear_regression, 100x3"},
+  {"med_span_check", "la.span_check, 100x3"}, {"med_mha", "multihead_attention 16x32, 4 heads"},
+  {"med_f32wrap", "la.expm float32 16x16 (f32wrap)"}, {"med_get32", "A:get(i, j) over 32x32 (Lua loop)"},
+  {"med_map32", "A:map(Lua function), 32x32"}}
+
+function suites.luaversions()
+  local jit = "luajit"
+  if not os.execute("test -f build-luajit/linalg/core.so && test -f build/bench/luajit/benchclock.so") then
+    print("\nluaversions: skipped (make LUA=luajit builds linalg for LuaJIT; run.sh its clock)")
+    return
+  end
+  local J, P, Q = run_pair(linalg_cmd(1, "tiny medium", jit), linalg_cmd(1, "tiny medium"))
+  print("\nthe Lua side under LuaJIT and Lua 5.4, 1 thread, microseconds per call (target: LuaJIT/5.4 <= 1;")
+  print("LuaJIT/5.4: median over LuaJIT and 5.4 processes run back to back)")
+  print(string.format("%-38s %10s %10s %12s", "operation", "LuaJIT", "Lua 5.4", "LuaJIT/5.4"))
+  for _, row in ipairs(LUAVERSIONS) do
+    local j, p = J[row[1]], P[row[1]]
+    print(string.format("%-38s %10s %10s %12s", row[2], f(j and j * 1e6, "%.3f"),
+      f(p and p * 1e6, "%.3f"), f(Q[row[1]], "%.2f")))
+  end
+end
+
 local order = {"dgemm", "sgemm", "tiny", "tiny32", "lstsq", "lstsq32", "gs", "agree", "attention", "attention32",
-  "memory", "memory32", "elementwise", "random"}
+  "memory", "memory32", "elementwise", "random", "luaversions"}
 local want = #arg > 0 and arg or order
 print(string.format("linalg bench: medians over %d processes of medians of repetitions;", PROCS))
 print("GFLOP/s ratios > 1: linalg faster; time ratios < 1: linalg faster")

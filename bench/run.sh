@@ -8,6 +8,12 @@ mkdir -p build/bench
 LUAINC=$(pkg-config --variable=includedir lua5.4)/lua5.4
 BLAS="$(pkg-config --cflags --libs openblas lapacke 2>/dev/null || echo -lopenblas -llapacke)"
 $CC -O2 -shared -fPIC -I"$LUAINC" -o build/bench/benchclock.so bench/clock.c
+# the luaversions suite runs the Lua side under LuaJIT too: its clock
+# module (build-luajit/ holds its linalg: make LUA=luajit)
+if command -v luajit >/dev/null && pkg-config --exists luajit; then
+  mkdir -p build/bench/luajit
+  $CC -O2 -shared -fPIC $(pkg-config --cflags luajit) -o build/bench/luajit/benchclock.so bench/clock.c
+fi
 $CC -O2 -o build/bench/raw bench/raw.c $BLAS -lm
 export LUA_PATH="./lua/?.lua;./lua/?/init.lua;./bench/?.lua;;"
 export LUA_CPATH="./build/?.so;./build/bench/?.so;;"

@@ -368,61 +368,121 @@ static void nomem(lua_State *L, const char *fname, size_t sz, const char *what) 
            sz >= ((size_t)1 << 30) ? "GiB" : "MiB");
 }
 
+/* A block outside the heap: a header, then the caller's bytes. Every
+** live block of a state is on a ring whose head is in the state's anchor
+** (a userdata in the registry, made before the first owner): Lua drops a
+** finalizer whose call fails for memory (5.2 frees its spare CallInfos in
+** a collection, so the call of ext_gc may need one), and the anchor's
+** __gc frees the blocks such owners left when the state closes. The
+** anchor is finalized after every owner (finalizers run in the reverse
+** order of marking, and at lua_close all of them run before anything is
+** freed); ext_gc checks its `closed` anyway. */
+typedef struct la_Blk {
+  struct la_Blk *prev, *next;
+  size_t size;                     /* of the whole block, header included */
+  size_t pad;                      /* the bytes after it stay 16-aligned */
+} la_Blk;
+typedef struct la_Anchor { la_Blk ring; int closed; } la_Anchor;
+/* the owner of one block */
+typedef struct la_Ext { la_Blk *b; la_Anchor *a; } la_Ext;
+static const char ext_key = 'E';      /* the owners' metatable, in the registry */
+static const char anchor_key = 'A';   /* the anchor, in the registry */
+
+static void blkfree(lua_State *L, la_Blk *b) {
+  void *ud;
+  lua_Alloc f = lua_getallocf(L, &ud);
+  b->prev->next = b->next;
+  b->next->prev = b->prev;
+  f(ud, b, b->size, 0);
+}
+
+static int ext_gc(lua_State *L) {
+  la_Ext *e = (la_Ext *)lua_touserdata(L, 1);
+  if (e && e->b && !e->a->closed) blkfree(L, e->b);
+  if (e) e->b = NULL;
+  return 0;
+}
+
+static int anchor_gc(lua_State *L) {
+  la_Anchor *a = (la_Anchor *)lua_touserdata(L, 1);
+  if (a == NULL || a->closed) return 0;
+  while (a->ring.next != &a->ring) blkfree(L, a->ring.next);
+  a->closed = 1;
+  return 0;
+}
+
+/* the registry's table under key, made with __gc = gc when missing (pushes 1) */
+static void gcmeta(lua_State *L, const void *key, lua_CFunction gc, const char *name) {
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, key) == LUA_TTABLE) return;
+  lua_pop(L, 1);
+  lua_createtable(L, 0, 2);
+  lua_pushcfunction(L, gc);
+  lua_setfield(L, -2, "__gc");
+  lua_pushstring(L, name);
+  lua_setfield(L, -2, "__metatable");
+  lua_pushvalue(L, -1);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, key);
+}
+
+/* this state's anchor, made on first use */
+static la_Anchor *anchor(lua_State *L) {
+  la_Anchor *a;
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &anchor_key) == LUA_TUSERDATA) {
+    a = (la_Anchor *)lua_touserdata(L, -1);
+    lua_pop(L, 1);
+    return a;
+  }
+  lua_pop(L, 1);
+  a = (la_Anchor *)lua_newuserdatauv(L, sizeof(la_Anchor), 0);
+  a->ring.prev = a->ring.next = &a->ring;
+  a->closed = 0;
+  gcmeta(L, &anchor_key, anchor_gc, "linalg.storage anchor");
+  lua_setmetatable(L, -2);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &anchor_key);
+  return a;
+}
+
 size_t la_extmin = LA_EXTMIN;
 
-void la_initextmin(void) {
+void la_initext(lua_State *L) {
   const char *s = getenv("LINALG_EXTERNAL_MIN");
   char *end;
   unsigned long long v;
+  anchor(L);
   if (s == NULL || *s == '\0') return;
   v = strtoull(s, &end, 10);
   if (*end == '\0' && v > 0) la_extmin = (size_t)v;
 }
 
-/* the owner of a block outside the heap */
-typedef struct la_Ext { void *p; size_t size; } la_Ext;
-static const char ext_key = 'E';   /* its metatable, in the registry */
-
-static int ext_gc(lua_State *L) {
-  la_Ext *b = (la_Ext *)lua_touserdata(L, 1);
-  if (b && b->p) {
-    void *ud;
-    lua_Alloc f = lua_getallocf(L, &ud);
-    f(ud, b->p, b->size, 0);
-    b->p = NULL;
-  }
-  return 0;
-}
-
 void *la_allocext(lua_State *L, const char *fname, size_t sz, const char *what) {
   void *ud;
   lua_Alloc f = lua_getallocf(L, &ud);
-  size_t kb = sz >> 10;
-  la_Ext *b = (la_Ext *)lua_newuserdatauv(L, sizeof(la_Ext), 0);
-  b->p = NULL;
-  b->size = sz;
-  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &ext_key) != LUA_TTABLE) {
-    lua_pop(L, 1);
-    lua_createtable(L, 0, 2);
-    lua_pushcfunction(L, ext_gc);
-    lua_setfield(L, -2, "__gc");
-    lua_pushliteral(L, "linalg.storage");
-    lua_setfield(L, -2, "__metatable");
-    lua_pushvalue(L, -1);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &ext_key);
-  }
+  size_t kb = sz >> 10, total = sz + sizeof(la_Blk);
+  la_Anchor *a = anchor(L);
+  la_Ext *e = (la_Ext *)lua_newuserdatauv(L, sizeof(la_Ext), 0);
+  la_Blk *b;
+  e->b = NULL;
+  e->a = a;
+  gcmeta(L, &ext_key, ext_gc, "linalg.storage");
   lua_setmetatable(L, -2);                   /* __gc set before the block exists */
-  b->p = f(ud, NULL, 0, sz);
-  if (b->p == NULL) {                        /* as Lua does: a full collection, once more */
+  if (total < sz) nomem(L, fname, sz, what);
+  b = (la_Blk *)f(ud, NULL, 0, total);
+  if (b == NULL) {                           /* as Lua does: a full collection, once more */
     lua_gc(L, LUA_GCCOLLECT, 0);
-    b->p = f(ud, NULL, 0, sz);
+    b = (la_Blk *)f(ud, NULL, 0, total);
   }
-  if (b->p == NULL) nomem(L, fname, sz, what);
+  if (b == NULL) nomem(L, fname, sz, what);
+  b->size = total;
+  b->next = a->ring.next;                    /* on the ring before anything can fail */
+  b->prev = &a->ring;
+  a->ring.next->prev = b;
+  a->ring.next = b;
+  e->b = b;
   /* the collector's pace for bytes it cannot see (it is not restarted if
   ** the host stopped it) */
   if (la_compat_gcrunning(L)) lua_gc(L, LUA_GCSTEP, kb > INT_MAX ? INT_MAX : (int)kb);
   la_headroom(sz);
-  return b->p;
+  return b + 1;
 }
 
 static int newud(lua_State *L) {

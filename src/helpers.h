@@ -163,10 +163,13 @@ void *la_allocud(lua_State *L, const char *fname, size_t sz, int nuv, const char
 ** proportion (lua_gc LUA_GCSTEP by sz / 1024). Out of memory is an error of
 ** fname's that says what was asked. la_extmin is LA_EXTMIN, or the
 ** environment's LINALG_EXTERNAL_MIN (bytes) when the module opens: the
-** specs and spec/alloc use it to run this path with small matrices. */
+** specs and spec/alloc use it to run this path with small matrices.
+** la_initext (at luaopen) reads it and makes the state's anchor, which
+** frees at lua_close the blocks of owners whose __gc Lua dropped (a
+** finalizer's call can fail for memory). */
 #define LA_EXTMIN ((size_t)1 << 30)
 extern size_t la_extmin;
-void la_initextmin(void);
+void la_initext(lua_State *L);
 void *la_allocext(lua_State *L, const char *fname, size_t sz, const char *what);
 /* Called after each allocation of bytes (la_allocud, la_alloc, new
 ** matrices do it): OpenBLAS runs on one thread while 4 MiB of C heap

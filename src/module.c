@@ -12,7 +12,7 @@ LINALG_API int luaopen_linalg_core(lua_State *L) {
     return luaL_error(L, "linalg.core was built for %s but runs in Lua %d.%d: build it for this "
                       "Lua (make LUA=lua%d.%d)", LA_LUA_BUILT, running / 100, running % 100,
                       running / 100, running % 100);
-  la_initextmin();
+  la_initext(L);          /* storage outside the heap (helpers.c) */
   lua_newtable(L);
   la_open_matrix(L);        /* matrix.c: the type, access, views, printing */
   la_open_construct(L);     /* construct.c: matrix, zeros, eye, rand, ... */

@@ -21,6 +21,24 @@ rm -rf "$tmp/src/build"
   { cat "$tmp/rock.log"; exit 1; }
 (cd "$tmp" && eval "$(luarocks --lua-version=5.4 --tree "$tmp/tree" path)" && lua5.4 -e "$smoke")
 
+# 1'. the other Lua versions: luarocks make into a tree of each, then the
+# smoke test with its interpreter (LuaJIT through the 5.1 tree: the 5.1 ABI).
+# One copy of the sources; each version builds into its own folder.
+smoke_any='local la = require "linalg"
+local y = la.matrix{{1,2},{3,4},{5,6}} * la.vector{2,-1}
+assert(y == la.vector{0,2,4}, "wrong product")
+print("smoke: linalg " .. la.version .. " under " .. la.config().lua)'
+for v in 5.1 5.2 5.3; do
+  command -v "lua$v" >/dev/null 2>&1 || { echo "check-install: lua$v skipped (not installed)"; continue; }
+  (cd "$tmp/src" && luarocks --lua-version=$v --tree "$tmp/tree$v" make rockspec/linalg-scm-1.rockspec \
+    >"$tmp/rock$v.log" 2>&1) || { cat "$tmp/rock$v.log"; exit 1; }
+  luas="lua$v"
+  [ $v = 5.1 ] && command -v luajit >/dev/null 2>&1 && luas="lua5.1 luajit"
+  for l in $luas; do
+    (cd "$tmp" && eval "$(luarocks --lua-version=$v --tree "$tmp/tree$v" path)" && $l -e "$smoke_any")
+  done
+done
+
 # 1a. the linalg-mpi rock into the same tree (it depends on linalg), where mpicc is
 if command -v mpicc >/dev/null 2>&1; then
   (cd "$tmp/src" && luarocks --lua-version=5.4 --tree "$tmp/tree" make rockspec/linalg-mpi-scm-1.rockspec >"$tmp/rockmpi.log" 2>&1) ||

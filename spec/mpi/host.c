@@ -20,7 +20,7 @@ static const char script[] =
   "local r, p = mpi.rank(opts), mpi.size(opts)\n"
   "assert(r == HALF_RANK and p == HALF_SIZE, 'rank/size of the half communicator')\n"
   "local A, b = la.randn(90, 4, 10 + GROUP), la.randn(90, 1, 20 + GROUP)\n"
-  "local first, last = r * 90 // p + 1, (r + 1) * 90 // p\n"
+  "local first, last = math.floor(r * 90 / p) + 1, math.floor((r + 1) * 90 / p)\n"
   "local x = mpi.lstsq(A:sub(first, last, 1, 4):copy(), b:sub(first, last, 1, 1):copy(), opts)\n"
   "local x0 = la.lstsq(A, b)\n"
   "assert(la.norm(x - x0) <= 1e-12 * la.norm(x0), 'x differs from lstsq over the group')\n";
