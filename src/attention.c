@@ -216,7 +216,7 @@ static void attention32(lua_State *L, const lak_Attn *a, const la_Mat *Q, const 
     int nt = openblas_get_num_threads();
     nt = nt < 1 ? 1 : nt > LAK_ATTN_MAXTHREADS ? LAK_ATTN_MAXTHREADS : nt;
     lak_sattention(&s, O->fdata, O->ld, lse ? lse->fdata : NULL,
-                   LA_SCRATCH(L, float, lak_sattn_work(&s, nt)), nt);
+                   LA_KEPTWORK(L, float, lak_sattn_work(&s, nt)), nt);
   } else {
     float *mx = LA_SCRATCH(L, float, 2 * (size_t)(s.nk > 0 ? s.nq : 0));
     lak_sattention_weights(&s, O->fdata, O->ld, A->fdata, A->ld, lse ? lse->fdata : NULL,
@@ -251,6 +251,7 @@ static int l_attention(lua_State *L) {
   attnopts(L, oi, f32 ? LA_F32 : LA_F64, &a, &M, &B, &weights, &wantlse);
   if (f32) {
     attention32(L, &a, Q, K, V, M, B, weights, wantlse, F);
+    la_keepwork(L, -1);
     lua_pop(L, 1);                       /* the workspace */
     return 1 + weights + wantlse;
   }
@@ -263,12 +264,13 @@ static int l_attention(lua_State *L) {
     int nt = openblas_get_num_threads();
     nt = nt < 1 ? 1 : nt > LAK_ATTN_MAXTHREADS ? LAK_ATTN_MAXTHREADS : nt;
     lak_attention(&a, O->data, O->ld, lse ? lse->data : NULL,
-                  la_scratch(L, lak_attn_work(&a, nt)), nt);
+                  LA_KEPTWORK(L, double, lak_attn_work(&a, nt)), nt);
   } else {
     double *mx = la_scratch(L, 2 * (size_t)(a.nk > 0 ? a.nq : 0));
     lak_attention_weights(&a, O->data, O->ld, A->data, A->ld, lse ? lse->data : NULL,
                           mx, mx + a.nq);
   }
+  la_keepwork(L, -1);
   lua_pop(L, 1);                         /* the workspace */
   return 1 + weights + wantlse;          /* O [, A] [, lse] */
 }

@@ -569,6 +569,53 @@ void *la_alloc(lua_State *L, size_t n, size_t size) {
   return la_allocud(L, la_fname(L), n * size, 0, "workspace");
 }
 
+/* the workspace a call gave back (la_keepwork): registry[&work_key][1] */
+static char work_key;
+
+/* a plain block (la_alloc's userdata, no metatable) that la_keptwork can hand out */
+static int reusable(lua_State *L, int idx, size_t *sz) {
+  if (lua_type(L, idx) != LUA_TUSERDATA || lua_getmetatable(L, idx)) {
+    if (lua_type(L, idx) == LUA_TUSERDATA) lua_pop(L, 1);
+    return 0;
+  }
+  *sz = lua_rawlen(L, idx);
+  return *sz >= LA_BIGALLOC && *sz <= LA_WORKCACHE && *sz < la_extmin;
+}
+
+void *la_keptwork(lua_State *L, size_t n, size_t size) {
+  size_t have;
+  if (n <= LA_WORKCACHE / size &&
+      lua_rawgetp(L, LUA_REGISTRYINDEX, &work_key) == LUA_TTABLE) {
+    lua_rawgeti(L, -1, 1);
+    if (reusable(L, -1, &have) && have >= n * size) {
+      lua_pushnil(L);
+      lua_rawseti(L, -3, 1);                   /* taken: a nested call gets its own */
+      lua_remove(L, -2);
+      return lua_touserdata(L, -1);
+    }
+    lua_pop(L, 2);
+  } else if (n <= LA_WORKCACHE / size) lua_pop(L, 1);
+  return la_alloc(L, n, size);
+}
+
+void la_keepwork(lua_State *L, int idx) {
+  size_t sz;
+  idx = lua_absindex(L, idx);
+  if (!reusable(L, idx, &sz)) return;
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &work_key) != LUA_TTABLE) {
+    lua_pop(L, 1);
+    lua_createtable(L, 1, 0);
+    lua_pushvalue(L, -1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &work_key);
+  }
+  lua_rawgeti(L, -1, 1);                       /* keep the larger of the two */
+  if (!reusable(L, -1, &sz) || sz <= lua_rawlen(L, idx)) {
+    lua_pushvalue(L, idx);
+    lua_rawseti(L, -3, 1);
+  }
+  lua_pop(L, 2);
+}
+
 int la_optcheckfinite(lua_State *L, int idx, const char *fname) {
   return la_optbool(L, idx, "check_finite", 1, fname);
 }

@@ -149,6 +149,18 @@ int la_optsat(lua_State *L, int first);
 ** error or not; running out of memory is an error of la_fname's. */
 void *la_alloc(lua_State *L, size_t n, size_t size);
 #define LA_SCRATCH(L, T, n) ((T *)la_alloc((L), (n), sizeof(T)))
+/* la_alloc for a workspace a function asks for on every call (pushes 1):
+** the block the last such call gave back with la_keepwork(L, idx) when it
+** is large enough, else a new one. One block of at most LA_WORKCACHE bytes
+** is kept per Lua state until it closes (a weak reference would lose it to
+** the collection cycles small results set off); a nested call, or one
+** after an error (whose block the GC takes), allocates its own. Workspaces
+** of 64 KiB to 2 MiB then cost no mmap, munmap and page faults per call
+** (LuaJIT's allocator maps every block of 128 KiB and more anew). */
+#define LA_WORKCACHE ((size_t)2 << 20)
+void *la_keptwork(lua_State *L, size_t n, size_t size);
+void la_keepwork(lua_State *L, int idx);
+#define LA_KEPTWORK(L, T, n) ((T *)la_keptwork((L), (n), sizeof(T)))
 #define la_scratch(L, n) LA_SCRATCH(L, double, n)
 /* A full userdata of sz bytes with nuv user values (pushes 1): from
 ** LA_BIGALLOC bytes on through a protected call, so that running out of
