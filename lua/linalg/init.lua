@@ -47,6 +47,7 @@ local argtype = la.argtype      -- internal: the core's result type of its matri
 la.argtype = nil
 la.nargs = nil                  -- internal: util.arity bounds argument counts through it
 la.files = nil                  -- internal: util keeps the file access of src/files.c
+la.csv = nil                    -- internal: util keeps load_csv's parser (src/csv.c)
 
 local EPS = 2.220446049250313e-16
 local EPS32 = 1.1920928955078125e-07
