@@ -116,7 +116,7 @@ local cases = {
   plot_vectors = {{{{la.vector{1, 0.5}, label = "u"}, path = tmpfile}}, files = true},
   load_npy = {{"spec/fixtures/f4.npy"}, none = true}, npy_info = {{"spec/fixtures/f4.npy"}, none = true},
   load_csv = {{"spec/fixtures/README.md"}, none = true},
-  threads = {{}, none = true}, config = {{}, none = true},
+  threads = {{}, none = true}, config = {{}, none = true}, printoptions = {{}, none = true},
   lsq_state = {{3}, none = true},
   -- round two
   slogdet = {{G}, tol = 10 * la.cond(G) * EPS32}, multi_dot = {{{G, S, G}}},

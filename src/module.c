@@ -15,6 +15,7 @@ LINALG_API int luaopen_linalg_core(lua_State *L) {
   la_initextmin();
   lua_newtable(L);
   la_open_matrix(L);        /* matrix.c: the type, access, views, printing */
+  la_open_print(L);         /* print.c: __tostring, printoptions */
   la_open_construct(L);     /* construct.c: matrix, zeros, eye, rand, ... */
   la_open_shape(L);         /* shape.c: ranges, full, tile, flip, slice, ... */
   la_open_arith(L);         /* arith.c: operators, products, map */
