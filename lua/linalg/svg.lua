@@ -103,10 +103,10 @@ local function finite(x) return x == x and x > -math.huge and x < math.huge end
 
 -- ----------------------------------------------------------------- heatmap
 
--- Block means so that at most `cap` cells are drawn per side.
-local function downsample(A, cap)
+-- Block means so that at most `capr` cells are drawn down and `capc` across.
+local function downsample(A, capr, capc)
   local m, n = A:shape()
-  local fr, fc = math.max(1, math.ceil(m / cap)), math.max(1, math.ceil(n / cap))
+  local fr, fc = math.max(1, math.ceil(m / capr)), math.max(1, math.ceil(n / capc))
   if fr == 1 and fc == 1 then return A, 1, 1 end
   local R = core.zeros(math.ceil(m / fr), math.ceil(n / fc))
   for i = 1, R:rows() do
@@ -216,7 +216,10 @@ function M.heatmap(A, path, opts)
   end
   local rl = labels(opts.row_labels, m, "row_labels", "rows")
   local cl = labels(opts.col_labels, n, "col_labels", "columns")
-  local D, fr, fc = downsample(A, cap)
+  -- a thin matrix (a weight row, a column) keeps up to 800 cells along
+  -- itself unless max_cells says otherwise
+  local thin = not opts.max_cells and math.min(m, n) <= 8
+  local D, fr, fc = downsample(A, thin and n <= 8 and 800 or cap, thin and m <= 8 and 800 or cap)
   local dm, dn = D:shape()
   local lo, hi, nan = math.huge, -math.huge, false     -- the range of the cells shown
   for j = 1, dn do for i = 1, dm do
@@ -240,20 +243,26 @@ function M.heatmap(A, path, opts)
     return (x * 0.5 - lo * 0.5) / (hi * 0.5 - lo * 0.5)
   end
   local cell = opts.cell or math.max(2, math.min(40, math.floor(600 / math.max(dm, dn))))
-  local step = math.max(1, math.ceil(13 / cell))       -- labels at least 13 px apart
+  -- cells cw wide and ch high: a thin picture is stretched across its short
+  -- side to a readable band (at least 80 px, cells at most 40)
+  local cw, ch = cell, cell
+  if not opts.cell and dm * ch < 80 then ch = math.max(cell, math.min(40, math.floor(80 / dm))) end
+  if not opts.cell and dn * cw < 80 then cw = math.max(cell, math.min(40, math.floor(80 / dn))) end
+  -- labels at least 13 px apart
+  local rstep, cstep = math.max(1, math.ceil(13 / ch)), math.max(1, math.ceil(13 / cw))
   -- axis labels: the given ones, else indices; the first of each block
-  local rowtext, rw = axislabels(dm, step, fr, rl)
-  local coltext, cw = axislabels(dn, step, fc, cl)
+  local rowtext, rw = axislabels(dm, rstep, fr, rl)
+  local coltext, cwid = axislabels(dn, cstep, fc, cl)
   local left = math.min(240, math.max(20, rw + 12))
-  local top = (opts.title and 36 or 12) + math.min(200, math.floor(cw * 0.87) + 10)
+  local top = (opts.title and 36 or 12) + math.min(200, math.floor(cwid * 0.87) + 10)
   -- legend: a vertical colour bar, ticks at round values, NaN below it
-  local lx, ly, lh = left + dn * cell + 20, top, math.max(60, math.min(300, dm * cell))
+  local lx, ly, lh = left + dn * cw + 20, top, math.max(60, math.min(300, dm * ch))
   local tv = ticks(lo, hi, math.max(2, math.min(6, compat.idiv(lh, 40))))
   local tt = tickfmt(tv, #tv > 1 and tv[2] - tv[1] or nil)
   local tw = 0
   for _, s in ipairs(tt) do tw = math.max(tw, textwidth(s)) end
   local W = lx + 16 + 8 + math.max(tw, nan and 28 or 0) + 12
-  local H = math.max(top + dm * cell + 30, ly + lh + (nan and 40 or 16))
+  local H = math.max(top + dm * ch + 30, ly + lh + (nan and 40 or 16))
   if opts.title then W = math.max(W, left + compat.idiv(textwidth(opts.title) * 16, 12) + 12) end
   local out = {string.format('<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="12">\n', W, H, W, H),
     '<rect width="100%" height="100%" fill="white"/>\n'}
@@ -264,18 +273,18 @@ function M.heatmap(A, path, opts)
   for i = 1, dm do
     for j = 1, dn do
       out[#out + 1] = string.format('<rect x="%d" y="%d" width="%d" height="%d" fill="%s"/>\n',
-        (j - 1) * cell, (i - 1) * cell, cell, cell, color(map, scale(D(i, j))))
+        (j - 1) * cw, (i - 1) * ch, cw, ch, color(map, scale(D(i, j))))
     end
   end
   out[#out + 1] = "</g>\n"
   out[#out + 1] = '<g class="row-labels" text-anchor="end" dominant-baseline="middle">\n'
-  for i = 1, dm, step do
-    out[#out + 1] = string.format('<text x="%d" y="%.1f">%s</text>\n', left - 4, top + (i - 0.5) * cell, esc(rowtext[i]))
+  for i = 1, dm, rstep do
+    out[#out + 1] = string.format('<text x="%d" y="%.1f">%s</text>\n', left - 4, top + (i - 0.5) * ch, esc(rowtext[i]))
   end
   out[#out + 1] = '</g>\n<g class="col-labels">\n'
-  for j = 1, dn, step do
+  for j = 1, dn, cstep do
     out[#out + 1] = string.format('<text transform="translate(%d,%d) rotate(-60)">%s</text>\n',
-      math.floor(left + (j - 0.5) * cell), top - 4, esc(coltext[j]))
+      math.floor(left + (j - 0.5) * cw), top - 4, esc(coltext[j]))
   end
   out[#out + 1] = '</g>\n<g class="legend">\n'
   for k = 0, 49 do
@@ -295,7 +304,7 @@ function M.heatmap(A, path, opts)
   out[#out + 1] = "</g>\n"
   if fr > 1 or fc > 1 then
     out[#out + 1] = string.format('<text x="%d" y="%d" fill="#555">%dx%d shown as %dx%d block means</text>\n',
-      left, top + dm * cell + 18, m, n, dm, dn)
+      left, top + dm * ch + 18, m, n, dm, dn)
   end
   out[#out + 1] = "</svg>\n"
   util.writefile(path, out, "heatmap", 2)
@@ -328,6 +337,30 @@ local function split(t, fname, what)
     end
   end
   return n, named
+end
+
+-- Where an arrow's label goes (pixels from (x0, y0) to (x1, y1)): beyond the
+-- tip along the arrow, clear of its head (the head is 20 px long, drawn
+-- back from the tip), or, for an arrow drawn from a point, beside the
+-- middle of its shaft; anchored so that the text runs away from the arrow.
+-- Returns x, y (the text's baseline), the anchor and the rest of args.
+local function labelat(x0, y0, x1, y1, mid, ...)
+  local dx, dy = x1 - x0, y1 - y0
+  local len = math.sqrt(dx * dx + dy * dy)
+  if len == 0 then return x1 + 6, y1 - 6, "start", ... end
+  local ux, uy = dx / len, dy / len
+  local ox, oy, cx, cy
+  if mid then                               -- beside the shaft, on its left
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    ox, oy = uy, -ux
+  else
+    cx, cy, ox, oy = x1, y1, ux, uy
+  end
+  local x, y = cx + ox * 10, cy + oy * 10
+  local anchor = ox > 0.35 and "start" or ox < -0.35 and "end" or "middle"
+  -- the baseline: text hangs below a point under the arrow, sits above one over it
+  y = y + (oy > 0.35 and 12 or oy < -0.35 and -2 or 5)
+  return x, y, anchor, ...
 end
 
 local SPEC = {path = "string", title = "string", right_angles = "table"}
@@ -432,10 +465,9 @@ function M.plot_vectors(spec)
   for k, a in ipairs(arrows) do
     out[#out + 1] = string.format('<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="2.5"%s marker-end="url(#h%d)"/>\n',
       px(a[1]), py(a[2]), px(a[3]), py(a[4]), esc(a[6]), a[7] and ' stroke-dasharray="7,5"' or "", k)
-    if a[5] then       -- at the tip; at the middle for an arrow drawn from a point
-      local mid = a[1] ~= 0 or a[2] ~= 0
-      local lx, ly = mid and (a[1] + a[3]) / 2 or a[3], mid and (a[2] + a[4]) / 2 or a[4]
-      out[#out + 1] = string.format('<text x="%.1f" y="%.1f" fill="%s">%s</text>\n', px(lx) + 6, py(ly) - 6, esc(a[6]), esc(a[5]))
+    if a[5] then
+      out[#out + 1] = string.format('<text x="%.1f" y="%.1f" text-anchor="%s" fill="%s">%s</text>\n',
+        labelat(px(a[1]), py(a[2]), px(a[3]), py(a[4]), a[1] ~= 0 or a[2] ~= 0, esc(a[6]), esc(a[5])))
     end
   end
   out[#out + 1] = "</svg>\n"
