@@ -139,18 +139,21 @@ static void header(lua_State *L, luaL_Buffer *B, const la_Mat *A) {
 static void vector(luaL_Buffer *B, const la_Mat *A, const int *ix, int n,
                    const Fmt *f, const POpts *o) {
   char buf[600];
-  int k, col = 1;
-  luaL_addstring(B, "\n[");
+  int k, col = 1, pad = 0;           /* pad: trailing spaces of the last number, */
+  luaL_addstring(B, "\n[");          /* written only when more follows on its line */
   for (k = 0; k < n; k++) {
-    int i = ix[k], len, last = k == n - 1;
+    int i = ix[k], len, last = k == n - 1, end;
     if (i < 0) snprintf(buf, sizeof buf, "...");
     else format(A->cols == 1 ? la_get(A, i, 0) : la_get(A, 0, i), f, buf, sizeof buf);
     len = (int)strlen(buf) + (k > 0) + last;
     if (k > 0 && col + len > o->linewidth) { luaL_addstring(B, "\n "); col = 1; len -= 1; }
-    else if (k > 0) luaL_addchar(B, ' ');
-    luaL_addstring(B, buf);
+    else if (k > 0) { for (; pad > 0; pad--) luaL_addchar(B, ' '); luaL_addchar(B, ' '); }
+    for (end = (int)strlen(buf); end > 0 && buf[end - 1] == ' '; end--) {}
+    pad = (int)strlen(buf) - end;
+    luaL_addlstring(B, buf, (size_t)end);
     col += len;
   }
+  for (; pad > 0; pad--) luaL_addchar(B, ' ');
   luaL_addchar(B, ']');
 }
 

@@ -354,7 +354,13 @@ function M.load_csv(path, opts)
   local csv = util.csv
   local cols, numeric = opts.columns, true
   if cols then
-    for k = 1, compat.rawlen(cols) do numeric = numeric and type(rawget(cols, k)) ~= "string" end
+    for k = 1, compat.rawlen(cols) do
+      local c = rawget(cols, k)
+      if type(c) == "string" and not opts.header then
+        fail("load_csv", "columns entry %d (%q) is a name: names need header = true", k, c)
+      end
+      numeric = numeric and type(c) ~= "string"
+    end
   end
   return util.withfile(path, "load_csv", 1, function(f)
     local p = csv.new(sep, quote, comment, skip, opts.header or false, na)
