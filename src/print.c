@@ -237,7 +237,7 @@ static int l_printoptions(lua_State *L) {
   pushopts(L, o);
   if (lua_isnoneornil(L, 1)) return 1;
   n.precision = optrange(L, "precision", o->precision, 0, 17, F);
-  n.threshold = optrange(L, "threshold", o->threshold, 0, LUA_MAXINTEGER, F);
+  n.threshold = optrange(L, "threshold", o->threshold, 0, (lua_Integer)1 << 52, F);
   n.edgeitems = optrange(L, "edgeitems", o->edgeitems, 1, 1000000, F);
   n.linewidth = optrange(L, "linewidth", o->linewidth, 10, 1000000, F);
   n.suppress = la_optbool(L, 1, "suppress", o->suppress, F);
