@@ -36,6 +36,9 @@ describe("linalg.load_csv on ordinary files", function()
     assert.is_true(isnan(B(1, 2)))
     assert.error_matches(function() load("1,,3\n", {na = {}}) end,
       'row 1, column 2 (line 1): "" is not a number', 1, true)
+    -- the file's very first field empty (no byte of a field read yet)
+    assert.error_matches(function() load(",1\n", {na = {}}) end,
+      'row 1, column 1 (line 1): "" is not a number', 1, true)
   end)
 
   it("splits on runs of spaces and tabs with sep = ' '", function()

@@ -337,6 +337,7 @@ static int l_new(lua_State *L) {
   c->line = 1;
   c->state = c->skip > 0 ? S_SKIP : c->sep < 0 ? S_WS : S_FIELD;
   luaL_checktype(L, 6, LUA_TTABLE);
+  grow(L, (void **)&c->fld, &c->fcap, 64, 1);   /* never NULL: an empty field is "" */
   readna(L, c, 6);
   lua_settop(L, 7);
   return 1;
