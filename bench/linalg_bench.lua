@@ -205,4 +205,21 @@ function suites.attention32()
   end
 end
 
+-- load_csv on a 100 MB numeric CSV (500000 x 10, 17 significant digits);
+-- the file is written once, with the same text as numpy_bench.py writes
+function suites.csv()
+  local path = os.getenv("LINALG_BENCH_CSV") or "/tmp/linalg_bench.csv"
+  local f = io.open(path, "rb")
+  if f then f:close() else
+    f = assert(io.open(path, "wb"))
+    for i = 0, 499999 do
+      local row = {}
+      for j = 0, 9 do row[j + 1] = string.format("%.17g", ((i * 7919 + j * 104729) % 1000003) / 997 - 500) end
+      f:write(table.concat(row, ","), "\n")
+    end
+    assert(f:close())
+  end
+  out("csv_load", time(function() return la.load_csv(path) end, 3))
+end
+
 for i = 2, #arg do suites[arg[i]]() end

@@ -115,7 +115,19 @@ def lstsq32():
         out("ls32_scipy_" + drv, timeit(f, 5))
 
 
-SUITES = {"random": random, "sgemm": sgemm, "lstsq32": lstsq32, "elementwise": elementwise, "attention": attention, "dgemm": dgemm, "tiny": tiny, "lstsq": lstsq, "gs": gs}
+def csv():
+    """np.loadtxt on bench/linalg_bench.lua's 100 MB CSV (written here if
+    missing, with the same text)."""
+    import os
+    path = os.environ.get("LINALG_BENCH_CSV", "/tmp/linalg_bench.csv")
+    if not os.path.exists(path):
+        i = np.arange(500000)[:, None]
+        j = np.arange(10)[None, :]
+        np.savetxt(path, ((i * 7919 + j * 104729) % 1000003) / 997 - 500, delimiter=",", fmt="%.17g")
+    out("csv_load", timeit(lambda: np.loadtxt(path, delimiter=","), 3))
+
+
+SUITES = {"csv": csv, "random": random, "sgemm": sgemm, "lstsq32": lstsq32, "elementwise": elementwise, "attention": attention, "dgemm": dgemm, "tiny": tiny, "lstsq": lstsq, "gs": gs}
 for name in sys.argv[1:]:
     if name in SUITES:
         SUITES[name]()

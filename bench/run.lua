@@ -223,6 +223,14 @@ local function gemm(op, title, t64, t32)
   end
 end
 
+function suites.csv()
+  local L, N = linalg(1, "csv"), numpy(1, "csv")
+  print("\nload_csv vs np.loadtxt(path, delimiter=\",\"), 100 MB numeric CSV (500000 x 10), 1 thread, seconds")
+  print(string.format("%-20s %10s %10s %14s", "", "linalg", "NumPy", "NumPy/linalg"))
+  print(string.format("%-20s %10s %10s %14s", "load 500000 x 10", f(L.csv_load, "%.3f"), f(N.csv_load, "%.3f"),
+    ratio(N.csv_load, L.csv_load)))
+end
+
 function suites.dgemm() gemm("dgemm", "", "linalg", "NumPy") end
 function suites.sgemm() gemm("sgemm", "float32, ", "linalg f32", "NumPy f32") end
 
@@ -387,7 +395,7 @@ function suites.luaversions()
 end
 
 local order = {"dgemm", "sgemm", "tiny", "tiny32", "lstsq", "lstsq32", "gs", "agree", "attention", "attention32",
-  "memory", "memory32", "elementwise", "random", "luaversions"}
+  "memory", "memory32", "elementwise", "random", "csv", "luaversions"}
 local want = #arg > 0 and arg or order
 print(string.format("linalg bench: medians over %d processes of medians of repetitions;", PROCS))
 print("GFLOP/s ratios > 1: linalg faster; time ratios < 1: linalg faster")

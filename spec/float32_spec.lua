@@ -113,10 +113,13 @@ local cases = {
   -- files and pictures (checked by `files` below), and the runtime
   save_npy = {{W, tmpfile}, files = true}, save_csv = {{W, tmpfile}, files = true},
   heatmap = {{W, tmpfile}, files = true},
+  scatter = {{la.vector{1, 2}, la.vector{3, 4}, tmpfile}, files = true},
+  lineplot = {{la.vector{1, 2}, la.vector{3, 4}, tmpfile}, files = true},
+  histogram = {{la.vector{1, 2, 2}, tmpfile}, files = true},
   plot_vectors = {{{{la.vector{1, 0.5}, label = "u"}, path = tmpfile}}, files = true},
   load_npy = {{"spec/fixtures/f4.npy"}, none = true}, npy_info = {{"spec/fixtures/f4.npy"}, none = true},
   load_csv = {{"spec/fixtures/README.md"}, none = true},
-  threads = {{}, none = true}, config = {{}, none = true},
+  threads = {{}, none = true}, config = {{}, none = true}, printoptions = {{}, none = true},
   lsq_state = {{3}, none = true},
   -- round two
   slogdet = {{G}, tol = 10 * la.cond(G) * EPS32}, multi_dot = {{{G, S, G}}},

@@ -182,7 +182,7 @@ describe("hostile arguments", function()
     for _, fn in ipairs(api) do listed[fn[1]] = true end
     -- multihead_attention, heatmap and plot_vectors have hostile cases in their own specs
     for _, name in ipairs{"multihead_attention", "is_matrix", "threads", "heatmap", "plot_vectors",
-                         "config", "lsq_state"} do  -- lsq_state: spec/lsq_state_spec.lua
+                         "config", "lsq_state", "printoptions", "scatter", "lineplot", "histogram"} do  -- lsq_state: spec/lsq_state_spec.lua
       listed[name] = true
     end
     for k, f in pairs(la) do

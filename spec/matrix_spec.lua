@@ -231,11 +231,12 @@ describe("linalg access", function()
   end)
 
   it("prints aligned with a shape header", function()
-    assert.are.equal("3x2 matrix\n  1  2\n  3  4\n  5  6", tostring(X))
-    assert.are.equal("2x1 matrix\n   0.5\n  -1.5", tostring(la.vector{0.5, -1.5}))
-    assert.are.equal("1x2 matrix (view)\n  3  4", tostring(X:row(2)))
+    -- numbers as NumPy prints them (printoptions); a vector on one line
+    assert.are.equal("3x2 matrix\n  1.  2.\n  3.  4.\n  5.  6.", tostring(X))
+    assert.are.equal("2x1 matrix\n[ 0.5 -1.5]", tostring(la.vector{0.5, -1.5}))
+    assert.are.equal("1x2 matrix (view)\n[3. 4.]", tostring(X:row(2)))
     assert.are.equal("0x3 matrix", tostring(la.zeros(0, 3)))
-    assert.are.equal("1x3 matrix\n  nan  inf  -inf", tostring(la.matrix{{0 / 0, 1 / 0, -1 / 0}}))
+    assert.are.equal("1x3 matrix\n[ nan  inf -inf]", tostring(la.matrix{{0 / 0, 1 / 0, -1 / 0}}))
   end)
 
   it("elides large matrices like NumPy", function()
@@ -246,7 +247,9 @@ describe("linalg access", function()
     assert.are.equal(8, #lines)            -- header, 3 rows, ':' row, 3 rows
     assert.is_truthy(lines[2]:find("...", 1, true))
     assert.are.equal(7, select(2, lines[2]:gsub("1", "")) + 1)
-    assert.are.equal(1001, #tostring(la.zeros(1000, 1)):gsub("[^\n]", "") + 1)
+    -- a vector of 1000 wraps at 75 columns, "]" included: 42 lines as
+    -- numpy 1.24's str(np.zeros(1000)) (with our header line instead of none)
+    assert.are.equal(42, #tostring(la.zeros(1000, 1)):gsub("[^\n]", "") + 1)
   end)
 
   it("__close marks a matrix unusable", function()

@@ -17,7 +17,7 @@ describe("bin/linalg-repl", function()
   it("prints expressions, runs statements, continues lines, survives errors", function()
     local out = repl("A = la.matrix{{1,2},{3,4}}\nA * A.T\nfor i = 1,\n 2 do print('i=' .. i) end\n",
                      "la.zeros(-1, 1)\nla.det(A)\nexit\n")
-    assert.is_truthy(out:find("2x2 matrix\n   5  11\n  11  25", 1, true))
+    assert.is_truthy(out:find("2x2 matrix\n   5.  11.\n  11.  25.", 1, true))
     assert.is_truthy(out:find("i=1\ni=2", 1, true))
     assert.is_truthy(out:find("linalg.zeros: bad argument #1", 1, true))
     assert.is_truthy(out:find("ans = " .. tostring(-2.0), 1, true))   -- "-2" where numbers are doubles

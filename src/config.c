@@ -71,6 +71,47 @@ static void setstr(lua_State *L, const char *key, const char *v) {
   lua_setfield(L, -2, key);
 }
 
+/* pushes "\n  label: value" for field key of the table at 1 (its string
+** form), or nothing when it is nil; returns how many it pushed */
+static int line(lua_State *L, const char *label, const char *key) {
+  lua_getfield(L, 1, key);
+  if (lua_isnil(L, -1)) { lua_pop(L, 1); return 0; }
+  lua_pushfstring(L, "\n  %s: %s", label, lua_isstring(L, -1) ? lua_tostring(L, -1)
+                                                              : luaL_typename(L, -1));
+  lua_remove(L, -2);
+  return 1;
+}
+
+/* __tostring of config()'s table: a readable summary, one fact a line */
+static int m_config_tostring(lua_State *L) {
+  int i, n = 1;
+  luaL_checktype(L, 1, LUA_TTABLE);
+  lua_settop(L, 1);
+  lua_getfield(L, 1, "simd");
+  lua_pushliteral(L, "");
+  for (i = 1; lua_istable(L, 2); i++) {          /* the SIMD paths as one string at 3 */
+    lua_rawgeti(L, 2, i);
+    if (!lua_isstring(L, -1)) { lua_pop(L, 1); break; }
+    lua_pushfstring(L, "%s %s", lua_tostring(L, 3), lua_tostring(L, -1));
+    lua_replace(L, 3);
+    lua_pop(L, 1);
+  }
+  lua_getfield(L, 1, "version");
+  lua_pushfstring(L, "linalg %s", lua_isstring(L, -1) ? lua_tostring(L, -1) : "?");
+  lua_remove(L, -2);
+  n += line(L, "Lua", "lua");
+  n += line(L, "BLAS", "blas");
+  n += line(L, "core", "core");
+  n += line(L, "threads", "threads");
+  n += line(L, "compiler", "compiler");
+  lua_pushfstring(L, "\n  SIMD compiled:%s", lua_tostring(L, 3));
+  n++;
+  n += line(L, "SIMD in use", "simd_active");
+  n += line(L, "attention kernel", "attention");
+  lua_concat(L, n);
+  return 1;
+}
+
 /* config() -> {blas, blas_name, blas_version, core, threads, compiler,
 ** simd = {paths compiled}, simd_active, attention, version}: pushes 1 */
 static int l_config(lua_State *L) {
@@ -97,6 +138,11 @@ static int l_config(lua_State *L) {
   setstr(L, "version", LINALG_VERSION);
   pushlua(L);
   lua_setfield(L, -2, "lua");
+  if (luaL_newmetatable(L, "linalg.config")) {
+    lua_pushcfunction(L, m_config_tostring);
+    lua_setfield(L, -2, "__tostring");
+  }
+  lua_setmetatable(L, -2);
   return 1;
 }
 

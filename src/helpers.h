@@ -326,5 +326,7 @@ void la_open_bytes(lua_State *L);
 void la_open_config(lua_State *L);
 void la_open_random(lua_State *L);
 void la_open_files(lua_State *L);
+void la_open_csv(lua_State *L);
+void la_open_print(lua_State *L);
 
 #endif

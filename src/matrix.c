@@ -690,73 +690,6 @@ static int m_close(lua_State *L) {
   return 0;
 }
 
-/* ---------------------------------------------------- printing */
-
-#define ELIDE_OVER 1000   /* entries, as NumPy's threshold */
-#define EDGE 3            /* rows / columns kept at each end when eliding */
-
-static void fmtnum(char *buf, size_t sz, double x) {
-  if (isnan(x)) snprintf(buf, sz, "nan");
-  else if (isinf(x)) snprintf(buf, sz, x > 0 ? "inf" : "-inf");
-  else snprintf(buf, sz, "%.6g", x == 0.0 ? 0.0 : x);   /* no "-0" */
-}
-
-/* Fills idx with the indices shown along a dimension of length n; -1 marks
-** the ellipsis. Returns how many. */
-static int shown(int n, int elide, int *idx) {
-  int k = 0, i;
-  if (!elide || n <= 2 * EDGE) { for (i = 0; i < n; i++) idx[k++] = i; return k; }
-  for (i = 0; i < EDGE; i++) idx[k++] = i;
-  idx[k++] = -1;
-  for (i = n - EDGE; i < n; i++) idx[k++] = i;
-  return k;
-}
-
-static void cell(const la_Mat *A, int i, int j, char *buf, size_t sz) {
-  if (i >= 0 && j >= 0) fmtnum(buf, sz, la_get(A, i, j));
-  else snprintf(buf, sz, "%s", i < 0 && j < 0 ? "" : i < 0 ? ":" : "...");
-}
-
-/* "3x2 matrix" then right-aligned columns; beyond ELIDE_OVER entries only
-** the first and last EDGE rows and columns, as NumPy does. */
-static int m_tostring(lua_State *L) {
-  la_Mat *A = la_checkany(L, 1, "tostring");
-  int elide = (lua_Integer)A->rows * A->cols > ELIDE_OVER, nr, nc, a, b;
-  int *ri;
-  if (LA_EMPTY(A)) {
-    lua_pushfstring(L, "%dx%d%s matrix%s", A->rows, A->cols, A->dtype == LA_F32 ? " float32" : "",
-                  (A->flags & LA_VIEW) ? " (view)" : "");
-    return 1;
-  }
-  ri = LA_SCRATCH(L, int, (size_t)A->rows + 2 * (size_t)A->cols + 16);
-  int *ci, *w;
-  char buf[64];
-  luaL_Buffer B;
-  nr = shown(A->rows, elide, ri);
-  ci = ri + nr; nc = shown(A->cols, elide, ci); w = ci + nc;
-  for (b = 0; b < nc; b++)
-    for (w[b] = 1, a = 0; a < nr; a++) {
-      int len;
-      cell(A, ri[a], ci[b], buf, sizeof buf);
-      len = (int)strlen(buf); if (len > w[b]) w[b] = len;
-    }
-  luaL_buffinit(L, &B);
-  lua_pushfstring(L, "%dx%d%s matrix%s", A->rows, A->cols, A->dtype == LA_F32 ? " float32" : "",
-                  (A->flags & LA_VIEW) ? " (view)" : "");
-  luaL_addvalue(&B);
-  for (a = 0; a < nr; a++) {
-    luaL_addchar(&B, '\n');
-    for (b = 0; b < nc; b++) {
-      int pad;
-      cell(A, ri[a], ci[b], buf, sizeof buf);
-      for (pad = w[b] + 2 - (int)strlen(buf); pad > 0; pad--) luaL_addchar(&B, ' ');
-      luaL_addstring(&B, buf);
-    }
-  }
-  luaL_pushresult(&B);
-  return 1;
-}
-
 /* ------------------------------------------------ registration */
 
 static const la_Reg funcs[] = {
@@ -768,7 +701,7 @@ static const la_Reg funcs[] = {
 
 static const la_Reg meta[] = {
   {"__len", m_len, LA_VARARG}, {"__call", m_call, LA_VARARG},
-  {"__tostring", m_tostring, LA_VARARG}, {"__close", m_close, LA_VARARG},
+  {"__close", m_close, LA_VARARG},
   {"__newindex", m_newindex, LA_VARARG}, {NULL, NULL, 0}
 };
 

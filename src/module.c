@@ -15,6 +15,7 @@ LINALG_API int luaopen_linalg_core(lua_State *L) {
   la_initext(L);          /* storage outside the heap (helpers.c) */
   lua_newtable(L);
   la_open_matrix(L);        /* matrix.c: the type, access, views, printing */
+  la_open_print(L);         /* print.c: __tostring, printoptions */
   la_open_construct(L);     /* construct.c: matrix, zeros, eye, rand, ... */
   la_open_shape(L);         /* shape.c: ranges, full, tile, flip, slice, ... */
   la_open_arith(L);         /* arith.c: operators, products, map */
@@ -32,6 +33,7 @@ LINALG_API int luaopen_linalg_core(lua_State *L) {
   la_open_random(L);        /* random.c: la.random, NumPy's streams */
   la_open_front(L);         /* front.c: what the Lua front uses */
   la_open_files(L);         /* files.c: reading and writing files (internal) */
+  la_open_csv(L);           /* csv.c: load_csv's streaming parser (internal) */
   lua_pushliteral(L, LINALG_VERSION);
   lua_setfield(L, -2, "version");
   lua_pushliteral(L, LA_LUA_BUILT);       /* init.lua compares it with _VERSION */

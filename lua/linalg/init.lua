@@ -47,6 +47,7 @@ local argtype = la.argtype      -- internal: the core's result type of its matri
 la.argtype = nil
 la.nargs = nil                  -- internal: util.arity bounds argument counts through it
 la.files = nil                  -- internal: util keeps the file access of src/files.c
+la.csv = nil                    -- internal: util keeps load_csv's parser (src/csv.c)
 
 local EPS = 2.220446049250313e-16
 local EPS32 = 1.1920928955078125e-07
@@ -527,6 +528,27 @@ la.heatmap = lazy("linalg.svg", "heatmap")
 -- @tab spec the arrows `{u, label = "u"}, ...` and `path`, `title`, `right_angles`
 -- @function la.plot_vectors
 la.plot_vectors = lazy("linalg.svg", "plot_vectors")
+--- Writes an SVG scatter plot; see `linalg.svg.scatter`.
+-- @param x vector
+-- @param y vector
+-- @string path
+-- @tparam[opt] table opts `title`, `xlabel`, `ylabel`, `xlog`, `ylog`, `color`, `size`
+-- @function la.scatter
+la.scatter = lazy("linalg.svg", "scatter")
+--- Writes an SVG line plot of one or more series; see `linalg.svg.lineplot`.
+-- @param x vector
+-- @param ys vector, matrix (a series a column) or list of vectors
+-- @string path
+-- @tparam[opt] table opts `labels`, `title`, `xlabel`, `ylabel`, `xlog`, `ylog`, `color`
+-- @function la.lineplot
+la.lineplot = lazy("linalg.svg", "lineplot")
+--- Writes an SVG histogram; see `linalg.svg.histogram`.
+-- @param x vector
+-- @string path
+-- @tparam[opt] table opts `bins` (default 10), `title`, `xlabel`, `ylabel`, `color`
+-- @return counts, edges
+-- @function la.histogram
+la.histogram = lazy("linalg.svg", "histogram")
 
 -- Element types. The functions below handle float32 matrices themselves;
 -- every other function is written for float64: a float32 argument reaches
@@ -538,7 +560,7 @@ local FLOAT32 = {}
 for name in ([[matrix vector zeros ones eye rand randn hstack vstack shape rows
   cols numel get set row col sub copy reshape totable t astype is_matrix
   asmatrix check_finite threads config lsq_state load_npy npy_info save_npy
-  load_csv save_csv heatmap plot_vectors attention matmul emul ediv pow full zeros_like
+  load_csv save_csv heatmap plot_vectors scatter lineplot histogram printoptions attention matmul emul ediv pow full zeros_like
   ones_like full_like slice arange linspace logspace diag triu tril kron tile repmat
   flip fliplr flipud roll circshift vec blkdiag qr svd eigh cholesky lu eig eigvals schur
   hessenberg null orth solve inv det pinv matrix_power lstsq sum mean prod min max var std

@@ -262,64 +262,142 @@ function M.save_npy(A, path)
   util.writefile(path, {"\147NUMPY\1\0", compat.u16le(#header), header, core.tobytes(A)}, "save_npy", 2)
 end
 
--- a CSV field as a number: Lua's tonumber, plus nan / inf / -inf as
--- NumPy and other tools write them
-local function number(v)
-  local t = v:match("^%s*(.-)%s*$")
-  local x = tonumber(t)
-  if x then return x end
-  local sign, word = t:lower():match("^([%+%-]?)(%a+)$")
-  if word == "nan" then return 0 / 0 end
-  if word == "inf" or word == "infinity" then return sign == "-" and -math.huge or math.huge end
-  return nil
-end
+local CHUNK = 1048576                     -- bytes read at a time by load_csv
 
-local function split(line, sep)
-  local out, pos = {}, 1
-  while true do
-    local a, b = line:find(sep, pos, true)
-    if not a then out[#out + 1] = line:sub(pos); return out end
-    out[#out + 1] = line:sub(pos, a - 1)
-    pos = b + 1
+-- a one-byte option of load_csv (sep, quote, comment) as the parser takes
+-- it: a byte, or -1 for none (false); sep " " is any run of spaces and tabs
+local function byteopt(v, key, default)
+  if v == nil then v = default end
+  if v == false and key ~= "sep" then return -1 end
+  if type(v) ~= "string" or #v ~= 1 or v:find("[\r\n]") then
+    if key == "sep" and (v == "" or (type(v) == "string" and v:find("[\r\n]"))) then
+      fail("load_csv", "option 'sep' must be a non-empty string without line breaks")
+    end
+    fail("load_csv", "option '%s' must be one character%s, got %s", key,
+         key == "sep" and "" or " or false", type(v) == "string" and string.format("%q", v) or typename(v))
   end
+  if key == "sep" and v == " " then return -1 end
+  return v:byte()
 end
 
---- Reads a CSV file of numbers into a matrix.
+-- the columns option as a map: input column j -> output column (0: drop)
+local function colmap(cols, names, ncols, path)
+  local map, seen = {}, {}
+  if ncols ~= math.huge then for j = 1, ncols do map[j] = 0 end end
+  local n = compat.rawlen(cols)
+  if n == 0 then fail("load_csv", "option 'columns' must list at least one column") end
+  for k = 1, n do
+    local c = rawget(cols, k)
+    local j = c
+    if type(c) == "string" then
+      if not names then fail("load_csv", "columns entry %d (%q) is a name: names need header = true", k, c) end
+      for i, name in ipairs(names) do if name == c then j = i; break end end
+      if j == c then filefail("load_csv", path, "no column named %q in the header", c) end
+    elseif not compat.isint(c) then
+      fail("load_csv", "columns entry %d must be a column number or a name, got %s", k, typename(c))
+    elseif c < 1 then
+      fail("load_csv", "columns entry %d must be >= 1, got %d", k, c)
+    elseif c > ncols then
+      filefail("load_csv", path, "column %d is outside 1..%d", c, ncols)
+    end
+    if seen[j] then fail("load_csv", "column %s is listed twice in 'columns'", tostring(c)) end
+    seen[j] = true
+    for i = #map + 1, j - 1 do map[i] = 0 end
+    map[j] = k
+  end
+  return map
+end
+
+local DEFAULT_NA = {"", "NA", "NaN", "nan"}
+
+--- Reads a CSV (or other delimited) file of numbers into a matrix.
+-- The file is read in chunks of 1 MiB and parsed in C into a growing buffer,
+-- so a file of any size needs memory for its numbers alone. A UTF-8 byte
+-- order mark is skipped; line ends are LF or CRLF; blank lines (and lines
+-- holding only a comment) are skipped; fields are trimmed of spaces and tabs.
+-- Every record must have the same number of fields as the first (the header
+-- when `header` is true): another count is an error naming the line, as is
+-- a field that is not a number (nothing is dropped silently). Only a regular
+-- file is read (a FIFO or a device is refused, as by `load_npy`).
 -- @string path
--- @tparam[opt] table opts `sep` (default ","), `header` (default false: when
---   true the first line is skipped and returned as a table of names)
+-- @tparam[opt] table opts
+--   `sep` (default ","; one character, or " " for any run of spaces and tabs),
+--   `header` (default false; true: the first record holds the column names,
+--   returned as a second result),
+--   `skip` (default 0: physical lines skipped before anything is read),
+--   `comment` (default "#": from it to the end of the line is ignored, outside
+--   quotes; false: none),
+--   `quote` (default '"': RFC 4180 quoted fields, "" inside for a quote, the
+--   separator and line breaks allowed inside; false: none),
+--   `na` (default `{"", "NA", "NaN", "nan"}`: fields read as NaN),
+--   `dtype` ("float64" (default) or "float32"),
+--   `columns` (a list of 1-based column numbers or header names: only those,
+--   in that order)
 -- @return matrix [, names]
 function M.load_csv(path, opts)
   util.checkpath(path, "load_csv", 1)
-  opts = util.options(opts, "load_csv", 2, {sep = "string", header = "boolean"})
-  local sep = opts.sep or ","
-  if sep == "" or sep:find("[\r\n]") then fail("load_csv", "option 'sep' must be a non-empty string without line breaks") end
-  local s = util.readfile(path, "load_csv", 1)
-  local rows, names, width, lineno = {}, nil, nil, 0
-  for line in (s:gsub("\r\n", "\n") .. (s:sub(-1) == "\n" and "" or "\n")):gmatch("(.-)\n") do
-    lineno = lineno + 1
-    if opts.header and lineno == 1 then
-      names = split(line, sep)
-      for i, v in ipairs(names) do names[i] = v:match("^%s*(.-)%s*$") end
-    elseif line:match("%S") then
-      local fields = split(line, sep)
-      local r = #rows + 1
-      if width and #fields ~= width then
-        filefail("load_csv", path, "row %d (line %d) has %d fields, expected %d", r, lineno, #fields, width)
-      end
-      width = #fields
-      for j, v in ipairs(fields) do
-        local x = number(v)
-        if not x then
-          filefail("load_csv", path, "row %d, column %d (line %d): %q is not a number", r, j, lineno, v)
-        end
-        fields[j] = x
-      end
-      rows[r] = fields
+  opts = util.options(opts, "load_csv", 2, {sep = "string", header = "boolean", skip = "integer",
+    comment = "any", quote = "any", na = "table", dtype = {"float64", "float32"}, columns = "table"})
+  local sep = byteopt(opts.sep, "sep", ",")
+  local quote, comment = byteopt(opts.quote, "quote", '"'), byteopt(opts.comment, "comment", "#")
+  if sep >= 0 and (sep == quote or sep == comment) or (quote >= 0 and quote == comment) then
+    fail("load_csv", "options 'sep', 'quote' and 'comment' must differ")
+  end
+  local skip = opts.skip or 0
+  if skip < 0 then fail("load_csv", "option 'skip' must be >= 0, got %d", skip) end
+  local na = opts.na or DEFAULT_NA
+  for i = 1, compat.rawlen(na) do
+    if type(rawget(na, i)) ~= "string" then
+      fail("load_csv", "na entry %d must be a string, got %s", i, typename(rawget(na, i)))
     end
   end
-  local A = #rows > 0 and core.matrix(rows) or core.zeros(0, names and #names or 0)
-  return A, names
+  local csv = util.csv
+  local cols, numeric = opts.columns, true
+  if cols then
+    for k = 1, compat.rawlen(cols) do
+      local c = rawget(cols, k)
+      if type(c) == "string" and not opts.header then
+        fail("load_csv", "columns entry %d (%q) is a name: names need header = true", k, c)
+      end
+      numeric = numeric and type(c) ~= "string"
+    end
+  end
+  return util.withfile(path, "load_csv", 1, function(f)
+    local p = csv.new(sep, quote, comment, skip, opts.header or false, na)
+    local names, first, most = {}, true, 0
+    local function feed(s, pos)
+      local ok, at = pcall(csv.feed, p, s, pos, names)
+      if not ok then filefail("load_csv", path, "%s", tostring(at)) end
+      return at
+    end
+    if cols and numeric then              -- known before a line is read
+      local map = colmap(cols, nil, math.huge, path)
+      most = #map
+      csv.keep(p, map)
+    end
+    while true do
+      local s = util.read(f, CHUNK, path, "load_csv")
+      if s == "" then break end
+      local at = first and s:sub(1, 3) == "\239\187\191" and 4 or 1
+      first = false
+      at = feed(s, at)
+      if at then                                 -- the header is read: columns by name
+        if cols then csv.keep(p, colmap(cols, names, #names, path)) end
+        feed(s, at)
+      end
+    end
+    local ok, A, ncols = pcall(csv.finish, p, opts.dtype == "float32", names)
+    if not ok then filefail("load_csv", path, "%s", tostring(A)) end
+    if most > ncols and ncols >= 0 then
+      filefail("load_csv", path, "column %d is outside 1..%d", most, ncols)
+    end
+    if cols and not numeric and ncols >= 0 and A:cols() ~= compat.rawlen(cols) then
+      colmap(cols, names, #names, path)          -- a header without rows: the names checked
+      A = core.zeros(0, compat.rawlen(cols), {dtype = opts.dtype or "float64"})
+    end
+    if opts.header then return A, names end
+    return A
+  end)
 end
 
 --- Writes a matrix as CSV with 17 significant digits, so reading it back

@@ -103,10 +103,10 @@ local function finite(x) return x == x and x > -math.huge and x < math.huge end
 
 -- ----------------------------------------------------------------- heatmap
 
--- Block means so that at most `cap` cells are drawn per side.
-local function downsample(A, cap)
+-- Block means so that at most `capr` cells are drawn down and `capc` across.
+local function downsample(A, capr, capc)
   local m, n = A:shape()
-  local fr, fc = math.max(1, math.ceil(m / cap)), math.max(1, math.ceil(n / cap))
+  local fr, fc = math.max(1, math.ceil(m / capr)), math.max(1, math.ceil(n / capc))
   if fr == 1 and fc == 1 then return A, 1, 1 end
   local R = core.zeros(math.ceil(m / fr), math.ceil(n / fc))
   for i = 1, R:rows() do
@@ -216,7 +216,10 @@ function M.heatmap(A, path, opts)
   end
   local rl = labels(opts.row_labels, m, "row_labels", "rows")
   local cl = labels(opts.col_labels, n, "col_labels", "columns")
-  local D, fr, fc = downsample(A, cap)
+  -- a thin matrix (a weight row, a column) keeps up to 800 cells along
+  -- itself unless max_cells says otherwise
+  local thin = not opts.max_cells and math.min(m, n) <= 8
+  local D, fr, fc = downsample(A, thin and n <= 8 and 800 or cap, thin and m <= 8 and 800 or cap)
   local dm, dn = D:shape()
   local lo, hi, nan = math.huge, -math.huge, false     -- the range of the cells shown
   for j = 1, dn do for i = 1, dm do
@@ -240,20 +243,26 @@ function M.heatmap(A, path, opts)
     return (x * 0.5 - lo * 0.5) / (hi * 0.5 - lo * 0.5)
   end
   local cell = opts.cell or math.max(2, math.min(40, math.floor(600 / math.max(dm, dn))))
-  local step = math.max(1, math.ceil(13 / cell))       -- labels at least 13 px apart
+  -- cells cw wide and ch high: a thin picture is stretched across its short
+  -- side to a readable band (at least 80 px, cells at most 40)
+  local cw, ch = cell, cell
+  if not opts.cell and dm * ch < 80 then ch = math.max(cell, math.min(40, math.floor(80 / dm))) end
+  if not opts.cell and dn * cw < 80 then cw = math.max(cell, math.min(40, math.floor(80 / dn))) end
+  -- labels at least 13 px apart
+  local rstep, cstep = math.max(1, math.ceil(13 / ch)), math.max(1, math.ceil(13 / cw))
   -- axis labels: the given ones, else indices; the first of each block
-  local rowtext, rw = axislabels(dm, step, fr, rl)
-  local coltext, cw = axislabels(dn, step, fc, cl)
+  local rowtext, rw = axislabels(dm, rstep, fr, rl)
+  local coltext, cwid = axislabels(dn, cstep, fc, cl)
   local left = math.min(240, math.max(20, rw + 12))
-  local top = (opts.title and 36 or 12) + math.min(200, math.floor(cw * 0.87) + 10)
+  local top = (opts.title and 36 or 12) + math.min(200, math.floor(cwid * 0.87) + 10)
   -- legend: a vertical colour bar, ticks at round values, NaN below it
-  local lx, ly, lh = left + dn * cell + 20, top, math.max(60, math.min(300, dm * cell))
+  local lx, ly, lh = left + dn * cw + 20, top, math.max(60, math.min(300, dm * ch))
   local tv = ticks(lo, hi, math.max(2, math.min(6, compat.idiv(lh, 40))))
   local tt = tickfmt(tv, #tv > 1 and tv[2] - tv[1] or nil)
   local tw = 0
   for _, s in ipairs(tt) do tw = math.max(tw, textwidth(s)) end
   local W = lx + 16 + 8 + math.max(tw, nan and 28 or 0) + 12
-  local H = math.max(top + dm * cell + 30, ly + lh + (nan and 40 or 16))
+  local H = math.max(top + dm * ch + 30, ly + lh + (nan and 40 or 16))
   if opts.title then W = math.max(W, left + compat.idiv(textwidth(opts.title) * 16, 12) + 12) end
   local out = {string.format('<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="12">\n', W, H, W, H),
     '<rect width="100%" height="100%" fill="white"/>\n'}
@@ -264,18 +273,18 @@ function M.heatmap(A, path, opts)
   for i = 1, dm do
     for j = 1, dn do
       out[#out + 1] = string.format('<rect x="%d" y="%d" width="%d" height="%d" fill="%s"/>\n',
-        (j - 1) * cell, (i - 1) * cell, cell, cell, color(map, scale(D(i, j))))
+        (j - 1) * cw, (i - 1) * ch, cw, ch, color(map, scale(D(i, j))))
     end
   end
   out[#out + 1] = "</g>\n"
   out[#out + 1] = '<g class="row-labels" text-anchor="end" dominant-baseline="middle">\n'
-  for i = 1, dm, step do
-    out[#out + 1] = string.format('<text x="%d" y="%.1f">%s</text>\n', left - 4, top + (i - 0.5) * cell, esc(rowtext[i]))
+  for i = 1, dm, rstep do
+    out[#out + 1] = string.format('<text x="%d" y="%.1f">%s</text>\n', left - 4, top + (i - 0.5) * ch, esc(rowtext[i]))
   end
   out[#out + 1] = '</g>\n<g class="col-labels">\n'
-  for j = 1, dn, step do
+  for j = 1, dn, cstep do
     out[#out + 1] = string.format('<text transform="translate(%d,%d) rotate(-60)">%s</text>\n',
-      math.floor(left + (j - 0.5) * cell), top - 4, esc(coltext[j]))
+      math.floor(left + (j - 0.5) * cw), top - 4, esc(coltext[j]))
   end
   out[#out + 1] = '</g>\n<g class="legend">\n'
   for k = 0, 49 do
@@ -295,7 +304,7 @@ function M.heatmap(A, path, opts)
   out[#out + 1] = "</g>\n"
   if fr > 1 or fc > 1 then
     out[#out + 1] = string.format('<text x="%d" y="%d" fill="#555">%dx%d shown as %dx%d block means</text>\n',
-      left, top + dm * cell + 18, m, n, dm, dn)
+      left, top + dm * ch + 18, m, n, dm, dn)
   end
   out[#out + 1] = "</svg>\n"
   util.writefile(path, out, "heatmap", 2)
@@ -328,6 +337,30 @@ local function split(t, fname, what)
     end
   end
   return n, named
+end
+
+-- Where an arrow's label goes (pixels from (x0, y0) to (x1, y1)): beyond the
+-- tip along the arrow, clear of its head (the head is 20 px long, drawn
+-- back from the tip), or, for an arrow drawn from a point, beside the
+-- middle of its shaft; anchored so that the text runs away from the arrow.
+-- Returns x, y (the text's baseline), the anchor and the rest of args.
+local function labelat(x0, y0, x1, y1, mid, ...)
+  local dx, dy = x1 - x0, y1 - y0
+  local len = math.sqrt(dx * dx + dy * dy)
+  if len == 0 then return x1 + 6, y1 - 6, "start", ... end
+  local ux, uy = dx / len, dy / len
+  local ox, oy, cx, cy
+  if mid then                               -- beside the shaft, on its left
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    ox, oy = uy, -ux
+  else
+    cx, cy, ox, oy = x1, y1, ux, uy
+  end
+  local x, y = cx + ox * 10, cy + oy * 10
+  local anchor = ox > 0.35 and "start" or ox < -0.35 and "end" or "middle"
+  -- the baseline: text hangs below a point under the arrow, sits above one over it
+  y = y + (oy > 0.35 and 12 or oy < -0.35 and -2 or 5)
+  return x, y, anchor, ...
 end
 
 local SPEC = {path = "string", title = "string", right_angles = "table"}
@@ -432,15 +465,309 @@ function M.plot_vectors(spec)
   for k, a in ipairs(arrows) do
     out[#out + 1] = string.format('<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="2.5"%s marker-end="url(#h%d)"/>\n',
       px(a[1]), py(a[2]), px(a[3]), py(a[4]), esc(a[6]), a[7] and ' stroke-dasharray="7,5"' or "", k)
-    if a[5] then       -- at the tip; at the middle for an arrow drawn from a point
-      local mid = a[1] ~= 0 or a[2] ~= 0
-      local lx, ly = mid and (a[1] + a[3]) / 2 or a[3], mid and (a[2] + a[4]) / 2 or a[4]
-      out[#out + 1] = string.format('<text x="%.1f" y="%.1f" fill="%s">%s</text>\n', px(lx) + 6, py(ly) - 6, esc(a[6]), esc(a[5]))
+    if a[5] then
+      out[#out + 1] = string.format('<text x="%.1f" y="%.1f" text-anchor="%s" fill="%s">%s</text>\n',
+        labelat(px(a[1]), py(a[2]), px(a[3]), py(a[4]), a[1] ~= 0 or a[2] ~= 0, esc(a[6]), esc(a[5])))
     end
   end
   out[#out + 1] = "</svg>\n"
   util.writefile(o.path, out, "plot_vectors", 1)     -- spec.path: in argument #1
 end
 
+-- --------------------------------------------- scatter, lineplot, histogram
+
+-- a vector argument as a Lua list of its entries (a matrix of one row or
+-- column, or a table of numbers)
+local function values(x, fname, argno, what)
+  local v = core.asmatrix(x, fname, argno)
+  local m, n = v:shape()
+  if m ~= 1 and n ~= 1 then fail(fname, "%s must be a vector, got %dx%d", what, m, n) end
+  local t = {}
+  for i = 1, v:numel() do t[i] = v(i) end
+  return t
+end
+
+-- an axis: its range over the values given (finite ones; positive ones on
+-- a log axis, where a value <= 0 is an error), with the position function
+-- and nice ticks
+local function axis(lists, log, fname, name, zero)
+  local lo, hi = math.huge, -math.huge
+  for _, t in ipairs(lists) do
+    for i, x in ipairs(t) do
+      if finite(x) then
+        if log and x <= 0 then
+          fail(fname, "%s has a value <= 0 (%.17g, entry %d) on a log axis (%slog)", name, x, i, name)
+        end
+        local u = log and compat.log10(x) or x
+        lo, hi = math.min(lo, u), math.max(hi, u)
+      end
+    end
+  end
+  if lo > hi then lo, hi = 0, 1 end                       -- nothing finite
+  if zero and not log then lo, hi = math.min(lo, 0), math.max(hi, 0) end
+  if lo == hi then lo, hi = lo - 0.5, hi + 0.5 end
+  if not finite(hi - lo) then fail(fname, "the %s values span too wide a range to draw", name) end
+  local tv
+  local pad = (hi - lo) * 0.04
+  if log then
+    tv = {}
+    local a, b = math.ceil(lo - 1e-9), math.floor(hi + 1e-9)
+    local every = math.max(1, math.ceil((b - a + 1) / 8))
+    for k = a, b, every do tv[#tv + 1] = k end
+    if #tv < 2 then                                        -- under a decade: linear ticks, placed in log
+      tv = {}
+      for _, v in ipairs(ticks(10 ^ lo, 10 ^ hi, 4)) do if v > 0 then tv[#tv + 1] = compat.log10(v) end end
+    end
+  else
+    tv = ticks(zero and lo or lo - pad, hi + pad, 6)
+  end
+  -- a margin of 4 % around the data (bars stand on zero)
+  lo, hi = (zero and not log and lo >= 0) and lo or lo - pad, hi + pad
+  local shown = {}
+  for _, v in ipairs(tv) do shown[#shown + 1] = log and 10 ^ v or v end
+  local text = tickfmt(shown, #shown > 1 and not log and shown[2] - shown[1] or nil)
+  return {lo = lo, hi = hi, log = log, ticks = tv, text = text}
+end
+
+local PLOT_W, PLOT_H = 640, 420
+
+-- The frame of a plot: title, axes with ticks and labels, returned as the
+-- list of SVG parts and the functions from data to pixels. legend: labels
+-- (with colours) drawn at the right.
+local function frame(o, X, Y, legend)
+  local lw = 0
+  for _, l in ipairs(legend or {}) do lw = math.max(lw, textwidth(l[1]) + 30) end
+  local ytw = 0
+  for _, t in ipairs(Y.text) do ytw = math.max(ytw, textwidth(t)) end
+  local left = ytw + 16 + (o.ylabel and 22 or 0)
+  local top = o.title and 40 or 16
+  local W = left + PLOT_W + 20 + (lw > 0 and lw + 16 or 0)
+  local H = top + PLOT_H + 34 + (o.xlabel and 22 or 0)
+  if o.title then W = math.max(W, left + compat.idiv(textwidth(o.title) * 16, 12) + 12) end
+  local function pos(A, u, a, b)
+    if A.log then u = compat.log10(u) end
+    return a + (u - A.lo) / (A.hi - A.lo) * (b - a)
+  end
+  local function px(x) return pos(X, x, left, left + PLOT_W) end
+  local function py(y) return pos(Y, y, top + PLOT_H, top) end
+  local out = {string.format('<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="12">\n', W, H, W, H),
+    '<rect width="100%" height="100%" fill="white"/>\n'}
+  if o.title then
+    out[#out + 1] = string.format('<text class="title" x="%d" y="26" font-size="16">%s</text>\n', left, esc(o.title))
+  end
+  out[#out + 1] = '<g class="grid" stroke="#e4e4e4">\n'
+  for _, v in ipairs(X.ticks) do
+    local x = math.floor(left + (v - X.lo) / (X.hi - X.lo) * PLOT_W) + 0.5
+    out[#out + 1] = string.format('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d"/>\n', x, top, x, top + PLOT_H)
+  end
+  for _, v in ipairs(Y.ticks) do
+    local y = math.floor(top + PLOT_H - (v - Y.lo) / (Y.hi - Y.lo) * PLOT_H) + 0.5
+    out[#out + 1] = string.format('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f"/>\n', left, y, left + PLOT_W, y)
+  end
+  out[#out + 1] = "</g>\n"
+  out[#out + 1] = string.format('<rect x="%d" y="%d" width="%d" height="%d" fill="none" stroke="#333"/>\n', left, top, PLOT_W, PLOT_H)
+  out[#out + 1] = '<g class="xticks" text-anchor="middle">\n'
+  for k, v in ipairs(X.ticks) do
+    local x = math.floor(left + (v - X.lo) / (X.hi - X.lo) * PLOT_W) + 0.5
+    out[#out + 1] = string.format('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#333"/><text x="%.1f" y="%d">%s</text>\n',
+      x, top + PLOT_H, x, top + PLOT_H + 5, x, top + PLOT_H + 18, esc(X.text[k]))
+  end
+  out[#out + 1] = '</g>\n<g class="yticks" text-anchor="end">\n'
+  for k, v in ipairs(Y.ticks) do
+    local y = math.floor(top + PLOT_H - (v - Y.lo) / (Y.hi - Y.lo) * PLOT_H) + 0.5
+    out[#out + 1] = string.format('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#333"/><text x="%d" y="%.1f">%s</text>\n',
+      left - 5, y, left, y, left - 8, y + 4, esc(Y.text[k]))
+  end
+  out[#out + 1] = "</g>\n"
+  if o.xlabel then
+    out[#out + 1] = string.format('<text class="xlabel" x="%d" y="%d" text-anchor="middle">%s</text>\n',
+      left + PLOT_W / 2, top + PLOT_H + 40, esc(o.xlabel))
+  end
+  if o.ylabel then
+    out[#out + 1] = string.format('<text class="ylabel" transform="translate(16,%d) rotate(-90)" text-anchor="middle">%s</text>\n',
+      top + PLOT_H / 2, esc(o.ylabel))
+  end
+  if legend and #legend > 0 then
+    local lx = left + PLOT_W + 16
+    out[#out + 1] = '<g class="legend">\n'
+    for k, l in ipairs(legend) do
+      local y = top + 10 + (k - 1) * 20
+      out[#out + 1] = string.format('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" stroke-width="2.5"/><text x="%d" y="%d">%s</text>\n',
+        lx, y, lx + 22, y, l[2], lx + 28, y + 4, esc(l[1]))
+    end
+    out[#out + 1] = "</g>\n"
+  end
+  -- the data is drawn clipped to the frame
+  out[#out + 1] = string.format('<clipPath id="plot"><rect x="%d" y="%d" width="%d" height="%d"/></clipPath>\n<g clip-path="url(#plot)">\n',
+    left, top, PLOT_W, PLOT_H)
+  return out, px, py
+end
+
+local function finish(out, path, fname, argno)
+  out[#out + 1] = "</g>\n</svg>\n"
+  util.writefile(path, out, fname, argno)
+end
+
+local PLOT = {title = "string", xlabel = "string", ylabel = "string", xlog = "boolean", ylog = "boolean",
+              color = "string"}
+
+--- Writes an SVG scatter plot of the points (x[i], y[i]).
+-- Axes have ticks at round values (powers of ten on a log axis); points
+-- whose coordinates are not finite are not drawn.
+-- @param x vector (matrix or table)
+-- @param y vector of the same length
+-- @string path
+-- @tparam[opt] table opts `title`, `xlabel`, `ylabel`, `xlog`, `ylog` (log
+--   axes: the values must be > 0), `color`, `size` (the points' radius in
+--   pixels, 0.5..20, default 3)
+function M.scatter(x, y, path, opts)
+  local xs, ys = values(x, "scatter", 1, "x"), values(y, "scatter", 2, "y")
+  util.checkpath(path, "scatter", 3)
+  local spec = {size = "number"}
+  for k, v in pairs(PLOT) do spec[k] = v end
+  local o = util.options(opts, "scatter", 4, spec)
+  if #xs ~= #ys then fail("scatter", "x has %d entries but y has %d", #xs, #ys) end
+  local r = o.size or 3
+  if not (r >= 0.5 and r <= 20) then fail("scatter", "option 'size' must be in 0.5..20, got %s", tostring(r)) end
+  local col = o.color and checkcolor(o.color, "scatter", "option 'color'") or COLORS[1]
+  local X, Y = axis({xs}, o.xlog, "scatter", "x"), axis({ys}, o.ylog, "scatter", "y")
+  local out, px, py = frame(o, X, Y)
+  out[#out + 1] = string.format('<g class="points" fill="%s" fill-opacity="0.75">\n', col)
+  for i = 1, #xs do
+    if finite(xs[i]) and finite(ys[i]) then
+      out[#out + 1] = string.format('<circle cx="%.2f" cy="%.2f" r="%g"/>\n', px(xs[i]), py(ys[i]), r)
+    end
+  end
+  out[#out + 1] = "</g>\n"
+  finish(out, path, "scatter", 3)
+end
+
+-- the series of lineplot's ys: a vector, a matrix whose columns are series
+-- (rows = #x), or a list of vectors
+local function series(ys, n)
+  local first = type(ys) == "table" and not core.is_matrix(ys) and rawget(ys, 1)
+  if first and (type(first) == "table" or core.is_matrix(first)) then
+    local out = {}
+    for k = 1, compat.rawlen(ys) do out[k] = values(rawget(ys, k), "lineplot", 2, "series " .. k) end
+    return out
+  end
+  local Y = core.asmatrix(ys, "lineplot", 2)
+  local m, c = Y:shape()
+  if m == 1 and c == n and n ~= 1 then Y = Y:t(); m, c = c, 1 end
+  if m ~= n then fail("lineplot", "ys has %d rows for %d x values", m, n) end
+  local out = {}
+  for j = 1, c do
+    local t = {}
+    for i = 1, m do t[i] = Y(i, j) end
+    out[j] = t
+  end
+  return out
+end
+
+--- Writes an SVG line plot of one or more series over x.
+-- A value that is not finite breaks its line.
+-- @param x vector (matrix or table) of n values
+-- @param ys a vector of n values, an n x k matrix (k series, one a column)
+--   or a list of vectors of n values
+-- @string path
+-- @tparam[opt] table opts `labels` (one name per series: a legend),
+--   `title`, `xlabel`, `ylabel`, `xlog`, `ylog` (log axes: the values must be
+--   > 0), `color` (of a single series)
+function M.lineplot(x, ys, path, opts)
+  local xs = values(x, "lineplot", 1, "x")
+  local S = series(ys, #xs)
+  util.checkpath(path, "lineplot", 3)
+  local spec = {labels = "table"}
+  for k, v in pairs(PLOT) do spec[k] = v end
+  local o = util.options(opts, "lineplot", 4, spec)
+  for k, t in ipairs(S) do
+    if #t ~= #xs then fail("lineplot", "series %d has %d values for %d x values", k, #t, #xs) end
+  end
+  if #S == 0 then fail("lineplot", "no series to draw") end
+  local names
+  if o.labels then
+    local why, i, v
+    names, why, i, v = util.stringlist(o.labels, #S)
+    if why == "length" then fail("lineplot", "option 'labels' has %d entries for %d series", i, #S) end
+    if why == "entry" then fail("lineplot", "option 'labels': entry %d must be a string or number, got %s", i, typename(v)) end
+  end
+  local cols = {}
+  for k = 1, #S do cols[k] = COLORS[(k - 1) % #COLORS + 1] end
+  if o.color then cols[1] = checkcolor(o.color, "lineplot", "option 'color'") end
+  local X, Y = axis({xs}, o.xlog, "lineplot", "x"), axis(S, o.ylog, "lineplot", "y")
+  local legend
+  if names then
+    legend = {}
+    for k = 1, #S do legend[k] = {names[k], cols[k]} end
+  end
+  local out, px, py = frame(o, X, Y, legend)
+  for k, t in ipairs(S) do
+    local d, pen = {}, "M"
+    for i = 1, #xs do
+      if finite(xs[i]) and finite(t[i]) then
+        d[#d + 1] = string.format("%s%.2f,%.2f", pen, px(xs[i]), py(t[i]))
+        pen = "L"
+      else
+        pen = "M"
+      end
+    end
+    if #d > 0 then
+      out[#out + 1] = string.format('<path class="series" d="%s" fill="none" stroke="%s" stroke-width="2"/>\n',
+        table.concat(d, " "), cols[k])
+    end
+  end
+  finish(out, path, "lineplot", 3)
+end
+
+--- Writes an SVG histogram of the values of x: `bins` bars of equal width
+-- from the smallest to the largest finite value (NumPy's np.histogram: each
+-- bin holds [a, b), the last [a, b]); values that are not finite are
+-- counted apart and named under the plot.
+-- @param x vector (matrix or table)
+-- @string path
+-- @tparam[opt] table opts `bins` (1..1000, default 10), `title`, `xlabel`,
+--   `ylabel` (default "count"), `color`
+-- @return the counts (a Lua list) and the bin edges (a list of bins + 1)
+function M.histogram(x, path, opts)
+  local xs = values(x, "histogram", 1, "x")
+  util.checkpath(path, "histogram", 2)
+  local o = util.options(opts, "histogram", 3, {bins = "integer", title = "string", xlabel = "string",
+                                                ylabel = "string", color = "string"})
+  local bins = o.bins or 10
+  if bins < 1 or bins > 1000 then fail("histogram", "option 'bins' must be in 1..1000, got %d", bins) end
+  local col = o.color and checkcolor(o.color, "histogram", "option 'color'") or COLORS[1]
+  local lo, hi, skipped = math.huge, -math.huge, 0
+  for _, v in ipairs(xs) do
+    if finite(v) then lo, hi = math.min(lo, v), math.max(hi, v) else skipped = skipped + 1 end
+  end
+  if lo > hi then fail("histogram", "no finite value to count") end
+  if lo == hi then lo, hi = lo - 0.5, hi + 0.5 end       -- NumPy's range for a constant
+  local counts, edges, w = {}, {}, (hi - lo) / bins
+  for b = 1, bins do counts[b] = 0 end
+  for b = 0, bins do edges[b + 1] = b == bins and hi or lo + b * w end
+  for _, v in ipairs(xs) do
+    if finite(v) then
+      local b = math.min(bins, math.floor((v - lo) / w) + 1)
+      counts[b] = counts[b] + 1
+    end
+  end
+  local O = {title = o.title, xlabel = o.xlabel, ylabel = o.ylabel or "count"}
+  local X, Y = axis({edges}, false, "histogram", "x"), axis({counts}, false, "histogram", "count", true)
+  local out, px, py = frame(O, X, Y)
+  out[#out + 1] = string.format('<g class="bars" fill="%s" stroke="white" stroke-width="0.5">\n', col)
+  for b = 1, bins do
+    local x0, x1, y = px(edges[b]), px(edges[b + 1]), py(counts[b])
+    out[#out + 1] = string.format('<rect x="%.2f" y="%.2f" width="%.2f" height="%.2f"/>\n', x0, y, x1 - x0, py(0) - y)
+  end
+  out[#out + 1] = "</g>\n"
+  if skipped > 0 then
+    out[#out + 1] = "</g>\n"
+    out[#out + 1] = string.format('<text class="note" x="8" y="14" fill="#555">%d values that are not finite are not counted</text>\n<g>\n', skipped)
+  end
+  finish(out, path, "histogram", 2)
+  return counts, edges
+end
+
 -- at most these arguments (the rest would be ignored)
-return util.arity(M, {heatmap = {2, opts = true}, plot_vectors = 1})
+return util.arity(M, {heatmap = {2, opts = true}, plot_vectors = 1, scatter = {3, opts = true},
+                      lineplot = {3, opts = true}, histogram = {2, opts = true}})

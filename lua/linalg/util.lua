@@ -18,6 +18,9 @@ local files = core.files
 
 local M = {}
 
+-- load_csv's streaming parser (src/csv.c), kept for linalg.io
+M.csv = core.csv
+
 --- Reads an options table: `opts` (nil, or a plain table) checked against
 -- `spec` (`{key = "boolean"|"number"|"integer"|"string"|"table"|"matrix"|
 -- "function"|"any"|{"choice", ...}}`). Returns a plain table holding each
