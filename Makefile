@@ -66,7 +66,7 @@ RLMOD     = $(BUILD)/linalg/readline.so
 CAPI = $(BUILD)/capi
 
 # make ktest: the kernels' C unit tests alone
-.PHONY: check-hosts print-builddir ktest all deps demo test test-lua bench mpi test-mpi install-mpi bench-mpi install uninstall clean check-install check-oom-host check-asan valgrind fuzz repl doc lint env
+.PHONY: dist check-hosts print-builddir ktest all deps demo test test-lua bench mpi test-mpi install-mpi bench-mpi install uninstall clean check-install check-oom-host check-asan valgrind fuzz repl doc lint env
 
 all: $(MOD) $(if $(HAVE_RL),$(RLMOD))
 
@@ -177,26 +177,52 @@ bench: deps
 	@sh bench/run.sh
 	@$(MAKE) --no-print-directory bench-mpi
 
-# The module, the Lua front and the reference text help() reads; the C
-# header and linalg.pc for hosts (cc host.c $(pkg-config --cflags --libs
-# linalg lua5.4), or the LUA's package); bin/linalg-repl (skipped with INST_BINDIR= : the rock
-# installs it as a script of its own).
+# The module (and linalg.mpi where mpicc built it), the Lua front and the
+# reference text help() reads; the C header and linalg.pc for hosts (cc
+# host.c $(pkg-config --cflags --libs linalg lua5.4), or the LUA's package);
+# bin/linalg-repl (skipped with INST_BINDIR= : the rock installs it as a
+# script of its own). Nothing installed names a folder absolutely: linalg.pc
+# finds the header and the module from its own folder (${pcfiledir}) and
+# linalg-repl finds the modules from its own, so the tree may move.
+# $(call relto,FROM,TO): the path of folder TO relative to folder FROM
+relto = $(shell realpath -m -s --relative-to='$(1)' '$(2)')
 install: all
 	install -d $(DESTDIR)$(INST_LIBDIR)/linalg $(DESTDIR)$(INST_LUADIR)/linalg \
 	  $(DESTDIR)$(INST_INCDIR) $(DESTDIR)$(INST_PCDIR)
 	install -m 755 $(MOD) $(DESTDIR)$(INST_LIBDIR)/linalg/core.so
 	$(if $(wildcard $(RLMOD)),install -m 755 $(RLMOD) $(DESTDIR)$(INST_LIBDIR)/linalg/readline.so)
+	$(if $(wildcard $(MPIMOD)),install -m 755 $(MPIMOD) $(DESTDIR)$(INST_LIBDIR)/linalg/mpi.so)
 	install -m 644 lua/linalg/*.lua ldoc/core.luadoc $(DESTDIR)$(INST_LUADIR)/linalg/
 	install -m 644 src/linalg.h $(DESTDIR)$(INST_INCDIR)/linalg.h
-	sed -e 's|@INCDIR@|$(INST_INCDIR)|' -e 's|@MODDIR@|$(abspath $(PC_MODDIR))|' \
+	sed -e 's|@INCDIR@|$${pcfiledir}/$(call relto,$(INST_PCDIR),$(INST_INCDIR))|' \
+	  -e 's|@MODDIR@|$${pcfiledir}/$(call relto,$(INST_PCDIR),$(PC_MODDIR))|' \
 	  -e 's|@VERSION@|$(LINALG_VERSION)|' -e 's|@LUA@|$(LUA_PC)|g' tools/linalg.pc.in > $(DESTDIR)$(INST_PCDIR)/linalg.pc
 	if [ -n "$(INST_BINDIR)" ]; then install -d $(DESTDIR)$(INST_BINDIR) && \
 	  sed -e '1s|^#!.*|#!/usr/bin/env $(LUA_NAME)|' \
-	  -e 's|^local INSTALLED = nil|local INSTALLED = {lua = "$(INST_LUADIR)", lib = "$(INST_LIBDIR)"}|' \
+	  -e 's|^local INSTALLED = nil|local INSTALLED = {lua = "$(call relto,$(INST_BINDIR),$(INST_LUADIR))", lib = "$(call relto,$(INST_BINDIR),$(INST_LIBDIR))"}|' \
 	  bin/linalg-repl > $(DESTDIR)$(INST_BINDIR)/linalg-repl && chmod 755 $(DESTDIR)$(INST_BINDIR)/linalg-repl; fi
 
 uninstall:
 	rm -rf $(DESTDIR)$(INST_LIBDIR)/linalg $(DESTDIR)$(INST_LUADIR)/linalg
+
+# make dist: dist/linalg-<version>-1.src.rock, what `luarocks install` builds
+# offline: rockspec/linalg-<version>-1.rockspec and linalg-<version>.tar.gz,
+# the files git tracks at DIST_REF (git archive), under linalg-<version>/.
+# The rockspec's source.url names the tarball inside the rock.
+DIST_REF ?= HEAD
+DISTDIR  ?= dist
+DISTNAME  = linalg-$(LINALG_VERSION)
+DISTROCK  = $(DISTDIR)/$(DISTNAME)-1.src.rock
+dist:
+	@test -f rockspec/$(DISTNAME)-1.rockspec || { echo "make dist: no rockspec/$(DISTNAME)-1.rockspec for LINALG_VERSION $(LINALG_VERSION)"; exit 1; }
+	@git diff --quiet $(DIST_REF) -- || echo "make dist: the rock holds $(DIST_REF); changes not committed are left out"
+	@rm -rf $(DISTDIR)/.stage && mkdir -p $(DISTDIR)/.stage
+	git archive --format=tar.gz --prefix=$(DISTNAME)/ -o $(DISTDIR)/.stage/$(DISTNAME).tar.gz $(DIST_REF)
+	git show $(DIST_REF):rockspec/$(DISTNAME)-1.rockspec > $(DISTDIR)/.stage/$(DISTNAME)-1.rockspec
+	rm -f $(DISTROCK)
+	cd $(DISTDIR)/.stage && zip -q ../$(DISTNAME)-1.src.rock $(DISTNAME)-1.rockspec $(DISTNAME).tar.gz
+	@rm -rf $(DISTDIR)/.stage
+	@echo "make dist: $(DISTROCK)"
 	rm -f $(DESTDIR)$(INST_INCDIR)/linalg.h $(DESTDIR)$(INST_PCDIR)/linalg.pc $(DESTDIR)$(INST_BINDIR)/linalg-repl
 
 # the exports that let $(LUA) (and busted) find this checkout's modules,
