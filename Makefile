@@ -35,7 +35,10 @@ LIBFLAG    ?= -shared
 # -ffp-contract=off: no fused multiply-add, so seeded random numbers are
 # bit-identical across compilers and machines.
 WARN       = -std=c99 -Wall -Wextra -pedantic -Wmissing-prototypes -Wshadow
-ALLCFLAGS  = $(CFLAGS) $(WARN) -fPIC -fvisibility=hidden -ffp-contract=off \
+# -ffile-prefix-map: the objects (and their debug information, with -g)
+# name no build folder, so a packed binary rock names none either.
+PREFIXMAP  = -ffile-prefix-map=$(CURDIR)=.
+ALLCFLAGS  = $(CFLAGS) $(WARN) -fPIC -fvisibility=hidden -ffp-contract=off $(PREFIXMAP) \
              -I$(LUA_INCDIR) $(BLAS_CFLAGS)
 
 # src/*.c: the binding layer (mpi.c is the separate module linalg.mpi);
@@ -90,7 +93,7 @@ $(MOD): $(OBJ)
 
 $(RLMOD): bin/lreadline.c src/compat.h $(LUASTAMP)
 	@mkdir -p $(BUILD)/linalg
-	$(CC) $(CFLAGS) $(WARN) -fPIC -fvisibility=hidden -I$(LUA_INCDIR) $(RL_CFLAGS) $(LIBFLAG) \
+	$(CC) $(CFLAGS) $(WARN) -fPIC -fvisibility=hidden $(PREFIXMAP) -I$(LUA_INCDIR) $(RL_CFLAGS) $(LIBFLAG) \
 	  -o $@ bin/lreadline.c $(RL_LIBS) -lpthread
 
 $(HOST): examples/host.c src/linalg.h $(MOD)
@@ -197,10 +200,10 @@ install: all
 	sed -e 's|@INCDIR@|$${pcfiledir}/$(call relto,$(INST_PCDIR),$(INST_INCDIR))|' \
 	  -e 's|@MODDIR@|$${pcfiledir}/$(call relto,$(INST_PCDIR),$(PC_MODDIR))|' \
 	  -e 's|@VERSION@|$(LINALG_VERSION)|' -e 's|@LUA@|$(LUA_PC)|g' tools/linalg.pc.in > $(DESTDIR)$(INST_PCDIR)/linalg.pc
-	if [ -n "$(INST_BINDIR)" ]; then install -d $(DESTDIR)$(INST_BINDIR) && \
+	$(if $(INST_BINDIR),install -d $(DESTDIR)$(INST_BINDIR) && \
 	  sed -e '1s|^#!.*|#!/usr/bin/env $(LUA_NAME)|' \
 	  -e 's|^local INSTALLED = nil|local INSTALLED = {lua = "$(call relto,$(INST_BINDIR),$(INST_LUADIR))", lib = "$(call relto,$(INST_BINDIR),$(INST_LIBDIR))"}|' \
-	  bin/linalg-repl > $(DESTDIR)$(INST_BINDIR)/linalg-repl && chmod 755 $(DESTDIR)$(INST_BINDIR)/linalg-repl; fi
+	  bin/linalg-repl > $(DESTDIR)$(INST_BINDIR)/linalg-repl && chmod 755 $(DESTDIR)$(INST_BINDIR)/linalg-repl)
 
 uninstall:
 	rm -rf $(DESTDIR)$(INST_LIBDIR)/linalg $(DESTDIR)$(INST_LUADIR)/linalg
