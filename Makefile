@@ -189,6 +189,9 @@ bench: deps
 # linalg-repl finds the modules from its own, so the tree may move.
 # $(call relto,FROM,TO): the path of folder TO relative to folder FROM
 relto = $(shell realpath -m -s --relative-to='$(1)' '$(2)')
+# the module folders as linalg-repl finds them from its own
+REPL_LUADIR = $(if $(INST_BINDIR),$(call relto,$(INST_BINDIR),$(INST_LUADIR)))
+REPL_LIBDIR = $(if $(INST_BINDIR),$(call relto,$(INST_BINDIR),$(INST_LIBDIR)))
 install: all
 	install -d $(DESTDIR)$(INST_LIBDIR)/linalg $(DESTDIR)$(INST_LUADIR)/linalg \
 	  $(DESTDIR)$(INST_INCDIR) $(DESTDIR)$(INST_PCDIR)
@@ -200,10 +203,10 @@ install: all
 	sed -e 's|@INCDIR@|$${pcfiledir}/$(call relto,$(INST_PCDIR),$(INST_INCDIR))|' \
 	  -e 's|@MODDIR@|$${pcfiledir}/$(call relto,$(INST_PCDIR),$(PC_MODDIR))|' \
 	  -e 's|@VERSION@|$(LINALG_VERSION)|' -e 's|@LUA@|$(LUA_PC)|g' tools/linalg.pc.in > $(DESTDIR)$(INST_PCDIR)/linalg.pc
-	$(if $(INST_BINDIR),install -d $(DESTDIR)$(INST_BINDIR) && \
+	if [ -n "$(INST_BINDIR)" ]; then install -d $(DESTDIR)$(INST_BINDIR) && \
 	  sed -e '1s|^#!.*|#!/usr/bin/env $(LUA_NAME)|' \
-	  -e 's|^local INSTALLED = nil|local INSTALLED = {lua = "$(call relto,$(INST_BINDIR),$(INST_LUADIR))", lib = "$(call relto,$(INST_BINDIR),$(INST_LIBDIR))"}|' \
-	  bin/linalg-repl > $(DESTDIR)$(INST_BINDIR)/linalg-repl && chmod 755 $(DESTDIR)$(INST_BINDIR)/linalg-repl)
+	  -e 's|^local INSTALLED = nil|local INSTALLED = {lua = "$(REPL_LUADIR)", lib = "$(REPL_LIBDIR)"}|' \
+	  bin/linalg-repl > $(DESTDIR)$(INST_BINDIR)/linalg-repl && chmod 755 $(DESTDIR)$(INST_BINDIR)/linalg-repl; fi
 
 uninstall:
 	rm -rf $(DESTDIR)$(INST_LIBDIR)/linalg $(DESTDIR)$(INST_LUADIR)/linalg
