@@ -37,8 +37,8 @@ rocks="env HOME=$tmp/home TMPDIR=$tmp/rtmp $offline luarocks --lua-version=$lv -
 smoke() {
   (cd "$tmp" && env -u LUA_PATH -u LUA_CPATH -u LUA_INIT -u LUA_INIT_5_4 \
     LUA_PATH_5_4="$1/share/lua/$lv/?.lua;$1/share/lua/$lv/?/init.lua" LUA_CPATH_5_4="$1/lib/lua/$lv/?.so" \
-    timeout 20 lua5.4 -e '
-local tree, version, mpi = arg[1], arg[2], arg[3]
+    TREE="$1" VERSION="$version" MPI="$mpi" timeout 20 lua5.4 -e '
+local tree, version, mpi = os.getenv("TREE"), os.getenv("VERSION"), os.getenv("MPI")
 local la = require "linalg"
 assert(la.version == version, "la.version " .. la.version .. ", src/linalg.h " .. version)
 local where = package.searchpath("linalg.core", package.cpath)
@@ -50,8 +50,9 @@ if mpi == "yes" then
   local m = require "linalg.mpi"
   assert(m.rank() == 0 and m.size() == 1, "linalg.mpi singleton")
 end
-print("linalg " .. la.version .. " from " .. where .. (mpi == "yes" and " (and linalg.mpi)" or ""))' \
-    "$1" "$version" "$2") | sed "s/^/$3: /"
+print("linalg " .. la.version .. " from " .. where .. (mpi == "yes" and " (and linalg.mpi)" or ""))') \
+    >"$tmp/smoke.out" 2>&1 || { echo "$2: the smoke test failed:"; cat "$tmp/smoke.out"; exit 1; }
+  sed "s/^/$2: /" "$tmp/smoke.out"
 }
 # the build folder $2 is named nowhere under $1 (files and the modules' strings)
 names_none() {
@@ -64,7 +65,9 @@ names_none() {
 host_with() {
   PKG_CONFIG_PATH="$1" timeout 60 cc -o "$tmp/host" "$top/examples/host.c" \
     $(PKG_CONFIG_PATH="$1" pkg-config --cflags --libs linalg lua$lv)
-  (cd / && LUA_PATH="$2" timeout 20 "$tmp/host") | sed "s/^/$3: /"
+  (cd / && LUA_PATH="$2" timeout 20 "$tmp/host") >"$tmp/host.out" 2>&1 ||
+    { echo "$3: examples/host.c failed:"; cat "$tmp/host.out"; exit 1; }
+  sed "s/^/$3: /" "$tmp/host.out"
 }
 mpi=no
 command -v mpicc >/dev/null 2>&1 && mpi=yes
@@ -79,7 +82,7 @@ echo "dist: $(basename "$srcrock") ($(wc -c < "$srcrock") bytes)"
 
 # 2. luarocks install of the .src.rock, offline, into a fresh tree
 (cd "$tmp" && step 240 $rocks install --tree="$tmp/tree" --deps-mode=none "$srcrock")
-smoke "$tmp/tree" $mpi src.rock
+smoke "$tmp/tree" src.rock
 test $mpi = no || test -f "$tmp/tree/lib/lua/$lv/linalg/mpi.so"
 names_none "$tmp/tree" "$tmp/rtmp"
 
@@ -88,16 +91,18 @@ names_none "$tmp/tree" "$tmp/rtmp"
 binrock=$(ls "$tmp"/linalg-"$version"-1.*.rock | grep -v '\.src\.rock$')
 (cd "$tmp" && step 60 $rocks install --tree="$tmp/tree2" --deps-mode=none "$binrock")
 rm -rf "$tmp/tree"
-smoke "$tmp/tree2" $mpi "binary rock"
+smoke "$tmp/tree2" "binary rock"
 rockdir=$(HOME="$tmp/home" luarocks --lua-version=$lv --tree="$tmp/tree2" show --rock-dir linalg)
 host_with "$rockdir/pkgconfig" "$tmp/tree2/share/lua/$lv/?.lua;$tmp/tree2/share/lua/$lv/?/init.lua" "binary rock"
 names_none "$tmp/tree2" "$tmp/rtmp"
+names_none "$tmp/tree2" "$tmp/tree/"
 
 # 4. make install into DESTDIR, the tree moved
 step 300 make -C "$top" -s install DESTDIR="$tmp/a" PREFIX=/usr/local
 mv "$tmp/a" "$tmp/b"
 b=$tmp/b/usr/local
 names_none "$tmp/b" "$top"
+names_none "$tmp/b" /usr/local
 host_with "$b/lib/pkgconfig" "$b/share/lua/$lv/?.lua;$b/share/lua/$lv/?/init.lua" "moved make install"
 out=$(printf 'la.config().blas_name\nla.version\nhelp "lstsq"\n' |
   (cd / && env -u LUA_PATH -u LUA_CPATH -u LUA_PATH_5_4 -u LUA_CPATH_5_4 timeout 20 "$b/bin/linalg-repl" 2>&1))
