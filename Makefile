@@ -258,10 +258,14 @@ check-asan: deps
 	  OPENBLAS_NUM_THREADS=1 ./alloc > alloc.log && tail -1 alloc.log && ./threads && ./capi
 
 # luarocks make into a temporary tree and make install into a temporary
-# prefix, each followed by a smoke test from outside the checkout.
+# prefix, each followed by a smoke test from outside the checkout; then the
+# release (tools/check-dist.sh): make dist's .src.rock installed offline, a
+# binary rock packed from it installed into another tree, a make install
+# tree moved elsewhere.
 check-install: 
-	@sh tools/deps.sh luarocks
+	@sh tools/deps.sh luarocks zip unzip
 	@sh tools/check-install.sh
+	@sh tools/check-dist.sh
 
 # The suite under valgrind memcheck: no invalid access, nothing definitely
 # lost (OpenBLAS keeps its buffers for the process: "still reachable").

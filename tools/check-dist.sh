@@ -64,7 +64,8 @@ names_none() {
 # the C host compiled against the linalg.pc in folder $1 and run; $2: LUA_PATH, $3: label
 host_with() {
   PKG_CONFIG_PATH="$1" timeout 60 cc -o "$tmp/host" "$top/examples/host.c" \
-    $(PKG_CONFIG_PATH="$1" pkg-config --cflags --libs linalg lua$lv)
+    $(PKG_CONFIG_PATH="$1" pkg-config --cflags --libs linalg lua$lv) ||
+    { echo "$3: examples/host.c does not build against $1/linalg.pc:"; cat "$1/linalg.pc"; exit 1; }
   (cd / && LUA_PATH="$2" timeout 20 "$tmp/host") >"$tmp/host.out" 2>&1 ||
     { echo "$3: examples/host.c failed:"; cat "$tmp/host.out"; exit 1; }
   sed "s/^/$3: /" "$tmp/host.out"
