@@ -7,7 +7,8 @@
 # build-lua5.2/, build-lua5.3/, build-luajit/ (the module is
 # <folder>/linalg/core.so); `make env LUA=...` prints its exports.
 #   make bench   linalg next to NumPy and raw OpenBLAS/LAPACKE
-#   make install PREFIX=/usr/local [DESTDIR=...]
+#   make install PREFIX=/usr/local [DESTDIR=...]   (the tree may move)
+#   make dist    dist/linalg-<version>-1.src.rock (README: Releasing)
 # luarocks passes CFLAGS, LIBFLAG, LUA_INCDIR, INST_LIBDIR and INST_LUADIR.
 
 LUA        ?= lua5.4

@@ -93,8 +93,13 @@ binrock=$(ls "$tmp"/linalg-"$version"-1.*.rock | grep -v '\.src\.rock$')
 (cd "$tmp" && step 60 $rocks install --tree="$tmp/tree2" --deps-mode=none "$binrock")
 rm -rf "$tmp/tree"
 smoke "$tmp/tree2" "binary rock"
-rockdir=$(HOME="$tmp/home" luarocks --lua-version=$lv --tree="$tmp/tree2" show --rock-dir linalg)
-host_with "$rockdir/pkgconfig" "$tmp/tree2/share/lua/$lv/?.lua;$tmp/tree2/share/lua/$lv/?/init.lua" "binary rock"
+# the C host as the README builds it against a rock: linalg.pc in the rock's folder
+(export HOME="$tmp/home" &&
+  export PKG_CONFIG_PATH="$(luarocks --lua-version=$lv --tree "$tmp/tree2" show --rock-dir linalg)/pkgconfig" &&
+  timeout 60 cc -o "$tmp/host2" "$top/examples/host.c" $(pkg-config --cflags --libs linalg lua$lv) &&
+  eval "$(luarocks --lua-version=$lv --tree "$tmp/tree2" path)" && cd / && timeout 20 "$tmp/host2") >"$tmp/host.out" 2>&1 ||
+  { echo "binary rock: examples/host.c as the README builds it failed:"; cat "$tmp/host.out"; exit 1; }
+sed "s/^/binary rock: /" "$tmp/host.out"
 names_none "$tmp/tree2" "$tmp/rtmp"
 names_none "$tmp/tree2" "$tmp/tree/"
 
