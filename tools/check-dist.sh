@@ -3,9 +3,11 @@
 # tools/check-install.sh):
 #   1. make dist: dist/linalg-<version>-1.src.rock (into a temporary folder)
 #   2. luarocks install of that .src.rock into a temporary tree, without
-#      network (unshare -n where allowed; --deps-mode=none, no server), then
-#      require + lstsq from that tree with lua5.4 (and linalg.mpi where mpicc
-#      built it)
+#      network (unshare -n where allowed; no server), then require + lstsq
+#      from that tree with lua5.4 (and linalg.mpi where mpicc built it).
+#      --deps-mode=one, not none: linalg needs nothing but Lua, and the
+#      wrapper luarocks writes for bin/linalg-repl sets the paths of the trees
+#      the mode names (none: no tree, and the script would not find linalg)
 #   3. luarocks pack of the installed rock (a binary rock), installed into a
 #      second tree, the same smoke test and linalg.pc from that tree
 #   4. make install DESTDIR=$tmp/a PREFIX=/usr/local, $tmp/a moved to $tmp/b:
@@ -82,7 +84,7 @@ unzip -l "$srcrock" | grep -q " linalg-$version-1.rockspec$" && unzip -l "$srcro
 echo "dist: $(basename "$srcrock") ($(wc -c < "$srcrock") bytes)"
 
 # 2. luarocks install of the .src.rock, offline, into a fresh tree
-(cd "$tmp" && step 240 $rocks install --tree="$tmp/tree" --deps-mode=none "$srcrock")
+(cd "$tmp" && step 240 $rocks install --tree="$tmp/tree" --deps-mode=one "$srcrock")
 smoke "$tmp/tree" src.rock
 test $mpi = no || test -f "$tmp/tree/lib/lua/$lv/linalg/mpi.so"
 names_none "$tmp/tree" "$tmp/rtmp"
@@ -90,7 +92,7 @@ names_none "$tmp/tree" "$tmp/rtmp"
 # 3. a binary rock packed from that tree, installed into another
 (cd "$tmp" && step 60 $rocks pack linalg --tree="$tmp/tree")
 binrock=$(ls "$tmp"/linalg-"$version"-1.*.rock | grep -v '\.src\.rock$')
-(cd "$tmp" && step 60 $rocks install --tree="$tmp/tree2" --deps-mode=none "$binrock")
+(cd "$tmp" && step 60 $rocks install --tree="$tmp/tree2" --deps-mode=one "$binrock")
 rm -rf "$tmp/tree"
 smoke "$tmp/tree2" "binary rock"
 # the C host as the README builds it against a rock: linalg.pc in the rock's folder
@@ -103,6 +105,16 @@ sed "s/^/binary rock: /" "$tmp/host.out"
 names_none "$tmp/tree2" "$tmp/rtmp"
 names_none "$tmp/tree2" "$tmp/tree/"
 
+repl_ok() {  # $1: the linalg-repl to run, $2: label
+  out=$(printf 'la.config().blas_name\nla.version\nhelp "lstsq"\n' |
+    (cd / && env -u LUA_PATH -u LUA_CPATH -u LUA_PATH_5_4 -u LUA_CPATH_5_4 timeout 20 "$1" 2>&1)) || true
+  echo "$out" | grep -q 'ans = OpenBLAS' && echo "$out" | grep -q "ans = $version" &&
+    echo "$out" | grep -q "Least squares with NumPy's contract" ||
+    { echo "$2: linalg-repl said:"; echo "$out"; exit 1; }
+  echo "$2: linalg-repl ok"
+}
+repl_ok "$tmp/tree2/bin/linalg-repl" "binary rock"
+
 # 4. make install into DESTDIR, the tree moved
 step 300 make -C "$top" -s install DESTDIR="$tmp/a" PREFIX=/usr/local
 mv "$tmp/a" "$tmp/b"
@@ -110,10 +122,5 @@ b=$tmp/b/usr/local
 names_none "$tmp/b" "$top"
 names_none "$tmp/b" /usr/local
 host_with "$b/lib/pkgconfig" "$b/share/lua/$lv/?.lua;$b/share/lua/$lv/?/init.lua" "moved make install"
-out=$(printf 'la.config().blas_name\nla.version\nhelp "lstsq"\n' |
-  (cd / && env -u LUA_PATH -u LUA_CPATH -u LUA_PATH_5_4 -u LUA_CPATH_5_4 timeout 20 "$b/bin/linalg-repl" 2>&1))
-echo "$out" | grep -q 'ans = OpenBLAS' && echo "$out" | grep -q "ans = $version" &&
-  echo "$out" | grep -q "Least squares with NumPy's contract" ||
-  { echo "moved make install: linalg-repl said:"; echo "$out"; exit 1; }
-echo "moved make install: linalg-repl ok"
+repl_ok "$b/bin/linalg-repl" "moved make install"
 echo "check-dist: ok"
