@@ -221,6 +221,7 @@ DISTDIR  ?= dist
 DISTNAME  = linalg-$(LINALG_VERSION)
 DISTROCK  = $(DISTDIR)/$(DISTNAME)-1.src.rock
 dist:
+	@git rev-parse --verify -q $(DIST_REF) >/dev/null 2>&1 || { echo "make dist: needs a git checkout (the rock is git archive of $(DIST_REF))"; exit 1; }
 	@test -f rockspec/$(DISTNAME)-1.rockspec || { echo "make dist: no rockspec/$(DISTNAME)-1.rockspec for LINALG_VERSION $(LINALG_VERSION)"; exit 1; }
 	@git diff --quiet $(DIST_REF) -- || echo "make dist: the rock holds $(DIST_REF); changes not committed are left out"
 	@rm -rf $(DISTDIR)/.stage && mkdir -p $(DISTDIR)/.stage

@@ -9,7 +9,9 @@ local la = require "linalg"
 local LUA = require("interp").lua
 local VERSION = LUA == "luajit" and "5.1" or LUA:match("%d+%.%d+")
 
-local run = (os.getenv("LD_PRELOAD") or ""):find("vgpreload", 1, true) and pending or describe
+-- under make valgrind every child is traced: make and cc would run under memcheck
+local valgrind = (os.getenv("LD_PRELOAD") or ""):find("vgpreload", 1, true)
+local run = valgrind and pending or describe
 
 local function tmpdir()
   local d = os.tmpname()
@@ -42,7 +44,11 @@ describe("the release rockspec", function()
   end)
 end)
 
-run("make dist", function()
+-- make dist packs a git archive: only in a git checkout (not in the copy
+-- `luarocks test` or tools/check-install.sh runs the specs in)
+local _, in_git = sh("git rev-parse --verify -q HEAD")
+local run_git = in_git and run or pending
+run_git("make dist", function()
   it("writes dist/linalg-<version>-1.src.rock: the rockspec and the files git tracks at HEAD", function()
     local d = tmpdir()
     local out, ok = sh("make -s dist DISTDIR=" .. d)
