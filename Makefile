@@ -211,6 +211,7 @@ install: all
 
 uninstall:
 	rm -rf $(DESTDIR)$(INST_LIBDIR)/linalg $(DESTDIR)$(INST_LUADIR)/linalg
+	rm -f $(DESTDIR)$(INST_INCDIR)/linalg.h $(DESTDIR)$(INST_PCDIR)/linalg.pc $(DESTDIR)$(INST_BINDIR)/linalg-repl
 
 # make dist: dist/linalg-<version>-1.src.rock, what `luarocks install` builds
 # offline: rockspec/linalg-<version>-1.rockspec and linalg-<version>.tar.gz,
@@ -231,7 +232,6 @@ dist:
 	cd $(DISTDIR)/.stage && zip -q ../$(DISTNAME)-1.src.rock $(DISTNAME)-1.rockspec $(DISTNAME).tar.gz
 	@rm -rf $(DISTDIR)/.stage
 	@echo "make dist: $(DISTROCK)"
-	rm -f $(DESTDIR)$(INST_INCDIR)/linalg.h $(DESTDIR)$(INST_PCDIR)/linalg.pc $(DESTDIR)$(INST_BINDIR)/linalg-repl
 
 # the exports that let $(LUA) (and busted) find this checkout's modules,
 # under the names that Lua reads (LUA_PATH_5_4 ..., LUA_PATH for 5.1 and
