@@ -7,7 +7,8 @@
 # build-lua5.2/, build-lua5.3/, build-luajit/ (the module is
 # <folder>/linalg/core.so); `make env LUA=...` prints its exports.
 #   make bench   linalg next to NumPy and raw OpenBLAS/LAPACKE
-#   make install PREFIX=/usr/local [DESTDIR=...]
+#   make install PREFIX=/usr/local [DESTDIR=...]   (the tree may move)
+#   make dist    dist/linalg-<version>-1.src.rock (README: Releasing)
 # luarocks passes CFLAGS, LIBFLAG, LUA_INCDIR, INST_LIBDIR and INST_LUADIR.
 
 LUA        ?= lua5.4
@@ -35,7 +36,10 @@ LIBFLAG    ?= -shared
 # -ffp-contract=off: no fused multiply-add, so seeded random numbers are
 # bit-identical across compilers and machines.
 WARN       = -std=c99 -Wall -Wextra -pedantic -Wmissing-prototypes -Wshadow
-ALLCFLAGS  = $(CFLAGS) $(WARN) -fPIC -fvisibility=hidden -ffp-contract=off \
+# -ffile-prefix-map: the objects (and their debug information, with -g)
+# name no build folder, so a packed binary rock names none either.
+PREFIXMAP  = -ffile-prefix-map=$(CURDIR)=.
+ALLCFLAGS  = $(CFLAGS) $(WARN) -fPIC -fvisibility=hidden -ffp-contract=off $(PREFIXMAP) \
              -I$(LUA_INCDIR) $(BLAS_CFLAGS)
 
 # src/*.c: the binding layer (mpi.c is the separate module linalg.mpi);
@@ -66,7 +70,7 @@ RLMOD     = $(BUILD)/linalg/readline.so
 CAPI = $(BUILD)/capi
 
 # make ktest: the kernels' C unit tests alone
-.PHONY: check-hosts print-builddir ktest all deps demo test test-lua bench mpi test-mpi install-mpi bench-mpi install uninstall clean check-install check-oom-host check-asan valgrind fuzz repl doc lint env
+.PHONY: dist check-hosts print-builddir ktest all deps demo test test-lua bench mpi test-mpi install-mpi bench-mpi install uninstall clean check-install check-oom-host check-asan valgrind fuzz repl doc lint env
 
 all: $(MOD) $(if $(HAVE_RL),$(RLMOD))
 
@@ -90,7 +94,7 @@ $(MOD): $(OBJ)
 
 $(RLMOD): bin/lreadline.c src/compat.h $(LUASTAMP)
 	@mkdir -p $(BUILD)/linalg
-	$(CC) $(CFLAGS) $(WARN) -fPIC -fvisibility=hidden -I$(LUA_INCDIR) $(RL_CFLAGS) $(LIBFLAG) \
+	$(CC) $(CFLAGS) $(WARN) -fPIC -fvisibility=hidden $(PREFIXMAP) -I$(LUA_INCDIR) $(RL_CFLAGS) $(LIBFLAG) \
 	  -o $@ bin/lreadline.c $(RL_LIBS) -lpthread
 
 $(HOST): examples/host.c src/linalg.h $(MOD)
@@ -179,27 +183,57 @@ bench: deps
 	@sh bench/run.sh
 	@$(MAKE) --no-print-directory bench-mpi
 
-# The module, the Lua front and the reference text help() reads; the C
-# header and linalg.pc for hosts (cc host.c $(pkg-config --cflags --libs
-# linalg lua5.4), or the LUA's package); bin/linalg-repl (skipped with INST_BINDIR= : the rock
-# installs it as a script of its own).
+# The module (and linalg.mpi where mpicc built it), the Lua front and the
+# reference text help() reads; the C header and linalg.pc for hosts (cc
+# host.c $(pkg-config --cflags --libs linalg lua5.4), or the LUA's package);
+# bin/linalg-repl (skipped with INST_BINDIR= : the rock installs it as a
+# script of its own). Nothing installed names a folder absolutely: linalg.pc
+# finds the header and the module from its own folder (${pcfiledir}) and
+# linalg-repl finds the modules from its own, so the tree may move.
+# $(call relto,FROM,TO): the path of folder TO relative to folder FROM
+relto = $(shell realpath -m -s --relative-to='$(1)' '$(2)')
+# the module folders as linalg-repl finds them from its own
+REPL_LUADIR = $(if $(INST_BINDIR),$(call relto,$(INST_BINDIR),$(INST_LUADIR)))
+REPL_LIBDIR = $(if $(INST_BINDIR),$(call relto,$(INST_BINDIR),$(INST_LIBDIR)))
 install: all
 	install -d $(DESTDIR)$(INST_LIBDIR)/linalg $(DESTDIR)$(INST_LUADIR)/linalg \
 	  $(DESTDIR)$(INST_INCDIR) $(DESTDIR)$(INST_PCDIR)
 	install -m 755 $(MOD) $(DESTDIR)$(INST_LIBDIR)/linalg/core.so
 	$(if $(wildcard $(RLMOD)),install -m 755 $(RLMOD) $(DESTDIR)$(INST_LIBDIR)/linalg/readline.so)
+	$(if $(wildcard $(MPIMOD)),install -m 755 $(MPIMOD) $(DESTDIR)$(INST_LIBDIR)/linalg/mpi.so)
 	install -m 644 lua/linalg/*.lua ldoc/core.luadoc $(DESTDIR)$(INST_LUADIR)/linalg/
 	install -m 644 src/linalg.h $(DESTDIR)$(INST_INCDIR)/linalg.h
-	sed -e 's|@INCDIR@|$(INST_INCDIR)|' -e 's|@MODDIR@|$(abspath $(PC_MODDIR))|' \
+	sed -e 's|@INCDIR@|$${pcfiledir}/$(call relto,$(INST_PCDIR),$(INST_INCDIR))|' \
+	  -e 's|@MODDIR@|$${pcfiledir}/$(call relto,$(INST_PCDIR),$(PC_MODDIR))|' \
 	  -e 's|@VERSION@|$(LINALG_VERSION)|' -e 's|@LUA@|$(LUA_PC)|g' tools/linalg.pc.in > $(DESTDIR)$(INST_PCDIR)/linalg.pc
 	if [ -n "$(INST_BINDIR)" ]; then install -d $(DESTDIR)$(INST_BINDIR) && \
 	  sed -e '1s|^#!.*|#!/usr/bin/env $(LUA_NAME)|' \
-	  -e 's|^local INSTALLED = nil|local INSTALLED = {lua = "$(INST_LUADIR)", lib = "$(INST_LIBDIR)"}|' \
+	  -e 's|^local INSTALLED = nil|local INSTALLED = {lua = "$(REPL_LUADIR)", lib = "$(REPL_LIBDIR)"}|' \
 	  bin/linalg-repl > $(DESTDIR)$(INST_BINDIR)/linalg-repl && chmod 755 $(DESTDIR)$(INST_BINDIR)/linalg-repl; fi
 
 uninstall:
 	rm -rf $(DESTDIR)$(INST_LIBDIR)/linalg $(DESTDIR)$(INST_LUADIR)/linalg
 	rm -f $(DESTDIR)$(INST_INCDIR)/linalg.h $(DESTDIR)$(INST_PCDIR)/linalg.pc $(DESTDIR)$(INST_BINDIR)/linalg-repl
+
+# make dist: dist/linalg-<version>-1.src.rock, what `luarocks install` builds
+# offline: rockspec/linalg-<version>-1.rockspec and linalg-<version>.tar.gz,
+# the files git tracks at DIST_REF (git archive), under linalg-<version>/.
+# The rockspec's source.url names the tarball inside the rock.
+DIST_REF ?= HEAD
+DISTDIR  ?= dist
+DISTNAME  = linalg-$(LINALG_VERSION)
+DISTROCK  = $(DISTDIR)/$(DISTNAME)-1.src.rock
+dist:
+	@git rev-parse --verify -q $(DIST_REF) >/dev/null 2>&1 || { echo "make dist: needs a git checkout (the rock is git archive of $(DIST_REF))"; exit 1; }
+	@test -f rockspec/$(DISTNAME)-1.rockspec || { echo "make dist: no rockspec/$(DISTNAME)-1.rockspec for LINALG_VERSION $(LINALG_VERSION)"; exit 1; }
+	@git diff --quiet $(DIST_REF) -- || echo "make dist: the rock holds $(DIST_REF); changes not committed are left out"
+	@rm -rf $(DISTDIR)/.stage && mkdir -p $(DISTDIR)/.stage
+	git archive --format=tar.gz --prefix=$(DISTNAME)/ -o $(DISTDIR)/.stage/$(DISTNAME).tar.gz $(DIST_REF)
+	git show $(DIST_REF):rockspec/$(DISTNAME)-1.rockspec > $(DISTDIR)/.stage/$(DISTNAME)-1.rockspec
+	rm -f $(DISTROCK)
+	cd $(DISTDIR)/.stage && zip -q ../$(DISTNAME)-1.src.rock $(DISTNAME)-1.rockspec $(DISTNAME).tar.gz
+	@rm -rf $(DISTDIR)/.stage
+	@echo "make dist: $(DISTROCK)"
 
 # the exports that let $(LUA) (and busted) find this checkout's modules,
 # under the names that Lua reads (LUA_PATH_5_4 ..., LUA_PATH for 5.1 and
@@ -228,10 +262,14 @@ check-asan: deps
 	  OPENBLAS_NUM_THREADS=1 ./alloc > alloc.log && tail -1 alloc.log && ./threads && ./capi
 
 # luarocks make into a temporary tree and make install into a temporary
-# prefix, each followed by a smoke test from outside the checkout.
+# prefix, each followed by a smoke test from outside the checkout; then the
+# release (tools/check-dist.sh): make dist's .src.rock installed offline, a
+# binary rock packed from it installed into another tree, a make install
+# tree moved elsewhere.
 check-install: 
-	@sh tools/deps.sh luarocks
+	@sh tools/deps.sh luarocks zip unzip
 	@sh tools/check-install.sh
+	@sh tools/check-dist.sh
 
 # The suite under valgrind memcheck: no invalid access, nothing definitely
 # lost (OpenBLAS keeps its buffers for the process: "still reachable").

@@ -2,7 +2,9 @@
 -- linalg.mpi: linalg's least squares across MPI ranks (Open MPI). Built with
 -- mpicc (Debian: libopenmpi-dev, openmpi-bin); luarocks does not find mpi.h
 -- as an external dependency (it lives under the Open MPI include directory),
--- so the compiler wrapper supplies the MPI flags.
+-- so the compiler wrapper supplies the MPI flags. The linalg rock already
+-- installs linalg.mpi where mpicc was present when it was built; this rock
+-- adds it to a linalg built without.
 rockspec_format = "3.0"
 package = "linalg-mpi"
 version = "scm-1"

@@ -35,7 +35,9 @@ build = {
     INST_LUADIR = "$(LUADIR)",
     -- linalg.h and linalg.pc stay in the rock's directory
     -- (`luarocks show --rock-dir linalg`); the .pc points at core.so where
-    -- luarocks deploys it in a standard tree: <tree>/lib/lua/<version>/linalg
+    -- luarocks deploys it in a standard tree, <tree>/lib/lua/<version>/linalg,
+    -- relative to its own folder (the tree may move, a packed rock installs
+    -- into another)
     LUA = "$(LUA)",
     INST_INCDIR = "$(PREFIX)/include",
     INST_PCDIR = "$(PREFIX)/pkgconfig",
