@@ -8,6 +8,12 @@ set -e
 # carry modules for all of them, so busted --lua=lua5.1 ... works
 LUAS="lua5.1 lua5.2 lua5.3 lua5.4 liblua5.1-0-dev liblua5.2-dev liblua5.3-dev liblua5.4-dev"
 PKGS="gcc make pkg-config libopenblas-dev liblapacke-dev $LUAS lua-busted librsvg2-bin netpbm libopenmpi-dev openmpi-bin libreadline-dev tmux $*"
+# --list: the packages, one line, and nothing installed
+if [ "${1:-}" = "--list" ]; then
+  shift
+  echo "$PKGS luajit2 libluajit2-5.1-dev" | sed 's/--list//'
+  exit 0
+fi
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
