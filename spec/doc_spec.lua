@@ -3,8 +3,9 @@
 -- of defect when one is put into a copy.
 -- ldoc (on Lua 5.1) and the checker run without check-asan's preloaded
 -- sanitizer: what they leak at exit is theirs
--- tools/check-doc.lua is a lua5.4 tool (make doc) that loads ./build's module
-local LUA = "lua5.4"
+-- tools/check-doc.lua runs under the Lua running the specs, on its build
+local interp = require "interp"
+local LUA = "LINALG_CPATH='" .. interp.cpath .. "' " .. interp.lua
 local sh = require "shell"
 
 local have_ldoc = sh("command -v ldoc >/dev/null && echo yes"):match("yes")

@@ -8,9 +8,10 @@
 --    many as the README's API table shows for it (`la.f(A, b [, opts])`, or
 --    `A:f(...)` with A counted).
 -- Prints each problem; exits 1 if there is any. usage: lua5.4 tools/check-doc.lua [dir]
--- (dir: where the pages are, default doc)
+-- (dir: where the pages are, default doc); any Lua 5.1+ runs it, with
+-- LINALG_CPATH naming the module's build for that Lua (default ./build/?.so;)
 package.path = "./lua/?.lua;./lua/?/init.lua;" .. package.path
-package.cpath = "./build/?.so;" .. package.cpath
+package.cpath = (os.getenv("LINALG_CPATH") or "./build/?.so;") .. package.cpath
 local la = require "linalg"
 local DIR = arg[1] or "doc"
 
@@ -57,7 +58,10 @@ end
 local pages = {"linalg.core", "linalg", "linalg.io", "linalg.svg"}
 local topics = {"../topics/README.md"}
 local documented = {}
-for _, page in ipairs(table.move(topics, 1, #topics, #pages + 1, table.move(pages, 1, #pages, 1, {}))) do
+local all = {}
+for _, p in ipairs(pages) do all[#all + 1] = p end
+for _, p in ipairs(topics) do all[#all + 1] = p end
+for _, page in ipairs(all) do
   local path = DIR .. "/modules/" .. page .. ".html"
   local html = read(path)
   -- placeholders read as tags
