@@ -7,6 +7,8 @@
 **                   (opened without blocking, checked on the descriptor)
 **   writeplan(path) what a write to path replaces, through symbolic links
 **   opentemp(tmp [, mode, uid, gid])  a new file (exclusive) to write
+**   openwrite(path) a handle to write in place (what is not a regular
+**                   file): a FIFO with no reader is refused at once
 ** A handle has read(n | "a"), seek(whence, offset), write(s) and close(),
 ** which answer as those of Lua's io library do (nil and a message).
 */
@@ -262,8 +264,35 @@ static int l_opentemp(lua_State *L) {
   return 1;
 }
 
+/* openwrite(path) -> handle for writing in place, or nil, message. Opened
+** (created, truncated) without blocking, as a FIFO with no reader would
+** block open itself until one comes; that FIFO is refused at once. Then
+** writes block again as usual (a reader that reads lets them through). */
+static int l_openwrite(lua_State *L) {
+  const char *path = luaL_checkstring(L, 1);
+  Handle *h = newhandle(L);
+  struct stat st;
+  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0666), fl, e;
+  if (fd < 0) {
+    e = errno;
+    if (e == ENXIO && stat(path, &st) == 0 && S_ISFIFO(st.st_mode)) {
+      lua_pushnil(L);
+      lua_pushliteral(L, "a FIFO with no reader");
+      return 2;
+    }
+    return fail(L, e);
+  }
+  if ((fl = fcntl(fd, F_GETFL)) < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
+    e = errno;
+    close(fd);
+    return fail(L, e);
+  }
+  return attach(L, h, fd, "wb");
+}
+
 static const la_Reg funcs[] = {
   {"openread", l_openread, 1}, {"writeplan", l_writeplan, 1}, {"opentemp", l_opentemp, 4},
+  {"openwrite", l_openwrite, 1},
   {NULL, NULL, 0}
 };
 
