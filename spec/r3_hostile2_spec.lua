@@ -61,3 +61,60 @@ describe("writing to a FIFO", function()
     assert.are.equal(want, s)
   end)
 end)
+
+describe("la.isclose's tolerances", function()
+  -- numpy 1.24: np.isclose(1.0, 1.0, rtol=np.nan) -> False and
+  -- np.isclose(1.0, 1.0, atol=-1) -> False (close nowhere); isclose said
+  -- true. allclose raises for both; isclose now does the same.
+  it("a NaN or negative rtol or atol is an error naming the option", function()
+    local nan = 0 / 0
+    for _, c in ipairs{
+      {{rtol = nan}, "linalg.isclose: rtol is NaN"}, {{atol = nan}, "linalg.isclose: atol is NaN"},
+      {{rtol = -1e-9}, "linalg.isclose: rtol must be >= 0"}, {{atol = -1}, "linalg.isclose: atol must be >= 0"},
+    } do
+      assert.error_matches(function() la.isclose(1, 1, c[1]) end, c[2], 1, true)
+      assert.error_matches(function() la.isclose(la.ones(2, 2), la.ones(1, 2), c[1]) end, c[2], 1, true)
+      assert.error_matches(function()
+        la.isclose(la.ones(2, 2, {dtype = "float32"}), la.ones(2, 2, {dtype = "float32"}), c[1])
+      end, c[2], 1, true)
+    end
+  end)
+
+  it("an infinite atol makes every finite pair close, as NumPy's", function()
+    -- numpy 1.24: np.isclose([1.0, 1e308], [2.0, -1e308], atol=np.inf) -> [True, True]
+    assert.are.equal(la.matrix{{1, 1}}, la.isclose(la.matrix{{1, 1e308}}, la.matrix{{2, -1e308}},
+                                                   {atol = math.huge}))
+  end)
+end)
+
+describe("the temporary file of a write", function()
+  -- src/files.c's opentemp, as util.writefile holds it
+  local files
+  setup(function()
+    local util = require "linalg.util"
+    for i = 1, 64 do
+      local name, v = debug.getupvalue(util.writefile, i)
+      if name == nil then break end
+      if name == "files" then files = v end
+    end
+  end)
+
+  it("is not created when its mode, owner or group is no integer (was created, its descriptor leaked)", function()
+    assert.is_table(files)
+    local tmp = os.tmpname()
+    os.remove(tmp)
+    for _, args in ipairs{{"x"}, {1.5}, {420, "u"}, {420, 0, {}}} do
+      assert.has_error(function() files.opentemp(tmp, args[1], args[2], args[3]) end)
+      local f = io.open(tmp, "rb")
+      if f then f:close() os.remove(tmp) end
+      assert.is_nil(f, "opentemp left " .. tmp)
+    end
+    local h = assert(files.opentemp(tmp, 416))      -- 0640
+    assert.is_truthy(h:write("ok"))
+    assert.is_true(h:close())
+    assert.has_error(function() h:write("x") end, "attempt to use a closed file")
+    local f = assert(io.open(tmp, "rb")); assert.are.equal("ok", f:read("*a")); f:close()
+    assert.are.equal("640", (require("shell")("stat -c %a " .. tmp):gsub("%s+$", "")))
+    os.remove(tmp)
+  end)
+end)

@@ -236,10 +236,7 @@ static int l_writeplan(lua_State *L) {
 ** and group as far as we may (root: both; others: a group they are in);
 ** the mode last, as a change of owner clears set-user-ID. Returns 0 or
 ** the errno of fchmod (a failed chown keeps ours, as editors do). */
-static int keepmode(lua_State *L, int fd) {
-  mode_t mode = (mode_t)luaL_checkinteger(L, 2);
-  uid_t uid = (uid_t)luaL_optinteger(L, 3, -1);
-  gid_t gid = (gid_t)luaL_optinteger(L, 4, -1);
+static int keepmode(int fd, mode_t mode, uid_t uid, gid_t gid) {
   if (geteuid() == 0) (void)!fchown(fd, uid, gid);
   else (void)!fchown(fd, (uid_t)-1, gid);
   return fchmod(fd, mode) == 0 ? 0 : errno;
@@ -248,14 +245,18 @@ static int keepmode(lua_State *L, int fd) {
 /* opentemp(tmp [, mode, uid, gid]) -> handle for writing, or nil, message.
 ** Creates tmp (never opens what is there: a link planted at the name
 ** fails). Without a mode the umask decides (a new file); with one it
-** starts as 0600 and takes that mode and owner before a byte is written. */
+** starts as 0600 and takes that mode and owner before a byte is written.
+** The arguments are read first: nothing is created when one is wrong. */
 static int l_opentemp(lua_State *L) {
   const char *tmp = luaL_checkstring(L, 1);
   int keep = !lua_isnoneornil(L, 2), fd, e;
+  mode_t mode = keep ? (mode_t)luaL_checkinteger(L, 2) : 0;
+  uid_t uid = (uid_t)luaL_optinteger(L, 3, -1);
+  gid_t gid = (gid_t)luaL_optinteger(L, 4, -1);
   Handle *h = newhandle(L);
   fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY, keep ? 0600 : 0666);
   if (fd < 0) return fail(L, errno);
-  if (keep && (e = keepmode(L, fd)) != 0) {
+  if (keep && (e = keepmode(fd, mode, uid, gid)) != 0) {
     close(fd);
     unlink(tmp);
     return fail(L, e);
