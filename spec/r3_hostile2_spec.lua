@@ -118,3 +118,35 @@ describe("the temporary file of a write", function()
     os.remove(tmp)
   end)
 end)
+
+describe("lu_solve, cho_solve and multi_dot name what they were given", function()
+  local function closed(M) debug.getmetatable(M).__close(M) return M end
+  local b = la.ones(2, 1)
+
+  -- a closed factor was "bad argument #3" (or #4): the stack slot the
+  -- field was read into, not an argument of the call (they take F and b)
+  it("a closed matrix in F, or among multi_dot's operands, by its name", function()
+    local F = la.lu_factor(la.matrix{{4, 3}, {6, 3}})
+    for _, c in ipairs{
+      {function() la.lu_solve({lu = closed(la.eye(2)), piv = F.piv}, b) end, "linalg.lu_solve: F.lu is a closed matrix"},
+      {function() la.lu_solve({lu = F.lu, piv = closed(la.ones(2, 1))}, b) end, "linalg.lu_solve: F.piv is a closed matrix"},
+      {function() la.cho_solve({c = closed(la.eye(2)), lower = false}, b) end, "linalg.cho_solve: F.c is a closed matrix"},
+      {function() la.multi_dot{la.eye(2), la.eye(2), closed(la.eye(2))} end, "linalg.multi_dot: item 3 is a closed matrix"},
+      {function() la.lu_solve({lu = F.lu, piv = "12"}, b) end,
+       "linalg.lu_solve: F.piv is string, expected a matrix (F comes from lu_factor)"},
+    } do
+      assert.error_matches(c[1], c[2], 1, true)
+    end
+  end)
+
+  it("pivots that are not row indices are errors, never read out of range", function()
+    local F = la.lu_factor(la.matrix{{4, 3}, {6, 3}})
+    for _, p in ipairs{{0, 2}, {1, 1e9}, {0 / 0, 1}, {1, 3}, {2, -1}, {1.5, 2}, {math.huge, 1}, {-2^63, 1}} do
+      local ok, e = pcall(la.lu_solve, {lu = F.lu, piv = p}, b)
+      assert.is_false(ok)
+      assert.is_truthy(tostring(e):find("^linalg%.lu_solve: F%.piv%(%d%) is not a row index in 1%.%.2$"), e)
+    end
+    -- scipy 1.10: lu_solve(lu_factor([[4, 3], [6, 3]]), [1, 1]) -> [0, 1/3]
+    assert.near(la.matrix{{0}, {1 / 3}}, la.lu_solve({lu = F.lu, piv = {F.piv(1), F.piv(2)}}, b), 1e-15)
+  end)
+end)
