@@ -103,7 +103,7 @@ describe("the temporary file of a write", function()
     assert.is_table(files)
     local tmp = os.tmpname()
     os.remove(tmp)
-    for _, args in ipairs{{"x"}, {1.5}, {420, "u"}, {420, 0, {}}} do
+    for _, args in ipairs{{"x"}, {{}}, {420, "u"}, {420, 0, {}}} do
       assert.has_error(function() files.opentemp(tmp, args[1], args[2], args[3]) end)
       local f = io.open(tmp, "rb")
       if f then f:close() os.remove(tmp) end
