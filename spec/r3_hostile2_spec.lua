@@ -150,3 +150,36 @@ describe("lu_solve, cho_solve and multi_dot name what they were given", function
     assert.near(la.matrix{{0}, {1 / 3}}, la.lu_solve({lu = F.lu, piv = {F.piv(1), F.piv(2)}}, b), 1e-15)
   end)
 end)
+
+describe("lu_factor with a subnormal pivot", function()
+  -- OpenBLAS's getrf scales a column by 1 / pivot, Inf for a subnormal
+  -- pivot: lu_factor kept Inf and NaN in F.lu (SciPy 1.10 on OpenBLAS:
+  -- lu_factor([[2e-310, 1e-310], [1e-310, 3e-310]]) -> [[2e-310, 1e-310],
+  -- [inf, -inf]]) and lu_solve answered NaN where solve answers; now it
+  -- factors as lu and solve do (getrf2 past such a pivot)
+  it("gives finite factors and lu_solve solve's answer", function()
+    local A = la.matrix{{2e-310, 1e-310}, {1e-310, 3e-310}}
+    local F = la.lu_factor(A)
+    -- exact: L = [[1, 0], [1/2, 1]], U = [[2e-310, 1e-310], [0, 2.5e-310]], no interchange
+    assert.near(la.matrix{{2e-310, 1e-310}, {0.5, 2.5e-310}}, F.lu, 1e-323)
+    assert.are.equal(la.matrix{{1}, {2}}, F.piv)
+    -- exact: x = A \ [1e-300; 1e-300] = [4e9; 2e9] (det 5e-620), to the subnormals' 13 digits
+    local b = la.matrix{{1e-300}, {1e-300}}
+    assert.near(la.matrix{{4e9}, {2e9}}, la.lu_solve(F, b), 4e9 * 1e-9)
+    assert.near(la.solve(A, b), la.lu_solve(F, b), 4e9 * 1e-9)
+    -- diag(1e-310, 1): x = [1e10; 1] (NaN in both entries before), A^T alike
+    F = la.lu_factor(la.matrix{{1e-310, 0}, {0, 1}})
+    for _, trans in ipairs{false, true} do
+      assert.near(la.matrix{{1e10}, {1}}, la.lu_solve(F, la.matrix{{1e-300}, {1}}, {trans = trans}), 1e10 * 1e-9)
+    end
+  end)
+
+  it("in float32 too", function()
+    local o = {dtype = "float32"}
+    local F = la.lu_factor(la.matrix({{1e-40, 0}, {0, 1}}, o))
+    local x = la.lu_solve(F, la.matrix({{1e-35}, {1}}, o))
+    -- exact: [1e5; 1]; 1e-40 is a float32 subnormal (about 5 digits)
+    assert.are.equal("float32", x.dtype)
+    assert.is_true(math.abs(x(1) - 1e5) < 1e5 * 1e-4 and x(2) == 1)
+  end)
+end)

@@ -74,7 +74,8 @@ static int l_slogdet(lua_State *L) {
 ** lu_factor (dgetrf): LU holds L (unit diagonal not stored) below the
 ** diagonal and U on and above it; piv (min(m, n) x 1, float64) LAPACK's
 ** 1-based row interchanges: row i was swapped with row piv(i). A singular
-** A factors (U has a zero pivot); lu_solve refuses it. */
+** A factors (U has a zero pivot); lu_solve refuses it. Past a subnormal
+** pivot, dgetrf2 (la_lu). */
 static int l_lu_factor(lua_State *L) {
   const char *F = la_fname(L);
   return la_argtype(L, 1, 1) == LA_F32 ? lu_factor_s(L, F) : lu_factor_d(L, F);
