@@ -183,3 +183,18 @@ describe("lu_factor with a subnormal pivot", function()
     assert.is_true(math.abs(x(1) - 1e5) < 1e5 * 1e-4 and x(2) == 1)
   end)
 end)
+
+describe("la.diag's offset at the ends of the integers", function()
+  -- n + |k| overflowed (signed overflow, UBSan's report; the message then
+  -- said "invalid size -9223372036854775807x..."): |k| is bounded first
+  it("is too large for a vector, past the corners for a matrix", function()
+    for _, k in ipairs{-2^63, 2^62, -2^31, 2^31 - 2} do
+      assert.error_matches(function() la.diag({1, 2}, k) end,
+                           "linalg.diag: bad argument #2 (diagonal offset too large)", 1, true)
+      -- numpy 1.24: np.diagonal(np.ones((3, 3)), offset=k) -> array([]) for |k| >= 3
+      assert.are.same({0, 1}, {la.diag(la.ones(3, 3), k):shape()})
+    end
+    -- numpy 1.24: np.diag([1, 2], -1) -> [[0, 0, 0], [1, 0, 0], [0, 2, 0]]
+    assert.are.equal(la.matrix{{0, 0, 0}, {1, 0, 0}, {0, 2, 0}}, la.diag({1, 2}, -1))
+  end)
+end)
