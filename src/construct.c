@@ -90,7 +90,9 @@ static int l_diag(lua_State *L) {
   int i, i0, j0, len, row = V->rows == 1;
   if (la_isvec(V)) {
     int n = row ? V->cols : V->rows;
-    lua_Integer size = n + (k < 0 ? -k : k);
+    lua_Integer size;
+    if (k < -2147483647 || k > 2147483647) la_argerror(L, F, 2, "diagonal offset too large");
+    size = n + (k < 0 ? -k : k);          /* |k| checked first: no overflow */
     if (size > 2147483647) la_argerror(L, F, 2, "diagonal offset too large");
     A = la_newt(L, F, size, size, V->dtype);
     la_fill(A, 0.0);

@@ -74,7 +74,8 @@ static int l_slogdet(lua_State *L) {
 ** lu_factor (dgetrf): LU holds L (unit diagonal not stored) below the
 ** diagonal and U on and above it; piv (min(m, n) x 1, float64) LAPACK's
 ** 1-based row interchanges: row i was swapped with row piv(i). A singular
-** A factors (U has a zero pivot); lu_solve refuses it. */
+** A factors (U has a zero pivot); lu_solve refuses it. Past a subnormal
+** pivot, dgetrf2 (la_lu). */
 static int l_lu_factor(lua_State *L) {
   const char *F = la_fname(L);
   return la_argtype(L, 1, 1) == LA_F32 ? lu_factor_s(L, F) : lu_factor_d(L, F);
@@ -89,6 +90,14 @@ static int field(lua_State *L, const char *fname, const char *key, const char *f
   return lua_type(L, -1);
 }
 
+/* F.key, pushed by field at slot, as a matrix (a table converted in
+** place); a closed matrix is named as F's field, not by its stack slot */
+static la_Mat *fieldmat(lua_State *L, const char *fname, int slot, const char *key) {
+  la_Mat *A = la_testany(L, slot);
+  if (A && (A->flags & LA_CLOSED)) la_error(L, fname, "F.%s is a closed matrix", key);
+  return la_checkany(L, slot, fname);
+}
+
 /* The square factor F.key at slot 3 (pushed; a matrix or a table read as
 ** one), with its name in messages */
 static la_Mat *factorarg(lua_State *L, const char *fname, const char *key, const char *from) {
@@ -97,7 +106,7 @@ static la_Mat *factorarg(lua_State *L, const char *fname, const char *key, const
   if (t != LUA_TTABLE && t != LUA_TUSERDATA)
     la_error(L, fname, "F.%s is %s, expected a matrix (F comes from %s)", key,
              la_typename(L, -1), from);
-  C = la_checkany(L, 3, fname);
+  C = fieldmat(L, fname, 3, key);
   if (C->rows != C->cols)
     la_error(L, fname, "F.%s must be square, got %dx%d", key, C->rows, C->cols);
   return C;
@@ -108,9 +117,11 @@ static lapack_int *pivots(lua_State *L, const char *fname, int n) {
   la_Mat *P;
   lapack_int *ipiv;
   int i;
-  if (field(L, fname, "piv", "lu_factor") == LUA_TNIL)
-    la_error(L, fname, "F.piv is missing (F comes from lu_factor)");
-  P = la_checkany(L, 4, fname);
+  int t = field(L, fname, "piv", "lu_factor");
+  if (t == LUA_TNIL) la_error(L, fname, "F.piv is missing (F comes from lu_factor)");
+  if (t != LUA_TTABLE && t != LUA_TUSERDATA)
+    la_error(L, fname, "F.piv is %s, expected a matrix (F comes from lu_factor)", la_typename(L, -1));
+  P = fieldmat(L, fname, 4, "piv");
   if (!la_isvec(P) || P->rows * P->cols != n)
     la_error(L, fname, "F.piv is %dx%d, expected %d pivots", P->rows, P->cols, n);
   ipiv = LA_SCRATCH(L, lapack_int, (size_t)n);
@@ -217,6 +228,8 @@ static int l_multi_dot(lua_State *L) {
     ti = lua_type(L, -1);
     if (ti != LUA_TTABLE && ti != LUA_TNUMBER && !la_testany(L, -1))
       la_error(L, F, "item %d is not a matrix (got %s)", i, la_typename(L, -1));
+    if (la_testany(L, -1) && (la_testany(L, -1)->flags & LA_CLOSED))
+      la_error(L, F, "item %d is a closed matrix", i);
   }
   t = la_argtype(L, 2, n);
   for (i = 0; i < n; i++) la_checkargt(L, 2 + i, F, 1, t);

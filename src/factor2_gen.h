@@ -6,22 +6,21 @@
 
 /* ------------------------------------------------------------ LU */
 
-/* lu_factor of the matrix at 1 (of this type), options at 2: pushes F */
+/* lu_factor of the matrix at 1 (of this type), options at 2: pushes F.
+** By la_lu, as lu and solve: getrf, or getrf2 past a subnormal pivot
+** (getrf alone leaves Inf and NaN in the factors there). */
 static int LA_T(lu_factor)(lua_State *L, const char *fname) {
-  la_Mat *A = la_checkt(L, 1, fname, LA_TYPE), *W, *P;
+  la_Mat *A = la_checkt(L, 1, fname, LA_TYPE), *P;
   int k = A->rows < A->cols ? A->rows : A->cols, i, info;
   lapack_int *ipiv;
   la_checkopts(L, 2, fname, finite_only);
   if (la_optcheckfinite(L, 2, fname)) la_checkfinite(L, A, fname, "A", 0);
-  lua_createtable(L, 0, 2);                       /* F, then W, P, ipiv */
-  W = la_copyof(L, A, fname);
+  lua_createtable(L, 0, 2);                       /* F, then W, ipiv, P */
+  (void)la_lu(L, A, fname, &ipiv, &info);
   P = la_newt(L, fname, k, 1, LA_F64);
-  ipiv = LA_SCRATCH(L, lapack_int, (size_t)k);
-  info = LA_LAPACKE(getrf)(LAPACK_COL_MAJOR, A->rows, A->cols, LA_X(W), W->ld, ipiv);
-  la_checkinfo(L, fname, LA_ROUTINE(getrf), info);
   for (i = 0; i < k; i++) P->data[i] = (double)ipiv[i];
+  lua_setfield(L, -4, "piv");
   lua_pop(L, 1);                                  /* ipiv */
-  lua_setfield(L, -3, "piv");
   lua_setfield(L, -2, "lu");
   return 1;
 }

@@ -7,6 +7,8 @@
 **                   (opened without blocking, checked on the descriptor)
 **   writeplan(path) what a write to path replaces, through symbolic links
 **   opentemp(tmp [, mode, uid, gid])  a new file (exclusive) to write
+**   openwrite(path) a handle to write in place (what is not a regular
+**                   file): a FIFO with no reader is refused at once
 ** A handle has read(n | "a"), seek(whence, offset), write(s) and close(),
 ** which answer as those of Lua's io library do (nil and a message).
 */
@@ -234,10 +236,7 @@ static int l_writeplan(lua_State *L) {
 ** and group as far as we may (root: both; others: a group they are in);
 ** the mode last, as a change of owner clears set-user-ID. Returns 0 or
 ** the errno of fchmod (a failed chown keeps ours, as editors do). */
-static int keepmode(lua_State *L, int fd) {
-  mode_t mode = (mode_t)luaL_checkinteger(L, 2);
-  uid_t uid = (uid_t)luaL_optinteger(L, 3, -1);
-  gid_t gid = (gid_t)luaL_optinteger(L, 4, -1);
+static int keepmode(int fd, mode_t mode, uid_t uid, gid_t gid) {
   if (geteuid() == 0) (void)!fchown(fd, uid, gid);
   else (void)!fchown(fd, (uid_t)-1, gid);
   return fchmod(fd, mode) == 0 ? 0 : errno;
@@ -246,14 +245,18 @@ static int keepmode(lua_State *L, int fd) {
 /* opentemp(tmp [, mode, uid, gid]) -> handle for writing, or nil, message.
 ** Creates tmp (never opens what is there: a link planted at the name
 ** fails). Without a mode the umask decides (a new file); with one it
-** starts as 0600 and takes that mode and owner before a byte is written. */
+** starts as 0600 and takes that mode and owner before a byte is written.
+** The arguments are read first: nothing is created when one is wrong. */
 static int l_opentemp(lua_State *L) {
   const char *tmp = luaL_checkstring(L, 1);
   int keep = !lua_isnoneornil(L, 2), fd, e;
+  mode_t mode = keep ? (mode_t)luaL_checkinteger(L, 2) : 0;
+  uid_t uid = (uid_t)luaL_optinteger(L, 3, -1);
+  gid_t gid = (gid_t)luaL_optinteger(L, 4, -1);
   Handle *h = newhandle(L);
   fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY, keep ? 0600 : 0666);
   if (fd < 0) return fail(L, errno);
-  if (keep && (e = keepmode(L, fd)) != 0) {
+  if (keep && (e = keepmode(fd, mode, uid, gid)) != 0) {
     close(fd);
     unlink(tmp);
     return fail(L, e);
@@ -262,8 +265,35 @@ static int l_opentemp(lua_State *L) {
   return 1;
 }
 
+/* openwrite(path) -> handle for writing in place, or nil, message. Opened
+** (created, truncated) without blocking, as a FIFO with no reader would
+** block open itself until one comes; that FIFO is refused at once. Then
+** writes block again as usual (a reader that reads lets them through). */
+static int l_openwrite(lua_State *L) {
+  const char *path = luaL_checkstring(L, 1);
+  Handle *h = newhandle(L);
+  struct stat st;
+  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0666), fl, e;
+  if (fd < 0) {
+    e = errno;
+    if (e == ENXIO && stat(path, &st) == 0 && S_ISFIFO(st.st_mode)) {
+      lua_pushnil(L);
+      lua_pushliteral(L, "a FIFO with no reader");
+      return 2;
+    }
+    return fail(L, e);
+  }
+  if ((fl = fcntl(fd, F_GETFL)) < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
+    e = errno;
+    close(fd);
+    return fail(L, e);
+  }
+  return attach(L, h, fd, "wb");
+}
+
 static const la_Reg funcs[] = {
   {"openread", l_openread, 1}, {"writeplan", l_writeplan, 1}, {"opentemp", l_opentemp, 4},
+  {"openwrite", l_openwrite, 1},
   {NULL, NULL, 0}
 };
 

@@ -281,7 +281,8 @@ static int l_allclose(lua_State *L) {
 
 /* isclose(A, B [, {rtol = 1e-5, atol = 1e-8, equal_nan = false}]): 1/0
 ** where allclose's test holds, broadcasting as lt; two numbers give a
-** boolean, float32 operands a float32 mask */
+** boolean, float32 operands a float32 mask. A NaN or negative tolerance
+** is an error, as allclose's (NumPy answers False, or True nowhere). */
 static int l_isclose(lua_State *L) {
   const char *F = la_fname(L);
   static const char *const keys[] = {"rtol", "atol", "equal_nan", NULL};
@@ -295,6 +296,8 @@ static int l_isclose(lua_State *L) {
   rtol = la_optnum(L, 3, "rtol", 1e-5, F);
   atol = la_optnum(L, 3, "atol", 1e-8, F);
   eqnan = la_optbool(L, 3, "equal_nan", 0, F);
+  if (isnan(rtol) || isnan(atol)) la_error(L, F, "%s is NaN", isnan(rtol) ? "rtol" : "atol");
+  if (rtol < 0 || atol < 0) la_error(L, F, "%s must be >= 0", rtol < 0 ? "rtol" : "atol");
   lua_settop(L, 2);
   if (la_broadcast32(L, F, a, s, 2, &m, &n)) {
     C = la_newt(L, F, m, n, LA_F32);

@@ -210,7 +210,9 @@ end
 -- a chain of links; created if missing) is replaced, as `sed -i
 -- --follow-symlinks`, Vim and Emacs do. What is not a regular file (a
 -- device such as /dev/full, a pipe, anything under /dev or /proc, whose
--- links name descriptors) is written in place, with the same checks.
+-- links name descriptors) is written in place, with the same checks; a FIFO
+-- with no reader is an error at once ("a FIFO with no reader"), as nothing
+-- would ever read what is written.
 function M.writefile(path, parts, fname, argno)
   M.checkpath(path, fname, argno)
   local special = path:find("^/dev/") or path:find("^/proc/")
@@ -221,7 +223,7 @@ function M.writefile(path, parts, fname, argno)
     special = plan == "special"
   end
   if special then
-    local f, err = io.open(path, "wb")
+    local f, err = files.openwrite(path)   -- a FIFO with no reader: refused, not waited for
     if not f then ioerror(fname, path, err) end
     local werr = writeall(f, parts)
     if werr then ioerror(fname, path, werr) end

@@ -30,10 +30,17 @@
 ** as 'Y' plus one call kind: attention or multihead_attention given, as
 ** mask and bias, views (a sub, a stepped slice) of a parent of the other
 ** element type than the run's, whose leading dimension is not that of
-** their converted copies (seed: corpus/attention-views-other-type). 'X'
-** and 'Y' inputs decode as they did before 'Y' and 'Z' existed, and any
-** other input is decoded as before, so older corpus files reproduce what
-** they found.
+** their converted copies (seed: corpus/attention-views-other-type). An
+** input whose first byte is 'N' is decoded as 'Z' plus one call kind: a
+** reader (load_npy, npy_info, load_csv) or a writer (save_npy, save_csv,
+** heatmap) given a path that is not a regular file: a FIFO with nobody at
+** the other end, a FIFO the harness holds open at both ends (a writer, and
+** a reader that drains it), a directory, /dev/null, /dev/zero, a symbolic
+** link to a regular file, to /dev/zero, a dangling one and a loop of two
+** (seed: corpus/nonregular-paths, annotated in spec/fuzz/README-float32).
+** 'X', 'Y' and 'Z' inputs decode as they did before the later letters
+** existed, and any other input is decoded as before, so older corpus
+** files reproduce what they found.
 **
 ** Oracles (a finding, like a crash): an SVG writer that succeeds must not
 ** emit a <script element from a generated string, one that fails leaves
@@ -46,13 +53,19 @@
 ** different fused kernels) agree to rounding on finite inputs (AK; seed
 ** corpus/attention-kernels-agree); attention with views of the other type
 ** as mask and bias gives bit for bit what it gives with their packed
-** copies (AV, 'Z'). With
+** copies (AV, 'Z'); a reader or writer given a path that is not a regular
+** file returns or raises a "linalg." error, never blocks (a call that
+** waits on a FIFO is a libFuzzer timeout), leaves every special entry what
+** it was (a FIFO, a directory, a device, a link), and a matrix saved
+** through a link or a dangling link loads back the same (NRC, 'N'). With
 ** LINALG_FUZZ_CONTRACT=1, an error from a linalg function whose message
 ** does not start with "linalg." is a finding too.
 **
 ** Files go to a per-process directory (/dev/shm/linalg-fuzz-PID, or under
 ** TMPDIR), emptied before every input, removed at exit (or by the next
-** run, when the process died). LINALG_FUZZ_PRINT=1 prints each
+** run, when the process died). The special entries of 'N' are in another,
+** TMPDIR or /tmp/linalg-fuzz-nr-PID (not under /dev, which the writers
+** write in place), put back as they were before every input. LINALG_FUZZ_PRINT=1 prints each
 ** generated program (=only: prints without running it); a printed
 ** extended program runs alone with lua5.4 (it requires linalg itself and
 ** uses /tmp/linalg-fuzz-repro).
@@ -60,6 +73,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -67,6 +82,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <lua.h>
@@ -120,7 +136,8 @@ static const char *keys[] = { "method", "causal", "mask", "bias", "weights", "sc
 #define NREG 8
 
 /* ext: 0 the old dialect, 1 'X', 2 'Y' ('X' with element types), 3 'Z'
-** ('Y' with attention options that are views of the other type) */
+** ('Y' with attention options that are views of the other type), 4 'N'
+** ('Z' with paths that are not regular files) */
 typedef struct In { const uint8_t *p; size_t n; int ext; } In;
 typedef struct Out { char *s; size_t len, cap; } Out;
 
@@ -710,6 +727,20 @@ static void attnview_(In *in, Out *o) {
       how, pr, pc, step, shape, flags, seed);
 }
 
+/* a reader or writer ('N') on a path that is not a regular file; NRC in
+** the prelude runs it and checks what it did. Bytes: the function, the
+** path, the register written or saved (a huge empty matrix one time in 8) */
+static const char *nrfns[] = { "load_npy", "npy_info", "load_csv", "save_npy", "save_csv", "heatmap" };
+static const char *nrpaths[] = { "NR .. 'fifo'", "NR .. 'fifow'", "NR .. 'dir'", "'/dev/null'",
+  "'/dev/zero'", "NR .. 'link'", "NR .. 'dangling'", "NR .. 'loop1'", "NR .. 'zlink'" };
+static void nonregular_(In *in, Out *o) {
+  unsigned f = next(in) % N(nrfns), p = next(in) % N(nrpaths), r = next(in) % NREG + 1;
+  put(o, "R[%u] = NRC(\"%s\", %s, ", r, nrfns[f], nrpaths[p]);
+  if (next(in) % 8 == 0) zeros_(in, o);
+  else put(o, "R[%u]", r);
+  put(o, ")");
+}
+
 /* a call of the extended dialect */
 static void extended(In *in, Out *o, unsigned k) {
   switch (k) {
@@ -732,14 +763,19 @@ static void extended(In *in, Out *o, unsigned k) {
   case 17: typed(in, o); break;
   case 18: views_(in, o); break;
   case 19: attnview_(in, o); break;
+  case 20: nonregular_(in, o); break;
   default: empties(in, o);
   }
 }
 
 /* Lua run before an extended program: helpers the generated calls use */
 static const char prelude[] =
-  "local la, DIR = ...\n"
-  "if not la then la = require 'linalg' DIR = '/tmp/linalg-fuzz-repro/' os.execute('mkdir -p ' .. DIR) end\n"
+  "local la, DIR, NR = ...\n"
+  /* alone: the entries of 'N' made by the shell (nobody holds fifow) */
+  "if not la then la = require 'linalg' DIR = '/tmp/linalg-fuzz-repro/' NR = DIR .. 'nr/'\n"
+  "  os.execute('rm -rf ' .. NR .. ' && mkdir -p ' .. NR .. 'dir && cd ' .. NR .. ' && mkfifo fifo fifow"
+  " && printf \"1,2\\\\n\" > reg && ln -s reg link && ln -s gone dangling && ln -s loop2 loop1"
+  " && ln -s loop1 loop2 && ln -s /dev/zero zlink') end\n"
   "local FAIL = fuzz_fail or function(m) io.stderr:write('oracle: ', m, '\\n') os.exit(1) end\n"
   "local CONTRACT = fuzz_contract\n"
   "local function P(name) return DIR .. name end\n"
@@ -912,13 +948,46 @@ static const char prelude[] =
   "  end\n"
   "  return r1[2]\n"
   "end\n"
+  /* a reader or writer on a path that is not a regular file: returns or
+  ** raises a linalg. error; the special entries stay what they were; a
+  ** save through a link (or a dangling one) loads back the same */
+  "local KINDS = {fifo = 'fifo', fifow = 'fifo', dir = 'directory', link = 'link', dangling = 'link',\n"
+  "  loop1 = 'link', loop2 = 'link', zlink = 'link'}\n"
+  "local function NRC(name, path, A)\n"
+  "  local save = name:sub(1, 4) == 'save' or name == 'heatmap'\n"
+  "  local t0 = fuzz_now and fuzz_now()\n"
+  "  local r = table.pack(pcall(la[name], save and A or path, save and path or nil))\n"
+  "  local e = r[2]\n"
+  /* libFuzzer's timer (SIGALRM, every timeout / 2 s) interrupts a blocked
+  ** open or read: EINTR then says it waited */
+  "  if t0 and fuzz_now() - t0 > 2 or not r[1] and tostring(e):find('Interrupted system call', 1, true) then\n"
+  "    FAIL(name .. ' on ' .. path .. ' waited ' .. (fuzz_now and ('%.1f s: ' .. tostring(e)):format(fuzz_now() - t0) or '')) end\n"
+  "  if not r[1] and not (type(e) == 'string' and (e:find('^linalg%.' .. name .. ': ') or e == 'not enough memory')) then\n"
+  "    FAIL(name .. ' on ' .. path .. ' raised ' .. tostring(e)) end\n"
+  "  if fuzz_kind then\n"
+  "    for k, v in pairs(KINDS) do\n"
+  "      if fuzz_kind(NR .. k) ~= v then FAIL(name .. ' on ' .. path .. ' left ' .. k .. ' a ' .. fuzz_kind(NR .. k)) end\n"
+  "    end\n"
+  "    for _, d in ipairs{'/dev/null', '/dev/zero'} do\n"
+  "      if fuzz_kind(d) ~= 'device' then FAIL(name .. ' on ' .. path .. ' left ' .. d .. ' a ' .. fuzz_kind(d)) end\n"
+  "    end\n"
+  "  end\n"
+  "  if r[1] and name == 'save_npy' and (path == NR .. 'link' or path == NR .. 'dangling') then\n"
+  "    local ok, B = pcall(la.load_npy, path)\n"
+  "    if ok and not SAME(A, B) then FAIL('save_npy then load_npy through ' .. path .. ' changed the matrix') end\n"
+  "    if not ok and not tostring(B):find('memory', 1, true) then FAIL('load_npy of what save_npy wrote through ' .. path .. ': ' .. tostring(B)) end\n"
+  "  end\n"
+  "  if not r[1] then error(e, 0) end\n"
+  "  if save then return A end\n"
+  "  return r[2]\n"
+  "end\n"
   "local R = {}\n";
 
 /* Decodes the input into Lua source (NUL-terminated in o). */
 static void decode(In *in, Out *o) {
   unsigned r, s;
-  if (in->n && (in->p[0] == 'X' || in->p[0] == 'Y' || in->p[0] == 'Z')) {
-    in->ext = in->p[0] == 'Z' ? 3 : in->p[0] == 'Y' ? 2 : 1;
+  if (in->n && (in->p[0] == 'X' || in->p[0] == 'Y' || in->p[0] == 'Z' || in->p[0] == 'N')) {
+    in->ext = in->p[0] == 'N' ? 4 : in->p[0] == 'Z' ? 3 : in->p[0] == 'Y' ? 2 : 1;
     in->p++; in->n--;
   }
   if (in->ext) {                                     /* a GC that runs often, or not */
@@ -942,7 +1011,7 @@ static void decode(In *in, Out *o) {
     put(o, " end)\n");
   }
   for (s = 0; s < 40 && in->n; s++) {                /* calls */
-    unsigned k = next(in) % (in->ext == 3 ? 20 : in->ext == 2 ? 19 : in->ext ? 16 : 8), a, na;
+    unsigned k = next(in) % (in->ext == 4 ? 21 : in->ext == 3 ? 20 : in->ext == 2 ? 19 : in->ext ? 16 : 8), a, na;
     if (k >= 8) {
       put(o, "pcall(function() ");
       extended(in, o, k);
@@ -1049,6 +1118,121 @@ static void sweep(const char *root) {
   closedir(d);
 }
 
+/* ---- paths that are not regular files ('N') ----------------------------- */
+
+static char nrdir[256];      /* the special entries, with a final '/' */
+static int fifow = -1;       /* fifow, held open at both ends */
+
+static void nrpath(char *b, size_t n, const char *name) { snprintf(b, n, "%s%s", nrdir, name); }
+
+/* reads and drops what is written to fifow, so a writer never waits long */
+static void *drain(void *arg) {
+  char buf[65536];
+  (void)arg;
+  for (;;) if (read(fifow, buf, sizeof buf) < 0 && errno != EINTR) return NULL;
+}
+
+/* Puts nrdir back as it was: the FIFOs and the empty directory kept (made
+** if missing), everything else removed and made again: reg (a CSV), link
+** to it, dangling (to gone), loop1 <-> loop2, zlink to /dev/zero. */
+static void reset_nr(void) {
+  static const char *const links[][2] = {
+    {"link", "reg"}, {"dangling", "gone"}, {"loop1", "loop2"}, {"loop2", "loop1"}, {"zlink", "/dev/zero"}
+  };
+  DIR *d = opendir(nrdir);
+  struct dirent *e;
+  char path[512], to[512];
+  size_t i;
+  FILE *f;
+  if (!d) return;
+  while ((e = readdir(d)) != NULL)
+    if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && strcmp(e->d_name, "fifo") &&
+        strcmp(e->d_name, "fifow") && strcmp(e->d_name, "dir")) {
+      nrpath(path, sizeof path, e->d_name);
+      (void)unlink(path);
+    }
+  closedir(d);
+  nrpath(path, sizeof path, "fifo"); (void)mkfifo(path, 0600);
+  nrpath(path, sizeof path, "dir"); (void)mkdir(path, 0700);
+  nrpath(path, sizeof path, "reg");
+  if ((f = fopen(path, "w")) != NULL) { fputs("1,2\n3,4\n", f); fclose(f); }
+  for (i = 0; i < N(links); i++) {
+    nrpath(path, sizeof path, links[i][0]);
+    if (links[i][1][0] == '/') snprintf(to, sizeof to, "%s", links[i][1]);
+    else nrpath(to, sizeof to, links[i][1]);
+    (void)symlink(to, path);
+  }
+}
+
+/* Makes nrdir under root and its entries; fifow is opened at both ends
+** (O_RDWR: open does not wait) and drained by a thread. */
+static int make_nr(const char *root) {
+  char path[512];
+  pthread_t t;
+  snprintf(nrdir, sizeof nrdir, "%s/linalg-fuzz-nr-%ld/", root, (long)getpid());
+  if (mkdir(nrdir, 0700) != 0 && errno != EEXIST) return -1;
+  nrpath(path, sizeof path, "fifow");
+  if (mkfifo(path, 0600) != 0 && errno != EEXIST) return -1;
+  if ((fifow = open(path, O_RDWR | O_CLOEXEC)) < 0) return -1;
+  if (pthread_create(&t, NULL, drain, NULL) != 0) return -1;
+  pthread_detach(t);
+  reset_nr();
+  return 0;
+}
+
+static void remove_nrdir(const char *nd) {
+  DIR *d = opendir(nd);
+  struct dirent *e;
+  char path[512];
+  if (!d) return;
+  while ((e = readdir(d)) != NULL) {
+    snprintf(path, sizeof path, "%s%s", nd, e->d_name);
+    if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && unlink(path) != 0) (void)rmdir(path);
+  }
+  closedir(d);
+  (void)rmdir(nd);
+}
+
+static void remove_nr(void) { remove_nrdir(nrdir); }
+
+/* Removes the nrdirs of fuzz processes that are gone */
+static void sweep_nr(const char *root) {
+  DIR *d = opendir(root);
+  struct dirent *e;
+  char nd[512];
+  long pid;
+  char end;
+  if (!d) return;
+  while ((e = readdir(d)) != NULL)
+    if (sscanf(e->d_name, "linalg-fuzz-nr-%ld%c", &pid, &end) == 1 && pid > 0 &&
+        kill((pid_t)pid, 0) != 0 && errno == ESRCH) {
+      snprintf(nd, sizeof nd, "%s/%s/", root, e->d_name);
+      remove_nrdir(nd);
+    }
+  closedir(d);
+}
+
+/* fuzz_kind(path) -> what lstat says is there: "file", "link", "fifo",
+** "directory", "device", "socket" or "none" */
+static int fuzz_kind(lua_State *L) {
+  struct stat st;
+  const char *k = "none";
+  if (lstat(luaL_checkstring(L, 1), &st) == 0)
+    k = S_ISREG(st.st_mode) ? "file" : S_ISLNK(st.st_mode) ? "link" : S_ISFIFO(st.st_mode) ? "fifo"
+      : S_ISDIR(st.st_mode) ? "directory" : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "device"
+      : "socket";
+  lua_pushstring(L, k);
+  return 1;
+}
+
+/* fuzz_now() -> seconds on a monotonic clock */
+static int fuzz_now(lua_State *L) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  lua_pushnumber(L, (lua_Number)t.tv_sec + (lua_Number)t.tv_nsec * 1e-9);
+  return 1;
+}
+
 /* fuzz_fail(message): an oracle failed; a finding, like a crash */
 static int fuzz_fail(lua_State *L) {
   fprintf(stderr, "fuzz: oracle failed: %s\n", luaL_optstring(L, 1, "?"));
@@ -1076,6 +1260,13 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     exit(1);
   }
   atexit(remove_dir);
+  root = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+  sweep_nr(root);
+  if (make_nr(root) != 0) {
+    fprintf(stderr, "fuzz: cannot make %s\n", nrdir);
+    exit(1);
+  }
+  atexit(remove_nr);
   return 0;
 }
 
@@ -1087,6 +1278,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   lua_State *L = lua_newstate(budget_alloc, &heap);
   const char *print;
   empty_dir();
+  reset_nr();
   luaL_openlibs(L);
   luaL_requiref(L, "linalg.core", luaopen_linalg_core, 0);
   lua_pop(L, 1);
@@ -1094,6 +1286,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   lua_setglobal(L, "fuzz_fail");
   lua_pushcfunction(L, fuzz_storm);
   lua_setglobal(L, "fuzz_storm");
+  lua_pushcfunction(L, fuzz_kind);
+  lua_setglobal(L, "fuzz_kind");
+  lua_pushcfunction(L, fuzz_now);
+  lua_setglobal(L, "fuzz_now");
   lua_pushboolean(L, getenv("LINALG_FUZZ_CONTRACT") != NULL);
   lua_setglobal(L, "fuzz_contract");
   /* require "linalg" from the precompiled front; its helper modules from lua/ */
@@ -1118,8 +1314,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     abort();
   }
   lua_pushstring(L, dir);
+  lua_pushstring(L, nrdir);
   if (!(print && strcmp(print, "only") == 0))
-    (void)lua_pcall(L, 2, 0, 0);        /* Lua errors are expected */
+    (void)lua_pcall(L, 3, 0, 0);        /* Lua errors are expected */
   lua_close(L);
   free(o.s);
   return 0;
