@@ -111,6 +111,23 @@ int lak_nnls(int p, int n, const double *E, int lde, const double *f,
 int lak_expm(int n, const double *A, int lda, double *X, int ldx, double *work, int *ipiv,
              int *squarings);
 
+/* The principal square root and logarithm of an n x n upper
+** quasi-triangular T in real Schur canonical form (matfun.c): R = sqrt(T),
+** Lg = log(T), both quasi-triangular with T's blocks. Return 0;
+** LAK_NEGEIG (*bad = the eigenvalue) for a negative real eigenvalue (no
+** real result); lak_qtlogm: LAK_SINGULAR for a zero eigenvalue, LAK_NOROOT
+** when LAK_LOGM_MAXROOTS square roots do not bring T near I;
+** lak_qtsqrt: LAK_NOROOT when a zero eigenvalue leaves no square root
+** ([0 1; 0 0]). work: LAK_LOGM_WORK(n) doubles, ipiv: n ints. */
+#define LAK_NEGEIG (-1)
+#define LAK_SINGULAR (-2)
+#define LAK_NOROOT (-3)
+#define LAK_LOGM_MAXROOTS 100
+#define LAK_LOGM_WORK(n) (4 * (size_t)(n) * (size_t)(n))
+int lak_qtsqrt(int n, const double *T, int ldt, double *R, int ldr, double *bad);
+int lak_qtlogm(int n, const double *T, int ldt, double *Lg, int ldl, double *work, int *ipiv,
+               double *bad);
+
 /* The mergeable least-squares state (tsqr.c): for n unknowns and k
 ** right-hand sides, R (n x n, ld n, upper triangular, zero below), C = Q^T b
 ** (n x k, ld n), rss (k: squared norms of what no x reaches) and the row
