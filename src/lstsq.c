@@ -49,7 +49,42 @@ typedef struct Solve {
 
 static const char *const ls_methods[] = {"svd", "qr", "qrp", NULL};
 
-static const char *const ls_keys[] = {"method", "rcond", "ridge", "check_finite", NULL};
+static const char *const ls_keys[] = {"method", "rcond", "ridge", "check_finite", "weights",
+                                     NULL};
+
+/* lstsq's weights (option at 3): a vector w of m finite weights >= 0 makes
+** the problem diag(sqrt(w)) A, diag(sqrt(w)) b, whose copies (either type,
+** as A's and b's) replace A and b at 1 and 2. Returns 0 without weights. */
+static int weigh(lua_State *L, const char *fname, la_Mat **A, la_Mat **B) {
+  la_Mat *W, *Aw, *Bw;
+  int i, j, m = (*A)->rows;
+  lua_getfield(L, 3, "weights");
+  if (lua_isnil(L, -1)) { lua_pop(L, 1); return 0; }
+  if (!lua_istable(L, -1) && !la_testany(L, -1))
+    return la_error(L, fname, "option 'weights' must be a vector, got %s", la_typename(L, -1));
+  W = la_checkany(L, lua_gettop(L), fname);
+  if (!la_isvec(W) || (lua_Integer)W->rows * W->cols != m)
+    return la_error(L, fname, "weights is %dx%d, expected %d weights (one per row of A)",
+                    W->rows, W->cols, m);
+  for (i = 0; i < m; i++) {
+    double w = W->cols == 1 ? la_get(W, i, 0) : la_get(W, 0, i);
+    if (isnan(w)) return la_error(L, fname, "weights(%d) is NaN", i + 1);
+    if (!(w >= 0 && w < HUGE_VAL))
+      return la_error(L, fname, "weights(%d) is %f, expected a finite weight >= 0", i + 1, w);
+  }
+  Aw = la_copyof(L, *A, fname);
+  Bw = la_copyof(L, *B, fname);
+  for (i = 0; i < m; i++) {
+    double r = sqrt(W->cols == 1 ? la_get(W, i, 0) : la_get(W, 0, i));
+    for (j = 0; j < Aw->cols; j++) la_put(Aw, i, j, r * la_get(Aw, i, j));
+    for (j = 0; j < Bw->cols; j++) la_put(Bw, i, j, r * la_get(Bw, i, j));
+  }
+  lua_replace(L, 2);
+  lua_replace(L, 1);
+  lua_pop(L, 1);                         /* W */
+  *A = Aw; *B = Bw;
+  return 1;
+}
 
 /* Tall problems (m >= 4n) go to the least-squares state (sequential TSQR
 ** down to n x n); the rest to LAPACK directly. */

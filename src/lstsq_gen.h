@@ -399,6 +399,7 @@ static int LA_T(l_lstsq)(lua_State *L) {
   B = la_rhst(L, 2, F, A->rows, LA_TYPE);
   m = A->rows; n = A->cols;
   if (B->rows != m) la_error(L, F, "A has %d rows but b has %d", m, B->rows);
+  (void)weigh(L, F, &A, &B);
   meth = (LsMethod)la_optenum(L, 3, "method", LS_SVD, ls_methods, F);
   ridge = la_optnum(L, 3, "ridge", 0.0, F);
   if (isnan(ridge)) la_error(L, F, "ridge is NaN");
