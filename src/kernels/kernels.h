@@ -164,6 +164,14 @@ const char *lak_lsq_decode(const unsigned char *p, lak_Lsq *s);
 ** (registered once) */
 void lak_attn_atfork(void);
 
+/* Blocks nb - 1 down to 0 as fn(ctx, b, work) on up to nthreads threads
+** (the caller and helpers it joins; at most LAK_ATTN_MAXTHREADS), thread
+** t's work at work + t * wbytes; OpenBLAS runs on one thread inside them
+** while helpers run (attention.c) */
+typedef void (*lak_BlockFn)(const void *ctx, int b, void *work);
+void lak_parallel(int nb, int nthreads, lak_BlockFn fn, const void *ctx, char *work,
+                  size_t wbytes);
+
 /* Elementwise math functions, see lak_unary. */
 typedef enum {
   LAK_EXP, LAK_LOG, LAK_LOG1P, LAK_EXPM1, LAK_SQRT, LAK_ABS, LAK_SIGN,
