@@ -243,10 +243,11 @@ static void LA_T(ggev)(lua_State *L, la_Mat *A, la_Mat *B, const char *fname, in
   for (j = 0; j < 3; j++) lua_remove(L, top - 2);   /* WA, WB, beta */
 }
 
-/* arg 2 of eig: B (a matrix, or a table with an entry 1) or else options */
+/* arg 2 of eig: B (a matrix, a number, or a table with an entry 1) or
+** else options */
 static int LA_T(hasB)(lua_State *L) {
   int r;
-  if (la_testany(L, 2)) return 1;
+  if (la_testany(L, 2) || lua_type(L, 2) == LUA_TNUMBER) return 1;
   if (!lua_istable(L, 2)) return 0;
   lua_rawgeti(L, 2, 1);
   r = !lua_isnil(L, -1);
