@@ -39,14 +39,16 @@ typedef struct Solve {
 } Solve;
 
 /* a batch's member: sizes, gelsd's workspace sizes, offsets into the
-** element pool (w: A's copy, x: b then x, s: sv, work) and the int pool */
+** element pool (w: A's copy, x: b then x, s: sv) */
 typedef struct BatchItem {
   int m, n, k, kk, ldx, lwork, liwork, rank, info;
-  size_t w, x, s, work, iwork;
+  size_t w, x, s;
   double rcond;
 } BatchItem;
 
-typedef struct Batch { BatchItem *it; void *pool; lapack_int *ipool; } Batch;
+/* the batch: its members, the pool, each thread's workspace (lwork
+** elements, then gelsd's iwork) */
+typedef struct Batch { BatchItem *it; void *pool; void *work; int lwork; } Batch;
 
 static int imin(int a, int b) { return a < b ? a : b; }
 static int imax(int a, int b) { return a > b ? a : b; }

@@ -461,14 +461,13 @@ static int LA_T(l_lstsq)(lua_State *L) {
 static void LA_T(batch_one)(const void *ctx, int b, void *work) {
   const Batch *B = (const Batch *)ctx;
   BatchItem *p = &B->it[b];
-  LA_REAL *e = (LA_REAL *)B->pool;
+  LA_REAL *e = (LA_REAL *)B->pool, *w = (LA_REAL *)work;
   lapack_int rank = 0;
-  (void)work;
   p->info = 0;
   if (p->m > 0 && p->n > 0)
     p->info = LA_LAPACKE(gelsd)(LAPACK_COL_MAJOR, p->m, p->n, p->kk, e + p->w, p->m, e + p->x,
-                                p->ldx, e + p->s, (LA_REAL)p->rcond, &rank, e + p->work,
-                                p->lwork, B->ipool + p->iwork);
+                                p->ldx, e + p->s, (LA_REAL)p->rcond, &rank, w, p->lwork,
+                                (lapack_int *)(void *)(w + B->lwork));
   p->rank = rank;
 }
 
@@ -507,11 +506,13 @@ static void LA_T(batch_member)(lua_State *L, const char *F, int i, int finiteb, 
   p->ldx = imax(1, imax(p->m, p->n));
 }
 
-/* the pools' offsets for the n members (sizes from batch_member), their
-** totals in *elems and *ints */
-static void LA_T(batch_layout)(BatchItem *it, int nb, double rcond, size_t *elems, size_t *ints) {
+/* the pool's offsets for the nb members (sizes from batch_member), its
+** total in *elems; the largest workspace (*lwork elements, *liwork ints) */
+static void LA_T(batch_layout)(BatchItem *it, int nb, double rcond, size_t *elems, int *lwork,
+                               int *liwork) {
   int i, qm = -1, qn = -1, qk = -1, lw = 1, liw = 1;
-  size_t e = 0, k = 0;
+  size_t e = 0;
+  *lwork = 1; *liwork = 1;
   for (i = 0; i < nb; i++) {
     BatchItem *p = &it[i];
     if (p->m > 0 && p->n > 0 && (p->m != qm || p->n != qn || p->kk != qk)) {
@@ -521,13 +522,13 @@ static void LA_T(batch_layout)(BatchItem *it, int nb, double rcond, size_t *elem
     p->lwork = p->m > 0 && p->n > 0 ? lw : 0;
     p->liwork = p->m > 0 && p->n > 0 ? liw : 0;
     p->rcond = isnan(rcond) ? LA_EPS * imax(p->m, p->n) : rcond;
+    if (p->lwork > *lwork) *lwork = p->lwork;
+    if (p->liwork > *liwork) *liwork = p->liwork;
     p->w = e; e += (size_t)p->m * (size_t)p->n;
     p->x = e; e += (size_t)p->ldx * (size_t)p->kk;
     p->s = e; e += (size_t)imin(p->m, p->n);
-    p->work = e; e += (size_t)p->lwork;
-    p->iwork = k; k += (size_t)p->liwork;
   }
-  *elems = e + 1; *ints = k + 1;
+  *elems = e + 1;
 }
 
 /* member i's results as {x =, residuals =, rank =, sv =} (pushes 1) */
@@ -562,15 +563,20 @@ static int LA_T(batch)(lua_State *L, const char *F, int nb, double rcond, int fi
   BatchItem *it;
   Batch job;
   LA_REAL *e;
-  size_t elems, ints;
-  int i;
+  size_t elems, wsize;
+  int i, liwork, nt = la_threads(0);
   lua_settop(L, 3);
   lua_createtable(L, 2 * nb, 0);         /* 4: the members, anchored */
   it = LA_SCRATCH(L, BatchItem, (size_t)nb + 1);   /* 5 */
   for (i = 1; i <= nb; i++) LA_T(batch_member)(L, F, i, finiteb, &it[i - 1]);
-  LA_T(batch_layout)(it, nb, rcond, &elems, &ints);
-  e = LA_SCRATCH(L, LA_REAL, elems);     /* 6, 7: the pools */
-  job.it = it; job.pool = e; job.ipool = LA_SCRATCH(L, lapack_int, ints);
+  LA_T(batch_layout)(it, nb, rcond, &elems, &job.lwork, &liwork);
+  e = LA_SCRATCH(L, LA_REAL, elems);     /* 6: the pool; 7: each thread's workspace */
+  job.it = it; job.pool = e;
+  nt = nt < 1 ? 1 : nt > LAK_ATTN_MAXTHREADS ? LAK_ATTN_MAXTHREADS : nt > nb ? nb : nt;
+  /* gelsd's work then its iwork, in elements, rounded to 64 bytes */
+  wsize = ((size_t)job.lwork + ((size_t)liwork * sizeof(lapack_int) + sizeof(LA_REAL) - 1) /
+           sizeof(LA_REAL) + 7) / 8 * 8;
+  job.work = LA_SCRATCH(L, LA_REAL, wsize * (size_t)(nt > 0 ? nt : 1));
   for (i = 0; i < nb; i++) {
     BatchItem *p = &it[i];
     la_Mat *A, *B;
@@ -582,7 +588,7 @@ static int LA_T(batch)(lua_State *L, const char *F, int nb, double rcond, int fi
     if (p->m > 0 && p->k > 0) LA_LAK(copy)(p->m, p->k, LA_X(B), B->ld, e + p->x, p->ldx);
     lua_pop(L, 2);
   }
-  lak_parallel(nb, la_threads(0), LA_T(batch_one), &job, NULL, 0);
+  lak_parallel(nb, nt, LA_T(batch_one), &job, (char *)job.work, wsize * sizeof(LA_REAL));
   for (i = 0; i < nb; i++) {
     if (it[i].info > 0)
       la_error(L, F, "problem %d: the SVD did not converge (%d superdiagonals)", i + 1,
