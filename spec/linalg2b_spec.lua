@@ -59,6 +59,13 @@ describe("linalg.sqrtm", function()
     -- scipy.linalg.sqrtm([[0, 0], [0, 4]]) -> [[0, 0], [0, 2]]
     assert.near(la.matrix{{0, 0}, {0, 2}}, la.sqrtm(la.matrix{{0, 0}, {0, 4}}), 0)
     assert.near(la.zeros(3, 3), la.sqrtm(la.zeros(3, 3)), 0)
+    -- rank 1, positive semidefinite: dgees leaves -5.9e-16 for a zero
+    -- eigenvalue, taken as 0 (SciPy 1.10 answers with imaginary parts of 2e-8);
+    -- the root is M / sqrt(14)
+    local M = la.matrix{{1, 2, 3}, {2, 4, 6}, {3, 6, 9}}
+    local X = la.sqrtm(M)
+    assert.near(M / math.sqrt(14), X, 1e-7)
+    assert(rel(X * X, M) < 1e-14)
     -- SciPy warns "Matrix is singular and may not have a square root" and gives NaN
     assert.error_matches(function() la.sqrtm(la.matrix{{0, 1}, {0, 0}}) end,
                          "linalg.sqrtm: A is singular and has no square root")

@@ -69,7 +69,8 @@ static int matfun(lua_State *L, int log) {
 ** 1.10's sqrtm). A negative real eigenvalue (no real principal root) is
 ** an error, and so is a singular A with no root ([0 1; 0 0]; SciPy warns
 ** and returns NaN/Inf); a singular A that has a root (zeros(2),
-** diag(0, 4)) gets it. */
+** diag(0, 4)) gets it; a real eigenvalue within rounding below 0 is 0
+** (kernels/matfun.c). */
 static int l_sqrtm(lua_State *L) { return matfun(L, 0); }
 
 /* logm(A) -> X with expm(X) = A: the principal logarithm (imaginary parts

@@ -68,6 +68,10 @@ static void refusals(void) {
   CHECK(logm(2, 2, S, R, &bad) == LAK_SINGULAR, "log of a singular form");
   CHECK(lak_qtsqrt(2, Z, 2, R, 2, &bad) == LAK_NOROOT, "[0 1; 0 0] has no root");
   CHECK(lak_qtsqrt(2, S, 2, R, 2, &bad) == 0 && R[3] == 2 && R[2] == 0, "diag(0, 4) has one");
+  S[0] = -1e-16;                 /* rounding of 0 next to 4: taken as 0 */
+  CHECK(lak_qtsqrt(2, S, 2, R, 2, &bad) == 0 && R[0] == 0 && R[3] == 2, "-1e-16 read as 0");
+  S[0] = -1e-14;
+  CHECK(lak_qtsqrt(2, S, 2, R, 2, &bad) == LAK_NEGEIG && bad == -1e-14, "-1e-14 is negative");
 }
 
 int main(void) {

@@ -4,7 +4,11 @@
 ** (dgees: 1 x 1 blocks for real eigenvalues, 2 x 2 blocks [a b; c a] with
 ** b c < 0 for complex pairs). No Lua here.
 **
-** Square root: N. J. Higham, "Computing real square roots of a real
+** Square root: a real eigenvalue in [-noise, 0), noise = n eps max |T_ij|,
+** is taken as 0 (the rounding of a zero eigenvalue: a singular positive
+** semidefinite A has a real root; SciPy gives it with imaginary parts of
+** order sqrt(noise)), and so is a right-hand side within noise where the
+** recurrence meets two zero eigenvalues. N. J. Higham, "Computing real square roots of a real
 ** matrix", Linear Algebra Appl. 88/89, 1987 (the real Schur method, as
 ** SciPy's sqrtm): R's diagonal blocks are the principal roots of T's,
 ** each a closed form (f of a 2 x 2 block with eigenvalues a +- i mu is
@@ -23,6 +27,7 @@
 ** no cancellation), and the diagonal blocks of the logarithm and the
 ** superdiagonal between two adjacent real eigenvalues are set exactly.
 */
+#include <float.h>
 #include <lapacke.h>
 #include <math.h>
 #include <string.h>
@@ -65,8 +70,8 @@ static void csqrt_(double a, double mu, double *re, double *im) {
 /* solves P X + X Q = C for X (p x q, p, q in 1..2), P, Q blocks of R at
 ** (i, i) and (j, j), C in x (column-major p x q; X replaces it) by
 ** elimination with partial pivoting on the order-pq system; returns -1
-** when it is singular and C is not zero (0 x = 0 gives x = 0) */
-static int sylv(const double *R, int ld, int i, int p, int j, int q, double *x) {
+** when it is singular and C is not zero (|C| <= tol: 0 x = 0 gives x = 0) */
+static int sylv(const double *R, int ld, int i, int p, int j, int q, double *x, double tol) {
   double M[16], t;
   int k = p * q, r, c, a, b, piv;
   for (c = 0; c < k; c++)
@@ -79,7 +84,7 @@ static int sylv(const double *R, int ld, int i, int p, int j, int q, double *x) 
     piv = a;
     for (r = a + 1; r < k; r++) if (fabs(M[a * k + r]) > fabs(M[a * k + piv])) piv = r;
     if (M[a * k + piv] == 0) {
-      if (x[a] != 0 || k > 1) return -1;
+      if (fabs(x[a]) > tol || k > 1) return -1;
       continue;                  /* k == 1, 0 x = 0 */
     }
     for (c = 0; c < k; c++) { t = M[c * k + a]; M[c * k + a] = M[c * k + piv]; M[c * k + piv] = t; }
@@ -99,13 +104,13 @@ static int sylv(const double *R, int ld, int i, int p, int j, int q, double *x) 
 }
 
 /* the eigenvalues on T's diagonal: LAK_NEGEIG (*bad the eigenvalue) for a
-** negative real one, LAK_SINGULAR for zero, else 0 */
-static int checkeigs(int n, const double *T, int ld, double *bad) {
+** negative real one below -tol, LAK_SINGULAR for zero, else 0 */
+static int checkeigs(int n, const double *T, int ld, double *bad, double tol) {
   int i, rc = 0;
   for (i = 0; i < n; i += blocksize(n, T, ld, i)) {
     double t = E(T, ld, i, i);
     if (blocksize(n, T, ld, i) == 2) continue;
-    if (t < 0) { *bad = t; return LAK_NEGEIG; }
+    if (t < -tol) { *bad = t; return LAK_NEGEIG; }
     if (t == 0 && !rc) { *bad = 0; rc = LAK_SINGULAR; }
   }
   return rc;
@@ -116,7 +121,7 @@ static void sqrtdiag(int n, const double *T, int ldt, double *R, int ldr) {
   int i, s;
   for (i = 0; i < n; i += s) {
     s = blocksize(n, T, ldt, i);
-    if (s == 1) E(R, ldr, i, i) = sqrt(E(T, ldt, i, i));
+    if (s == 1) E(R, ldr, i, i) = sqrt(fmax(E(T, ldt, i, i), 0.0));
     else {
       double a, mu, re, im;
       blockeig(T, ldt, i, &a, &mu);
@@ -126,8 +131,18 @@ static void sqrtdiag(int n, const double *T, int ldt, double *R, int ldr) {
   }
 }
 
+/* n eps max |T_ij|: the rounding noise of a zero eigenvalue */
+static double noise(int n, const double *T, int ld) {
+  double m = 0;
+  int i, j;
+  for (j = 0; j < n; j++)
+    for (i = 0; i < n; i++) m = fmax(m, fabs(E(T, ld, i, j)));
+  return n * DBL_EPSILON * m;
+}
+
 int lak_qtsqrt(int n, const double *T, int ldt, double *R, int ldr, double *bad) {
-  int i, j, k, e, p, q, r, c, rc = checkeigs(n, T, ldt, bad);
+  double tol = noise(n, T, ldt);
+  int i, j, k, e, p, q, r, c, rc = checkeigs(n, T, ldt, bad, tol);
   if (rc == LAK_NEGEIG) return rc;
   for (j = 0; j < n; j++)
     for (i = 0; i < n; i++) E(R, ldr, i, j) = 0;
@@ -144,7 +159,7 @@ int lak_qtsqrt(int n, const double *T, int ldt, double *R, int ldr, double *bad)
           for (k = i + p; k < j; k++) s -= E(R, ldr, i + r, k) * E(R, ldr, k, j + c);
           x[c * p + r] = s;
         }
-      if (sylv(R, ldr, i, p, j, q, x)) return LAK_NOROOT;
+      if (sylv(R, ldr, i, p, j, q, x, tol)) return LAK_NOROOT;
       for (c = 0; c < q; c++)
         for (r = 0; r < p; r++) E(R, ldr, i + r, j + c) = x[c * p + r];
     }
@@ -214,7 +229,7 @@ int lak_qtlogm(int n, const double *T, int ldt, double *Lg, int ldl, double *wor
                double *bad) {
   size_t nn = (size_t)n * (size_t)n;
   double *U = work, *V = work + nn, *M = work + 2 * nn, *Y = work + 3 * nn, h;
-  int i, j, k, s = 0, rc = checkeigs(n, T, ldt, bad);
+  int i, j, k, s = 0, rc = checkeigs(n, T, ldt, bad, 0);
   if (rc) return rc;
   for (j = 0; j < n; j++)
     for (i = 0; i < n; i++) E(U, n, i, j) = E(T, ldt, i, j);
