@@ -1,7 +1,7 @@
 /*
 ** matfun.c: functions of a matrix beyond expm: sqrtm and logm (real
-** results, on the real Schur form, kernels/matfun.c) and expm_frechet (on
-** kernels/expm.c). Float64 inside; the Lua front's f32wrap rounds float32
+** results, on the real Schur form) and expm_frechet (scaling, Pade and
+** squaring), on kernels/matfun.c. Float64 inside; the Lua front's f32wrap rounds float32
 ** results back (as expm's).
 */
 #include <lapacke.h>
@@ -81,15 +81,14 @@ static int l_logm(lua_State *L) { return matfun(L, 1); }
 
 /* expm_frechet(A, E [, {compute_expm = true}]) -> expm(A), L (or L alone
 ** with compute_expm = false): L the Frechet derivative of expm at A in the
-** direction E, from expm([A E; 0 A]) = [expm(A) L; 0 expm(A)] (the block
-** method; SciPy 1.10's expm_frechet uses Al-Mohy & Higham's dedicated
-** algorithm, which agrees to rounding) */
+** direction E, by Al-Mohy & Higham 2009's scaling-Pade-squaring (SciPy
+** 1.10's expm_frechet, method "SPS"; kernels/matfun.c). expm(A) is that
+** algorithm's, as SciPy's (not la.expm's, whose degree and scaling differ). */
 static int l_expm_frechet(lua_State *L) {
   const char *F = la_fname(L);
   static const char *const keys[] = {"compute_expm", "check_finite", NULL};
-  la_Mat *A = la_checksquare(L, 1, F), *E = la_check(L, 2, F), *B, *X, *R;
-  int n = A->rows, i, j, rc, sq, want;
-  double *w;
+  la_Mat *A = la_checksquare(L, 1, F), *E = la_check(L, 2, F), *X, *D;
+  int n = A->rows, rc = 0, sq, want;
   la_checkopts(L, 3, F, keys);
   want = la_optbool(L, 3, "compute_expm", 1, F);
   (void)la_optcheckfinite(L, 3, F);
@@ -98,28 +97,20 @@ static int l_expm_frechet(lua_State *L) {
   la_checkfinite(L, A, F, "A", 1);
   la_checkfinite(L, E, F, "E", 1);
   lua_settop(L, 2);
-  B = la_new(L, F, 2 * n, 2 * n);       /* pushes B, X, w, ipiv, then the results */
-  X = la_new(L, F, 2 * n, 2 * n);
-  for (j = 0; j < 2 * n; j++)
-    for (i = 0; i < 2 * n; i++)
-      LA_AT(B, i, j) = (i >= n && j < n ? 0 : la_get(j >= n && i < n ? E : A, i % n, j % n));
-  if (n > 0) {
-    w = la_scratch(L, LAK_EXPM_WORK(2 * n));
-    rc = lak_expm(2 * n, B->data, B->ld, X->data, X->ld, w, LA_SCRATCH(L, int, 2 * (size_t)n),
-                  &sq);
-    if (rc == LAK_EXPM_TOOBIG || rc == LAK_EXPM_OVERFLOW)
-      return la_error(L, F, "expm of [A E; 0 A] %s", rc == LAK_EXPM_OVERFLOW
-                      ? "overflows" : "needs too many squarings (A or E too large)");
-    if (rc > 0) return la_error(L, F, "the Pade denominator is singular");
-  }
-  if (want) {
-    R = la_new(L, F, n, n);
-    for (j = 0; j < n; j++)
-      for (i = 0; i < n; i++) LA_AT(R, i, j) = (la_get(X, i, j));
-  }
-  R = la_new(L, F, n, n);
-  for (j = 0; j < n; j++)
-    for (i = 0; i < n; i++) LA_AT(R, i, j) = (la_get(X, i, j + n));
+  X = la_new(L, F, n, n);               /* pushes X, L, then the work and ipiv */
+  D = la_new(L, F, n, n);
+  if (n > 0)
+    rc = lak_expm_frechet(n, A->data, A->ld, E->data, E->ld, X->data, X->ld, D->data, D->ld,
+                          la_scratch(L, LAK_FRECHET_WORK(n)), LA_SCRATCH(L, int, (size_t)n),
+                          &sq);
+  if (rc == LAK_EXPM_TOOBIG)
+    return la_error(L, F, "A is too large for scaling and squaring (%d squarings needed)", sq);
+  if (rc == LAK_EXPM_OVERFLOW)
+    return la_error(L, F, "the result overflows (an entry of expm(A) or L, or of a square "
+                    "on the way, is beyond the largest double)");
+  if (rc > 0) return la_error(L, F, "the Pade denominator is singular");
+  lua_settop(L, 4);                      /* X, L */
+  if (!want) lua_remove(L, 3);
   return want ? 2 : 1;
 }
 

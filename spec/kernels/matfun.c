@@ -5,6 +5,7 @@
 ** ([2 1; 0 2]: root [sqrt2 1/(2 sqrt2)], log [log2 1/2]), R R = T on a
 ** mixed 4 x 4 form, the leading dimension left alone past n, and the
 ** returns for a negative eigenvalue, zero, and a zero Jordan block.
+** lak_expm_frechet: e^a for a I along I at every Pade degree, overflow.
 */
 #include "check.h"
 #include "kernels.h"
@@ -74,7 +75,28 @@ static void refusals(void) {
   CHECK(lak_qtsqrt(2, S, 2, R, 2, &bad) == LAK_NEGEIG && bad == -1e-14, "-1e-14 is negative");
 }
 
+/* A = a I, D = I: expm = e^a I and L = e^a I, for an a in each degree's
+** range (3, 5, 7, 9) and past it (13 with squarings) */
+static void frechet(void) {
+  const double as[6] = {1e-9, 0.005, 0.05, 0.3, 1.5, 40};
+  double A[4], D[4] = {1, 0, 0, 1}, X[4], L[4], *w = ck_alloc(LAK_FRECHET_WORK(2), sizeof(double));
+  int ipiv[2], k, sq;
+  for (k = 0; k < 6; k++) {
+    A[0] = A[3] = as[k]; A[1] = A[2] = 0;
+    CHECK(lak_expm_frechet(2, A, 2, D, 2, X, 2, L, 2, w, ipiv, &sq) == 0, "a = %g", as[k]);
+    CHECK(sq == (k == 5 ? 4 : 0), "a = %g: %d squarings", as[k], sq);
+    /* after squarings as SciPy 1.10's: 2.2e-14 off for a = 40 */
+    CLOSE(X[0], exp(as[k]), (k == 5 ? 1e-13 : 4e-16) * exp(as[k]));
+    CLOSE(L[3], exp(as[k]), (k == 5 ? 1e-13 : 4e-15) * exp(as[k]));
+    CHECK(X[1] == 0 && L[2] == 0, "a = %g: off the diagonal", as[k]);
+  }
+  A[0] = 800;
+  CHECK(lak_expm_frechet(2, A, 2, D, 2, X, 2, L, 2, w, ipiv, &sq) == LAK_EXPM_OVERFLOW, "e^800");
+  free(w);
+}
+
 int main(void) {
+  frechet();
   jordan();
   rotation();
   mixed();

@@ -119,6 +119,15 @@ int lak_expm(int n, const double *A, int lda, double *X, int ldx, double *work, 
 ** when LAK_LOGM_MAXROOTS square roots do not bring T near I;
 ** lak_qtsqrt: LAK_NOROOT when a zero eigenvalue leaves no square root
 ** ([0 1; 0 0]). work: LAK_LOGM_WORK(n) doubles, ipiv: n ints. */
+/* The Frechet derivative of expm at A along D (matfun.c; Al-Mohy & Higham
+** 2009, SciPy's expm_frechet): X = expm(A), Lg = L(A, D). work:
+** LAK_FRECHET_WORK(n) doubles, ipiv: n ints; *squarings as lak_expm's.
+** Returns 0, LAK_EXPM_OVERFLOW, LAK_EXPM_TOOBIG (as lak_expm), or dgetrf's
+** info > 0 (the Pade denominator is singular). */
+#define LAK_FRECHET_WORK(n) (18 * (size_t)(n) * (size_t)(n))
+int lak_expm_frechet(int n, const double *A, int lda, const double *D, int ldd, double *X,
+                     int ldx, double *Lg, int ldl, double *work, int *ipiv, int *squarings);
+
 #define LAK_NEGEIG (-1)
 #define LAK_SINGULAR (-2)
 #define LAK_NOROOT (-3)

@@ -27,6 +27,7 @@
 ** no cancellation), and the diagonal blocks of the logarithm and the
 ** superdiagonal between two adjacent real eigenvalues are set exactly.
 */
+#include <cblas.h>
 #include <float.h>
 #include <lapacke.h>
 #include <math.h>
@@ -260,5 +261,161 @@ int lak_qtlogm(int n, const double *T, int ldt, double *Lg, int ldl, double *wor
       E(Lg, ldl, i, j) = (i > j + 1 || (i == j + 1 && E(T, ldt, i, j) == 0))
                          ? 0 : h * E(Lg, ldl, i, j);
   logdiag(n, T, ldt, Lg, ldl);
+  return 0;
+}
+
+/* ---- the Frechet derivative of expm: Al-Mohy & Higham 2009 (SIAM J.
+** Matrix Anal. Appl. 30(4), Algorithm 6.4, SciPy's expm_frechet "SPS"):
+** the Pade approximant r_m = V^-1 U... of degree m in 3, 5, 7, 9 (no
+** scaling) or 13 after scaling A and D by 2^-s, differentiated along D
+** alongside (M_2k, the derivative of A^2k), then s squarings of
+** [R L; 0 R]: L = R L + L R, R = R R. */
+
+/* ||2^-s A||_1 bounds for each degree (the paper's Table 6.1) */
+static const double ell61[14] = {0, 2.11e-8, 3.56e-4, 1.08e-2, 6.49e-2, 2.00e-1, 4.37e-1,
+                                 7.83e-1, 1.23e0, 1.78e0, 2.42e0, 3.13e0, 3.90e0, 4.74e0};
+
+/* the Pade coefficients b_0..b_m of degrees 3, 5, 7, 9, 13 */
+static const double pade3[] = {120., 60., 12., 1.};
+static const double pade5[] = {30240., 15120., 3360., 420., 30., 1.};
+static const double pade7[] = {17297280., 8648640., 1995840., 277200., 25200., 1512., 56., 1.};
+static const double pade9[] = {17643225600., 8821612800., 2075673600., 302702400., 30270240.,
+                               2162160., 110880., 3960., 90., 1.};
+static const double pade13[] = {64764752532480000., 32382376266240000., 7771770303897600.,
+                                1187353796428800., 129060195264000., 10559470521600.,
+                                670442572800., 33522128640., 1323241920., 40840800., 960960.,
+                                16380., 182., 1.};
+
+/* C = alpha A B + beta C, all n x n with ld n */
+static void mm(int n, double alpha, const double *A, const double *B, double beta, double *C) {
+  cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, n, n, alpha, A, n, B, n, beta, C, n);
+}
+
+/* D = sum_k c[k] P[k] (+ c0 I when P[0] is NULL), over k = 0..np-1 */
+static void lincomb(int n, double *D, int np, const double *c, double *const *P) {
+  size_t i, nn = (size_t)n * (size_t)n;
+  int k;
+  for (i = 0; i < nn; i++) D[i] = 0;
+  for (k = 0; k < np; k++) {
+    if (P[k] == NULL) { for (i = 0; i < nn; i += (size_t)n + 1) D[i] += c[k]; }
+    else for (i = 0; i < nn; i++) D[i] += c[k] * P[k][i];
+  }
+}
+
+/* the powers A2, A4, A6 (A8) and their derivatives M2, M4, M6 (M8) along D
+** into P[1..], Mp[1..]; P[0] = NULL (I), Mp[0] = NULL (0) */
+static void powers(int n, const double *A, const double *D, int top, double **P, double **Mp) {
+  int j;
+  mm(n, 1, A, A, 0, P[1]);
+  mm(n, 1, A, D, 0, Mp[1]);
+  mm(n, 1, D, A, 1, Mp[1]);
+  for (j = 2; j <= top; j++) {   /* A^2j = A^2(j-1) A^2 (A4 A4 for 8: the same) */
+    mm(n, 1, P[j - 1], P[1], 0, P[j]);
+    mm(n, 1, P[j - 1], Mp[1], 0, Mp[j]);
+    mm(n, 1, Mp[j - 1], P[1], 1, Mp[j]);
+  }
+}
+
+/* U, V, Lu, Lv of degree m <= 9 */
+static void pade_low(int n, const double *A, const double *D, int m, const double *b,
+                     double **P, double **Mp, double *U, double *V, double *Lu, double *Lv,
+                     double *W, double *Lw) {
+  double codd[5], ceven[5];
+  int j, h = (m - 1) / 2;
+  powers(n, A, D, h, P, Mp);
+  for (j = 0; j <= h; j++) { codd[j] = b[2 * j + 1]; ceven[j] = b[2 * j]; }
+  lincomb(n, W, h + 1, codd, P);           /* W = sum b_2j+1 A^2j */
+  lincomb(n, Lw, h, codd + 1, Mp + 1);     /* Lw = sum b_2j+1 M_2j */
+  lincomb(n, V, h + 1, ceven, P);
+  lincomb(n, Lv, h, ceven + 1, Mp + 1);
+  mm(n, 1, A, W, 0, U);
+  mm(n, 1, A, Lw, 0, Lu);
+  mm(n, 1, D, W, 1, Lu);
+}
+
+/* U, V, Lu, Lv of degree 13 (the split through A6 of Higham 2005) */
+static void pade13_(int n, const double *A, const double *D, double **P, double **Mp,
+                    double *U, double *V, double *Lu, double *Lv, double *W, double *Lw,
+                    double *T1, double *T2) {
+  const double *b = pade13;
+  const double odd[4] = {b[1], b[3], b[5], b[7]}, even[4] = {b[0], b[2], b[4], b[6]};
+  double c[3];
+  powers(n, A, D, 3, P, Mp);
+  c[0] = b[9]; c[1] = b[11]; c[2] = b[13];
+  lincomb(n, T1, 3, c, P + 1);             /* W1 */
+  lincomb(n, T2, 3, c, Mp + 1);            /* Lw1 */
+  lincomb(n, W, 4, odd, P);                /* W2 */
+  lincomb(n, Lw, 3, odd + 1, Mp + 1);      /* Lw2 */
+  mm(n, 1, P[3], T2, 1, Lw);               /* Lw = A6 Lw1 + M6 W1 + Lw2 */
+  mm(n, 1, Mp[3], T1, 1, Lw);
+  mm(n, 1, P[3], T1, 1, W);                /* W = A6 W1 + W2 */
+  mm(n, 1, A, W, 0, U);
+  mm(n, 1, A, Lw, 0, Lu);
+  mm(n, 1, D, W, 1, Lu);
+  c[0] = b[8]; c[1] = b[10]; c[2] = b[12];
+  lincomb(n, T1, 3, c, P + 1);             /* Z1 */
+  lincomb(n, T2, 3, c, Mp + 1);            /* Lz1 */
+  lincomb(n, V, 4, even, P);               /* Z2 */
+  lincomb(n, Lv, 3, even + 1, Mp + 1);     /* Lz2 */
+  mm(n, 1, P[3], T2, 1, Lv);               /* Lv = A6 Lz1 + M6 Z1 + Lz2 */
+  mm(n, 1, Mp[3], T1, 1, Lv);
+  mm(n, 1, P[3], T1, 1, V);                /* V = A6 Z1 + Z2 */
+}
+
+static int allfinite(size_t nn, const double *X) {
+  size_t i;
+  for (i = 0; i < nn; i++) if (!isfinite(X[i])) return 0;
+  return 1;
+}
+
+int lak_expm_frechet(int n, const double *A, int lda, const double *D, int ldd, double *X,
+                     int ldx, double *Lg, int ldl, double *work, int *ipiv, int *squarings) {
+  size_t nn = (size_t)n * (size_t)n;
+  double *w = work, *As = w, *Es = w + nn, *U = w + 2 * nn, *V = w + 3 * nn, *Lu = w + 4 * nn,
+         *Lv = w + 5 * nn, *W = w + 6 * nn, *Lw = w + 7 * nn, *T1 = w + 8 * nn, *T2 = w + 9 * nn;
+  double *P[5], *Mp[5], norm = 0, h;
+  static const double *const low[] = {pade3, pade5, pade7, pade9};
+  int i, j, k, s = -1, m = 13;
+  for (k = 1; k <= 4; k++) { P[k] = w + (size_t)(8 + 2 * k) * nn; Mp[k] = P[k] + nn; }
+  P[0] = Mp[0] = NULL;
+  for (j = 0; j < n; j++) {
+    double c = 0;
+    for (i = 0; i < n; i++) c += fabs(E(A, lda, i, j));
+    if (c > norm) norm = c;
+  }
+  for (k = 0; k < 4; k++)
+    if (norm <= ell61[3 + 2 * k]) { s = 0; m = 3 + 2 * k; break; }
+  if (s < 0) s = norm > ell61[13] ? (int)ceil(log2(norm / ell61[13])) : 0;
+  *squarings = s;
+  if (s >= LAK_EXPM_MAXSQ) return LAK_EXPM_TOOBIG;
+  h = ldexp(1.0, -s);
+  for (j = 0; j < n; j++)
+    for (i = 0; i < n; i++) {
+      E(As, n, i, j) = h * E(A, lda, i, j);
+      E(Es, n, i, j) = h * E(D, ldd, i, j);
+    }
+  if (m < 13) pade_low(n, As, Es, m, low[(m - 3) / 2], P, Mp, U, V, Lu, Lv, W, Lw);
+  else pade13_(n, As, Es, P, Mp, U, V, Lu, Lv, W, Lw, T1, T2);
+  for (i = 0; i < (int)nn; i++) {          /* P = V - U into T1; R = U + V into W */
+    T1[i] = V[i] - U[i];
+    W[i] = U[i] + V[i];
+    Lw[i] = Lu[i] - Lv[i];
+    Lu[i] += Lv[i];
+  }
+  k = LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, n, n, T1, n, ipiv);
+  if (k != 0) return k > 0 ? k : 1;
+  LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'N', n, n, T1, n, ipiv, W, n);      /* R */
+  mm(n, 1, Lw, W, 1, Lu);                  /* Lu + Lv + (Lu - Lv) R */
+  LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'N', n, n, T1, n, ipiv, Lu, n);     /* L */
+  for (k = 0; k < s; k++) {
+    mm(n, 1, W, Lu, 0, V);                 /* L = R L + L R */
+    mm(n, 1, Lu, W, 1, V);
+    mm(n, 1, W, W, 0, U);                  /* R = R R */
+    memcpy(Lu, V, nn * sizeof *V);
+    memcpy(W, U, nn * sizeof *U);
+  }
+  if (!allfinite(nn, W) || !allfinite(nn, Lu)) return LAK_EXPM_OVERFLOW;
+  for (j = 0; j < n; j++)
+    for (i = 0; i < n; i++) { E(X, ldx, i, j) = E(W, n, i, j); E(Lg, ldl, i, j) = E(Lu, n, i, j); }
   return 0;
 }
