@@ -333,33 +333,34 @@ static void pade_low(int n, const double *A, const double *D, int m, const doubl
   mm(n, 1, D, W, 1, Lu);
 }
 
-/* U, V, Lu, Lv of degree 13 (the split through A6 of Higham 2005) */
+/* one half of degree 13's split through A6 (Higham 2005), from the
+** coefficients b[k], b[k+2], ..., b[k+12] (k = 1: W, 0: V): Y = A6 Y1 + Y2,
+** Y1 = b[k+8] A2 + b[k+10] A4 + b[k+12] A6, Y2 = b[k] I + ... + b[k+6] A6,
+** and its derivative LY = A6 LY1 + M6 Y1 + LY2 (T1, T2: Y1, LY1) */
+static void half13(int n, int k, double **P, double **Mp, double *Y, double *LY, double *T1,
+                   double *T2) {
+  const double *b = pade13;
+  const double hi[3] = {b[k + 8], b[k + 10], b[k + 12]};
+  const double lo[4] = {b[k], b[k + 2], b[k + 4], b[k + 6]};
+  lincomb(n, T1, 3, hi, P + 1);
+  lincomb(n, T2, 3, hi, Mp + 1);
+  lincomb(n, Y, 4, lo, P);
+  lincomb(n, LY, 3, lo + 1, Mp + 1);
+  mm(n, 1, P[3], T2, 1, LY);
+  mm(n, 1, Mp[3], T1, 1, LY);
+  mm(n, 1, P[3], T1, 1, Y);
+}
+
+/* U, V, Lu, Lv of degree 13: U = A W, Lu = A Lw + D W */
 static void pade13_(int n, const double *A, const double *D, double **P, double **Mp,
                     double *U, double *V, double *Lu, double *Lv, double *W, double *Lw,
                     double *T1, double *T2) {
-  const double *b = pade13;
-  const double odd[4] = {b[1], b[3], b[5], b[7]}, even[4] = {b[0], b[2], b[4], b[6]};
-  double c[3];
   powers(n, A, D, 3, P, Mp);
-  c[0] = b[9]; c[1] = b[11]; c[2] = b[13];
-  lincomb(n, T1, 3, c, P + 1);             /* W1 */
-  lincomb(n, T2, 3, c, Mp + 1);            /* Lw1 */
-  lincomb(n, W, 4, odd, P);                /* W2 */
-  lincomb(n, Lw, 3, odd + 1, Mp + 1);      /* Lw2 */
-  mm(n, 1, P[3], T2, 1, Lw);               /* Lw = A6 Lw1 + M6 W1 + Lw2 */
-  mm(n, 1, Mp[3], T1, 1, Lw);
-  mm(n, 1, P[3], T1, 1, W);                /* W = A6 W1 + W2 */
+  half13(n, 1, P, Mp, W, Lw, T1, T2);
   mm(n, 1, A, W, 0, U);
   mm(n, 1, A, Lw, 0, Lu);
   mm(n, 1, D, W, 1, Lu);
-  c[0] = b[8]; c[1] = b[10]; c[2] = b[12];
-  lincomb(n, T1, 3, c, P + 1);             /* Z1 */
-  lincomb(n, T2, 3, c, Mp + 1);            /* Lz1 */
-  lincomb(n, V, 4, even, P);               /* Z2 */
-  lincomb(n, Lv, 3, even + 1, Mp + 1);     /* Lz2 */
-  mm(n, 1, P[3], T2, 1, Lv);               /* Lv = A6 Lz1 + M6 Z1 + Lz2 */
-  mm(n, 1, Mp[3], T1, 1, Lv);
-  mm(n, 1, P[3], T1, 1, V);                /* V = A6 Z1 + Z2 */
+  half13(n, 0, P, Mp, V, Lv, T1, T2);
 }
 
 static int allfinite(size_t nn, const double *X) {
