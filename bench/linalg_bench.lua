@@ -222,4 +222,26 @@ function suites.csv()
   out("csv_load", time(function() return la.load_csv(path) end, 3))
 end
 
+-- factor once, solve many (n = 500; b of 1 and of 50 columns); the batch of
+-- 10000 least-squares problems of 20 x 3 (one call; and a Lua loop)
+function suites.linalg2()
+  local n = 500
+  local A = la.randn(n, n, 1)
+  local S = A:t() * A + n * la.eye(n)
+  local b1, b50 = la.randn(n, 1, 2), la.randn(n, 50, 3)
+  local F, C = la.lu_factor(A), la.cho_factor(S)
+  out("lu_factor", time(function() return la.lu_factor(A) end, 7))
+  out("lu_solve_1", time(function() return la.lu_solve(F, b1) end, 7, 100))
+  out("lu_solve_50", time(function() return la.lu_solve(F, b50) end, 7, 10))
+  out("cho_factor", time(function() return la.cho_factor(S) end, 7))
+  out("cho_solve_1", time(function() return la.cho_solve(C, b1) end, 7, 100))
+  out("cho_solve_50", time(function() return la.cho_solve(C, b50) end, 7, 10))
+  local As, bs = {}, {}
+  for i = 1, 10000 do As[i] = la.randn(20, 3, i); bs[i] = la.randn(20, 1, 20000 + i) end
+  out("batch_lstsq", time(function() return la.lstsq(As, bs) end, 5))
+  out("loop_lstsq", time(function()
+    for i = 1, #As do la.lstsq(As[i], bs[i]) end
+  end, 3))
+end
+
 for i = 2, #arg do suites[arg[i]]() end

@@ -127,7 +127,39 @@ def csv():
     out("csv_load", timeit(lambda: np.loadtxt(path, delimiter=","), 3))
 
 
-SUITES = {"csv": csv, "random": random, "sgemm": sgemm, "lstsq32": lstsq32, "elementwise": elementwise, "attention": attention, "dgemm": dgemm, "tiny": tiny, "lstsq": lstsq, "gs": gs}
+def linalg2():
+    """Factor once, solve many (SciPy's lu_factor / lu_solve, cho_factor /
+    cho_solve at n = 500), and 10000 least-squares problems of 20 x 3: an
+    np.linalg.lstsq loop, and np.linalg.solve stacked over the normal
+    equations (A^T A x = A^T b, one call for all)."""
+    import scipy.linalg as sl
+    rng = np.random.default_rng(1)
+    n = 500
+    A = np.asfortranarray(rng.standard_normal((n, n)))
+    S = A.T @ A + n * np.eye(n)
+    b1, b50 = rng.standard_normal((n, 1)), rng.standard_normal((n, 50))
+    F, C = sl.lu_factor(A), sl.cho_factor(S)
+    out("lu_factor", timeit(lambda: sl.lu_factor(A), 7))
+    out("lu_solve_1", timeit(lambda: sl.lu_solve(F, b1), 7, 100))
+    out("lu_solve_50", timeit(lambda: sl.lu_solve(F, b50), 7, 10))
+    out("cho_factor", timeit(lambda: sl.cho_factor(S), 7))
+    out("cho_solve_1", timeit(lambda: sl.cho_solve(C, b1), 7, 100))
+    out("cho_solve_50", timeit(lambda: sl.cho_solve(C, b50), 7, 10))
+    As = rng.standard_normal((10000, 20, 3))
+    bs = rng.standard_normal((10000, 20, 1))
+
+    def loop():
+        for i in range(len(As)):
+            np.linalg.lstsq(As[i], bs[i], rcond=None)
+    out("loop_lstsq", timeit(loop, 3))
+
+    def normal():
+        At = np.swapaxes(As, 1, 2)
+        return np.linalg.solve(At @ As, At @ bs)
+    out("stacked_normal", timeit(normal, 5))
+
+
+SUITES = {"csv": csv, "linalg2": linalg2, "random": random, "sgemm": sgemm, "lstsq32": lstsq32, "elementwise": elementwise, "attention": attention, "dgemm": dgemm, "tiny": tiny, "lstsq": lstsq, "gs": gs}
 for name in sys.argv[1:]:
     if name in SUITES:
         SUITES[name]()

@@ -394,8 +394,30 @@ function suites.luaversions()
   end
 end
 
+function suites.linalg2()
+  local L, N = linalg(1, "linalg2"), numpy(1, "linalg2")
+  print("\nfactor once, solve many (n = 500), 1 thread, milliseconds (NumPy column: SciPy 1.10)")
+  print(string.format("%-34s %10s %10s %14s", "operation", "linalg", "SciPy", "linalg/SciPy"))
+  for _, row in ipairs{{"lu_factor", "lu_factor"}, {"lu_solve_1", "lu_solve, b 500 x 1"},
+      {"lu_solve_50", "lu_solve, b 500 x 50"}, {"cho_factor", "cho_factor"},
+      {"cho_solve_1", "cho_solve, b 500 x 1"}, {"cho_solve_50", "cho_solve, b 500 x 50"}} do
+    local l, n = L[row[1]], N[row[1]]
+    print(string.format("%-34s %10s %10s %14s", row[2], f(l and l * 1e3, "%.3f"),
+      f(n and n * 1e3, "%.3f"), ratio(l, n)))
+  end
+  print("\n10000 least-squares problems of 20 x 3, 1 thread, milliseconds for all")
+  print(string.format("%-46s %10s %16s", "", "ms", "la.lstsq(As, bs)/x"))
+  for _, row in ipairs{{L.batch_lstsq, "linalg la.lstsq(As, bs) (one call, gelsd)"},
+      {L.loop_lstsq, "linalg loop of la.lstsq (TSQR path)"},
+      {N.loop_lstsq, "NumPy loop of np.linalg.lstsq"},
+      {N.stacked_normal, "NumPy stacked np.linalg.solve, normal eqs"}} do
+    print(string.format("%-46s %10s %16s", row[2], f(row[1] and row[1] * 1e3, "%.1f"),
+      ratio(L.batch_lstsq, row[1])))
+  end
+end
+
 local order = {"dgemm", "sgemm", "tiny", "tiny32", "lstsq", "lstsq32", "gs", "agree", "attention", "attention32",
-  "memory", "memory32", "elementwise", "random", "csv", "luaversions"}
+  "memory", "memory32", "elementwise", "random", "csv", "luaversions", "linalg2"}
 local want = #arg > 0 and arg or order
 print(string.format("linalg bench: medians over %d processes of medians of repetitions;", PROCS))
 print("GFLOP/s ratios > 1: linalg faster; time ratios < 1: linalg faster")

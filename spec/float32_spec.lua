@@ -131,6 +131,7 @@ local cases = {
   cho_factor = {{S}}, cho_solve = {{la.cho_factor(S), v}, tol = 10 * la.cond(S) * EPS32},
   trunc = {{W}}, fix = {{W}}, cummin = {{W, 2}}, cummax = {{W, 2}}, diff = {{W, 1, 2}},
   ptp = {{W, 1}},
+  sqrtm = {{S}}, logm = {{S}}, expm_frechet = {{U, U}},
 }
 
 -- Functions whose float32 results are known to differ from the rule or

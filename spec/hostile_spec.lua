@@ -124,6 +124,8 @@ local api = {
   {"trunc", {"M"}, {M}}, {"fix", {"M"}, {M}}, {"cummin", {"M", "I?"}, {M, 1}},
   {"cummax", {"M", "I?"}, {M, 1}}, {"diff", {"M", "I?", "I?"}, {M, 1, 1}},
   {"ptp", {"M", "I?"}, {M, 1}},
+  {"sqrtm", {"M", "O"}, {la.eye(2), {}}}, {"logm", {"M", "O"}, {la.eye(2), {}}},
+  {"expm_frechet", {"M", "M", "O"}, {M, M, {}}},
 }
 
 -- the error each hostile value gives in a slot of each kind

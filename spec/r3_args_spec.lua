@@ -64,7 +64,7 @@ describe("argument counts", function()
     {"where", {A, A, A}}, {"clip", {A, 0, 1}}, {"any", {A, 1}}, {"all", {A, 1}},
     {"count_nonzero", {A, 1}}, {"find", {A, 1}}, {"nonzero", {A}},
     {"qr", {A}, opts = {}}, {"svd", {A}, opts = {}}, {"eigh", {A}, opts = {}},
-    {"cholesky", {A}, opts = {}}, {"lu", {A}, opts = {}}, {"eig", {A}, opts = {}},
+    {"cholesky", {A}, opts = {}}, {"lu", {A}, opts = {}}, {"eig", {A, A}, opts = {}},
     {"eigvals", {A}, opts = {}}, {"schur", {A}, opts = {}}, {"hessenberg", {A}, opts = {}},
     {"expm", {A}, opts = {}}, {"null", {A, 1e-10}}, {"orth", {A, 1e-10}},
     {"solve", {A, v}, opts = {}}, {"inv", {A}, opts = {}}, {"det", {A}, opts = {}},
@@ -95,6 +95,8 @@ describe("argument counts", function()
     {"cho_factor", {A}, opts = {lower = true}}, {"cho_solve", {la.cho_factor(A), v}, opts = {}},
     {"round", {A, 2}}, {"cummin", {A, 1}}, {"cummax", {A, 1}}, {"diff", {A, 1, 1}},
     {"ptp", {A, 1}, opts = {}},
+    {"sqrtm", {A}, opts = {}}, {"logm", {A}, opts = {}},
+    {"expm_frechet", {A, A}, opts = {compute_expm = false}},
   }
   for _, f in ipairs{"exp", "log", "log1p", "expm1", "sqrt", "abs", "sign", "floor", "ceil",
                       "sin", "cos", "tan", "tanh", "sinh", "cosh", "asin", "acos",

@@ -28,7 +28,7 @@ static int imin(int a, int b) { return a < b ? a : b; }
 /* Each entry point runs the pass of its argument's type (la_argtype):
 ** float32 through LAPACK's s routines, float64 through its d routines. */
 LA_TYPED(qr, 1) LA_TYPED(svd, 1) LA_TYPED(eigh, 1) LA_TYPED(eigvalsh, 1) LA_TYPED(cholesky, 1) LA_TYPED(lu, 1)
-LA_TYPED(eig, 1) LA_TYPED(eigvals, 1) LA_TYPED(schur, 1) LA_TYPED(hessenberg, 1)
+LA_TYPED(eig, 2) LA_TYPED(eigvals, 1) LA_TYPED(schur, 1) LA_TYPED(hessenberg, 1)
 LA_TYPED(null, 1) LA_TYPED(orth, 1)
 
 /* ------------------------------------------------------------ expm */
@@ -68,7 +68,7 @@ static const la_Reg funcs[] = {
   {"qr", l_qr, 1 + LA_OPTS}, {"svd", l_svd, 1 + LA_OPTS}, {"eigh", l_eigh, 1 + LA_OPTS},
   {"eigvalsh", l_eigvalsh, 1 + LA_OPTS},
   {"cholesky", l_cholesky, 1 + LA_OPTS}, {"lu", l_lu, 1 + LA_OPTS},
-  {"eig", l_eig, 1 + LA_OPTS}, {"eigvals", l_eigvals, 1 + LA_OPTS},
+  {"eig", l_eig, 2 + LA_OPTS}, {"eigvals", l_eigvals, 1 + LA_OPTS},
   {"schur", l_schur, 1 + LA_OPTS}, {"hessenberg", l_hessenberg, 1 + LA_OPTS},
   {"expm", l_expm, 1 + LA_OPTS}, {"null", l_null, 2}, {"orth", l_orth, 2}, {NULL, NULL, 0}
 };

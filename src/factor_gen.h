@@ -169,10 +169,10 @@ static int LA_T(l_lu)(lua_State *L) {
 }
 
 /* dgeev on a copy of square A: pushes wr, wi (n x 1) and, with vectors,
-** VR (n x n); returns VR or NULL */
-static la_Mat *LA_T(geev)(lua_State *L, la_Mat *A, const char *fname, int vectors) {
+** VR (n x n), then with left VL (n x n); returns VR or NULL */
+static la_Mat *LA_T(geev)(lua_State *L, la_Mat *A, const char *fname, int vectors, int left) {
   int n = A->rows, info, wslot, top;
-  la_Mat *W, *wr, *wi, *VR = NULL;
+  la_Mat *W, *wr, *wi, *VR = NULL, *VL = NULL;
   LA_REAL dummy;
   la_checkfinite(L, A, fname, "A", 1);
   W = la_copyof(L, A, fname);            /* removed below the results at the end */
@@ -180,30 +180,112 @@ static la_Mat *LA_T(geev)(lua_State *L, la_Mat *A, const char *fname, int vector
   wr = la_newt(L, fname, n, 1, LA_TYPE);
   wi = la_newt(L, fname, n, 1, LA_TYPE);
   if (vectors) VR = la_newt(L, fname, n, n, LA_TYPE);
+  if (left) VL = la_newt(L, fname, n, n, LA_TYPE);
   top = lua_gettop(L);
   LA_WORKCALL_T(L, fname, LA_ROUTINE(geev), info,
-              LA_LAPACKE(geev)(LAPACK_COL_MAJOR, 'N', vectors ? 'V' : 'N', n, LA_X(W),
-                                 W->ld, LA_X(wr), LA_X(wi), &dummy, 1,
-                                 VR ? LA_X(VR) : &dummy, VR ? VR->ld : 1, WORK, LWORK));
+              LA_LAPACKE(geev)(LAPACK_COL_MAJOR, VL ? 'V' : 'N', vectors ? 'V' : 'N', n,
+                                 LA_X(W), W->ld, LA_X(wr), LA_X(wi), VL ? LA_X(VL) : &dummy,
+                                 VL ? VL->ld : 1, VR ? LA_X(VR) : &dummy, VR ? VR->ld : 1,
+                                 WORK, LWORK));
   if (info > 0) la_error(L, fname, "QR algorithm did not converge (%d eigenvalues)", info);
   lua_settop(L, top);                    /* drops the workspace */
-  lua_remove(L, wslot);                  /* W: wr, wi [, VR] on top */
+  lua_remove(L, wslot);                  /* W: wr, wi [, VR [, VL]] on top */
   return VR;
 }
 
-/* eig(A) -> wr, wi, VR: eigenvalues wr + i wi (LAPACK's order; complex
-** pairs adjacent, positive imaginary part first) and right eigenvectors:
-** for a real eigenvalue column j of VR; for a pair (j, j+1) the vectors
-** are VR(:, j) +- i VR(:, j+1) (dgeev's packing). Unit 2-norm, largest
-** component real (NumPy's eig gives the same vectors as complex columns). */
+/* scales the eigenvector columns of V (dggev's packing, pairs where
+** wi(j) > 0) to unit 2-norm, as SciPy's eig(a, b) */
+static void LA_T(unitcols)(la_Mat *V, const la_Mat *wi) {
+  int n = V->rows, i, j, k;
+  for (j = 0; j < n; j += k) {
+    double s = 0;
+    k = LA_X(wi)[j] != 0 && j + 1 < n ? 2 : 1;
+    for (i = 0; i < n * k; i++) s += (double)LA_E(V, i % n, j + i / n) * LA_E(V, i % n, j + i / n);
+    if (s > 0)
+      for (i = 0; i < n * k; i++) LA_E(V, i % n, j + i / n) /= sqrt(s);
+  }
+}
+
+/* dggev on copies of A and B (n x n): pushes wr, wi, VR [, VL] with
+** w = alpha / beta, inf for beta = 0 (NaN when alpha is 0 too: NaN + NaN i
+** if some eigenvalue is complex), SciPy's eig(a, b) */
+static void LA_T(ggev)(lua_State *L, la_Mat *A, la_Mat *B, const char *fname, int left) {
+  int n = A->rows, info, j, top, cplx = 0;
+  la_Mat *WA, *WB, *wr, *wi, *VR, *VL = NULL;
+  LA_REAL dummy, *beta;
+  la_checkfinite(L, A, fname, "A", 1);
+  la_checkfinite(L, B, fname, "B", 1);
+  WA = la_copyof(L, A, fname);           /* pushes WA, WB, beta, the results, the work */
+  WB = la_copyof(L, B, fname);
+  beta = LA_SCRATCH(L, LA_REAL, (size_t)n + 1);
+  top = lua_gettop(L);
+  wr = la_newt(L, fname, n, 1, LA_TYPE);
+  wi = la_newt(L, fname, n, 1, LA_TYPE);
+  VR = la_newt(L, fname, n, n, LA_TYPE);
+  if (left) VL = la_newt(L, fname, n, n, LA_TYPE);
+  LA_WORKCALL_T(L, fname, LA_ROUTINE(ggev), info,
+              LA_LAPACKE(ggev)(LAPACK_COL_MAJOR, VL ? 'V' : 'N', 'V', n, LA_X(WA), WA->ld,
+                                 LA_X(WB), WB->ld, LA_X(wr), LA_X(wi), beta,
+                                 VL ? LA_X(VL) : &dummy, VL ? VL->ld : 1, LA_X(VR), VR->ld,
+                                 WORK, LWORK));
+  if (info > 0) la_error(L, fname, "generalized eigenvalue algorithm (%s) failed (info %d)",
+                         LA_ROUTINE(ggev), info);
+  LA_T(unitcols)(VR, wi);
+  if (VL) LA_T(unitcols)(VL, wi);
+  for (j = 0; j < n; j++) cplx |= LA_X(wi)[j] != 0;
+  for (j = 0; j < n; j++) {
+    LA_REAL ar = LA_X(wr)[j], ai = LA_X(wi)[j];
+    if (beta[j] != 0) { LA_X(wr)[j] = ar / beta[j]; LA_X(wi)[j] = ai / beta[j]; }
+    else if (ar != 0 || ai != 0) { LA_X(wr)[j] = (LA_REAL)HUGE_VAL; LA_X(wi)[j] = 0; }
+    else { LA_X(wr)[j] = (LA_REAL)NAN; LA_X(wi)[j] = cplx ? (LA_REAL)NAN : 0; }
+  }
+  lua_settop(L, top + (left ? 4 : 3));   /* drops the work */
+  for (j = 0; j < 3; j++) lua_remove(L, top - 2);   /* WA, WB, beta */
+}
+
+/* arg 2 of eig: B (a matrix, a number, or a table with an entry 1) or
+** else options */
+static int LA_T(hasB)(lua_State *L) {
+  int r;
+  if (la_testany(L, 2) || lua_type(L, 2) == LUA_TNUMBER) return 1;
+  if (!lua_istable(L, 2)) return 0;
+  lua_rawgeti(L, 2, 1);
+  r = !lua_isnil(L, -1);
+  lua_pop(L, 1);
+  return r;
+}
+
+/* eig(A [, B] [, {left = false}]) -> wr, wi, VR [, VL]: eigenvalues
+** wr + i wi (LAPACK's order; complex pairs adjacent, positive imaginary
+** part first) and right eigenvectors: for a real eigenvalue column j of VR;
+** for a pair (j, j+1) the vectors are VR(:, j) +- i VR(:, j+1) (dgeev's
+** packing). Unit 2-norm, largest component real (NumPy's eig gives the
+** same vectors as complex columns). With B: the generalized problem
+** A v = w B v (dggev, SciPy's eig(a, b)): w = alpha / beta, inf where
+** beta = 0, vectors scaled to unit 2-norm. left = true adds VL, the left
+** eigenvectors (u^H A = w u^H, or u^H A = w u^H B), packed alike: SciPy's
+** left=True, which returns w, vl, vr; VL comes last here so that the
+** first three results do not move. */
 static int LA_T(l_eig)(lua_State *L) {
   const char *F = la_fname(L);
-  la_Mat *A = la_checksquaret(L, 1, F, LA_TYPE);
-  la_checkopts(L, 2, F, finite_only);
-  (void)la_optcheckfinite(L, 2, F);     /* dgeev iterates: A is checked regardless */
-  lua_settop(L, 1);
-  LA_T(geev)(L, A, F, 1);
-  return 3;                              /* wr, wi, VR */
+  static const char *const keys[] = {"left", "check_finite", NULL};
+  la_Mat *A = la_checksquaret(L, 1, F, LA_TYPE), *B = NULL;
+  int left, o = 2;
+  if (LA_T(hasB)(L)) {
+    B = la_checksquaret(L, 2, F, LA_TYPE);
+    if (B->rows != A->rows)
+      return la_error(L, F, "A is %dx%d but B is %dx%d", A->rows, A->cols, B->rows, B->cols);
+    o = 3;
+  } else if (lua_isnil(L, 2)) o = 3;     /* eig(A, nil, opts) */
+  else if (!lua_isnoneornil(L, 3))
+    return la_error(L, F, "bad argument #2 (matrix B expected before the options)");
+  la_checkopts(L, o, F, keys);
+  left = la_optbool(L, o, "left", 0, F);
+  (void)la_optcheckfinite(L, o, F);     /* dgeev iterates: A is checked regardless */
+  lua_settop(L, 2);
+  if (B) LA_T(ggev)(L, A, B, F, left);
+  else LA_T(geev)(L, A, F, 1, left);
+  return left ? 4 : 3;                   /* wr, wi, VR [, VL] */
 }
 
 /* eigvals(A) -> wr, wi */
@@ -213,31 +295,63 @@ static int LA_T(l_eigvals)(lua_State *L) {
   la_checkopts(L, 2, F, finite_only);
   (void)la_optcheckfinite(L, 2, F);
   lua_settop(L, 1);
-  LA_T(geev)(L, A, F, 0);
+  LA_T(geev)(L, A, F, 0, 0);
   return 2;                              /* wr, wi */
 }
 
-/* schur(A) -> T, Z: A = Z T Z^T, Z orthogonal, T upper quasi-triangular
-** (real Schur form: 2x2 blocks for complex pairs), dgees unsorted (SciPy's
-** schur(A, output="real")) */
+/* schur's sort conditions (SciPy 1.10's: lhp re < 0, rhp re >= 0, iuc
+** |w| <= 1, ouc |w| > 1) */
+typedef lapack_logical (*LA_T(select_fn))(const LA_REAL *, const LA_REAL *);
+
+static lapack_logical LA_T(lhp)(const LA_REAL *re, const LA_REAL *im) {
+  (void)im; return *re < 0;
+}
+static lapack_logical LA_T(rhp)(const LA_REAL *re, const LA_REAL *im) {
+  (void)im; return *re >= 0;
+}
+static lapack_logical LA_T(iuc)(const LA_REAL *re, const LA_REAL *im) {
+  return hypot(*re, *im) <= 1;
+}
+static lapack_logical LA_T(ouc)(const LA_REAL *re, const LA_REAL *im) {
+  return hypot(*re, *im) > 1;
+}
+
+/* schur(A [, {sort = "lhp"|"rhp"|"iuc"|"ouc"}]) -> T, Z [, sdim]: A = Z T
+** Z^T, Z orthogonal, T upper quasi-triangular (real Schur form: 2x2
+** blocks for complex pairs), dgees (SciPy's schur(A, output="real")).
+** With sort: the sdim eigenvalues meeting the condition lead T's diagonal
+** (lhp: real part < 0; rhp: >= 0; iuc: |w| <= 1; ouc: |w| > 1, SciPy's
+** conditions), as SciPy's schur(a, sort=...) -> T, Z, sdim. */
 static int LA_T(l_schur)(lua_State *L) {
   const char *F = la_fname(L);
+  static const char *const keys[] = {"sort", "check_finite", NULL};
+  static const char *const sorts[] = {"lhp", "rhp", "iuc", "ouc", NULL};
+  static const LA_T(select_fn) selects[] = {LA_T(lhp), LA_T(rhp), LA_T(iuc), LA_T(ouc)};
   la_Mat *A = la_checksquaret(L, 1, F, LA_TYPE), *T, *Z;
-  int n = A->rows, info, sdim, results;
+  int n = A->rows, info, sdim, results, sort;
   LA_REAL *wr;
-  la_checkopts(L, 2, F, finite_only);
+  lapack_logical *bwork = NULL;
+  la_checkopts(L, 2, F, keys);
+  sort = la_optenum(L, 2, "sort", -1, sorts, F);
   (void)la_optcheckfinite(L, 2, F);
   la_checkfinite(L, A, F, "A", 1);
   T = la_copyof(L, A, F);
   Z = la_newt(L, F, n, n, LA_TYPE);
   results = lua_gettop(L);               /* T, Z; the workspace goes above them */
   wr = LA_SCRATCH(L, LA_REAL, 2 * (size_t)n);
+  if (sort >= 0) bwork = LA_SCRATCH(L, lapack_logical, (size_t)n + 1);
   LA_WORKCALL_T(L, F, LA_ROUTINE(gees), info,
-              LA_LAPACKE(gees)(LAPACK_COL_MAJOR, 'V', 'N', NULL, n, LA_X(T), T->ld, &sdim,
-                                 wr, wr + n, LA_X(Z), Z->ld, WORK, LWORK, NULL));
+              LA_LAPACKE(gees)(LAPACK_COL_MAJOR, 'V', sort >= 0 ? 'S' : 'N',
+                                 sort >= 0 ? selects[sort] : NULL, n, LA_X(T), T->ld, &sdim,
+                                 wr, wr + n, LA_X(Z), Z->ld, WORK, LWORK, bwork));
+  if (info == n + 1) la_error(L, F, "eigenvalues could not be separated for reordering");
+  if (info == n + 2) la_error(L, F, "leading eigenvalues do not satisfy the sort condition "
+                              "after reordering (rounding)");
   if (info > 0) la_error(L, F, "QR algorithm did not converge");
   lua_settop(L, results);
-  return 2;                              /* T, Z */
+  if (sort < 0) return 2;                /* T, Z */
+  lua_pushinteger(L, sdim);
+  return 3;                              /* T, Z, sdim */
 }
 
 /* hessenberg(A) -> H, Q: A = Q H Q^T, H zero below the first subdiagonal

@@ -319,6 +319,7 @@ void la_open_shape(lua_State *L);
 void la_open_solve(lua_State *L);
 void la_open_factor(lua_State *L);
 void la_open_factor2(lua_State *L);
+void la_open_matfun(lua_State *L);
 void la_open_lstsq(lua_State *L);
 void la_open_gram_schmidt(lua_State *L);
 void la_open_attention(lua_State *L);

@@ -38,6 +38,21 @@ typedef struct Solve {
   const char *fname;
 } Solve;
 
+/* a batch's member: sizes, gelsd's workspace sizes, offsets into the
+** element pool (w: A's copy, x: b then x, s: sv) */
+typedef struct BatchItem {
+  int m, n, k, kk, ldx, lwork, liwork, rank, info;
+  size_t w, x, s;
+  double rcond;
+} BatchItem;
+
+/* the batch: its members, the pool, each thread's workspace (lwork
+** elements, then gelsd's iwork) */
+typedef struct Batch { BatchItem *it; void *pool; void *work; int lwork; } Batch;
+
+static int imin(int a, int b) { return a < b ? a : b; }
+static int imax(int a, int b) { return a > b ? a : b; }
+
 /* the state's type name, and the key of its metatable in the registry */
 #define LSQ_NAME "linalg.lsq_state"
 
@@ -49,7 +64,43 @@ typedef struct Solve {
 
 static const char *const ls_methods[] = {"svd", "qr", "qrp", NULL};
 
-static const char *const ls_keys[] = {"method", "rcond", "ridge", "check_finite", NULL};
+static const char *const ls_keys[] = {"method", "rcond", "ridge", "check_finite", "weights",
+                                     NULL};
+
+/* lstsq's weights (option at 3): a vector w of m finite weights >= 0 makes
+** the problem diag(sqrt(w)) A, diag(sqrt(w)) b, whose copies (either type,
+** as A's and b's) replace A and b at 1 and 2. Returns 0 without weights. */
+static int weigh(lua_State *L, const char *fname, la_Mat **A, la_Mat **B) {
+  la_Mat *W, *Aw, *Bw;
+  int i, j, m = (*A)->rows;
+  if (!lua_istable(L, 3)) return 0;
+  lua_getfield(L, 3, "weights");
+  if (lua_isnil(L, -1)) { lua_pop(L, 1); return 0; }
+  if (!lua_istable(L, -1) && !la_testany(L, -1))
+    return la_error(L, fname, "option 'weights' must be a vector, got %s", la_typename(L, -1));
+  W = la_checkany(L, lua_gettop(L), fname);
+  if (!la_isvec(W) || (lua_Integer)W->rows * W->cols != m)
+    return la_error(L, fname, "weights is %dx%d, expected %d weights (one per row of A)",
+                    W->rows, W->cols, m);
+  for (i = 0; i < m; i++) {
+    double w = W->cols == 1 ? la_get(W, i, 0) : la_get(W, 0, i);
+    if (isnan(w)) return la_error(L, fname, "weights(%d) is NaN", i + 1);
+    if (!(w >= 0 && w < HUGE_VAL))
+      return la_error(L, fname, "weights(%d) is %f, expected a finite weight >= 0", i + 1, w);
+  }
+  Aw = la_copyof(L, *A, fname);
+  Bw = la_copyof(L, *B, fname);
+  for (i = 0; i < m; i++) {
+    double r = sqrt(W->cols == 1 ? la_get(W, i, 0) : la_get(W, 0, i));
+    for (j = 0; j < Aw->cols; j++) la_put(Aw, i, j, r * la_get(Aw, i, j));
+    for (j = 0; j < Bw->cols; j++) la_put(Bw, i, j, r * la_get(Bw, i, j));
+  }
+  lua_replace(L, 2);
+  lua_replace(L, 1);
+  lua_pop(L, 1);                         /* W */
+  *A = Aw; *B = Bw;
+  return 1;
+}
 
 /* Tall problems (m >= 4n) go to the least-squares state (sequential TSQR
 ** down to n x n); the rest to LAPACK directly. */
@@ -221,10 +272,74 @@ static int m_tostring(lua_State *L) {
 
 /* ------------------------------------------------------------ lstsq, nnls */
 
+/* A Lua list of problems at 1: its first item is a matrix or a table of
+** rows (a table whose first item is a table) */
+static int isbatch(lua_State *L) {
+  int r;
+  if (!lua_istable(L, 1) || la_testany(L, 1)) return 0;
+  lua_rawgeti(L, 1, 1);
+  r = la_testany(L, -1) != NULL;
+  if (!r && lua_istable(L, -1)) {
+    lua_rawgeti(L, -1, 1);
+    r = lua_istable(L, -1);
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
+  return r;
+}
+
+/* float32 when every matrix of the lists at 1 and 2 is float32 (tables do
+** not vote), else float64: la_argtype's rule over the batch */
+static int batchtype(lua_State *L, int nb) {
+  int i, j, any = 0;
+  for (j = 1; j <= 2; j++)
+    for (i = 1; i <= nb; i++) {
+      la_Mat *M;
+      lua_rawgeti(L, j, i);
+      M = la_testany(L, -1);
+      lua_pop(L, 1);
+      if (M && M->dtype != LA_F32) return LA_F64;
+      any |= M != NULL;
+    }
+  return any ? LA_F32 : LA_F64;
+}
+
+/* lstsq(As, bs [, {rcond, check_finite}]): the batch's checks, then the
+** pass of its type */
+static int lstsq_batch(lua_State *L, const char *F) {
+  static const char *const keys[] = {"method", "rcond", "check_finite", NULL};
+  int nb, finiteb;
+  double rcond = NAN;                    /* NumPy's None: eps * max(m, n) per problem */
+  if (!lua_istable(L, 2) || la_testany(L, 2))
+    return la_error(L, F, "bs must be a list of right-hand sides (one per matrix of As), got %s",
+                    la_typename(L, 2));
+  nb = (int)lua_rawlen(L, 1);
+  if ((int)lua_rawlen(L, 2) != nb)
+    return la_error(L, F, "As has %d problems but bs has %d", nb, (int)lua_rawlen(L, 2));
+  la_checkopts(L, 3, F, keys);
+  if (la_optenum(L, 3, "method", LS_SVD, ls_methods, F) != LS_SVD)
+    return la_error(L, F, "a batch is solved by method 'svd' only");
+  if (lua_istable(L, 3)) {
+    lua_getfield(L, 3, "rcond");
+    if (!lua_isnil(L, -1)) {
+      rcond = la_optnum(L, 3, "rcond", 0, F);
+      if (isnan(rcond)) return la_error(L, F, "rcond is NaN");
+    }
+    lua_pop(L, 1);
+  }
+  finiteb = la_optcheckfinite(L, 3, F);
+  return batchtype(L, nb) == LA_F32 ? batch_s(L, F, nb, rcond, finiteb)
+                                    : batch_d(L, F, nb, rcond, finiteb);
+}
+
 /* lstsq(A, b [, opts]): the pass of A's and b's type (la_argtype):
 ** float32 through LAPACK's s routines and float32 TSQR, float64 (also
-** for mixed types) through the d routines. */
-LA_TYPED(lstsq, 2)
+** for mixed types) through the d routines. lstsq(As, bs [, opts]): a
+** batch (lstsq_batch). */
+static int l_lstsq(lua_State *L) {
+  if (isbatch(L)) return lstsq_batch(L, la_fname(L));
+  return la_argtype(L, 1, 2) == LA_F32 ? l_lstsq_s(L) : l_lstsq_d(L);
+}
 
 /* nnls(A, b) -> x >= 0 minimising ||A x - b||, and the residual norm */
 static int l_nnls(lua_State *L) {

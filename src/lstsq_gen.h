@@ -399,6 +399,7 @@ static int LA_T(l_lstsq)(lua_State *L) {
   B = la_rhst(L, 2, F, A->rows, LA_TYPE);
   m = A->rows; n = A->cols;
   if (B->rows != m) la_error(L, F, "A has %d rows but b has %d", m, B->rows);
+  (void)weigh(L, F, &A, &B);
   meth = (LsMethod)la_optenum(L, 3, "method", LS_SVD, ls_methods, F);
   ridge = la_optnum(L, 3, "ridge", 0.0, F);
   if (isnan(ridge)) la_error(L, F, "ridge is NaN");
@@ -451,4 +452,153 @@ static int LA_T(l_lstsq)(lua_State *L) {
   if (svidx) lua_pushvalue(L, svidx); else lua_pushnil(L);
   LA_T(unscale)(L, ea, eb, F);
   return 4;
+}
+
+/* ------------------------------------------------------------ a batch */
+
+/* one member of a batch, run by lak_parallel: dgelsd on its own slices of
+** the pools (no Lua; an empty A skips LAPACK: x = 0, rank 0) */
+static void LA_T(batch_one)(const void *ctx, int b, void *work) {
+  const Batch *B = (const Batch *)ctx;
+  BatchItem *p = &B->it[b];
+  LA_REAL *e = (LA_REAL *)B->pool, *w = (LA_REAL *)work;
+  lapack_int rank = 0;
+  p->info = 0;
+  if (p->m > 0 && p->n > 0)
+    p->info = LA_LAPACKE(gelsd)(LAPACK_COL_MAJOR, p->m, p->n, p->kk, e + p->w, p->m, e + p->x,
+                                p->ldx, e + p->s, (LA_REAL)p->rcond, &rank, w, p->lwork,
+                                (lapack_int *)(void *)(w + B->lwork));
+  p->rank = rank;
+}
+
+/* gelsd's workspace sizes for an m x n problem with k columns (m, n > 0) */
+static void LA_T(batch_query)(int m, int n, int k, int *lwork, int *liwork) {
+  LA_REAL q = 0, d = 0;
+  lapack_int iq = 0, rank;
+  LA_LAPACKE(gelsd)(LAPACK_COL_MAJOR, m, n, k, &d, m, &d, imax(m, n), &d, (LA_REAL)-1, &rank,
+                    &q, -1, &iq);
+  *lwork = (int)q > 1 ? (int)q : 1;
+  *liwork = iq > 1 ? (int)iq : 1;
+}
+
+/* member i's A and b (pushed, of this pass's type) into the anchor at 4
+** after the checks; fills p's sizes */
+static void LA_T(batch_member)(lua_State *L, const char *F, int i, int finiteb, BatchItem *p) {
+  la_Mat *A, *B;
+  int t;
+  lua_rawgeti(L, 1, i);
+  if (!la_testany(L, -1) && !lua_istable(L, -1))
+    la_error(L, F, "problem %d: A is %s, expected a matrix", i, la_typename(L, -1));
+  A = la_checkt(L, lua_gettop(L), F, LA_TYPE);
+  lua_rawgeti(L, 2, i);
+  t = lua_gettop(L);
+  if (!la_testany(L, t) && !lua_istable(L, t) && !lua_isnumber(L, t))
+    la_error(L, F, "problem %d: b is %s, expected a matrix or vector", i, la_typename(L, t));
+  B = la_rhst(L, t, F, A->rows, LA_TYPE);
+  if (B->rows != A->rows)
+    la_error(L, F, "problem %d: A has %d rows but b has %d", i, A->rows, B->rows);
+  la_checkfinite(L, A, F, la_pushfstring(L, "As[%d]", i), 1);
+  if (finiteb) la_checkfinite(L, B, F, la_pushfstring(L, "bs[%d]", i), 0);
+  lua_settop(L, t);
+  lua_rawseti(L, 4, 2 * i);
+  lua_rawseti(L, 4, 2 * i - 1);
+  p->m = A->rows; p->n = A->cols; p->k = B->cols; p->kk = B->cols > 0 ? B->cols : 1;
+  p->ldx = imax(1, imax(p->m, p->n));
+}
+
+/* the pool's offsets for the nb members (sizes from batch_member), its
+** total in *elems; the largest workspace (*lwork elements, *liwork ints) */
+static void LA_T(batch_layout)(BatchItem *it, int nb, double rcond, size_t *elems, int *lwork,
+                               int *liwork) {
+  int i, qm = -1, qn = -1, qk = -1, lw = 1, liw = 1;
+  size_t e = 0;
+  *lwork = 1; *liwork = 1;
+  for (i = 0; i < nb; i++) {
+    BatchItem *p = &it[i];
+    if (p->m > 0 && p->n > 0 && (p->m != qm || p->n != qn || p->kk != qk)) {
+      LA_T(batch_query)(p->m, p->n, p->kk, &lw, &liw);
+      qm = p->m; qn = p->n; qk = p->kk;
+    }
+    p->lwork = p->m > 0 && p->n > 0 ? lw : 0;
+    p->liwork = p->m > 0 && p->n > 0 ? liw : 0;
+    p->rcond = isnan(rcond) ? LA_EPS * imax(p->m, p->n) : rcond;
+    if (p->lwork > *lwork) *lwork = p->lwork;
+    if (p->liwork > *liwork) *liwork = p->liwork;
+    p->w = e; e += (size_t)p->m * (size_t)p->n;
+    p->x = e; e += (size_t)p->ldx * (size_t)p->kk;
+    p->s = e; e += (size_t)imin(p->m, p->n);
+  }
+  *elems = e + 1;
+}
+
+/* member i's results as {x =, residuals =, rank =, sv =} (pushes 1) */
+static void LA_T(batch_result)(lua_State *L, const char *F, const BatchItem *p, const LA_REAL *e) {
+  la_Mat *M;
+  int i, j;
+  lua_createtable(L, 0, 4);
+  M = la_newt(L, F, p->n, p->k, LA_TYPE);
+  if (p->n > 0) LA_LAK(copy)(p->n, p->k, e + p->x, p->ldx, LA_X(M), M->ld);
+  lua_setfield(L, -2, "x");
+  if (p->rank == p->n && p->m > p->n) {
+    M = la_newt(L, F, 1, p->k, LA_TYPE);
+    for (j = 0; j < p->k; j++) {
+      double s = 0;
+      for (i = p->n; i < p->m; i++) {
+        double v = e[p->x + (size_t)j * p->ldx + i];
+        s += v * v;
+      }
+      LA_X(M)[(size_t)j * M->ld] = (LA_REAL)s;
+    }
+    lua_setfield(L, -2, "residuals");
+  }
+  lua_pushinteger(L, p->rank);
+  lua_setfield(L, -2, "rank");
+  M = la_newt(L, F, imin(p->m, p->n), 1, LA_TYPE);
+  for (i = 0; i < M->rows; i++) LA_X(M)[i] = e[p->s + i];
+  lua_setfield(L, -2, "sv");
+}
+
+/* lstsq(As, bs [, opts]): the batch of this pass's type; see l_lstsq */
+static int LA_T(batch)(lua_State *L, const char *F, int nb, double rcond, int finiteb) {
+  BatchItem *it;
+  Batch job;
+  LA_REAL *e;
+  size_t elems, wsize;
+  int i, liwork, nt = la_threads(0);
+  lua_settop(L, 3);
+  lua_createtable(L, 2 * nb, 0);         /* 4: the members, anchored */
+  it = LA_SCRATCH(L, BatchItem, (size_t)nb + 1);   /* 5 */
+  for (i = 1; i <= nb; i++) LA_T(batch_member)(L, F, i, finiteb, &it[i - 1]);
+  LA_T(batch_layout)(it, nb, rcond, &elems, &job.lwork, &liwork);
+  e = LA_SCRATCH(L, LA_REAL, elems);     /* 6: the pool; 7: each thread's workspace */
+  job.it = it; job.pool = e;
+  nt = nt < 1 ? 1 : nt > LAK_ATTN_MAXTHREADS ? LAK_ATTN_MAXTHREADS : nt > nb ? nb : nt;
+  /* gelsd's work then its iwork, in elements, rounded to 64 bytes */
+  wsize = ((size_t)job.lwork + ((size_t)liwork * sizeof(lapack_int) + sizeof(LA_REAL) - 1) /
+           sizeof(LA_REAL) + 7) / 8 * 8;
+  job.work = LA_SCRATCH(L, LA_REAL, wsize * (size_t)(nt > 0 ? nt : 1));
+  for (i = 0; i < nb; i++) {
+    BatchItem *p = &it[i];
+    la_Mat *A, *B;
+    lua_rawgeti(L, 4, 2 * i + 1);
+    lua_rawgeti(L, 4, 2 * i + 2);
+    A = la_testany(L, -2); B = la_testany(L, -1);
+    if (p->m > 0 && p->n > 0) LA_LAK(copy)(p->m, p->n, LA_X(A), A->ld, e + p->w, p->m);
+    memset(e + p->x, 0, (size_t)p->ldx * (size_t)p->kk * sizeof *e);
+    if (p->m > 0 && p->k > 0) LA_LAK(copy)(p->m, p->k, LA_X(B), B->ld, e + p->x, p->ldx);
+    lua_pop(L, 2);
+  }
+  lak_parallel(nb, nt, LA_T(batch_one), &job, (char *)job.work, wsize * sizeof(LA_REAL));
+  for (i = 0; i < nb; i++) {
+    if (it[i].info > 0)
+      la_error(L, F, "problem %d: the SVD did not converge (%d superdiagonals)", i + 1,
+               it[i].info);
+    la_checkinfo(L, F, LA_ROUTINE(gelsd), it[i].info);
+  }
+  lua_createtable(L, nb, 0);
+  for (i = 0; i < nb; i++) {
+    LA_T(batch_result)(L, F, &it[i], e);
+    lua_rawseti(L, -2, i + 1);
+  }
+  return 1;
 }

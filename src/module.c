@@ -25,6 +25,7 @@ LINALG_API int luaopen_linalg_core(lua_State *L) {
   la_open_solve(L);         /* solve.c: qr, svd, eigh, solve, inv, det, pinv, ... */
   la_open_factor(L);        /* factor.c: cholesky, lu, eig, schur, expm, null */
   la_open_factor2(L);       /* factor2.c: slogdet, lu_factor, cho_solve, multi_dot */
+  la_open_matfun(L);        /* matfun.c: sqrtm, logm, expm_frechet */
   la_open_lstsq(L);         /* lstsq.c: lstsq, lsq_state, nnls */
   la_open_gram_schmidt(L);  /* gram_schmidt.c */
   la_open_attention(L);     /* attention.c: softmax, attention, combine */

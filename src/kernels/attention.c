@@ -119,7 +119,7 @@ void lak_attn_atfork(void) { pthread_once(&fork_once, fork_register); }
 /* Blocks b = nb - 1 down to 0 run as fn(ctx, b, work) on up to nthreads
 ** threads (the caller and helpers it joins); thread t's work is at
 ** work + t * wbytes. */
-typedef void (*BlockFn)(const void *ctx, int b, void *work);
+typedef lak_BlockFn BlockFn;
 
 typedef struct Job {
   BlockFn fn;
@@ -174,6 +174,11 @@ static void parallel_blocks(int nb, int nthreads, BlockFn fn, const void *ctx,
   while (--t >= 1) pthread_join(helpers[t].tid, NULL);
   blas_single(0);
   pthread_mutex_destroy(&job.mu);
+}
+
+void lak_parallel(int nb, int nthreads, lak_BlockFn fn, const void *ctx, char *work,
+                  size_t wbytes) {
+  parallel_blocks(nb, nthreads, fn, ctx, work, wbytes);
 }
 
 /* ---- the AVX-512 kernel (attention_simd_gen.h), chosen at run time;

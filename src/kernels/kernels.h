@@ -111,6 +111,32 @@ int lak_nnls(int p, int n, const double *E, int lde, const double *f,
 int lak_expm(int n, const double *A, int lda, double *X, int ldx, double *work, int *ipiv,
              int *squarings);
 
+/* The principal square root and logarithm of an n x n upper
+** quasi-triangular T in real Schur canonical form (matfun.c): R = sqrt(T),
+** Lg = log(T), both quasi-triangular with T's blocks. Return 0;
+** LAK_NEGEIG (*bad = the eigenvalue) for a negative real eigenvalue (no
+** real result); lak_qtlogm: LAK_SINGULAR for a zero eigenvalue, LAK_NOROOT
+** when LAK_LOGM_MAXROOTS square roots do not bring T near I;
+** lak_qtsqrt: LAK_NOROOT when a zero eigenvalue leaves no square root
+** ([0 1; 0 0]). work: LAK_LOGM_WORK(n) doubles, ipiv: n ints. */
+/* The Frechet derivative of expm at A along D (matfun.c; Al-Mohy & Higham
+** 2009, SciPy's expm_frechet): X = expm(A), Lg = L(A, D). work:
+** LAK_FRECHET_WORK(n) doubles, ipiv: n ints; *squarings as lak_expm's.
+** Returns 0, LAK_EXPM_OVERFLOW, LAK_EXPM_TOOBIG (as lak_expm), or dgetrf's
+** info > 0 (the Pade denominator is singular). */
+#define LAK_FRECHET_WORK(n) (18 * (size_t)(n) * (size_t)(n))
+int lak_expm_frechet(int n, const double *A, int lda, const double *D, int ldd, double *X,
+                     int ldx, double *Lg, int ldl, double *work, int *ipiv, int *squarings);
+
+#define LAK_NEGEIG (-1)
+#define LAK_SINGULAR (-2)
+#define LAK_NOROOT (-3)
+#define LAK_LOGM_MAXROOTS 100
+#define LAK_LOGM_WORK(n) (4 * (size_t)(n) * (size_t)(n))
+int lak_qtsqrt(int n, const double *T, int ldt, double *R, int ldr, double *bad);
+int lak_qtlogm(int n, const double *T, int ldt, double *Lg, int ldl, double *work, int *ipiv,
+               double *bad);
+
 /* The mergeable least-squares state (tsqr.c): for n unknowns and k
 ** right-hand sides, R (n x n, ld n, upper triangular, zero below), C = Q^T b
 ** (n x k, ld n), rss (k: squared norms of what no x reaches) and the row
@@ -146,6 +172,14 @@ const char *lak_lsq_decode(const unsigned char *p, lak_Lsq *s);
 /* fork: resets the thread bookkeeping of both attention kernels in a child
 ** (registered once) */
 void lak_attn_atfork(void);
+
+/* Blocks nb - 1 down to 0 as fn(ctx, b, work) on up to nthreads threads
+** (the caller and helpers it joins; at most LAK_ATTN_MAXTHREADS), thread
+** t's work at work + t * wbytes; OpenBLAS runs on one thread inside them
+** while helpers run (attention.c) */
+typedef void (*lak_BlockFn)(const void *ctx, int b, void *work);
+void lak_parallel(int nb, int nthreads, lak_BlockFn fn, const void *ctx, char *work,
+                  size_t wbytes);
 
 /* Elementwise math functions, see lak_unary. */
 typedef enum {
