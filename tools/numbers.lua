@@ -19,7 +19,7 @@ for line in io.lines(logpath) do
   end
   local r = lua and per[lua]
   local s, f, e, p = line:match("(%d+) successes? / (%d+) failures? / (%d+) errors? / (%d+) pending")
-  if r and s and not r.specs then r.specs, r.failed, r.pending = s, f + e, p end
+  if r and s and not r.specs then r.specs, r.failed, r.pending = s, tonumber(f) + tonumber(e), p end
   local a = line:match("^alloc: (%d+) passed, 0 failed")
   if r and a then r.alloc = a end
   local t = line:match("^threads: (%d+) passed, 0 failed")
