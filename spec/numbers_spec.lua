@@ -1,13 +1,7 @@
 -- tools/numbers.lua (the README's figures from a test log) and
 -- tools/deps.sh --list (the README names the command, not a copied list).
 local interp = require "interp"
-
-local function run(cmd)
-  local p = io.popen(cmd)
-  local out = p:read("*a")
-  p:close()
-  return out
-end
+local run = require "shell"
 
 describe("tools/numbers.lua", function()
   it("reads each Lua's figures, the kernel checks and MPI from a make test log", function()
