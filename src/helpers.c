@@ -471,7 +471,7 @@ void *la_allocext(lua_State *L, const char *fname, size_t sz, const char *what) 
     lua_gc(L, LUA_GCCOLLECT, 0);
     b = (la_Blk *)f(ud, NULL, 0, total);
   }
-  if (b == NULL) nomem(L, fname, sz, what);
+  if (b == NULL) { nomem(L, fname, sz, what); return NULL; }
   b->size = total;
   b->next = a->ring.next;                    /* on the ring before anything can fail */
   b->prev = &a->ring;

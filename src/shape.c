@@ -359,9 +359,11 @@ static void rangesel(lua_State *L, int arg, int len, const char *what, Sel *s) {
       if (*p != ':') break;
       p++;
     }
-  if (*p != '\0' || k == 0)
+  if (*p != '\0' || k == 0) {
     la_argerror(L, la_fname(L), arg, lua_pushfstring(L, "bad range \"%s\" (write \"a:b\", "
                 "\"a:step:b\" or \":\"; \"end\" is the last %s)", str, what));
+    return;
+  }
   a = v[0]; st = k == 3 ? v[1] : 1; b = v[k - 1];
   if (st == 0) { la_argerror(L, la_fname(L), arg, "range step must not be 0"); return; }
   n = b == a || (b > a) == (st > 0) ? (b - a) / st + 1 : 0;

@@ -262,7 +262,7 @@ static int prescale(int n, const double *A, int lda) {
     for (i = 0; i < n; i++) c += fabs(A[i + (size_t)j * lda]) * f;
     nrm = fmax(nrm, c);
   }
-  nrm = k + log2(nrm);
+  nrm = nrm > 0.0 ? k + log2(nrm) : 0.0;
   return nrm > 100.0 ? (int)ceil(nrm - 100.0) : 0;
 }
 
@@ -328,6 +328,7 @@ int lak_expm(int n, const double *A, int lda, double *X, int ldx, double *work, 
              int *squarings) {
   Ex e;
   size_t nn = sq(n), i;
+  memset(&e, 0, sizeof e);
   int kind = structure(n, A, lda), tr = kind == 2, s0, s, m, info;
   const double *t = NULL;
   double *R;

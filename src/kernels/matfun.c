@@ -395,7 +395,7 @@ int lak_expm_frechet(int n, const double *A, int lda, const double *D, int ldd, 
       E(As, n, i, j) = h * E(A, lda, i, j);
       E(Es, n, i, j) = h * E(D, ldd, i, j);
     }
-  if (m < 13) pade_low(n, As, Es, m, low[(m - 3) / 2], P, Mp, U, V, Lu, Lv, W, Lw);
+  if (m <= 9) pade_low(n, As, Es, m, low[(m - 3) / 2], P, Mp, U, V, Lu, Lv, W, Lw);
   else pade13_(n, As, Es, P, Mp, U, V, Lu, Lv, W, Lw, T1, T2);
   for (i = 0; i < (int)nn; i++) {          /* P = V - U into T1; R = U + V into W */
     T1[i] = V[i] - U[i];
