@@ -5,7 +5,9 @@
 -- sanitizer: what they leak at exit is theirs
 -- tools/check-doc.lua runs under the Lua running the specs, on its build
 local interp = require "interp"
-local LUA = "LINALG_CPATH='" .. interp.cpath .. "' " .. interp.lua
+-- (the plain build: check-asan's instrumented one needs the preloaded runtime)
+local plain = interp.lua == "lua5.4" and "build" or "build-" .. interp.lua
+local LUA = "LINALG_CPATH='./" .. plain .. "/?.so;' " .. interp.lua
 local sh = require "shell"
 
 local have_ldoc = sh("command -v ldoc >/dev/null && echo yes"):match("yes")
