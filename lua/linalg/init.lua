@@ -239,11 +239,17 @@ function la.span_check(X, y, opts)
   local res = y - proj
   local inside, worst, each, norms = true, 0, {}, {}
   for j = 1, k do
-    local rn, yn = la.norm(res:col(j)), la.norm(y:col(j))
-    norms[j] = rn
-    each[j] = rn <= tol * math.max(yn, 1e-300)
+    -- the norms of the column divided by its largest magnitude: BLAS's
+    -- nrm2 squares its entries on some cores (1e308 gave inf <= tol * inf,
+    -- "inside"); s = 1 for a zero, empty or non-finite column
+    local r, yc = res:col(j), y:col(j)
+    local s = m > 0 and math.max(la.max(la.abs(r)), la.max(la.abs(yc))) or 0
+    if s > 0 and s < math.huge then r, yc = r / s, yc / s else s = 1 end
+    local rn, yn = la.norm(r), la.norm(yc)
+    norms[j] = rn * s
+    each[j] = rn <= tol * math.max(yn, 1e-300 / s)
     inside = inside and each[j]
-    if rn > worst or rn ~= rn then worst = rn end
+    if norms[j] > worst or norms[j] ~= norms[j] then worst = norms[j] end
   end
   return inside, {coeffs = w, residual = res, residual_norm = worst, rank = rank,
                   projection = proj, inside_each = each, residual_norms = norms}
