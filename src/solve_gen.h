@@ -43,6 +43,7 @@ static void LA_T(solve_assume)(lua_State *L, const la_Mat *A, la_Mat *X, int ass
 /* 1 when every entry of X is finite */
 static int LA_T(finite)(const la_Mat *X) {
   int j;
+  if (LA_EMPTY(X)) return 1;             /* 0 x 2^31-1: no column to visit */
   for (j = 0; j < X->cols; j++)
     if (!LA_LAK(allfinite)(X->rows, LA_X(X) + (ptrdiff_t)j * X->ld)) return 0;
   return 1;
