@@ -23,15 +23,6 @@ static void block(const la_Mat *A, la_Mat *B, int m, int n) {
   else lak_copy(m, n, A->data, A->ld, B->data, B->ld);
 }
 
-/* 1 when every entry of A is finite */
-static int allfinite(const la_Mat *A) {
-  int j;
-  for (j = 0; j < A->cols; j++)
-    if (A->dtype == LA_F32 ? !lak_sallfinite(A->rows, A->fdata + (ptrdiff_t)j * A->ld)
-                           : !lak_allfinite(A->rows, A->data + (ptrdiff_t)j * A->ld)) return 0;
-  return 1;
-}
-
 /* gram_schmidt(V [, {method = "mgs"|"cgs"|"cgs2", tol, drop = false}])
 ** -> Q, R [, kept] with V = Q R, Q^T Q = I, R upper triangular; in V's
 ** type (float32 through the lak_s kernels) */
@@ -68,7 +59,7 @@ static int l_gram_schmidt(lua_State *L) {
     la_error(L, F, "column %d is linearly dependent on the columns "
              "before it (||u|| = %f <= tol * ||v|| = %f * %f); pass drop = true to "
              "skip it", fail.col + 1, fail.unorm, tol, fail.vnorm);
-  if (!allfinite(R) && allfinite(V))
+  if (!la_allfinite(R) && la_allfinite(V))
     la_error(L, F, "R overflows (a column's norm exceeds the largest %s); rescale V",
              f32 ? "float32" : "double");
   Q = la_newt(L, F, m, r, V->dtype);     /* pushes the results Q, R [, kept] */

@@ -382,14 +382,27 @@ la_Mat *la_rhst(lua_State *L, int idx, const char *fname, int m, int dtype) {
 
 /* ------------------------------------------------------ checks */
 
+/* column j of A (either type) holds only finite entries */
+static int colfinite(const la_Mat *A, int j) {
+  return A->dtype == LA_F32 ? lak_sallfinite(A->rows, A->fdata + (ptrdiff_t)j * A->ld)
+                            : lak_allfinite(A->rows, A->data + (ptrdiff_t)j * A->ld);
+}
+
+int la_allfinite(const la_Mat *A) {
+  int j;
+  if (LA_EMPTY(A)) return 1;             /* 0 x 2^31-1: no column to visit */
+  for (j = 0; j < A->cols; j++)
+    if (!colfinite(A, j)) return 0;
+  return 1;
+}
+
 /* First NaN/Inf of A, as an error naming it; hint says what to do about it. */
 static void scanfinite(lua_State *L, const la_Mat *A, const char *fname,
                        const char *what, const char *hint) {
   int i, j;
   if (LA_EMPTY(A)) return;
   for (j = 0; j < A->cols; j++)
-    if (A->dtype == LA_F32 ? !lak_sallfinite(A->rows, A->fdata + (ptrdiff_t)j * A->ld)
-                           : !lak_allfinite(A->rows, A->data + (ptrdiff_t)j * A->ld))
+    if (!colfinite(A, j))
       for (i = 0; i < A->rows; i++)      /* find it for the message */
         if (!isfinite(la_get(A, i, j)))
           la_error(L, fname, "%s(%d,%d) is %s (%s)", what, i + 1, j + 1,

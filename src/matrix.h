@@ -129,6 +129,8 @@ la_Mat *la_rhst(lua_State *L, int idx, const char *fname, int m, int dtype);
 /* NaN/Inf in A is an error naming the first such entry of `what`.
 ** required = 0 where the caller honours check_finite = false; 1 where
 ** LAPACK iterates on A (SVD, eigenvalues, NNLS) and NaN/Inf could stall it. */
+/* 1 when every entry of A (either type) is finite; at once for an empty A */
+int la_allfinite(const la_Mat *A);
 void la_checkfinite(lua_State *L, const la_Mat *A, const char *fname,
                     const char *what, int required);
 /* an error unless A is symmetric within sqrt(eps) of its largest entry */

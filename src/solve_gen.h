@@ -40,15 +40,6 @@ static void LA_T(solve_assume)(lua_State *L, const la_Mat *A, la_Mat *X, int ass
   if (info > 0) la_error(L, F, "matrix is singular (D(%d,%d) = 0)", info, info);
 }
 
-/* 1 when every entry of X is finite */
-static int LA_T(finite)(const la_Mat *X) {
-  int j;
-  if (LA_EMPTY(X)) return 1;             /* 0 x 2^31-1: no column to visit */
-  for (j = 0; j < X->cols; j++)
-    if (!LA_LAK(allfinite)(X->rows, LA_X(X) + (ptrdiff_t)j * X->ld)) return 0;
-  return 1;
-}
-
 /* X = A \ X (A^T \ X with trans) for square A by la_lu (getrf; getrf2 past
 ** a subnormal pivot) and getrs, as gesv; fin: A and X were finite, so a solution that is not
 ** overflows. Pushes W, ipiv. */
@@ -60,7 +51,7 @@ static void LA_T(solve_lu)(lua_State *L, const la_Mat *A, la_Mat *X, int fin, in
   info = LA_LAPACKE(getrs)(LAPACK_COL_MAJOR, trans ? 'T' : 'N', A->rows, X->cols, LA_X(W), W->ld, ipiv,
                            LA_X(X), X->ld);
   la_checkinfo(L, F, LA_ROUTINE(getrs), info);
-  if (fin && la_tinypivot(W) && !LA_T(finite)(X))
+  if (fin && la_tinypivot(W) && !la_allfinite(X))
     overflows(L, F, "the solution", W, la_tinypivot(W));
 }
 
@@ -90,14 +81,14 @@ static int LA_T(l_solve)(lua_State *L) {
   }
   X = la_copyof(L, B, F);
   xslot = lua_gettop(L);
-  fin = LA_T(finite)(A) && LA_T(finite)(B);
+  fin = la_allfinite(A) && la_allfinite(B);
   if (assume == ASSUME_GEN) LA_T(solve_lu)(L, A, X, fin, trans, F);
   else LA_T(solve_assume)(L, A, X, assume, trans);
-  if (fin && assume == ASSUME_SYM && !LA_T(finite)(X)) {
+  if (fin && assume == ASSUME_SYM && !la_allfinite(X)) {
     LA_LAK(copy)(B->rows, B->cols, LA_X(B), B->ld, LA_X(X), X->ld);
     LA_T(solve_lu)(L, A, X, fin, 0, F);   /* symmetric: trans changes nothing */
   }
-  if (fin && !LA_T(finite)(X)) {
+  if (fin && !la_allfinite(X)) {
     int k = la_tinypivot(A);
     if (k) la_error(L, F, "the solution overflows (A(%d,%d) = %f is subnormal)", k, k,
                     (double)LA_E(A, k - 1, k - 1));
