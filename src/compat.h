@@ -8,9 +8,13 @@
 **
 ** What differs, and what is done:
 ** - user values (5.4: n per userdata; 5.3: one, any value; 5.2: one table;
-**   5.1/LuaJIT: the environment table): lua_newuserdatauv gives a userdata
-**   with nuv > 0 a table of its own (5.1, 5.2) that lua_setiuservalue /
-**   lua_getiuservalue index; on 5.3 user value 1 is the one user value.
+**   5.1/LuaJIT: the environment table): linalg needs one thing of them, a
+**   userdata that keeps another alive (a view its parent, a header its
+**   external storage): la_keepalive. On 5.3+ that is user value 1. On 5.1
+**   and 5.2 it is a table {owner}, shared: the owner caches it as its own
+**   table (a cycle the collector frees), and a view of a view takes its
+**   parent's table, so only the first view of a matrix makes a table (a
+**   table per view cost LuaJIT 1.5x 5.4's time for a slice).
 ** - lua_getfield, lua_rawgeti, lua_rawget, lua_rawgetp, lua_getglobal and
 **   luaL_getmetafield return the value's type (5.3+) everywhere.
 ** - integers: 5.1, 5.2 and LuaJIT have no integer subtype (lua_Integer is
@@ -45,6 +49,9 @@
 #if !defined(LUA_VERSION_NUM) || LUA_VERSION_NUM < 501
 #error "linalg needs Lua 5.1 or later (or LuaJIT 2.1)"
 #endif
+
+/* its address marks la_keepalive's tables on 5.1 and 5.2 (matrix.c) */
+extern const char la_compat_keepmark;
 
 /* wide enough for the magnitude of any lua_Integer */
 typedef unsigned long long la_Unsigned;
@@ -186,9 +193,12 @@ static inline void la_compat_requiref(lua_State *L, const char *modname,
 #define luaL_getmetafield(L, i, e) \
   (luaL_getmetafield((L), (i), (e)) ? lua_type((L), -1) : LUA_TNIL)
 
-/* an integral number a lua_Integer holds */
+/* an integral number a lua_Integer holds (the cast back compares equal
+** only for an integral value; the range test comes first, as the cast of a
+** number out of range is undefined) */
 static inline int la_compat_intnum(lua_Number n, lua_Integer *p) {
-  if (n == floor(n) && n >= (lua_Number)PTRDIFF_MIN && n < -(lua_Number)PTRDIFF_MIN) {
+  if (n >= (lua_Number)PTRDIFF_MIN && n < -(lua_Number)PTRDIFF_MIN &&
+      (lua_Number)(lua_Integer)n == n) {
     *p = (lua_Integer)n;
     return 1;
   }
@@ -196,9 +206,11 @@ static inline int la_compat_intnum(lua_Number n, lua_Integer *p) {
 }
 #define lua_numbertointeger(n, p) la_compat_intnum((n), (p))
 
+/* one call for a number: lua_tonumber is 0 for what is not one */
 static inline lua_Integer la_compat_tointegerx(lua_State *L, int i, int *isnum) {
   lua_Integer v = 0;
-  int ok = lua_isnumber(L, i) && la_compat_intnum(lua_tonumber(L, i), &v);
+  lua_Number n = lua_tonumber(L, i);
+  int ok = (n != 0 || lua_isnumber(L, i)) && la_compat_intnum(n, &v);
   if (isnum) *isnum = ok;
   return v;
 }
@@ -233,55 +245,42 @@ static inline const char *la_compat_tolstring(lua_State *L, int i, size_t *len) 
 #undef luaL_tolstring
 #define luaL_tolstring la_compat_tolstring
 
-/* user values in a table of the userdata's own (created when nuv > 0) */
-static inline void *la_compat_newuserdatauv(lua_State *L, size_t sz, int nuv) {
-  void *p = lua_newuserdata(L, sz);
-  if (nuv > 0) {
-    lua_createtable(L, nuv, 0);
-    la_compat_setuvtable(L, -2);
-  }
-  return p;
-}
+/* The tables la_compat_keep makes: {owner, mark}; mark tells them from an
+** environment 5.1 gave the userdata (the creating function's) */
 
-static inline int la_compat_setiuservalue(lua_State *L, int i, int n) {
-  i = lua_absindex(L, i);
-  la_compat_getuvtable(L, i);
-  if (!lua_istable(L, -1)) { lua_pop(L, 2); return 0; }
-  lua_insert(L, -2);
-  lua_rawseti(L, -2, n);
+static inline int la_compat_iskeep(lua_State *L, int t) {
+  int ours;
+  if (!lua_istable(L, t)) return 0;
+  lua_rawgeti(L, t, 2);
+  ours = lua_touserdata(L, -1) == (void *)&la_compat_keepmark;
   lua_pop(L, 1);
-  return 1;
+  return ours;
 }
 
-static inline int la_compat_getiuservalue(lua_State *L, int i, int n) {
-  la_compat_getuvtable(L, i);
-  if (!lua_istable(L, -1)) { lua_pop(L, 1); lua_pushnil(L); return LUA_TNONE; }
-  lua_rawgeti(L, -1, n);
-  lua_remove(L, -2);
-  return lua_type(L, -1);
+/* Pops v; the userdata at i keeps alive what v's memory lives in: v's own
+** table when v has one (v is a view, or a header of external storage),
+** else a new {v} that v keeps too (v owns its memory) */
+static inline void la_compat_keep(lua_State *L, int i) {
+  i = lua_absindex(L, i);
+  la_compat_getuvtable(L, -1);
+  if (!la_compat_iskeep(L, -1)) {
+    lua_pop(L, 1);
+    lua_createtable(L, 2, 0);
+    lua_pushvalue(L, -2);
+    lua_rawseti(L, -2, 1);
+    lua_pushlightuserdata(L, (void *)&la_compat_keepmark);
+    lua_rawseti(L, -2, 2);
+    lua_pushvalue(L, -1);
+    la_compat_setuvtable(L, -3);
+  }
+  la_compat_setuvtable(L, i);
+  lua_pop(L, 1);
 }
 
 /* ------------------------------------------------ 5.3 */
 #elif LUA_VERSION_NUM == 503
 
 #define la_compat_version(L) ((int)*lua_version(L))
-
-/* one user value: user value 1 */
-static inline void *la_compat_newuserdatauv(lua_State *L, size_t sz, int nuv) {
-  (void)nuv;
-  return lua_newuserdata(L, sz);
-}
-
-static inline int la_compat_setiuservalue(lua_State *L, int i, int n) {
-  if (n != 1) { lua_pop(L, 1); return 0; }
-  lua_setuservalue(L, i);
-  return 1;
-}
-
-static inline int la_compat_getiuservalue(lua_State *L, int i, int n) {
-  if (n != 1) { lua_pushnil(L); return LUA_TNONE; }
-  return lua_getuservalue(L, i);
-}
 
 /* ------------------------------------------------ 5.4 */
 #else
@@ -298,9 +297,20 @@ static inline int la_compat_getiuservalue(lua_State *L, int i, int n) {
 #endif
 
 #if LUA_VERSION_NUM <= 503
+/* user values are reached through la_compat_keep alone */
+static inline void *la_compat_newuserdatauv(lua_State *L, size_t sz, int nuv) {
+  (void)nuv;
+  return lua_newuserdata(L, sz);
+}
 #define lua_newuserdatauv la_compat_newuserdatauv
-#define lua_setiuservalue la_compat_setiuservalue
-#define lua_getiuservalue la_compat_getiuservalue
+#endif
+/* la_keepalive(L, i): pops v; the userdata at i keeps v's memory alive */
+#if LUA_VERSION_NUM <= 502
+#define la_keepalive la_compat_keep
+#elif LUA_VERSION_NUM == 503
+#define la_keepalive(L, i) lua_setuservalue((L), (i))
+#else
+#define la_keepalive(L, i) ((void)lua_setiuservalue((L), (i), 1))
 #endif
 
 #endif

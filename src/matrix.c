@@ -20,6 +20,7 @@
 /* The metatable is also stored under this address in the registry: a
 ** pointer key is cheaper to look up than the name on every allocation. */
 static const char mt_key = 'M';
+const char la_compat_keepmark = 'K';  /* compat.h: la_keepalive's tables */
 
 /* header rounded up so owned data is 16-byte aligned */
 #define LA_HDR ((sizeof(la_Mat) + 15) & ~(size_t)15)
@@ -71,7 +72,7 @@ static la_Mat *newmat(lua_State *L, const char *fname, lua_Integer m, lua_Intege
     la_pushfstring(L, "a %Ix%I matrix", m, n);
     p = la_allocext(L, fname, sz - LA_HDR, lua_tostring(L, -1));
     lua_remove(L, -2);
-    lua_setiuservalue(L, -2, 1);
+    la_keepalive(L, -2);
   } else {
     /* no user value: only views need one, and the GC skips a userdata without */
     if (sz < LA_BIGALLOC) {
@@ -500,7 +501,7 @@ la_Mat *la_view(lua_State *L, la_Mat *P, int i, int j, int m, int n, int ld) {
   lua_rawgetp(L, LUA_REGISTRYINDEX, &mt_key);
   lua_setmetatable(L, -2);
   lua_pushvalue(L, 1);
-  lua_setiuservalue(L, -2, 1);
+  la_keepalive(L, -2);
   return V;
 }
 
