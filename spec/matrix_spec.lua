@@ -261,30 +261,56 @@ describe("linalg access", function()
     assert.error_matches(function() return A + 1 end, "matrix is closed")
   end)
 
-  it("is accounted for by collectgarbage('count')", function()
+  -- storage of 64 KiB and more is outside the Lua heap (la.config().storage)
+  local function stored()
+    local s = la.config().storage
+    return collectgarbage("count") + s.bytes / 1024
+  end
+
+  it("is accounted for by collectgarbage('count') and la.config().storage", function()
     collectgarbage(); collectgarbage()
-    local before = collectgarbage("count")
+    local before = stored()
     local big = la.zeros(1000, 1000)      -- 8 MB
-    local after = collectgarbage("count")
+    local after = stored()
     assert.is_true(after - before > 7800)
     assert.are.equal(0, big(1, 1))
+    local small = la.zeros(50, 50)        -- 20 KB: in the Lua heap
+    local kib = collectgarbage("count")
+    small = la.zeros(50, 50)
+    assert.is_true(collectgarbage("count") - kib > 19)
+    assert.are.equal(65536, la.config().storage.min)
   end)
 
-  it("is accounted for by collectgarbage('count') at 4 bytes an element in float32", function()
+  it("is accounted for at 4 bytes an element in float32", function()
     collectgarbage(); collectgarbage()
-    local before = collectgarbage("count")
+    local before = stored()
     local big = la.zeros(1000, 1000, {dtype = "float32"})      -- 4 MB: 3906.25 KiB
-    local kib = collectgarbage("count") - before
+    local kib = stored() - before
     assert.is_true(kib > 3900 and kib < 3950, kib .. " KiB")
     local copy = big:astype("float64")                           -- 8 MB more
-    local kib64 = collectgarbage("count") - before - kib
+    local kib64 = stored() - before - kib
     assert.is_true(kib64 > 7800 and kib64 < 7850, kib64 .. " KiB")
     local v = big:sub(1, 1000, 1, 500)                           -- a view: a header only
-    local kibv = collectgarbage("count") - before - kib - kib64
+    local kibv = stored() - before - kib - kib64
     assert.is_true(kibv < 16, kibv .. " KiB")     -- (a copy: 1953 KiB)
     big, copy, v = nil, nil, nil
     collectgarbage(); collectgarbage()
-    assert.is_true(collectgarbage("count") - before < 50)       -- all of it given back
+    assert.is_true(stored() - before < 50)       -- all of it given back
+  end)
+
+  it("reuses storage given back for the next matrix of its size", function()
+    collectgarbage(); collectgarbage()
+    local A = la.zeros(500, 400)                -- 1.6 MB
+    A = nil
+    collectgarbage(); collectgarbage()
+    local s = la.config().storage
+    assert.is_true(s.cached >= 1600000, s.cached)
+    local B = la.ones(500, 400)                 -- takes the cached block
+    local t = la.config().storage
+    assert.is_true(t.cached <= s.cached - 1600000, t.cached)
+    assert.are.equal(200000, la.sum(B))
+    local C = la.zeros(500, 400)                -- a fresh block comes zeroed
+    assert.are.equal(0, la.sum(la.abs(C)))
   end)
 end)
 

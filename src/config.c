@@ -112,8 +112,25 @@ static int m_config_tostring(lua_State *L) {
   return 1;
 }
 
+/* {bytes, cached, min}: storage outside the Lua heap (helpers.h), which
+** collectgarbage("count") does not see: bytes of live matrices and
+** workspaces, bytes waiting for reuse, and the size from which storage is
+** there */
+static void pushstorage(lua_State *L) {
+  size_t live, cached;
+  la_extstats(L, &live, &cached);
+  lua_createtable(L, 0, 3);
+  lua_pushnumber(L, (lua_Number)live);
+  lua_setfield(L, -2, "bytes");
+  lua_pushnumber(L, (lua_Number)cached);
+  lua_setfield(L, -2, "cached");
+  lua_pushnumber(L, (lua_Number)la_extmin);
+  lua_setfield(L, -2, "min");
+}
+
 /* config() -> {blas, blas_name, blas_version, core, threads, compiler,
-** simd = {paths compiled}, simd_active, attention, version}: pushes 1 */
+** simd = {paths compiled}, simd_active, attention, version, lua, storage}:
+** pushes 1 */
 static int l_config(lua_State *L) {
   const char *cfg = openblas_get_config();
   int i;
@@ -138,6 +155,8 @@ static int l_config(lua_State *L) {
   setstr(L, "version", LINALG_VERSION);
   pushlua(L);
   lua_setfield(L, -2, "lua");
+  pushstorage(L);
+  lua_setfield(L, -2, "storage");
   if (luaL_newmetatable(L, "linalg.config")) {
     lua_pushcfunction(L, m_config_tostring);
     lua_setfield(L, -2, "__tostring");

@@ -169,8 +169,11 @@ void la_keepwork(lua_State *L, int idx);
 #define LA_BIGALLOC ((size_t)1 << 16)
 void *la_allocud(lua_State *L, const char *fname, size_t sz, int nuv, const char *what);
 /* Storage outside the Lua heap, from the host's allocator (lua_getallocf):
-** sz bytes owned by a small userdata (pushed; its __gc frees them), for
-** blocks of la_extmin bytes and more (LuaJIT's userdata stop near 2 GiB).
+** sz bytes owned by a small userdata (pushed; its __gc gives them back),
+** for blocks of la_extmin bytes and more: LuaJIT's userdata stop near
+** 2 GiB, and a block given back waits in a small per-state cache for the
+** next allocation of its size (helpers.c: fresh memory costs its page
+** faults, and a userdata's memory goes straight back to the allocator).
 ** The collector does not see these bytes, so each allocation steps it in
 ** proportion (lua_gc LUA_GCSTEP by sz / 1024). Out of memory is an error of
 ** fname's that says what was asked. la_extmin is LA_EXTMIN, or the
@@ -179,9 +182,13 @@ void *la_allocud(lua_State *L, const char *fname, size_t sz, int nuv, const char
 ** la_initext (at luaopen) reads it and makes the state's anchor, which
 ** frees at lua_close the blocks of owners whose __gc Lua dropped (a
 ** finalizer's call can fail for memory). */
-#define LA_EXTMIN ((size_t)1 << 30)
+#define LA_EXTMIN LA_BIGALLOC
 extern size_t la_extmin;
 void la_initext(lua_State *L);
+/* bytes outside the heap: of live owners, and cached for reuse */
+void la_extstats(lua_State *L, size_t *live, size_t *cached);
+/* asks for transparent huge pages for [p, p + len) from 4 MiB (helpers.c) */
+void la_hugepages(void *p, size_t len);
 void *la_allocext(lua_State *L, const char *fname, size_t sz, const char *what);
 /* Called after each allocation of bytes (la_allocud, la_alloc, new
 ** matrices do it): OpenBLAS runs on one thread while 4 MiB of C heap

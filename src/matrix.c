@@ -37,20 +37,6 @@ static void checkdims(lua_State *L, const char *fname, lua_Integer m,
              m, n, INT_MAX);
 }
 
-/* Large matrices ask for transparent huge pages (as NumPy does from 4 MiB):
-** fewer page faults when a fresh result is first written. Only a hint, on
-** the 2 MiB-aligned interior of memory this matrix owns. */
-static void hugepages(void *p, size_t len) {
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-  const uintptr_t huge = (uintptr_t)1 << 21;
-  uintptr_t a = ((uintptr_t)p + huge - 1) & ~(huge - 1);
-  uintptr_t e = ((uintptr_t)p + len) & ~(huge - 1);
-  if (len >= ((size_t)4 << 20) && e > a) madvise((void *)a, e - a, MADV_HUGEPAGE);
-#else
-  (void)p; (void)len;
-#endif
-}
-
 const char *const la_dtypes[] = {"float64", "float32", NULL};
 
 static size_t esize(int dtype) { return dtype == LA_F32 ? sizeof(float) : sizeof(double); }
@@ -68,10 +54,13 @@ static la_Mat *newmat(lua_State *L, const char *fname, lua_Integer m, lua_Intege
   sz = LA_HDR + (size_t)(m * n) * esize(dtype);
   if (sz >= LA_BIGALLOC && sz - LA_HDR >= la_extmin) {
     /* outside the heap (helpers.h): a header whose user value 1 owns it */
+    /* the owner first: la_allocext steps the collector before anything
+    ** new exists (helpers.c says why) */
+    char what[64];
+    snprintf(what, sizeof what, "a %lldx%lld matrix", (long long)m, (long long)n);
+    p = la_allocext(L, fname, sz - LA_HDR, what);
     A = (la_Mat *)lua_newuserdatauv(L, LA_HDR, 1);
-    la_pushfstring(L, "a %Ix%I matrix", m, n);
-    p = la_allocext(L, fname, sz - LA_HDR, lua_tostring(L, -1));
-    lua_remove(L, -2);
+    lua_insert(L, -2);
     la_keepalive(L, -2);
   } else {
     /* no user value: only views need one, and the GC skips a userdata without */
@@ -84,8 +73,8 @@ static la_Mat *newmat(lua_State *L, const char *fname, lua_Integer m, lua_Intege
       lua_remove(L, -2);
     }
     p = (void *)((char *)A + LA_HDR);               /* owned data follows the header */
+    la_hugepages(p, (size_t)(m * n) * esize(dtype));
   }
-  hugepages(p, (size_t)(m * n) * esize(dtype));
   A->data = dtype == LA_F64 ? (double *)p : NULL;
   A->fdata = dtype == LA_F32 ? (float *)p : NULL;
   A->dtype = dtype;
