@@ -57,11 +57,11 @@ static la_Mat **gradlist(lua_State *L, const char *F, int *n) {
     lua_rawgeti(L, 1, i + 1);
     G[i] = la_testany(L, -1);
     if (!G[i])
-      la_error(L, F, "grads[%d] is a %s, expected a matrix", i + 1, la_typename(L, -1));
+      la_error(L, F, "grads: item %d is not a matrix (got %s)", i + 1, la_typename(L, -1));
     lua_pop(L, 1);
   }
   for (i = 0; i < *n; i++)
-    if (G[i]->flags & LA_CLOSED) la_error(L, F, "grads[%d] is a closed matrix", i + 1);
+    if (G[i]->flags & LA_CLOSED) la_error(L, F, "grads: item %d is a closed matrix", i + 1);
   return G;
 }
 
