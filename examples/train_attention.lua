@@ -15,6 +15,7 @@
 --
 -- Usage: lua examples/train_attention.lua [loss.svg]
 local la = require "linalg"
+assert(la.attention_backward, "this example needs la.attention_backward (linalg with training attention)")
 
 local svg = arg and arg[1] or os.tmpname()
 local N, DT, DP, DK = 8, 8, 4, 8            -- tokens = keys = queries, token and payload widths, d_k
