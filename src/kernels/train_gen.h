@@ -4,8 +4,8 @@
 */
 
 /* dim 2: acc[i] = sum_j w_ij over row i, w = Y .* dY (softmax) or dY */
-static void LAK(rowsums)(int logs, int m, int n, const LAK_REAL *Y, int ldy,
-                         const LAK_REAL *dY, int lddy, double *acc) {
+static void LAK(rowsums)(int logs, int m, int n, const LAK_REAL *restrict Y, int ldy,
+                         const LAK_REAL *restrict dY, int lddy, double *restrict acc) {
   int i, j;
   for (i = 0; i < m; i++) acc[i] = 0.0;
   for (j = 0; j < n; j++) {
@@ -15,14 +15,23 @@ static void LAK(rowsums)(int logs, int m, int n, const LAK_REAL *Y, int ldy,
   }
 }
 
-/* column j of dS given its line's sums: s[i] (dim 2) or s[0] (dim 1, ss = 0) */
-static void LAK(bwdcol)(int logs, int m, const LAK_REAL *y, const LAK_REAL *dy, LAK_REAL *ds,
-                        const double *s, ptrdiff_t ss) {
+/* column j of dS given its line's sums: s[i] for row i (dim 2), or the one
+** sum t of the column (dim 1); separate loops so that each vectorizes */
+static void LAK(bwdrows)(int logs, int m, const LAK_REAL *restrict y, const LAK_REAL *restrict dy,
+                         LAK_REAL *restrict ds, const double *restrict s) {
   int i;
   if (logs)
-    for (i = 0; i < m; i++) ds[i] = (LAK_REAL)((double)dy[i] - exp((double)y[i]) * s[i * ss]);
+    for (i = 0; i < m; i++) ds[i] = (LAK_REAL)((double)dy[i] - exp((double)y[i]) * s[i]);
   else
-    for (i = 0; i < m; i++) ds[i] = (LAK_REAL)((double)y[i] * ((double)dy[i] - s[i * ss]));
+    for (i = 0; i < m; i++) ds[i] = (LAK_REAL)((double)y[i] * ((double)dy[i] - s[i]));
+}
+static void LAK(bwdcol)(int logs, int m, const LAK_REAL *restrict y, const LAK_REAL *restrict dy,
+                        LAK_REAL *restrict ds, double t) {
+  int i;
+  if (logs)
+    for (i = 0; i < m; i++) ds[i] = (LAK_REAL)((double)dy[i] - exp((double)y[i]) * t);
+  else
+    for (i = 0; i < m; i++) ds[i] = (LAK_REAL)((double)y[i] * ((double)dy[i] - t));
 }
 
 void LAK(softmax_bwd)(int logs, int dim, int m, int n, const LAK_REAL *Y, int ldy,
@@ -32,12 +41,12 @@ void LAK(softmax_bwd)(int logs, int dim, int m, int n, const LAK_REAL *Y, int ld
   if (dim == 2) LAK(rowsums)(logs, m, n, Y, ldy, dY, lddy, acc);
   for (j = 0; j < n; j++) {
     const LAK_REAL *y = Y + (ptrdiff_t)j * ldy, *dy = dY + (ptrdiff_t)j * lddy;
-    double s = 0.0;
-    if (dim == 1) {          /* the column's own sum */
-      if (logs) for (i = 0; i < m; i++) s += (double)dy[i];
-      else for (i = 0; i < m; i++) s += (double)y[i] * (double)dy[i];
-    }
-    LAK(bwdcol)(logs, m, y, dy, dS + (ptrdiff_t)j * ldds, dim == 2 ? acc : &s, dim == 2);
+    LAK_REAL *ds = dS + (ptrdiff_t)j * ldds;
+    double t = 0.0;
+    if (dim == 2) { LAK(bwdrows)(logs, m, y, dy, ds, acc); continue; }
+    if (logs) for (i = 0; i < m; i++) t += (double)dy[i];        /* the column's own sum */
+    else for (i = 0; i < m; i++) t += (double)y[i] * (double)dy[i];
+    LAK(bwdcol)(logs, m, y, dy, ds, t);
   }
 }
 
@@ -76,7 +85,7 @@ double LAK(sumpow)(int m, int n, const LAK_REAL *A, int lda, double s1, double s
   return t;
 }
 
-void LAK(scale)(int m, int n, LAK_REAL *A, int lda, LAK_REAL c) {
+void LAK(scale)(int m, int n, LAK_REAL *A, int lda, LAK_REAL c) {  /* one array: vectorizes as is */
   int i, j;
   for (j = 0; j < n; j++) {
     LAK_REAL *a = A + (ptrdiff_t)j * lda;
