@@ -31,8 +31,19 @@ describe("examples", function()
                                           "d_k= 4096: raw score std=0.01, entropy (raw)=2.996, entropy (scaled)=2.996",
                                           "all NumPy values reproduced (random blocks)"},
   }
+  -- examples/train_attention.lua trains with la.attention_backward, which
+  -- another branch adds: until that lands the example cannot run and is
+  -- reported pending; once the module has the function it runs for real.
+  local needs = {["examples/train_attention.lua"] = "attention_backward"}
+  expect["examples/train_attention.lua"] = {"max rel. error", "test loss 2.0186 -> ",
+                                            "the loss fell below 0.05"}
+  local la = require "linalg"
   for f in io.popen("ls examples/*.lua"):lines() do
     it(f .. " runs and prints what the seed texts say", function()
+      if needs[f] and la[needs[f]] == nil then
+        pending(f .. " needs la." .. needs[f] .. ", not in this build")
+        return
+      end
       local ok, out = run(f)
       assert(ok, out)
       for _, line in ipairs(expect[f] or {}) do

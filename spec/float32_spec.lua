@@ -106,6 +106,18 @@ local cases = {
   linear_regression = {{m{{0.5, 1}, {1, -1}, {2, 0.25}, {3, 2}}, la.vector{1, 2, 3.5, 5}}},
   -- attention
   softmax = {{W}}, log_softmax = {{W}},
+  softmax_backward = {{la.softmax(W), P}}, log_softmax_backward = {{la.log_softmax(W), P, 1}},
+  -- max_norm 100 leaves the list as it is (the float32 call gets the same values); the
+  -- check clips float32 copies in place: they stay float32, scaled as the float64 ones
+  clip_grad_norm = {{{W:copy(), P:copy()}, 100}, check = function()
+    local g64, g32 = {W:copy(), P:copy()}, {f32(W), f32(P)}
+    local n64, n32 = la.clip_grad_norm(g64, 1), la.clip_grad_norm(g32, 1)
+    assert(math.abs(n32 - n64) <= 1e-6 * n64)
+    for i = 1, 2 do
+      assert.are.equal("float32", g32[i].dtype)
+      assert.near(g64[i], la.astype(g32[i], "float64"), 1e-6)
+    end
+  end},
   attention = {{Q, K, V, {mask = mask, weights = true}}},
   attention_combine = {{m{{1, 2}, {3, 4}}, la.vector{0.5, -1}, m{{-1, 0.5}, {2, 2}}, la.vector{0.25, 0}}},
   multihead_attention = {{m{{1, 0.5, -1, 2}, {0.25, -0.5, 1, 1}, {2, 1, 0, -1}}, la.eye(4), m{{1, 0, 0, 0.5},

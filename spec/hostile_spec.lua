@@ -126,6 +126,9 @@ local api = {
   {"ptp", {"M", "I?"}, {M, 1}},
   {"sqrtm", {"M", "O"}, {la.eye(2), {}}}, {"logm", {"M", "O"}, {la.eye(2), {}}},
   {"expm_frechet", {"M", "M", "O"}, {M, M, {}}},
+  -- training (spec/r3_train_spec.lua)
+  {"softmax_backward", {"M", "M"}, {M, M}}, {"log_softmax_backward", {"M", "M"}, {M, M}},
+  {"clip_grad_norm", {"L", "N", "O"}, {{la.ones(2, 2)}, 1, {}}},
 }
 
 -- the error each hostile value gives in a slot of each kind

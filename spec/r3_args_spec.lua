@@ -97,6 +97,8 @@ describe("argument counts", function()
     {"ptp", {A, 1}, opts = {}},
     {"sqrtm", {A}, opts = {}}, {"logm", {A}, opts = {}},
     {"expm_frechet", {A, A}, opts = {compute_expm = false}},
+    {"softmax_backward", {A, A, 2}}, {"log_softmax_backward", {A, A, 2}},
+    {"clip_grad_norm", {{A:copy()}, 1}, opts = {norm = 2}},
   }
   for _, f in ipairs{"exp", "log", "log1p", "expm1", "sqrt", "abs", "sign", "floor", "ceil",
                       "sin", "cos", "tan", "tanh", "sinh", "cosh", "asin", "acos",

@@ -330,6 +330,7 @@ void la_open_matfun(lua_State *L);
 void la_open_lstsq(lua_State *L);
 void la_open_gram_schmidt(lua_State *L);
 void la_open_attention(lua_State *L);
+void la_open_train(lua_State *L);
 void la_open_bytes(lua_State *L);
 void la_open_config(lua_State *L);
 void la_open_random(lua_State *L);
