@@ -83,6 +83,8 @@ deps:
 $(BUILD)/obj/kernels/attention.o: ALLCFLAGS += -O3 -fno-trapping-math
 # Elementwise math: without errno, the loops call glibc's SIMD libm (libmvec).
 $(BUILD)/obj/kernels/elementwise.o: ALLCFLAGS += -O3 -fno-math-errno -fno-trapping-math
+# The same for the arithmetic loops (pow: libmvec's).
+$(BUILD)/obj/kernels/arith.o: ALLCFLAGS += -O3 -fno-math-errno -fno-trapping-math
 
 $(BUILD)/obj/%.o: src/%.c $(HDR) $(LUASTAMP)
 	@mkdir -p $(dir $@)
