@@ -83,6 +83,8 @@ deps:
 $(BUILD)/obj/kernels/attention.o: ALLCFLAGS += -O3 -fno-trapping-math
 # Elementwise math: without errno, the loops call glibc's SIMD libm (libmvec).
 $(BUILD)/obj/kernels/elementwise.o: ALLCFLAGS += -O3 -fno-math-errno -fno-trapping-math
+# The same for the arithmetic loops (pow: libmvec's).
+$(BUILD)/obj/kernels/arith.o: ALLCFLAGS += -O3 -fno-math-errno -fno-trapping-math
 # Training's elementwise loops (softmax backward, clipping): vectorized at -O3;
 # no reassociation, so the results are those of -O2.
 $(BUILD)/obj/kernels/train.o: ALLCFLAGS += -O3

@@ -3,16 +3,45 @@
 ** generate.h).
 */
 
+LAK_COL2(LAK(c_add), LAK_REAL, x + y)
+LAK_COL2(LAK(c_sub), LAK_REAL, x - y)
+LAK_COL2(LAK(c_mul), LAK_REAL, x * y)
+LAK_COL2(LAK(c_div), LAK_REAL, x / y)
+LAK_COL2(LAK(c_pow), LAK_REAL, LAK_M(pow)(x, y))
+/* pow(x, 2) as x * x and pow(x, 0.5) as sqrt(x), both correctly rounded
+** (NumPy's x ** 2 and x ** 0.5); pow's values kept where sqrt's differ:
+** pow(-0, 0.5) = +0 (the + 0), pow(-inf, 0.5) = +inf */
+LAK_COL2(LAK(c_square), LAK_REAL, ((void)y, x * x))
+LAK_COL2(LAK(c_sqrt), LAK_REAL,
+         ((void)y, x == -(LAK_REAL)HUGE_VAL ? (LAK_REAL)HUGE_VAL : LAK_M(sqrt)(x) + 0))
+
+typedef void (*LAK(Col))(size_t, const LAK_REAL *, ptrdiff_t, const LAK_REAL *, ptrdiff_t,
+                         LAK_REAL *);
+
+/* y a power of two whose reciprocal r is one too (normal): then x / y is
+** x * r exactly, for every x */
+static int LAK(recip2)(LAK_REAL y, LAK_REAL *r) {
+  int e;
+  if (!(y != 0 && LAK_M(fabs)(y) < (LAK_REAL)HUGE_VAL) || LAK_M(frexp)(y, &e) != (y < 0 ? -0.5 : 0.5))
+    return 0;
+  *r = 1 / y;
+  return LAK_M(fabs)(*r) >= LAK_PICK(DBL_MIN, FLT_MIN) && LAK_M(fabs)(*r) < (LAK_REAL)HUGE_VAL &&
+         *r * y == 1;
+}
+
 void LAK(ewise)(lak_Op op, int m, int n, LAK(Arg) a, LAK(Arg) b,
                 LAK_REAL *c, int ldc) {
-  int i, j;
+  static const LAK(Col) cols[] = {LAK(c_add), LAK(c_sub), LAK(c_mul), LAK(c_div), LAK(c_pow)};
+  LAK(Col) f = cols[op];
+  LAK_REAL r;
   if (m <= 0 || n <= 0) return;       /* e.g. 0 x 2^31-1: no column loop at all */
-  if (a.rs == 1 && b.rs == 1 && a.cs == m && b.cs == m && ldc == m) {
-    size_t k, N = (size_t)m * (size_t)n;
-    EWSWITCH(FLATLOOP)
-  } else {
-    EWSWITCH(EWLOOP)
+  if (b.rs == 0 && b.cs == 0) {       /* a fixed right operand: a scalar */
+    LAK_REAL y = *b.p;
+    if (op == LAK_DIV && LAK(recip2)(y, &r)) { f = LAK(c_mul); b.p = &r; }
+    else if (op == LAK_POW && y == 2) f = LAK(c_square);
+    else if (op == LAK_POW && y == (LAK_REAL)0.5) f = LAK(c_sqrt);
   }
+  LAK_DRIVE2(f, m, n, a, b, c, ldc);
 }
 
 void LAK(copy)(int m, int n, const LAK_REAL *A, int lda, LAK_REAL *B, int ldb) {

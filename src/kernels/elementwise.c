@@ -13,11 +13,11 @@
 #include <math.h>
 
 #include "kernels.h"
+#include "loops.h"
 
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && \
     defined(__GLIBC__) && defined(__GLIBC_PREREQ)
 #define LAK_SIMD "notinbranch"
-#define LAK_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
 /* fn and fnf have SIMD versions in libmvec */
 #define LAK_VECTOR(fn) \
   __attribute__((simd(LAK_SIMD))) extern double fn(double); \
@@ -30,8 +30,6 @@ LAK_VECTOR(log1p) LAK_VECTOR(expm1) LAK_VECTOR(log2) LAK_VECTOR(log10)
 LAK_VECTOR(tan) LAK_VECTOR(tanh) LAK_VECTOR(sinh) LAK_VECTOR(cosh)
 LAK_VECTOR(asin) LAK_VECTOR(acos) LAK_VECTOR(atan)
 #endif
-#else
-#define LAK_CLONES
 #endif
 
 /* One contiguous loop per function: y[i] = expr(x[i]). */
@@ -41,25 +39,13 @@ LAK_VECTOR(asin) LAK_VECTOR(acos) LAK_VECTOR(atan)
     for (i = 0; i < n; i++) { LAK_REAL v = x[i]; y[i] = (expr); } }
 
 /* NaN propagates through maximum and minimum (NumPy's rule); comparisons
-** with NaN are false except ne. */
+** with NaN are false except ne. Each is a select, not a branch, so the
+** loops vectorize (compares and blends). */
 #define BMAX(x, y) ((x) > (y) || (x) != (x) ? (x) : (y))
 #define BMIN(x, y) ((x) < (y) || (x) != (x) ? (x) : (y))
 
-#define BINARY(name, expr) \
-  static void LAK(b_##name)(int m, int n, LAK(Arg) a, LAK(Arg) b, LAK_REAL *c, int ldc) { \
-    int i, j; \
-    for (j = 0; j < n; j++) { \
-      const LAK_REAL *pa = a.p + j * a.cs, *pb = b.p + j * b.cs; \
-      LAK_REAL *pc = c + (ptrdiff_t)j * ldc; \
-      for (i = 0; i < m; i++) { \
-        LAK_REAL x = pa[i * a.rs], y = pb[i * b.rs]; pc[i] = (expr); } } }
-
-#define TERNARY(expr) \
-  for (j = 0; j < n; j++) { \
-    const LAK_REAL *pa = a.p + j * a.cs, *pb = b.p + j * b.cs, *pk = k.p + j * k.cs; \
-    LAK_REAL *pc = c + (ptrdiff_t)j * ldc; \
-    for (i = 0; i < m; i++) { \
-      LAK_REAL x = pa[i * a.rs], y = pb[i * b.rs], z = pk[i * k.rs]; pc[i] = (expr); } }
+/* b_name: the column loops of a binary operation (loops.h) */
+#define BINARY(name, expr) LAK_COL2(LAK(b_##name), LAK_REAL, expr)
 
 double lak_pow10(int n) {
   static const double p10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8};

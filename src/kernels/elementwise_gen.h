@@ -68,7 +68,8 @@ BINARY(lt, x < y)        BINARY(le, x <= y)       BINARY(gt, x > y)
 BINARY(ge, x >= y)       BINARY(eq, x == y)       BINARY(ne, x != y)
 BINARY(atan2, LAK_M(atan2)(x, y)) BINARY(hypot, LAK_M(hypot)(x, y))
 
-typedef void (*LAK(Binary))(int, int, LAK(Arg), LAK(Arg), LAK_REAL *, int);
+typedef void (*LAK(Binary))(size_t, const LAK_REAL *, ptrdiff_t, const LAK_REAL *, ptrdiff_t,
+                            LAK_REAL *);
 
 static const LAK(Binary) LAK(binaries)[LAK_NBIN] = {
   LAK(b_max), LAK(b_min), LAK(b_lt), LAK(b_le), LAK(b_gt), LAK(b_ge), LAK(b_eq),
@@ -76,24 +77,30 @@ static const LAK(Binary) LAK(binaries)[LAK_NBIN] = {
 };
 
 void LAK(binary)(lak_Bin op, int m, int n, LAK(Arg) a, LAK(Arg) b, LAK_REAL *c, int ldc) {
-  if (m > 0 && n > 0) LAK(binaries)[op](m, n, a, b, c, ldc);
+  LAK(Binary) f = LAK(binaries)[op];
+  if (m > 0 && n > 0) LAK_DRIVE2(f, m, n, a, b, c, ldc);
 }
 
 /* ---------------------------------------------------------------- ternary */
 
 /* c = x ~= 0 ? y : z (NaN counts as nonzero, as bool(nan) in NumPy) */
-void LAK(where)(int m, int n, LAK(Arg) a, LAK(Arg) b, LAK(Arg) k, LAK_REAL *c, int ldc) {
-  int i, j;
-  if (m <= 0 || n <= 0) return;
-  TERNARY(x != 0 ? y : z)
-}
-
+LAK_COL3(LAK(t_where), LAK_REAL, x != 0 ? y : z)
 /* c = minimum(maximum(x, lo), hi): NumPy's clip (NaN propagates; lo > hi
 ** gives hi) */
+static inline LAK_REAL LAK(clip1)(LAK_REAL x, LAK_REAL lo, LAK_REAL hi) {
+  LAK_REAL t = x > lo ? x : lo, u;
+  t = x != x ? x : t;                  /* BMAX(x, lo), BMIN(t, hi) as selects */
+  u = t < hi ? t : hi;
+  return t != t ? t : u;
+}
+LAK_COL3(LAK(t_clip), LAK_REAL, LAK(clip1)(x, y, z))
+
+void LAK(where)(int m, int n, LAK(Arg) a, LAK(Arg) b, LAK(Arg) k, LAK_REAL *c, int ldc) {
+  if (m > 0 && n > 0) LAK_DRIVE3(LAK(t_where), m, n, a, b, k, c, ldc);
+}
+
 void LAK(clip)(int m, int n, LAK(Arg) a, LAK(Arg) b, LAK(Arg) k, LAK_REAL *c, int ldc) {
-  int i, j;
-  if (m <= 0 || n <= 0) return;
-  TERNARY(BMIN(BMAX(x, y), z))
+  if (m > 0 && n > 0) LAK_DRIVE3(LAK(t_clip), m, n, a, b, k, c, ldc);
 }
 
 /* ---------------------------------------------------------------- tests */

@@ -1,0 +1,96 @@
+/*
+** kernels/loops.h: the loop shapes of the broadcasting elementwise kernels
+** (kernels/arith.c, kernels/elementwise.c), as NumPy's ufunc loops have
+** them: a column is walked by one of a few loops written for the common
+** strides (every operand moves by one, or some stay on one number: a
+** scalar or a broadcast row), each a plain loop with no branch in its body
+** that the compiler vectorizes, and a strided loop for anything else. A
+** matrix whose operands are all contiguous (or fixed) is one long column.
+** The loops are compiled for AVX-512, AVX2 and baseline SSE2 and chosen at
+** load time (LAK_CLONES, GCC on x86-64 glibc). The result never overlaps an
+** operand (restrict): the callers write fresh matrices.
+*/
+#ifndef LAK_LOOPS_H
+#define LAK_LOOPS_H
+
+#include <stddef.h>
+
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && \
+    defined(__GLIBC__) && defined(__GLIBC_PREREQ)
+#define LAK_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define LAK_CLONES
+#endif
+
+/* static void name(size_t m, const T *a, ptrdiff_t ra, const T *b,
+** ptrdiff_t rb, T *c): c[i] = expr of x = a[i ra], y = b[i rb] */
+#define LAK_COL2(name, T, expr) \
+  LAK_CLONES static void name(size_t m, const T *restrict pa, ptrdiff_t ra, \
+                              const T *restrict pb, ptrdiff_t rb, T *restrict pc) { \
+    size_t i; \
+    if (ra == 1 && rb == 1) { \
+      for (i = 0; i < m; i++) { T x = pa[i], y = pb[i]; pc[i] = (T)(expr); } \
+    } else if (ra == 1 && rb == 0) { \
+      const T y = *pb; \
+      for (i = 0; i < m; i++) { T x = pa[i]; pc[i] = (T)(expr); } \
+    } else if (ra == 0 && rb == 1) { \
+      const T x = *pa; \
+      for (i = 0; i < m; i++) { T y = pb[i]; pc[i] = (T)(expr); } \
+    } else { \
+      for (i = 0; i < m; i++) { \
+        T x = pa[(ptrdiff_t)i * ra], y = pb[(ptrdiff_t)i * rb]; pc[i] = (T)(expr); } \
+    } }
+
+/* the same with three operands, x = a[i ra], y = b[i rb], z = k[i rk] */
+#define LAK_COL3(name, T, expr) \
+  LAK_CLONES static void name(size_t m, const T *restrict pa, ptrdiff_t ra, \
+                              const T *restrict pb, ptrdiff_t rb, \
+                              const T *restrict pk, ptrdiff_t rk, T *restrict pc) { \
+    size_t i; \
+    if (ra == 1 && rb == 1 && rk == 1) { \
+      for (i = 0; i < m; i++) { T x = pa[i], y = pb[i], z = pk[i]; pc[i] = (T)(expr); } \
+    } else if (ra == 1 && rb == 0 && rk == 0) { \
+      const T y = *pb, z = *pk; \
+      for (i = 0; i < m; i++) { T x = pa[i]; pc[i] = (T)(expr); } \
+    } else if (ra == 1 && rb == 1 && rk == 0) { \
+      const T z = *pk; \
+      for (i = 0; i < m; i++) { T x = pa[i], y = pb[i]; pc[i] = (T)(expr); } \
+    } else if (ra == 1 && rb == 0 && rk == 1) { \
+      const T y = *pb; \
+      for (i = 0; i < m; i++) { T x = pa[i], z = pk[i]; pc[i] = (T)(expr); } \
+    } else { \
+      for (i = 0; i < m; i++) { \
+        T x = pa[(ptrdiff_t)i * ra], y = pb[(ptrdiff_t)i * rb], z = pk[(ptrdiff_t)i * rk]; \
+        pc[i] = (T)(expr); } \
+    } }
+
+/* An operand (p, rs, cs) of an m-row matrix is one long column when it is
+** contiguous (rs 1, cs m) or one number (rs = cs = 0). */
+#define LAK_FLAT(a, m) (((a).rs == 1 && (a).cs == (m)) || ((a).rs == 0 && (a).cs == 0))
+
+/* Runs col over an m x n result c (leading dimension ldc, m, n > 0) of
+** operands a, b: once over everything when all are flat, once along the
+** row when m is 1 and c's row is contiguous, else column by column. */
+#define LAK_DRIVE2(col, m, n, a, b, c, ldc) do { \
+    int j_; \
+    if (LAK_FLAT(a, m) && LAK_FLAT(b, m) && (ldc) == (m)) \
+      col((size_t)(m) * (size_t)(n), (a).p, (a).rs, (b).p, (b).rs, c); \
+    else if ((m) == 1 && (ldc) == 1) \
+      col((size_t)(n), (a).p, (a).cs, (b).p, (b).cs, c); \
+    else for (j_ = 0; j_ < (n); j_++) \
+      col((size_t)(m), (a).p + j_ * (a).cs, (a).rs, (b).p + j_ * (b).cs, (b).rs, \
+          (c) + (ptrdiff_t)j_ * (ldc)); \
+  } while (0)
+
+#define LAK_DRIVE3(col, m, n, a, b, k, c, ldc) do { \
+    int j_; \
+    if (LAK_FLAT(a, m) && LAK_FLAT(b, m) && LAK_FLAT(k, m) && (ldc) == (m)) \
+      col((size_t)(m) * (size_t)(n), (a).p, (a).rs, (b).p, (b).rs, (k).p, (k).rs, c); \
+    else if ((m) == 1 && (ldc) == 1) \
+      col((size_t)(n), (a).p, (a).cs, (b).p, (b).cs, (k).p, (k).cs, c); \
+    else for (j_ = 0; j_ < (n); j_++) \
+      col((size_t)(m), (a).p + j_ * (a).cs, (a).rs, (b).p + j_ * (b).cs, (b).rs, \
+          (k).p + j_ * (k).cs, (k).rs, (c) + (ptrdiff_t)j_ * (ldc)); \
+  } while (0)
+
+#endif
