@@ -273,6 +273,32 @@ void LAK(attention)(const LAK(Attn) *a, LAK_REAL *O, int ldo, LAK_REAL *lse, LAK
   else LAK(fused)(a, O, ldo, lse, work, nthreads);
 }
 
+/* lak_units' unit: attention u of the list on `inner` threads */
+static void LAK(unit)(const void *ctx, int u, void *work, int inner) {
+  const LAK(AttnUnit) *x = (const LAK(AttnUnit) *)ctx + u;
+  LAK(attention)(&x->a, x->O, x->ldo, x->lse, (LAK_REAL *)work, inner);
+}
+
+/* one slice of lak_units' work, in elements: 64-byte multiples */
+static size_t LAK(unit_slice)(const LAK(AttnUnit) *u, int n, int nthreads) {
+  int inner = lak_units_inner(n, nthreads), i;
+  size_t most = 0, w, pad = 64 / sizeof(LAK_REAL);
+  for (i = 0; i < n; i++) {
+    w = LAK(attn_work)(&u[i].a, inner);
+    if (w > most) most = w;
+  }
+  return (most + pad - 1) / pad * pad;
+}
+
+size_t LAK(attn_units_work)(const LAK(AttnUnit) *u, int n, int nthreads) {
+  return (size_t)lak_units_slices(n, nthreads) * LAK(unit_slice)(u, n, nthreads);
+}
+
+void LAK(attn_units)(const LAK(AttnUnit) *u, int n, LAK_REAL *work, int nthreads) {
+  lak_units(n, nthreads, LAK(unit), u, (char *)work,
+            LAK(unit_slice)(u, n, nthreads) * sizeof(LAK_REAL));
+}
+
 void LAK(attn_combine)(int nq, int dv, const LAK_REAL *O1, int ld1, const LAK_REAL *lse1,
                       const LAK_REAL *O2, int ld2, const LAK_REAL *lse2, LAK_REAL *O, int ldo,
                       LAK_REAL *lse) {
