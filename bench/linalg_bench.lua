@@ -114,6 +114,26 @@ function suites.attention()
   out("dgemm_2048", time(function() return A * B end, 3))
 end
 
+-- 8 heads of d = 64 in column blocks (n x 512, as multihead_attention's
+-- projections): one call with opts.heads against a Lua loop of single-head
+-- calls on the blocks (views), float64 (bench/run.lua's attention suite)
+function suites.heads()
+  local h, d = 8, 64
+  for _, n in ipairs{512, 1024} do
+    local Q, K, V = la.randn(n, h * d, 1), la.randn(n, h * d, 2), la.randn(n, h * d, 3)
+    local reps = 5
+    out("heads_" .. n, time(function() return la.attention(Q, K, V, {heads = h}) end, reps))
+    out("hloop_" .. n, time(function()
+      local O = {}
+      for i = 1, h do
+        local c0, c1 = (i - 1) * d + 1, i * d
+        O[i] = la.attention(Q:sub(1, n, c0, c1), K:sub(1, n, c0, c1), V:sub(1, n, c0, c1))
+      end
+      return la.hstack(O)
+    end, reps))
+  end
+end
+
 -- elementwise functions at 1000 x 1000 against A:map(math.<f>) (a Lua call per entry)
 function suites.elementwise()
   local A = la.rand(1000, 1000, 6)
