@@ -195,23 +195,6 @@ static int allfloat32(lua_State *L) {
 
 static const char *const QKV = "QKV";
 
-/* A batch: Lua lists at 1..3, the first empty or its first item a matrix or
-** a table of rows (which is then refused as an item); else one call. */
-static int isbatch(lua_State *L) {
-  int r;
-  if (!lua_istable(L, 1) || la_testany(L, 1)) return 0;
-  if (lua_rawlen(L, 1) == 0) return 1;
-  lua_rawgeti(L, 1, 1);
-  r = la_testany(L, -1) != NULL;
-  if (!r && lua_istable(L, -1)) {
-    lua_rawgeti(L, -1, 1);
-    r = lua_istable(L, -1);
-    lua_pop(L, 1);
-  }
-  lua_pop(L, 1);
-  return r;
-}
-
 /* The batch's matrices into KEEP (pushes nothing): lists of one length, of
 ** matrices of one type; returns the number of items and sets *dtype. */
 static int keepbatch(lua_State *L, const char *F, int *dtype) {
@@ -424,7 +407,7 @@ static int l_attention(lua_State *L) {
   void *units;
   if (oi && (!lua_istable(L, oi) || la_test(L, oi)))
     la_typeerror(L, F, OPTS_SLOT, "options table");
-  o.batch = isbatch(L);
+  o.batch = la_isbatch(L, 1, 1);
   lua_settop(L, KEEP_SLOT);              /* reserves MASK_SLOT, BIAS_SLOT and KEEP_SLOT */
   lua_newtable(L);
   lua_replace(L, KEEP_SLOT);
