@@ -121,6 +121,13 @@ describe("linalg.attention with opts.heads", function()
     O, lse = la.attention(la.zeros(0, 4), la.ones(3, 4), la.ones(3, 2), {heads = 2, lse = true})
     assert.are.same({0, 2}, {O:shape()})
     assert.are.same({0, 2}, {lse:shape()})
+    -- 2^31-1 heads of nothing: no head is visited (this returns at once)
+    local big = 2147483647
+    O = la.attention(la.zeros(2, 0), la.zeros(3, 0), la.zeros(3, 0), {heads = big})
+    assert.are.same({2, 0}, {O:shape()})
+    local A
+    O, A = la.attention(la.zeros(2, 0), la.zeros(0, 0), la.zeros(0, 0), {heads = big, weights = true})
+    assert.are.same({2, 0, 2, 0}, {O:rows(), O:cols(), A:rows(), A:cols()})
   end)
 
   it("is bitwise the same on 1 and 2 threads (fewer and more heads than threads)", function()

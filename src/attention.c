@@ -301,7 +301,7 @@ static int checkitem(lua_State *L, const Opts *o, int i, const Item *it, lak_Att
   a->coff = o->causal == 2 ? (long long)a->nk - a->nq : 0;
   if (o->M) fits(L, o, o->M, "mask", i, a->nq, a->nk, &a->mrs, &a->mcs);
   if (o->B) fits(L, o, o->B, "bias", i, a->nq, a->nk, &a->brs, &a->bcs);
-  return a->nq > 0 && (a->dv > 0 || o->lse || o->weights) ? o->heads : 0;
+  return a->nq > 0 && (a->dv > 0 || o->lse || (o->weights && a->nk > 0)) ? o->heads : 0;
 }
 
 /* item i's results: pushes O [, A] [, lse] (O nq x (heads dv), A nq x
