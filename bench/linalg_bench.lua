@@ -121,16 +121,26 @@ function suites.heads()
   local h, d = 8, 64
   for _, n in ipairs{512, 1024} do
     local Q, K, V = la.randn(n, h * d, 1), la.randn(n, h * d, 2), la.randn(n, h * d, 3)
-    local reps = 5
-    out("heads_" .. n, time(function() return la.attention(Q, K, V, {heads = h}) end, reps))
-    out("hloop_" .. n, time(function()
+    local function heads() return la.attention(Q, K, V, {heads = h}) end
+    local function loop()
       local O = {}
       for i = 1, h do
         local c0, c1 = (i - 1) * d + 1, i * d
         O[i] = la.attention(Q:sub(1, n, c0, c1), K:sub(1, n, c0, c1), V:sub(1, n, c0, c1))
       end
       return la.hstack(O)
-    end, reps))
+    end
+    -- interleaved rounds, best of each: both see the same spells of load
+    local bh, bl = math.huge, math.huge
+    heads(); loop()
+    for _ = 1, 9 do
+      local t0 = clock.now(); heads()
+      local t1 = clock.now(); loop()
+      local t2 = clock.now()
+      bh, bl = math.min(bh, t1 - t0), math.min(bl, t2 - t1)
+    end
+    out("heads_" .. n, bh)
+    out("hloop_" .. n, bl)
   end
 end
 

@@ -183,7 +183,8 @@ function suites.heads()
     if has_torch then T, L, TL = run_pair(tcmd, lcmd) else L, T, TL = run(lcmd), {}, {} end
     print(string.format("\nattention, 8 heads, d = 64, n = nq = nk, float64, %d thread%s, milliseconds;", th,
       th > 1 and "s" or ""))
-    print("loop/heads: a Lua loop of single-head calls on the column blocks over one call with opts.heads;")
+    print("best of 9 interleaved rounds per process; loop/heads: a Lua loop of single-head calls on the")
+    print("column blocks over one call with opts.heads;")
     print("PyTorch/heads: median over back-to-back process pairs of PyTorch's time / linalg's")
     print(string.format("%6s %10s %10s %11s %10s %14s", "n", "heads", "Lua loop", "loop/heads", "PyTorch",
       "PyTorch/heads"))

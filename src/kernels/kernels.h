@@ -191,7 +191,12 @@ void lak_parallel(int nb, int nthreads, lak_BlockFn fn, const void *ctx, char *w
 ** The caller sizes wbytes as the most any unit needs on `inner` threads
 ** (rounded up to keep alignment), and work as lak_units_slices(n, nthreads)
 ** * wbytes: slice t (work + t * wbytes) is thread t's, used by one unit at
-** a time. fn must not fail; units must not write to shared memory. */
+** a time. fn must not fail; units must not write to the same memory. A
+** unit given inner > 1 shares its own blocks out with lak_parallel (as
+** lak_attention does with its query blocks); its arithmetic must not depend
+** on inner. Example: lak_attn_units (attention_gen.h), which also runs
+** everything on one thread below a total work where a thread costs more
+** than it saves. */
 typedef void (*lak_UnitFn)(const void *ctx, int u, void *work, int inner);
 int lak_units_inner(int nunits, int nthreads);
 int lak_units_slices(int nunits, int nthreads);
