@@ -114,6 +114,36 @@ function suites.attention()
   out("dgemm_2048", time(function() return A * B end, 3))
 end
 
+-- 8 heads of d = 64 in column blocks (n x 512, as multihead_attention's
+-- projections): one call with opts.heads against a Lua loop of single-head
+-- calls on the blocks (views), float64 (bench/run.lua's attention suite)
+function suites.heads()
+  local h, d = 8, 64
+  for _, n in ipairs{512, 1024} do
+    local Q, K, V = la.randn(n, h * d, 1), la.randn(n, h * d, 2), la.randn(n, h * d, 3)
+    local function heads() return la.attention(Q, K, V, {heads = h}) end
+    local function loop()
+      local O = {}
+      for i = 1, h do
+        local c0, c1 = (i - 1) * d + 1, i * d
+        O[i] = la.attention(Q:sub(1, n, c0, c1), K:sub(1, n, c0, c1), V:sub(1, n, c0, c1))
+      end
+      return la.hstack(O)
+    end
+    -- interleaved rounds, best of each: both see the same spells of load
+    local bh, bl = math.huge, math.huge
+    heads(); loop()
+    for _ = 1, 9 do
+      local t0 = clock.now(); heads()
+      local t1 = clock.now(); loop()
+      local t2 = clock.now()
+      bh, bl = math.min(bh, t1 - t0), math.min(bl, t2 - t1)
+    end
+    out("heads_" .. n, bh)
+    out("hloop_" .. n, bl)
+  end
+end
+
 -- elementwise functions at 1000 x 1000 against A:map(math.<f>) (a Lua call per entry)
 function suites.elementwise()
   local A = la.rand(1000, 1000, 6)

@@ -166,6 +166,34 @@ function suites.attention()
         l * 1e3, ratio(np_, l), gf, 100 * gf / gd, c * 1e3, c / l))
     end
   end
+  suites.heads()
+end
+
+-- 8 heads of d = 64 (Q, K, V n x 512): linalg's one call with opts.heads,
+-- a Lua loop of 8 single-head calls, and PyTorch's (8, n, d) batch
+-- (softmax(baddbmm(Q, K^T) / sqrt(d)) bmm V, float64; 1.13 has no
+-- scaled_dot_product_attention); processes alternate (run_pair)
+function suites.heads()
+  for _, th in ipairs{1, 2} do
+    local lcmd = linalg_cmd(th, "heads")
+    local tcmd = string.format("TORCH_THREADS=%d OPENBLAS_NUM_THREADS=%d OMP_NUM_THREADS=%d " ..
+      "MALLOC_MMAP_THRESHOLD_=33554432 MALLOC_TRIM_THRESHOLD_=1073741824 %s bench/torch_bench.py heads",
+      th, th, th, PY)
+    local L, T, TL
+    if has_torch then T, L, TL = run_pair(tcmd, lcmd) else L, T, TL = run(lcmd), {}, {} end
+    print(string.format("\nattention, 8 heads, d = 64, n = nq = nk, float64, %d thread%s, milliseconds;", th,
+      th > 1 and "s" or ""))
+    print("best of 9 interleaved rounds per process; loop/heads: a Lua loop of single-head calls on the")
+    print("column blocks over one call with opts.heads;")
+    print("PyTorch/heads: median over back-to-back process pairs of PyTorch's time / linalg's")
+    print(string.format("%6s %10s %10s %11s %10s %14s", "n", "heads", "Lua loop", "loop/heads", "PyTorch",
+      "PyTorch/heads"))
+    for _, n in ipairs{512, 1024} do
+      local a, b, t = L["heads_" .. n], L["hloop_" .. n], T["heads_" .. n]
+      print(string.format("%6d %10s %10s %11s %10s %14s", n, f(a and a * 1e3, "%.2f"),
+        f(b and b * 1e3, "%.2f"), ratio(b, a), f(t and t * 1e3, "%.2f"), f(TL["heads_" .. n], "%.2f")))
+    end
+  end
 end
 
 function suites.memory()

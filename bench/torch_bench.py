@@ -1,11 +1,13 @@
 """Times PyTorch (Debian's python3-torch 1.13, CPU) on the operations of
-bench/linalg_bench.lua's float32 suites, one thread.
+bench/linalg_bench.lua's float32 suites and its heads suite, one thread
+(TORCH_THREADS=n: n threads).
 usage: /usr/bin/python3 bench/torch_bench.py SUITE...   Prints "key seconds"."""
 import math
+import os
 import sys
 import torch
 
-torch.set_num_threads(1)
+torch.set_num_threads(int(os.environ.get("TORCH_THREADS", "1")))
 
 from benchtime import timeit, out
 
@@ -27,7 +29,25 @@ def attention32():
             out("a32_%d" % n, timeit(lambda: torch_attention(Q, K, V), 3 if n >= 4096 else 9))
 
 
-SUITES = {"attention32": attention32}
+def heads():
+    """8 heads of d = 64, float64, as one (8, n, d) batch: PyTorch 1.13 has no
+    scaled_dot_product_attention, so the explicit formula with baddbmm/bmm."""
+    g = torch.Generator().manual_seed(1)
+    h, d = 8, 64
+    with torch.no_grad():
+        for n in (512, 1024):
+            Q, K, V = (torch.randn(h, n, d, generator=g, dtype=torch.float64) for _ in range(3))
+            S = torch.empty(h, n, n, dtype=torch.float64)
+
+            def f():
+                P = torch.softmax(torch.baddbmm(S, Q, K.transpose(1, 2), beta=0,
+                                                alpha=1.0 / math.sqrt(d)), dim=-1)
+                return torch.bmm(P, V)
+            f()
+            out("heads_%d" % n, min(timeit(f, 1) for _ in range(9)))   # best of 9, as linalg's
+
+
+SUITES = {"attention32": attention32, "heads": heads}
 for name in sys.argv[1:]:
     if name in SUITES:
         SUITES[name]()

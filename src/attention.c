@@ -5,6 +5,7 @@
 ** which merges two results over disjoint key sets. The numerical loops are
 ** in kernels/attention.c.
 */
+#include <limits.h>
 #include <math.h>
 #include <string.h>
 
@@ -100,17 +101,12 @@ static int isboolmask(lua_State *L, int idx) {
   return t == LUA_TBOOLEAN;
 }
 
-/* The mask or bias option: an nq x nk matrix, or a 1 x nk row or nq x 1
-** column that broadcasts, of type dtype (one of the other type, a table or
-** a view is read through la_checkt, which replaces it in its slot by a
-** packed copy when it converts); stored into stack slot `slot` (nil when
-** absent; pushes nothing). Sets the strides of entry (i, j) = i * rs +
-** j * cs from the matrix the kernel reads: the converted one, whose leading
-** dimension is its own, never the view's it came from. A mask may be a
-** boolean table, converted in its slot. */
-static la_Mat *optmat(lua_State *L, int oi, const char *key, int slot, int dtype,
-                      int nq, int nk, ptrdiff_t *rs, ptrdiff_t *cs) {
-  la_Mat *M;
+/* The mask or bias option: a matrix of type dtype (one of the other type,
+** a table or a view is read through la_checkt, which replaces it in its
+** slot by a packed copy when it converts), which `fits` checks against each
+** item's shapes; stored into stack slot `slot` (nil when absent; pushes
+** nothing). A mask may be a boolean table, converted in its slot. */
+static la_Mat *optmat(lua_State *L, int oi, const char *key, int slot, int dtype) {
   if (oi == 0) return NULL;
   lua_getfield(L, oi, key);
   lua_replace(L, slot);
@@ -121,14 +117,7 @@ static la_Mat *optmat(lua_State *L, int oi, const char *key, int slot, int dtype
     boolmask(L, slot);
     lua_replace(L, slot);
   }
-  M = la_checkt(L, slot, la_fname(L), dtype);
-  if (M->rows == nq && M->cols == nk) { *rs = 1; *cs = M->ld; }
-  else if (M->rows == 1 && M->cols == nk) { *rs = 0; *cs = M->ld; }
-  else if (M->rows == nq && M->cols == 1) { *rs = 1; *cs = 0; }
-  else
-    la_error(L, la_fname(L), "%s is %dx%d, expected %dx%d (nq x nk), 1x%d or %dx1", key,
-             M->rows, M->cols, nq, nk, nk, nq);
-  return M;
+  return la_checkt(L, slot, la_fname(L), dtype);
 }
 
 /* A NaN mask entry is neither "masked" nor "kept": an error. */
@@ -155,30 +144,41 @@ static int optcausal(lua_State *L, int oi) {
   return 1 + la_optenum(L, oi, "causal", 0, aligns, la_fname(L));
 }
 
-/* l_attention's stack: Q, K, V, then the options table; the mask and bias
-** matrices are kept alive in the two slots above it (lua_settop reserves
-** them) while the kernel reads them; the results go above those. */
-enum { OPTS_SLOT = 4, MASK_SLOT = 5, BIAS_SLOT = 6 };
+/* l_attention's stack: Q, K, V, the options table; the mask and bias
+** matrices in the two slots above it (lua_settop reserves them), then a
+** table that keeps the call's matrices (KEEP[3 (i - 1) + 1..3] = Q, K, V of
+** item i) while the kernel reads them, then the units; the results go
+** above those. */
+enum { OPTS_SLOT = 4, MASK_SLOT = 5, BIAS_SLOT = 6, KEEP_SLOT = 7, UNITS_SLOT = 8 };
 
-/* Reads the options at oi (0: none) into a, the mask and bias matrices, of
-** type dtype, into MASK_SLOT and BIAS_SLOT (pushes nothing; *M and *B are
-** those matrices or NULL: the caller takes their data of its type). Sets
-** *weights and *lse. */
-static void attnopts(lua_State *L, int oi, int dtype, lak_Attn *a, la_Mat **M, la_Mat **B,
-                     int *weights, int *lse) {
-  static const char *const keys[] = {"scale", "causal", "weights", "mask", "bias", "lse", NULL};
+/* the options of a call: every item and head has them */
+typedef struct Opts {
+  double scale;
+  int hasscale, causal, weights, lse, heads, batch;
+  la_Mat *M, *B;              /* mask, bias (of the call's type) or NULL */
+} Opts;
+
+/* Reads the options at oi (0: none) into o; the mask and bias matrices, of
+** type dtype, go into MASK_SLOT and BIAS_SLOT (pushes nothing). */
+static void attnopts(lua_State *L, int oi, int dtype, Opts *o) {
+  static const char *const keys[] = {"scale", "causal", "weights", "mask", "bias", "lse",
+                                     "heads", NULL};
   const char *F = la_fname(L);
-  int causal;
+  lua_Integer h;
   la_checkopts(L, oi, F, keys);
-  a->scale = la_optnum(L, oi, "scale", a->dk > 0 ? 1.0 / sqrt((double)a->dk) : 1.0, F);
-  causal = optcausal(L, oi);
-  a->causal = causal != 0;
-  a->coff = causal == 2 ? (long long)a->nk - a->nq : 0;
-  *weights = la_optbool(L, oi, "weights", 0, F);
-  *lse = la_optbool(L, oi, "lse", 0, F);
-  *M = optmat(L, oi, "mask", MASK_SLOT, dtype, a->nq, a->nk, &a->mrs, &a->mcs);
-  *B = optmat(L, oi, "bias", BIAS_SLOT, dtype, a->nq, a->nk, &a->brs, &a->bcs);
-  if (*M) checkmask(L, *M);
+  o->hasscale = oi && lua_getfield(L, oi, "scale") != LUA_TNIL;
+  if (oi) lua_pop(L, 1);
+  o->scale = la_optnum(L, oi, "scale", 1.0, F);
+  o->causal = optcausal(L, oi);
+  o->weights = la_optbool(L, oi, "weights", 0, F);
+  o->lse = la_optbool(L, oi, "lse", 0, F);
+  h = la_optint(L, oi, "heads", 1, F);
+  if (h < 1 || h > INT_MAX)
+    la_error(L, F, "option 'heads' must be a positive integer, got %I", h);
+  o->heads = (int)h;
+  o->M = optmat(L, oi, "mask", MASK_SLOT, dtype);
+  o->B = optmat(L, oi, "bias", BIAS_SLOT, dtype);
+  if (o->M) checkmask(L, o->M);
 }
 
 /* 1 when Q, K and V (1..3) are all float32 matrices: attention then runs
@@ -193,86 +193,246 @@ static int allfloat32(lua_State *L) {
   return 1;
 }
 
-/* The float32 run of attention: a's shapes and options with float32 data,
-** M and B the float32 mask and bias (or NULL) in their slots.
-** Pushes O [, A] [, lse], then the workspace. */
-static void attention32(lua_State *L, const lak_Attn *a, const la_Mat *Q, const la_Mat *K,
-                        const la_Mat *V, const la_Mat *M, const la_Mat *B, int weights,
-                        int wantlse, const char *F) {
-  lak_sAttn s;
-  la_Mat *O, *A = NULL, *lse = NULL;
-  memset(&s, 0, sizeof s);
-  s.nq = a->nq; s.nk = a->nk; s.dk = a->dk; s.dv = a->dv;
-  s.Q = Q->fdata; s.K = K->fdata; s.V = V->fdata;
-  s.ldq = Q->ld; s.ldk = K->ld; s.ldv = V->ld;
-  s.scale = a->scale; s.causal = a->causal; s.coff = a->coff;
-  s.mrs = a->mrs; s.mcs = a->mcs; s.brs = a->brs; s.bcs = a->bcs;
-  s.mask = M ? M->fdata : NULL;
-  s.bias = B ? B->fdata : NULL;
-  O = la_newt(L, F, s.nq, s.dv, LA_F32);
-  if (weights) A = la_newt(L, F, s.nq, s.nk, LA_F32);
-  if (wantlse) lse = la_newt(L, F, s.nq, 1, LA_F32);
-  if (!weights) {
-    int nt = openblas_get_num_threads();
-    nt = nt < 1 ? 1 : nt > LAK_ATTN_MAXTHREADS ? LAK_ATTN_MAXTHREADS : nt;
-    lak_sattention(&s, O->fdata, O->ld, lse ? lse->fdata : NULL,
-                   LA_KEPTWORK(L, float, lak_sattn_work(&s, nt)), nt);
+static const char *const QKV = "QKV";
+
+/* The batch's matrices into KEEP (pushes nothing): lists of one length, of
+** matrices of one type; returns the number of items and sets *dtype. */
+static int keepbatch(lua_State *L, const char *F, int *dtype) {
+  int n = (int)lua_rawlen(L, 1), i, j;
+  *dtype = LA_F64;
+  for (j = 2; j <= 3; j++) {
+    if (!lua_istable(L, j) || la_testany(L, j))
+      la_error(L, F, "Q is a list of matrices (a batch) but %c is not a list (got %s)",
+               QKV[j - 1], la_typename(L, j));
+    if ((int)lua_rawlen(L, j) != n)
+      la_error(L, F, "Q has %d items but %c has %d (the lists of a batch have one length)", n,
+               QKV[j - 1], (int)lua_rawlen(L, j));
+  }
+  for (i = 1; i <= n; i++)
+    for (j = 1; j <= 3; j++) {
+      la_Mat *M;
+      lua_rawgeti(L, j, i);
+      M = la_testany(L, -1);
+      if (!M) la_error(L, F, "%c[%d] is not a matrix (got %s)", QKV[j - 1], i,
+                       la_typename(L, -1));
+      if (M->flags & LA_CLOSED) la_error(L, F, "%c[%d] is a closed matrix", QKV[j - 1], i);
+      if (i == 1 && j == 1) *dtype = M->dtype;
+      if (M->dtype != *dtype)
+        la_error(L, F, "%c[%d] is %s but Q[1] is %s (a batch has one type)", QKV[j - 1], i,
+                 M->dtype == LA_F32 ? "float32" : "float64",
+                 *dtype == LA_F32 ? "float32" : "float64");
+      lua_rawseti(L, KEEP_SLOT, 3 * (i - 1) + j);
+    }
+  return n;
+}
+
+/* One call's Q, K, V (1..3, converted in their slots) into KEEP; returns
+** its type. */
+static int keepone(lua_State *L, const char *F) {
+  int j, f32 = allfloat32(L);
+  for (j = 1; j <= 3; j++) {
+    /* float32: la_checkany keeps them as they are (and refuses a closed one) */
+    if (f32) la_checkany(L, j, F);
+    else la_check(L, j, F);
+    lua_pushvalue(L, j);
+    lua_rawseti(L, KEEP_SLOT, j);
+  }
+  return f32 ? LA_F32 : LA_F64;
+}
+
+/* item i's matrices (KEEP anchors them) */
+typedef struct Item { la_Mat *Q, *K, *V; int dk, dv; } Item;
+
+static void getitem(lua_State *L, int i, Item *it, int heads) {
+  la_Mat **m[3];
+  int j;
+  m[0] = &it->Q; m[1] = &it->K; m[2] = &it->V;
+  for (j = 0; j < 3; j++) {
+    lua_rawgeti(L, KEEP_SLOT, 3 * (i - 1) + j + 1);
+    *m[j] = la_testany(L, -1);
+    lua_pop(L, 1);
+  }
+  it->dk = it->Q->cols / heads;
+  it->dv = it->V->cols / heads;
+}
+
+/* " (item i)" after a message about a batch's item, "" for one call */
+static const char *itemof(lua_State *L, const Opts *o, int i) {
+  if (!o->batch) return "";
+  return lua_pushfstring(L, " (item %d)", i);   /* on the stack until the error */
+}
+
+/* The mask's or bias's strides for item i (nq x nk): entry (i, j) at i *
+** rs + j * cs, from the matrix the kernel reads: an nq x nk matrix, a 1 x
+** nk row or an nq x 1 column (broadcasts). */
+static void fits(lua_State *L, const Opts *o, const la_Mat *M, const char *key, int i, int nq,
+                 int nk, ptrdiff_t *rs, ptrdiff_t *cs) {
+  if (M->rows == nq && M->cols == nk) { *rs = 1; *cs = M->ld; }
+  else if (M->rows == 1 && M->cols == nk) { *rs = 0; *cs = M->ld; }
+  else if (M->rows == nq && M->cols == 1) { *rs = 1; *cs = 0; }
+  else
+    la_error(L, la_fname(L), "%s is %dx%d, expected %dx%d (nq x nk), 1x%d or %dx1%s", key,
+             M->rows, M->cols, nq, nk, nk, nq, itemof(L, o, i));
+}
+
+/* Checks item i's shapes against each other, the heads and the options;
+** sets a (of item i's shapes and options, its data still NULL); returns
+** its number of units (heads that produce an element, else 0). */
+static int checkitem(lua_State *L, const Opts *o, int i, const Item *it, lak_Attn *a) {
+  const char *F = la_fname(L);
+  const la_Mat *m[3];
+  int j;
+  m[0] = it->Q; m[1] = it->K; m[2] = it->V;
+  for (j = 0; j < 3; j++)
+    if (m[j]->cols % o->heads != 0)
+      la_error(L, F, "%c is %dx%d: %d columns do not split into %d heads%s", QKV[j],
+               m[j]->rows, m[j]->cols, m[j]->cols, o->heads, itemof(L, o, i));
+  if (it->K->cols != it->Q->cols)
+    la_error(L, F, "Q is %dx%d but K is %dx%d (dk %d ~= %d)%s", it->Q->rows, it->Q->cols,
+             it->K->rows, it->K->cols, it->Q->cols, it->K->cols, itemof(L, o, i));
+  if (it->V->rows != it->K->rows)
+    la_error(L, F, "K has %d rows but V has %d (one value per key)%s", it->K->rows,
+             it->V->rows, itemof(L, o, i));
+  memset(a, 0, sizeof *a);
+  a->nq = it->Q->rows; a->nk = it->K->rows; a->dk = it->dk; a->dv = it->dv;
+  a->ldq = it->Q->ld; a->ldk = it->K->ld; a->ldv = it->V->ld;
+  a->scale = o->hasscale ? o->scale : a->dk > 0 ? 1.0 / sqrt((double)a->dk) : 1.0;
+  a->causal = o->causal != 0;
+  a->coff = o->causal == 2 ? (long long)a->nk - a->nq : 0;
+  if (o->M) fits(L, o, o->M, "mask", i, a->nq, a->nk, &a->mrs, &a->mcs);
+  if (o->B) fits(L, o, o->B, "bias", i, a->nq, a->nk, &a->brs, &a->bcs);
+  return a->nq > 0 && (a->dv > 0 || o->lse || (o->weights && a->nk > 0)) ? o->heads : 0;
+}
+
+/* item i's results: pushes O [, A] [, lse] (O nq x (heads dv), A nq x
+** (heads nk), lse nq x heads); a batch's go into its result lists, at
+** `lists` (Os), then As and lses, and nothing stays pushed */
+typedef struct Out { la_Mat *O, *A, *lse; } Out;
+
+static void newout(lua_State *L, const Opts *o, int dtype, int i, int lists, const lak_Attn *a,
+                   Out *r) {
+  const char *F = la_fname(L);
+  r->O = la_newt(L, F, a->nq, (lua_Integer)o->heads * a->dv, dtype);
+  r->A = o->weights ? la_newt(L, F, a->nq, (lua_Integer)o->heads * a->nk, dtype) : NULL;
+  r->lse = o->lse ? la_newt(L, F, a->nq, o->heads, dtype) : NULL;
+  if (!o->batch) return;
+  if (o->lse) lua_rawseti(L, lists + 1 + o->weights, i);
+  if (o->weights) lua_rawseti(L, lists + 1, i);
+  lua_rawseti(L, lists, i);
+}
+
+/* Head hd of an item as unit u of units (lak_AttnUnit or lak_sAttnUnit by
+** dtype): a, with the head's column blocks of Q, K, V, O and lse. */
+static void setunit(void *units, size_t u, int dtype, const lak_Attn *a, const Item *it,
+                    const Opts *o, const Out *r, int hd) {
+  size_t q = (size_t)hd * it->dk, v = (size_t)hd * it->dv;
+  if (dtype == LA_F32) {
+    lak_sAttnUnit *x = (lak_sAttnUnit *)units + u;
+    lak_sAttn *s = &x->a;
+    memset(s, 0, sizeof *s);
+    s->nq = a->nq; s->nk = a->nk; s->dk = a->dk; s->dv = a->dv;
+    s->ldq = a->ldq; s->ldk = a->ldk; s->ldv = a->ldv;
+    s->scale = (float)a->scale; s->causal = a->causal; s->coff = a->coff;
+    s->mrs = a->mrs; s->mcs = a->mcs; s->brs = a->brs; s->bcs = a->bcs;
+    s->Q = it->Q->fdata + q * a->ldq; s->K = it->K->fdata + q * a->ldk;
+    s->V = it->V->fdata + v * a->ldv;
+    s->mask = o->M ? o->M->fdata : NULL;
+    s->bias = o->B ? o->B->fdata : NULL;
+    x->O = r->O->fdata + v * r->O->ld; x->ldo = r->O->ld;
+    x->lse = r->lse ? r->lse->fdata + (size_t)hd * r->lse->ld : NULL;
   } else {
-    float *mx = LA_SCRATCH(L, float, 2 * (size_t)(s.nk > 0 ? s.nq : 0));
-    lak_sattention_weights(&s, O->fdata, O->ld, A->fdata, A->ld, lse ? lse->fdata : NULL,
-                           mx, mx + s.nq);
+    lak_AttnUnit *x = (lak_AttnUnit *)units + u;
+    x->a = *a;
+    x->a.Q = it->Q->data + q * a->ldq; x->a.K = it->K->data + q * a->ldk;
+    x->a.V = it->V->data + v * a->ldv;
+    x->a.mask = o->M ? o->M->data : NULL;
+    x->a.bias = o->B ? o->B->data : NULL;
+    x->O = r->O->data + v * r->O->ld; x->ldo = r->O->ld;
+    x->lse = r->lse ? r->lse->data + (size_t)hd * r->lse->ld : NULL;
   }
 }
 
-/* attention(Q, K, V [, opts]) -> O [, A] [, lse]: O = softmax(Q K^T * scale) V,
-** in float32 when Q, K and V are float32 */
-static int l_attention(lua_State *L) {
-  const char *F = la_fname(L);
-  int f32 = allfloat32(L);
-  /* float32: la_checkany keeps them as they are (and refuses a closed one) */
-  la_Mat *Q = f32 ? la_checkany(L, 1, F) : la_check(L, 1, F);
-  la_Mat *K = f32 ? la_checkany(L, 2, F) : la_check(L, 2, F);
-  la_Mat *V = f32 ? la_checkany(L, 3, F) : la_check(L, 3, F), *O, *A = NULL, *lse = NULL;
-  la_Mat *M, *B;
-  lak_Attn a;
-  int oi = lua_isnoneornil(L, OPTS_SLOT) ? 0 : OPTS_SLOT, weights, wantlse;
-  if (oi && (!lua_istable(L, oi) || la_test(L, oi)))
-    la_typeerror(L, F, OPTS_SLOT, "options table");
-  if (K->cols != Q->cols)
-    la_error(L, F, "Q is %dx%d but K is %dx%d (dk %d ~= %d)", Q->rows, Q->cols,
-             K->rows, K->cols, Q->cols, K->cols);
-  if (V->rows != K->rows)
-    la_error(L, F, "K has %d rows but V has %d (one value per key)", K->rows, V->rows);
-  memset(&a, 0, sizeof a);
-  a.nq = Q->rows; a.nk = K->rows; a.dk = Q->cols; a.dv = V->cols;
-  a.Q = Q->data; a.K = K->data; a.V = V->data;   /* NULL when f32: attention32 sets them */
-  a.ldq = Q->ld; a.ldk = K->ld; a.ldv = V->ld;
-  lua_settop(L, BIAS_SLOT);              /* reserves MASK_SLOT and BIAS_SLOT */
-  attnopts(L, oi, f32 ? LA_F32 : LA_F64, &a, &M, &B, &weights, &wantlse);
-  if (f32) {
-    attention32(L, &a, Q, K, V, M, B, weights, wantlse, F);
-    la_keepwork(L, -1);
-    lua_pop(L, 1);                       /* the workspace */
-    return 1 + weights + wantlse;
-  }
-  a.mask = M ? M->data : NULL;
-  a.bias = B ? B->data : NULL;
-  O = la_new(L, F, a.nq, a.dv);          /* pushes O [, A] [, lse], then the workspace */
-  if (weights) A = la_new(L, F, a.nq, a.nk);
-  if (wantlse) lse = la_new(L, F, a.nq, 1);
-  if (!weights) {
-    int nt = openblas_get_num_threads();
-    nt = nt < 1 ? 1 : nt > LAK_ATTN_MAXTHREADS ? LAK_ATTN_MAXTHREADS : nt;
-    lak_attention(&a, O->data, O->ld, lse ? lse->data : NULL,
-                  LA_KEPTWORK(L, double, lak_attn_work(&a, nt)), nt);
+/* with the weights: every head of the item one after another (A's column
+** blocks have ld nq, as the kernel needs) */
+static void weights(lua_State *L, int dtype, const lak_Attn *a, const Item *it, const Opts *o,
+                    const Out *r) {
+  union { lak_AttnUnit d; lak_sAttnUnit s; } x;
+  size_t n = (size_t)(a->nk > 0 ? a->nq : 0), nk = (size_t)a->nk;
+  int hd;
+  if (dtype == LA_F32) {
+    float *mx = LA_SCRATCH(L, float, 2 * n);
+    for (hd = 0; hd < o->heads; hd++) {
+      setunit(&x, 0, dtype, a, it, o, r, hd);
+      lak_sattention_weights(&x.s.a, x.s.O, x.s.ldo, r->A->fdata + hd * nk * r->A->ld,
+                             r->A->ld, x.s.lse, mx, mx + n);
+    }
   } else {
-    double *mx = la_scratch(L, 2 * (size_t)(a.nk > 0 ? a.nq : 0));
-    lak_attention_weights(&a, O->data, O->ld, A->data, A->ld, lse ? lse->data : NULL,
-                          mx, mx + a.nq);
+    double *mx = la_scratch(L, 2 * n);
+    for (hd = 0; hd < o->heads; hd++) {
+      setunit(&x, 0, dtype, a, it, o, r, hd);
+      lak_attention_weights(&x.d.a, x.d.O, x.d.ldo, r->A->data + hd * nk * r->A->ld,
+                            r->A->ld, x.d.lse, mx, mx + n);
+    }
+  }
+  lua_pop(L, 1);
+}
+
+/* the units on la.threads() threads (pushes nothing) */
+static void rununits(lua_State *L, int dtype, const void *units, int nu) {
+  int nt = openblas_get_num_threads();
+  nt = nt < 1 ? 1 : nt > LAK_ATTN_MAXTHREADS ? LAK_ATTN_MAXTHREADS : nt;
+  if (dtype == LA_F32) {
+    const lak_sAttnUnit *u = (const lak_sAttnUnit *)units;
+    lak_sattn_units(u, nu, LA_KEPTWORK(L, float, lak_sattn_units_work(u, nu, nt)), nt);
+  } else {
+    const lak_AttnUnit *u = (const lak_AttnUnit *)units;
+    lak_attn_units(u, nu, LA_KEPTWORK(L, double, lak_attn_units_work(u, nu, nt)), nt);
   }
   la_keepwork(L, -1);
   lua_pop(L, 1);                         /* the workspace */
-  return 1 + weights + wantlse;          /* O [, A] [, lse] */
+}
+
+/* attention(Q, K, V [, opts]) -> O [, A] [, lse]: O = softmax(Q K^T * scale)
+** V, in float32 when Q, K and V are float32; with opts.heads, each head's
+** column blocks; with lists of matrices, lists of results (a batch). The
+** checks, then the results and units, then the kernels. */
+static int l_attention(lua_State *L) {
+  const char *F = la_fname(L);
+  int oi = lua_isnoneornil(L, OPTS_SLOT) ? 0 : OPTS_SLOT, n, i, hd, dtype, lists = 0;
+  size_t nu = 0, u = 0;
+  Opts o;
+  Item it;
+  lak_Attn a;
+  Out r;
+  void *units;
+  if (oi && (!lua_istable(L, oi) || la_test(L, oi)))
+    la_typeerror(L, F, OPTS_SLOT, "options table");
+  o.batch = la_isbatch(L, 1, 1);
+  lua_settop(L, KEEP_SLOT);              /* reserves MASK_SLOT, BIAS_SLOT and KEEP_SLOT */
+  lua_newtable(L);
+  lua_replace(L, KEEP_SLOT);
+  n = o.batch ? keepbatch(L, F, &dtype) : (dtype = keepone(L, F), 1);
+  attnopts(L, oi, dtype, &o);
+  for (i = 1; i <= n; i++) {
+    getitem(L, i, &it, o.heads);
+    nu += (size_t)checkitem(L, &o, i, &it, &a);
+    if (nu > INT_MAX) la_error(L, F, "more than %d heads in the batch", INT_MAX);
+  }
+  units = la_alloc(L, o.weights ? 0 : nu,
+                   dtype == LA_F32 ? sizeof(lak_sAttnUnit) : sizeof(lak_AttnUnit));
+  if (o.batch) {                         /* Os [, As] [, lses] */
+    lists = UNITS_SLOT + 1;
+    for (i = 0; i < 1 + o.weights + o.lse; i++) lua_createtable(L, n, 0);
+  }
+  for (i = 1; i <= n; i++) {
+    getitem(L, i, &it, o.heads);
+    if (checkitem(L, &o, i, &it, &a) == 0) { newout(L, &o, dtype, i, lists, &a, &r); continue; }
+    newout(L, &o, dtype, i, lists, &a, &r);
+    if (o.weights) weights(L, dtype, &a, &it, &o, &r);
+    else for (hd = 0; hd < o.heads; hd++) setunit(units, u++, dtype, &a, &it, &o, &r, hd);
+  }
+  if (u > 0) rununits(L, dtype, units, (int)u);
+  return 1 + o.weights + o.lse;          /* O [, A] [, lse], or their lists */
 }
 
 /* An nq x 1 log-sum-exp argument (la_checkargany: either type). */

@@ -272,22 +272,6 @@ static int m_tostring(lua_State *L) {
 
 /* ------------------------------------------------------------ lstsq, nnls */
 
-/* A Lua list of problems at 1: its first item is a matrix or a table of
-** rows (a table whose first item is a table) */
-static int isbatch(lua_State *L) {
-  int r;
-  if (!lua_istable(L, 1) || la_testany(L, 1)) return 0;
-  lua_rawgeti(L, 1, 1);
-  r = la_testany(L, -1) != NULL;
-  if (!r && lua_istable(L, -1)) {
-    lua_rawgeti(L, -1, 1);
-    r = lua_istable(L, -1);
-    lua_pop(L, 1);
-  }
-  lua_pop(L, 1);
-  return r;
-}
-
 /* float32 when every matrix of the lists at 1 and 2 is float32 (tables do
 ** not vote), else float64: la_argtype's rule over the batch */
 static int batchtype(lua_State *L, int nb) {
@@ -337,7 +321,7 @@ static int lstsq_batch(lua_State *L, const char *F) {
 ** for mixed types) through the d routines. lstsq(As, bs [, opts]): a
 ** batch (lstsq_batch). */
 static int l_lstsq(lua_State *L) {
-  if (isbatch(L)) return lstsq_batch(L, la_fname(L));
+  if (la_isbatch(L, 1, 0)) return lstsq_batch(L, la_fname(L));
   return la_argtype(L, 1, 2) == LA_F32 ? l_lstsq_s(L) : l_lstsq_d(L);
 }
 

@@ -328,6 +328,24 @@ la_Mat *la_checkargt(lua_State *L, int idx, const char *fname, int argno, int dt
   return checkarg(L, idx, fname, argno, dtype);
 }
 
+/* A batch at stack index idx: a Lua list (not a matrix) whose first item
+** is a matrix or a table of rows (a table whose first item is a table);
+** with empty = 1, also an empty list. Pushes nothing. */
+int la_isbatch(lua_State *L, int idx, int empty) {
+  int r;
+  if (!lua_istable(L, idx) || la_testany(L, idx)) return 0;
+  if (empty && lua_rawlen(L, idx) == 0) return 1;
+  lua_rawgeti(L, idx, 1);
+  r = la_testany(L, -1) != NULL;
+  if (!r && lua_istable(L, -1)) {
+    lua_rawgeti(L, -1, 1);
+    r = lua_istable(L, -1);
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
+  return r;
+}
+
 /* NumPy's rule for the result type of the matrices at first..first+n-1:
 ** float32 when at least one is a float32 matrix and none a float64 one
 ** (Lua tables and numbers do not vote, as numbers do not promote). */

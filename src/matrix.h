@@ -100,6 +100,9 @@ la_Mat *la_checkargt(lua_State *L, int idx, const char *fname, int argno, int dt
 ** is a float32 matrix and none a float64 one (tables and numbers do not
 ** vote); an entry point picks its float32 or float64 pass by it */
 int la_argtype(lua_State *L, int first, int n);
+/* a Lua list of matrices (or of tables of rows) at idx: a batch; with
+** empty = 1 an empty list is one too */
+int la_isbatch(lua_State *L, int idx, int empty);
 /* The entry point l_name of a function written once (generate.h): runs
 ** l_name_s or l_name_d by la_argtype over its first nmat arguments. */
 #define LA_TYPED(name, nmat) static int l_##name(lua_State *L) { \

@@ -426,33 +426,33 @@ function la.multihead_attention(X, Wq, Wk, Wv, Wo, heads, opts)
   if b.bq then Q = Q + b.bq end
   if b.bk then K = K + b.bk end
   if b.bv then V = V + b.bv end
-  local nq, nk, dk, dv = Q:rows(), K:rows(), compat.idiv(d, heads), compat.idiv(dvt, heads)
+  local nq, nk = Q:rows(), K:rows()
   local avg = opts.average_attn_weights
-  local aopts = {scale = opts.scale, causal = opts.causal, mask = opts.mask, bias = opts.bias,
-                 weights = opts.weights or avg}
-  local function head(h)
-    return under(F, attention)(
-      Q:sub(1, nq, (h - 1) * dk + 1, h * dk), K:sub(1, nk, (h - 1) * dk + 1, h * dk),
-      V:sub(1, nk, (h - 1) * dv + 1, h * dv), aopts)
-  end
+  -- one call for every head: they read their column blocks of Q, K and V
+  -- and run in parallel on la.threads() threads
+  local O, A = under(F, attention)(Q, K, V, {scale = opts.scale, causal = opts.causal,
+    mask = opts.mask, bias = opts.bias, weights = opts.weights or avg, heads = heads})
+  local function weights(h) return A:sub(1, nq, (h - 1) * nk + 1, h * nk) end
   if nq == 0 and not (opts.weights and not avg) then
-    -- no query: every head's result is empty; one head checks the options,
-    -- and up to 2^31-1 heads are not visited one by one for nothing
-    -- (per-head weights still are: a table of that many is what was asked)
-    head(1)
+    -- no query: every head's result is empty, and up to 2^31-1 heads are
+    -- not visited one by one for nothing (per-head weights still are: a
+    -- table of that many is what was asked)
     local out = la.zeros(0, Wo:cols(), {dtype = t})
     if avg then return out, la.zeros(0, nk, {dtype = t}) end
     return out
   end
-  local outs, ws, mean = {}, {}, nil
-  for h = 1, heads do
-    outs[h], ws[h] = head(h)
-    if avg then mean = mean and mean + ws[h] or ws[h]; ws[h] = nil end
-  end
-  local out = la.hstack(outs) * Wo
+  local out = O * Wo
   if b.bo then out = out + b.bo end
-  if avg then return out, mean / heads end
-  if opts.weights then return out, ws end
+  if avg then
+    local mean = weights(1):copy()
+    for h = 2, heads do mean = mean + weights(h) end
+    return out, mean / heads
+  end
+  if opts.weights then
+    local ws = {}
+    for h = 1, heads do ws[h] = weights(h):copy() end
+    return out, ws
+  end
   return out
 end
 

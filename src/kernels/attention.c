@@ -181,6 +181,39 @@ void lak_parallel(int nb, int nthreads, lak_BlockFn fn, const void *ctx, char *w
   parallel_blocks(nb, nthreads, fn, ctx, work, wbytes);
 }
 
+/* ---- units: independent computations (attention's (batch item, head)
+** pairs) shared over threads; the interface is in kernels.h */
+
+int lak_units_inner(int nunits, int nthreads) {
+  return nunits >= nthreads || nthreads <= 1 ? 1 : nthreads;
+}
+
+int lak_units_slices(int nunits, int nthreads) {
+  int n = nunits < nthreads ? nunits : nthreads;
+  if (lak_units_inner(nunits, nthreads) > 1) return 1;
+  if (n > LAK_ATTN_MAXTHREADS) n = LAK_ATTN_MAXTHREADS;
+  return n < 1 ? 1 : n;
+}
+
+typedef struct Units { lak_UnitFn fn; const void *ctx; } Units;
+
+static void unit_block(const void *ctx, int b, void *work) {
+  const Units *u = (const Units *)ctx;
+  u->fn(u->ctx, b, work, 1);
+}
+
+void lak_units(int nunits, int nthreads, lak_UnitFn fn, const void *ctx, char *work,
+               size_t wbytes) {
+  int inner = lak_units_inner(nunits, nthreads), u;
+  Units units;
+  if (inner > 1) {            /* fewer units than threads: each on all threads */
+    for (u = 0; u < nunits; u++) fn(ctx, u, work, inner);
+    return;
+  }
+  units.fn = fn; units.ctx = ctx;
+  parallel_blocks(nunits, nthreads, unit_block, &units, work, wbytes);
+}
+
 /* ---- the AVX-512 kernel (attention_simd_gen.h), chosen at run time;
 ** -DLAK_NO_SIMD leaves it out (then la.config().attention is "gemm") */
 

@@ -273,6 +273,46 @@ void LAK(attention)(const LAK(Attn) *a, LAK_REAL *O, int ldo, LAK_REAL *lse, LAK
   else LAK(fused)(a, O, ldo, lse, work, nthreads);
 }
 
+/* lak_units' unit: attention u of the list on `inner` threads */
+static void LAK(unit)(const void *ctx, int u, void *work, int inner) {
+  const LAK(AttnUnit) *x = (const LAK(AttnUnit) *)ctx + u;
+  LAK(attention)(&x->a, x->O, x->ldo, x->lse, (LAK_REAL *)work, inner);
+}
+
+/* one slice of lak_units' work, in elements: 64-byte multiples */
+static size_t LAK(unit_slice)(const LAK(AttnUnit) *u, int n, int nthreads) {
+  int inner = lak_units_inner(n, nthreads), i;
+  size_t most = 0, w, pad = 64 / sizeof(LAK_REAL);
+  for (i = 0; i < n; i++) {
+    w = LAK(attn_work)(&u[i].a, inner);
+    if (w > most) most = w;
+  }
+  return (most + pad - 1) / pad * pad;
+}
+
+/* Below this many multiply-adds in all units, one thread: starting a
+** helper thread (~20 us) would cost more than it saves. */
+#define UNITS_MINWORK 262144.0
+
+static int LAK(units_threads)(const LAK(AttnUnit) *u, int n, int nthreads) {
+  double w = 0;
+  int i;
+  for (i = 0; i < n && w < UNITS_MINWORK; i++)
+    w += (double)u[i].a.nq * u[i].a.nk * ((double)u[i].a.dk + u[i].a.dv);
+  return w < UNITS_MINWORK ? 1 : nthreads;
+}
+
+size_t LAK(attn_units_work)(const LAK(AttnUnit) *u, int n, int nthreads) {
+  nthreads = LAK(units_threads)(u, n, nthreads);
+  return (size_t)lak_units_slices(n, nthreads) * LAK(unit_slice)(u, n, nthreads);
+}
+
+void LAK(attn_units)(const LAK(AttnUnit) *u, int n, LAK_REAL *work, int nthreads) {
+  nthreads = LAK(units_threads)(u, n, nthreads);
+  lak_units(n, nthreads, LAK(unit), u, (char *)work,
+            LAK(unit_slice)(u, n, nthreads) * sizeof(LAK_REAL));
+}
+
 void LAK(attn_combine)(int nq, int dv, const LAK_REAL *O1, int ld1, const LAK_REAL *lse1,
                       const LAK_REAL *O2, int ld2, const LAK_REAL *lse2, LAK_REAL *O, int ldo,
                       LAK_REAL *lse) {
@@ -348,3 +388,4 @@ void LAK(attention_weights)(const LAK(Attn) *a, LAK_REAL *O, int ldo, LAK_REAL *
 #undef SIMD_LOG2E
 #endif
 #undef GEMM_WORK
+#undef UNITS_MINWORK

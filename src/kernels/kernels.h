@@ -181,6 +181,28 @@ typedef void (*lak_BlockFn)(const void *ctx, int b, void *work);
 void lak_parallel(int nb, int nthreads, lak_BlockFn fn, const void *ctx, char *work,
                   size_t wbytes);
 
+/* Units: n independent computations (attention's (batch item, head) pairs,
+** forward or backward) on up to nthreads threads, each unit's arithmetic the
+** same whatever nthreads is. Unit u runs as fn(ctx, u, work, inner), where
+** inner is the number of threads the unit may use itself (lak_units_inner:
+** nthreads when there are fewer units than threads, which then run one
+** after another each on all threads; else 1, and the units are shared out
+** over the threads, the caller's included, with OpenBLAS on one thread).
+** The caller sizes wbytes as the most any unit needs on `inner` threads
+** (rounded up to keep alignment), and work as lak_units_slices(n, nthreads)
+** * wbytes: slice t (work + t * wbytes) is thread t's, used by one unit at
+** a time. fn must not fail; units must not write to the same memory. A
+** unit given inner > 1 shares its own blocks out with lak_parallel (as
+** lak_attention does with its query blocks); its arithmetic must not depend
+** on inner. Example: lak_attn_units (attention_gen.h), which also runs
+** everything on one thread below a total work where a thread costs more
+** than it saves. */
+typedef void (*lak_UnitFn)(const void *ctx, int u, void *work, int inner);
+int lak_units_inner(int nunits, int nthreads);
+int lak_units_slices(int nunits, int nthreads);
+void lak_units(int nunits, int nthreads, lak_UnitFn fn, const void *ctx, char *work,
+               size_t wbytes);
+
 /* Elementwise math functions, see lak_unary. */
 typedef enum {
   LAK_EXP, LAK_LOG, LAK_LOG1P, LAK_EXPM1, LAK_SQRT, LAK_ABS, LAK_SIGN,

@@ -58,6 +58,18 @@ typedef struct LAK(Attn) {
 size_t LAK(attn_work)(const LAK(Attn) *a, int nthreads);
 void LAK(attention)(const LAK(Attn) *a, LAK_REAL *O, int ldo, LAK_REAL *lse,
                     LAK_REAL *work, int nthreads);
+/* A list of attentions (a batch of heads: each head's Q, K, V, O and lse
+** are column blocks of the caller's matrices, read through their ld's),
+** run as lak_units' units on up to nthreads threads, each unit's result
+** bitwise the same whatever nthreads is. work: lak_attn_units_work(u, n,
+** nthreads) elements. */
+typedef struct LAK(AttnUnit) {
+  LAK(Attn) a;
+  LAK_REAL *O, *lse;          /* lse may be NULL */
+  int ldo;
+} LAK(AttnUnit);
+size_t LAK(attn_units_work)(const LAK(AttnUnit) *u, int n, int nthreads);
+void LAK(attn_units)(const LAK(AttnUnit) *u, int n, LAK_REAL *work, int nthreads);
 /* materialized: A (nq x nk, lda = nq) receives the weights; mx, sum: nq
 ** elements each; lse as above */
 void LAK(attention_weights)(const LAK(Attn) *a, LAK_REAL *O, int ldo, LAK_REAL *A,
