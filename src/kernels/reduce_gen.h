@@ -256,6 +256,7 @@ double LAK(fro)(size_t m, size_t n, const LAK_REAL *a, size_t lda, ptrdiff_t s) 
   double ss = 0.0, big = 0.0, c;
   size_t j;
   int e;
+  if (m == 0 || n == 0) return 0.0;
   for (j = 0; j < n; j++) ss += LAK(lsumsq)(m, a + j * lda, s, 1.0);
   if (!LAK_DOUBLE || (ss >= 0x1p-968 && ss <= DBL_MAX) || isnan(ss)) return sqrt(ss);
   for (j = 0; j < n; j++) {
@@ -263,10 +264,11 @@ double LAK(fro)(size_t m, size_t n, const LAK_REAL *a, size_t lda, ptrdiff_t s) 
     if (!(b <= big)) big = b;
   }
   if (isinf(big) || isnan(big) || big == 0.0) return big;
-  e = ilogb(big);
-  c = ldexp(1.0, -e);
+  e = -ilogb(big);                     /* 2^e: 2^1023 at most (big subnormal) */
+  if (e > 1023) e = 1023;
+  c = ldexp(1.0, e);
   for (ss = 0.0, j = 0; j < n; j++) ss += LAK(lsumsq)(m, a + j * lda, s, c);
-  return ldexp(sqrt(ss), e);
+  return ldexp(sqrt(ss), -e);
 }
 
 static double LAK(nrm2)(size_t n, const LAK_REAL *x, ptrdiff_t s) { return LAK(fro)(n, 1, x, n, s); }
