@@ -16,17 +16,18 @@
 
 /* induced 1- or inf-norm (largest absolute column or row sum), or with
 ** wantmin the smallest (NumPy's ord -1 and -inf); NaN propagates; A of
-** either type, summed in double */
+** either type, summed in double (columns: lak_vnorm's pairwise 1-norm;
+** rows: lak_rowsum, a column at a time) */
 static double mnorm1(lua_State *L, const la_Mat *A, int byrow, int wantmin) {
   double *acc, best;
-  int j, k, nk = byrow ? A->rows : A->cols;
-  size_t i;
-  acc = la_scratch(L, (size_t)nk);
-  for (k = 0; k < nk; k++) acc[k] = 0.0;
-  for (j = 0; j < A->cols; j++) {
-    la_Line l = la_line(A, 1, j);
-    for (i = 0; i < l.n; i++) acc[byrow ? i : (size_t)j] += fabs(LA_LX(l, i));
-  }
+  int k, nk = byrow ? A->rows : A->cols;
+  acc = la_scratch(L, (size_t)nk + (byrow ? (size_t)nk : 0));
+  if (!byrow)
+    for (k = 0; k < nk; k++) acc[k] = la_lnorm(la_line(A, 1, k), 1.0);
+  else if (A->dtype == LA_F32)
+    lak_srowsum(LAK_RABS, (size_t)nk, (size_t)A->cols, A->fdata, A->ld, NULL, acc, acc + nk);
+  else
+    lak_rowsum(LAK_RABS, (size_t)nk, (size_t)A->cols, A->data, A->ld, NULL, acc, acc + nk);
   best = acc[0];
   for (k = 0; k < nk; k++) {
     if (isnan(acc[k])) { best = acc[k]; break; }
@@ -36,20 +37,23 @@ static double mnorm1(lua_State *L, const la_Mat *A, int byrow, int wantmin) {
   return best;
 }
 
-/* dlange's max-abs (c = 'M') or Frobenius ('F') norm of A; of a float32 A
-** the largest |entry| exactly, and the Frobenius norm from its columns'
-** 2-norms (squares of floats summed in double) */
+/* The max-abs (c = 'M') or Frobenius ('F') norm of A: dlange's 'M' for
+** float64, the largest |entry| of a float32 A exactly; the Frobenius norm
+** by lak_fro (one pass, rescaled only past overflow or underflow) */
 static double lange(char c, const la_Mat *A) {
   double r = 0.0;
   int j;
+  if (c == 'F')
+    return A->dtype == LA_F32 ? lak_sfro((size_t)A->rows, (size_t)A->cols, A->fdata, A->ld, 1)
+                              : lak_fro((size_t)A->rows, (size_t)A->cols, A->data, A->ld, 1);
   if (A->dtype == LA_F64)
     return LAPACKE_dlange_work(LAPACK_COL_MAJOR, c, A->rows, A->cols, A->data, A->ld, NULL);
   for (j = 0; j < A->cols && A->rows > 0; j++) {
-    double x = la_lnorm(la_line(A, 1, j), c == 'M' ? HUGE_VAL : 2.0);
+    double x = la_lnorm(la_line(A, 1, j), HUGE_VAL);
     if (isnan(x)) return x;
-    r = c == 'M' ? (x > r ? x : r) : r + x * x;
+    r = x > r ? x : r;
   }
-  return c == 'M' ? r : sqrt(r);
+  return r;
 }
 
 /* Singular-value norms: 2 (largest), -2 (smallest), nuclear (sum, in
@@ -108,10 +112,27 @@ static Ord normord(lua_State *L, int arg, const char *fname, double *p) {
 }
 
 /* the p-norm of each line of A along dim (1: each column, a 1 x n row; 2:
-** each row, an m x 1 column), of A's type (pushes 1) */
+** each row, an m x 1 column), of A's type (pushes 1). Rows' 1- and
+** 2-norms a column at a time (lak_rowsum); a row whose sum of squares
+** left [2^-968, DBL_MAX] again as a line (lak_vnorm's rescaled pass). */
 static void linenorms(lua_State *L, const char *fname, const la_Mat *A, double p, int dim) {
   int k, nk = dim == 1 ? A->cols : A->rows;
   la_Mat *R = la_newt(L, fname, dim == 1 ? 1 : A->rows, dim == 1 ? A->cols : 1, A->dtype);
+  if (dim == 2 && A->rows > 1 && (p == 1 || p == 2)) {
+    size_t m = (size_t)A->rows;
+    double *w = la_scratch(L, 2 * m), x;
+    lak_Rows op = p == 1 ? LAK_RABS : LAK_RSQ;
+    if (A->dtype == LA_F32) lak_srowsum(op, m, (size_t)A->cols, A->fdata, A->ld, NULL, w, w + m);
+    else lak_rowsum(op, m, (size_t)A->cols, A->data, A->ld, NULL, w, w + m);
+    for (k = 0; k < nk; k++) {
+      x = p == 1 ? w[k] : sqrt(w[k]);
+      if (p == 2 && !(w[k] >= 0x1p-968 && w[k] <= DBL_MAX) && A->dtype == LA_F64)
+        x = la_lnorm(la_line(A, 2, k), 2.0);
+      la_put(R, k, 0, x);
+    }
+    lua_pop(L, 1);
+    return;
+  }
   for (k = 0; k < nk; k++)
     la_put(R, dim == 1 ? 0 : k, dim == 1 ? k : 0, la_lnorm(la_line(A, dim, k), p));
 }

@@ -31,6 +31,46 @@ static double reduce(int r, la_Line l, double ddof) {
   return la_lreduce(r, l, ddof);
 }
 
+/* R (m x 1) = the reduction r of each row of A (dim 2, n = A's columns >
+** 0 unless r is a sum or product), a column of A at a time (lak_rowsum,
+** lak_rowext) rather than a strided line per row */
+static void byrows(lua_State *L, int r, const la_Mat *A, la_Mat *R, double ddof) {
+  size_t m = (size_t)A->rows, n = (size_t)A->cols, i;
+  double *out = la_scratch(L, 4 * m), *t = out + m, *c = t + m, *z = c + m, x;
+  int f = A->dtype == LA_F32, arg = r == R_ARGMIN || r == R_ARGMAX;
+  if (arg || r == LAK_MIN || r == LAK_MAX || r == R_PTP) {
+    int max = r == LAK_MAX || r == R_ARGMAX || r == R_PTP;
+    if (f) lak_srowext(max, m, n, A->fdata, A->ld, (float *)out, arg ? (float *)t : NULL,
+                         (float *)z);
+    else lak_rowext(max, m, n, A->data, A->ld, out, arg ? t : NULL, z);
+    if (r == R_PTP) {
+      if (f) lak_srowext(0, m, n, A->fdata, A->ld, (float *)c, NULL, (float *)z);
+      else lak_rowext(0, m, n, A->data, A->ld, c, NULL, z);
+    }
+    for (i = 0; i < m; i++) {
+      if (arg) x = (f ? (double)((float *)t)[i] : t[i]) + 1;
+      else if (f) x = (double)((float *)out)[i] - (r == R_PTP ? (double)((float *)c)[i] : 0.0);
+      else x = out[i] - (r == R_PTP ? c[i] : 0.0);
+      la_put(R, (int)i, 0, x);
+    }
+  } else {
+    lak_Rows op = r == LAK_PROD ? LAK_RPROD : LAK_RSUM;
+    if (f) lak_srowsum(op, m, n, A->fdata, A->ld, NULL, out, t);
+    else lak_rowsum(op, m, n, A->data, A->ld, NULL, out, t);
+    if (r == LAK_VAR || r == LAK_STD) {
+      for (i = 0; i < m; i++) c[i] = out[i] / (double)n;
+      if (f) lak_srowsum(LAK_RDEV, m, n, A->fdata, A->ld, c, out, t);
+      else lak_rowsum(LAK_RDEV, m, n, A->data, A->ld, c, out, t);
+    }
+    for (i = 0; i < m; i++) {
+      x = r == LAK_MEAN ? out[i] / (double)n : r == LAK_VAR || r == LAK_STD ?
+          out[i] / ((double)n - ddof) : out[i];
+      la_put(R, (int)i, 0, r == LAK_STD ? sqrt(x) : x);
+    }
+  }
+  lua_pop(L, 1);
+}
+
 static const char *const ddof_keys[] = {"ddof", NULL};
 
 /* ddof option of var and std: a number in [0, count) */
@@ -75,6 +115,7 @@ static int reduction(lua_State *L, const char *fname, int r) {
   nk = dim == 1 ? A->cols : A->rows;
   R = la_newt(L, fname, dim == 1 ? 1 : A->rows, dim == 1 ? A->cols : 1,
               index ? LA_F64 : A->dtype);
+  if (dim == 2 && A->rows > 1 && (A->dtype == LA_F64 || A->cols <= 16777216)) { byrows(L, r, A, R, ddof); return 1; }
   for (k = 0; k < nk; k++) la_put(R, dim == 1 ? 0 : k, dim == 1 ? k : 0,
                                   reduce(r, la_line(A, dim, k), ddof));
   return 1;

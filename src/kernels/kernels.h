@@ -222,6 +222,9 @@ typedef enum { LAK_SUM, LAK_PROD, LAK_MEAN, LAK_MIN, LAK_MAX, LAK_VAR, LAK_STD }
 
 /* Running scans of a line, see lak_scan. */
 typedef enum { LAK_CUMSUM, LAK_CUMPROD, LAK_CUMMIN, LAK_CUMMAX } lak_Scan;
+/* What lak_rowsum accumulates along each row: x, |x|, x^2, (x - c_i)^2,
+** the product. */
+typedef enum { LAK_RSUM, LAK_RABS, LAK_RSQ, LAK_RDEV, LAK_RPROD } lak_Rows;
 
 /* 10^n for n >= 0 as NumPy's round computes it (exact to 1e8, then
 ** multiplied by 10 again and again: the factor np.round(x, n) uses) */

@@ -18,21 +18,159 @@
     for (; i < n; i++) a0 += term(i); \
     return (a0 + a1) + (a2 + a3); \
   } while (0)
-#define LAK_SQ(i) (LX(i) * LX(i))
+#define LAK_SQ(i) ((LX(i) * c) * (LX(i) * c))
 #define LAK_ABS(i) fabs(LX(i))
+#define LAK_DEV(i) ((LX(i) - c) * (LX(i) - c))
 #endif
 
-/* Each sum is inlined twice by its caller: a contiguous line gets its own
-** copy of the loop with s = 1 known, which the compiler turns into paired
-** vector adds (no index multiplications). */
-static inline double LAK(sum4)(size_t n, const LAK_REAL *x, ptrdiff_t s) { LAK_SUM4(LX); }
+/* strided lines: four running sums of x, (x c)^2, |x|, (x - c)^2 */
+static double LAK(ssum)(size_t n, const LAK_REAL *x, ptrdiff_t s) { LAK_SUM4(LX); }
+static double LAK(ssumsq)(size_t n, const LAK_REAL *x, ptrdiff_t s, double c) { LAK_SUM4(LAK_SQ); }
+static double LAK(ssumabs)(size_t n, const LAK_REAL *x, ptrdiff_t s) { LAK_SUM4(LAK_ABS); }
+static double LAK(ssumdev)(size_t n, const LAK_REAL *x, ptrdiff_t s, double c) { LAK_SUM4(LAK_DEV); }
+
+#if LAK_VEC
+typedef LAK_REAL LAK(V) __attribute__((vector_size(64)));
+typedef LAK_PICK(int64_t, int32_t) LAK(M) __attribute__((vector_size(64)));
+#define VL (64 / sizeof(LAK_REAL))
+/* lanes of a where the mask m is set, else of b */
+#define VSEL(m, a, b) ((LAK(V))(((m) & (LAK(M))(a)) | (~(m) & (LAK(M))(b))))
+
+static inline LAK(V) LAK(vload)(const LAK_REAL *p) { LAK(V) v; memcpy(&v, p, sizeof v); return v; }
+static inline void LAK(vstore)(LAK_REAL *p, LAK(V) v) { memcpy(p, &v, sizeof v); }
+static inline LAK(V) LAK(vset)(LAK_REAL x) {
+  LAK(V) v;
+  size_t k;
+  for (k = 0; k < VL; k++) v[k] = x;
+  return v;
+}
+static inline int LAK(vany)(LAK(M) m) {
+  LAK_PICK(int64_t, int32_t) r = 0;
+  size_t k;
+  for (k = 0; k < VL; k++) r |= m[k];
+  return r != 0;
+}
+/* 8 entries as doubles */
+static inline lak_vd LAK(ld8)(const LAK_REAL *p) {
+#if LAK_DOUBLE
+  lak_vd v;
+  memcpy(&v, p, sizeof v);
+  return v;
+#else
+  lak_vf8 f;
+  memcpy(&f, p, sizeof f);
+  return __builtin_convertvector(f, lak_vd);
+#endif
+}
+#define LAK_HSUM8(a) ((((a)[0] + (a)[1]) + ((a)[2] + (a)[3])) + (((a)[4] + (a)[5]) + ((a)[6] + (a)[7])))
+#define LAK_VABS(v) ((lak_vd)((lak_vl)(v) & INT64_MAX))
+
+/* The pairwise sum of the terms TV(v) (8 at once) / TS(t) (one) of n
+** contiguous entries, with c at hand (see the top of reduce.c) */
+#define LAK_PAIRSUM(name, TV, TS) \
+  LAK_CLONES static double LAK(name)(size_t n, const LAK_REAL *x, double c) { \
+    double part[64], r = 0.0; \
+    size_t cnt = 0, b, cc; \
+    int k; \
+    (void)c; \
+    for (b = 0; b < n; b += LAK_BLOCK) { \
+      size_t len = n - b < LAK_BLOCK ? n - b : LAK_BLOCK, i = 0; \
+      const LAK_REAL *p = x + b; \
+      lak_vd a0 = {0}, a1 = {0}, a2 = {0}, a3 = {0}, v; \
+      double s = 0.0, t; \
+      for (; i + 32 <= len; i += 32) { \
+        v = LAK(ld8)(p + i); a0 += TV; \
+        v = LAK(ld8)(p + i + 8); a1 += TV; \
+        v = LAK(ld8)(p + i + 16); a2 += TV; \
+        v = LAK(ld8)(p + i + 24); a3 += TV; \
+      } \
+      for (; i + 8 <= len; i += 8) { v = LAK(ld8)(p + i); a0 += TV; } \
+      for (; i < len; i++) { t = (double)p[i]; s += TS; } \
+      a0 = (a0 + a1) + (a2 + a3); \
+      s = LAK_HSUM8(a0) + s; \
+      for (cc = cnt++, k = 0; cc & 1; cc >>= 1, k++) s = part[k] + s; \
+      part[k] = s; \
+    } \
+    for (k = 0; cnt; cnt >>= 1, k++) if (cnt & 1) r = part[k] + r; \
+    return r; \
+  }
+LAK_PAIRSUM(psum, v, t)
+LAK_PAIRSUM(psumsq, (v * c) * (v * c), (t * c) * (t * c))
+LAK_PAIRSUM(psumabs, LAK_VABS(v), fabs(t))
+LAK_PAIRSUM(psumdev, (v - c) * (v - c), (t - c) * (t - c))
+
+/* The 0-based index of the first NaN of n > 0 contiguous entries, else of
+** the first extreme (OP: > for the largest, < for the smallest): blocks of
+** LAK_ABLOCK by compare-and-select, then a scan of the winning block. */
+#define LAK_ABLOCK 2048
+#define LAK_ARGEXT(name, OP) \
+  LAK_CLONES static size_t LAK(name)(size_t n, const LAK_REAL *x) { \
+    size_t b, bb = 0, i, k; \
+    LAK_REAL best = x[0]; \
+    for (b = 0; b < n; b += LAK_ABLOCK) { \
+      size_t len = n - b < LAK_ABLOCK ? n - b : LAK_ABLOCK; \
+      const LAK_REAL *p = x + b; \
+      LAK(V) m0 = LAK(vset)(p[0]), m1 = m0, m2 = m0, m3 = m0, v; \
+      LAK(V) z0 = {0}, z1 = {0}, z2 = {0}, z3 = {0};  /* NaN after a NaN or an Inf */ \
+      LAK_REAL e; \
+      int nan; \
+      for (i = 0; i + 4 * VL <= len; i += 4 * VL) { \
+        v = LAK(vload)(p + i); m0 = VSEL(v OP m0, v, m0); z0 += v - v; \
+        v = LAK(vload)(p + i + VL); m1 = VSEL(v OP m1, v, m1); z1 += v - v; \
+        v = LAK(vload)(p + i + 2 * VL); m2 = VSEL(v OP m2, v, m2); z2 += v - v; \
+        v = LAK(vload)(p + i + 3 * VL); m3 = VSEL(v OP m3, v, m3); z3 += v - v; \
+      } \
+      for (; i + VL <= len; i += VL) { \
+        v = LAK(vload)(p + i); m0 = VSEL(v OP m0, v, m0); z0 += v - v; \
+      } \
+      m0 = VSEL(m1 OP m0, m1, m0); m2 = VSEL(m3 OP m2, m3, m2); m0 = VSEL(m2 OP m0, m2, m0); \
+      z0 = (z0 + z1) + (z2 + z3); \
+      for (nan = p[0] != p[0], k = 0; k < VL; k++) nan |= z0[k] != z0[k]; \
+      for (e = m0[0], k = 1; k < VL; k++) if (m0[k] OP e) e = m0[k]; \
+      for (; i < len; i++) { nan |= p[i] != p[i]; if (p[i] OP e) e = p[i]; } \
+      if (nan) \
+        for (i = 0; i < len; i++) if (p[i] != p[i]) return b + i; \
+      if (b == 0 || e OP best) { best = e; bb = b; } \
+    } \
+    for (i = bb; x[i] != best; i++) {} \
+    return i; \
+  }
+LAK_ARGEXT(argmaxv, >)
+LAK_ARGEXT(argminv, <)
+#endif
 
 static double LAK(lsum)(size_t n, const LAK_REAL *x, ptrdiff_t s) {
-  return s == 1 ? LAK(sum4)(n, x, 1) : LAK(sum4)(n, x, s);
+#if LAK_VEC
+  if (s == 1) return LAK(psum)(n, x, 0.0);
+#endif
+  return LAK(ssum)(n, x, s);
+}
+
+/* the sum of (x_i c)^2, |x_i| and (x_i - c)^2 of a line */
+static double LAK(lsumsq)(size_t n, const LAK_REAL *x, ptrdiff_t s, double c) {
+#if LAK_VEC
+  if (s == 1) return LAK(psumsq)(n, x, c);
+#endif
+  return LAK(ssumsq)(n, x, s, c);
+}
+static double LAK(lsumabs)(size_t n, const LAK_REAL *x, ptrdiff_t s) {
+#if LAK_VEC
+  if (s == 1) return LAK(psumabs)(n, x, 0.0);
+#endif
+  return LAK(ssumabs)(n, x, s);
+}
+static double LAK(lsumdev)(size_t n, const LAK_REAL *x, ptrdiff_t s, double c) {
+#if LAK_VEC
+  if (s == 1) return LAK(psumdev)(n, x, c);
+#endif
+  return LAK(ssumdev)(n, x, s, c);
 }
 
 size_t LAK(argext)(int wantmax, size_t n, const LAK_REAL *x, ptrdiff_t s) {
   size_t i, at = 0;
+#if LAK_VEC
+  if (s == 1 && n > 0) return wantmax ? LAK(argmaxv)(n, x) : LAK(argminv)(n, x);
+#endif
   for (i = 0; i < n; i++) {
     LAK_REAL v = x[(ptrdiff_t)i * s];
     if (isnan(v)) return i;
@@ -41,12 +179,20 @@ size_t LAK(argext)(int wantmax, size_t n, const LAK_REAL *x, ptrdiff_t s) {
   return at;
 }
 
+/* the extreme e of a line: of a tie of -0 and +0, +0 is the largest and -0
+** the smallest (IEEE 754-2019's maximum and minimum), whatever the order */
+static double LAK(zfix)(int wantmax, double e, size_t n, const LAK_REAL *x, ptrdiff_t s) {
+  size_t i;
+  if (e != 0.0) return e;
+  for (i = 0; i < n; i++)
+    if (LX(i) == 0.0 && !signbit(LX(i)) == !!wantmax) return wantmax ? 0.0 : -0.0;
+  return e;
+}
+
 /* two passes: the mean, then the squares of the deviations from it */
 static double LAK(variance)(size_t n, const LAK_REAL *x, ptrdiff_t s, double ddof) {
-  double mean = LAK(lsum)(n, x, s) / (double)n, ss = 0.0;
-  size_t i;
-  for (i = 0; i < n; i++) ss += (LX(i) - mean) * (LX(i) - mean);
-  return ss / ((double)n - ddof);
+  double mean = LAK(lsum)(n, x, s) / (double)n;
+  return LAK(lsumdev)(n, x, s, mean) / ((double)n - ddof);
 }
 
 double LAK(reduce)(lak_Red r, size_t n, const LAK_REAL *x, ptrdiff_t s, double ddof) {
@@ -56,8 +202,8 @@ double LAK(reduce)(lak_Red r, size_t n, const LAK_REAL *x, ptrdiff_t s, double d
     case LAK_SUM: return LAK(lsum)(n, x, s);
     case LAK_MEAN: return LAK(lsum)(n, x, s) / (double)n;
     case LAK_PROD: for (i = 0; i < n; i++) p *= LX(i); return p;
-    case LAK_MIN: return LX(LAK(argext)(0, n, x, s));
-    case LAK_MAX: return LX(LAK(argext)(1, n, x, s));
+    case LAK_MIN: return LAK(zfix)(0, LX(LAK(argext)(0, n, x, s)), n, x, s);
+    case LAK_MAX: return LAK(zfix)(1, LX(LAK(argext)(1, n, x, s)), n, x, s);
     case LAK_VAR: return LAK(variance)(n, x, s, ddof);
     case LAK_STD: return sqrt(LAK(variance)(n, x, s, ddof));
   }
@@ -89,30 +235,43 @@ void LAK(scan)(lak_Scan op, size_t n, const LAK_REAL *x, ptrdiff_t s, LAK_REAL *
   }
 }
 
-/* the 2-norm, the 1-norm and the dot product, accumulated in double */
+/* the 1-norm and the dot product, accumulated in double */
+static double LAK(asum)(size_t n, const LAK_REAL *x, ptrdiff_t s) { return LAK(lsumabs)(n, x, s); }
 #if LAK_DOUBLE
-static double LAK(nrm2)(size_t n, const double *x, ptrdiff_t s) {
-  return cblas_dnrm2((int)n, x, (int)s);
-}
-static double LAK(asum)(size_t n, const double *x, ptrdiff_t s) {
-  return cblas_dasum((int)n, x, (int)s);
-}
 double LAK(dotd)(size_t n, const double *x, ptrdiff_t s, const double *y, ptrdiff_t ys) {
   return cblas_ddot((int)n, x, (int)s, y, (int)ys);
 }
 #else
-static inline double LAK(sumsq4)(size_t n, const float *x, ptrdiff_t s) { LAK_SUM4(LAK_SQ); }
-static inline double LAK(sumabs4)(size_t n, const float *x, ptrdiff_t s) { LAK_SUM4(LAK_ABS); }
-static double LAK(nrm2)(size_t n, const float *x, ptrdiff_t s) {
-  return sqrt(s == 1 ? LAK(sumsq4)(n, x, 1) : LAK(sumsq4)(n, x, s));
-}
-static double LAK(asum)(size_t n, const float *x, ptrdiff_t s) {
-  return s == 1 ? LAK(sumabs4)(n, x, 1) : LAK(sumabs4)(n, x, s);
-}
 double LAK(dotd)(size_t n, const float *x, ptrdiff_t s, const float *y, ptrdiff_t ys) {
   return cblas_dsdot((int)n, x, (int)s, y, (int)ys);
 }
 #endif
+
+static double LAK(absext)(size_t n, const LAK_REAL *x, ptrdiff_t s, int wantmax);
+
+/* the Frobenius norm of the m x n column-major a (s = 1; or one line of
+** stride s, n = 1): the sum of squares, rescaled by the largest |entry|'s
+** exponent when it left [2^-968, DBL_MAX] (see the top of reduce.c) */
+double LAK(fro)(size_t m, size_t n, const LAK_REAL *a, size_t lda, ptrdiff_t s) {
+  double ss = 0.0, big = 0.0, c;
+  size_t j;
+  int e;
+  if (m == 0 || n == 0) return 0.0;
+  for (j = 0; j < n; j++) ss += LAK(lsumsq)(m, a + j * lda, s, 1.0);
+  if (!LAK_DOUBLE || (ss >= 0x1p-968 && ss <= DBL_MAX) || isnan(ss)) return sqrt(ss);
+  for (j = 0; j < n; j++) {
+    double b = LAK(absext)(m, a + j * lda, s, 1);
+    if (!(b <= big)) big = b;
+  }
+  if (isinf(big) || isnan(big) || big == 0.0) return big;
+  e = -ilogb(big);                     /* 2^e: 2^1023 at most (big subnormal) */
+  if (e > 1023) e = 1023;
+  c = ldexp(1.0, e);
+  for (ss = 0.0, j = 0; j < n; j++) ss += LAK(lsumsq)(m, a + j * lda, s, c);
+  return ldexp(sqrt(ss), -e);
+}
+
+static double LAK(nrm2)(size_t n, const LAK_REAL *x, ptrdiff_t s) { return LAK(fro)(n, 1, x, n, s); }
 
 /* the largest (p > 0) or smallest |x_i|; NaN wins; 0 for n = 0 */
 static double LAK(absext)(size_t n, const LAK_REAL *x, ptrdiff_t s, int wantmax) {
@@ -161,6 +320,119 @@ double LAK(cosine)(size_t n, const LAK_REAL *x, ptrdiff_t s, const LAK_REAL *y, 
     d += u * v; nx += u * u; ny += v * v;
   }
   return d / (sqrt(nx) * sqrt(ny));
+}
+
+/* ---------------------------------------------------------------- rows */
+
+/* one column p of m entries into the row accumulators t (see lak_rowsum) */
+LAK_CLONES static void LAK(rowcol)(lak_Rows op, size_t m, const LAK_REAL *p, const double *c,
+                                   double *t) {
+  size_t i = 0;
+#if LAK_VEC
+  lak_vd v, a, cv;
+  switch (op) {
+#define LAK_ROWLOOP(expr) for (; i + 8 <= m; i += 8) { \
+      v = LAK(ld8)(p + i); memcpy(&a, t + i, sizeof a); a = expr; memcpy(t + i, &a, sizeof a); } break
+    case LAK_RSUM: LAK_ROWLOOP(a + v);
+    case LAK_RABS: LAK_ROWLOOP(a + LAK_VABS(v));
+    case LAK_RSQ: LAK_ROWLOOP(a + v * v);
+    case LAK_RPROD: LAK_ROWLOOP(a * v);
+    case LAK_RDEV:
+      for (; i + 8 <= m; i += 8) {
+        v = LAK(ld8)(p + i);
+        memcpy(&a, t + i, sizeof a);
+        memcpy(&cv, c + i, sizeof cv);
+        a = a + (v - cv) * (v - cv);
+        memcpy(t + i, &a, sizeof a);
+      }
+      break;
+#undef LAK_ROWLOOP
+  }
+#endif
+  for (; i < m; i++) {
+    double x = p[i];
+    switch (op) {
+      case LAK_RSUM: t[i] += x; break;
+      case LAK_RABS: t[i] += fabs(x); break;
+      case LAK_RSQ: t[i] += x * x; break;
+      case LAK_RPROD: t[i] *= x; break;
+      case LAK_RDEV: t[i] += (x - c[i]) * (x - c[i]); break;
+    }
+  }
+}
+
+void LAK(rowsum)(lak_Rows op, size_t m, size_t n, const LAK_REAL *a, size_t lda, const double *c,
+                 double *out, double *t) {
+  size_t i, j, b;
+  for (i = 0; i < m; i++) out[i] = op == LAK_RPROD ? 1.0 : 0.0;
+  if (op == LAK_RPROD) {
+    for (j = 0; j < n; j++) LAK(rowcol)(op, m, a + j * lda, c, out);
+    return;
+  }
+  for (b = 0; b < n; b += LAK_BLOCK) {
+    for (i = 0; i < m; i++) t[i] = 0.0;
+    for (j = b; j < n && j < b + LAK_BLOCK; j++) LAK(rowcol)(op, m, a + j * lda, c, t);
+    for (i = 0; i < m; i++) out[i] += t[i];
+  }
+}
+
+/* rows' extremes: one column p (number j) into val and idx, NaN ignored
+** (it never wins a comparison); z[i] turns NaN at a NaN or an Inf, and
+** lak_rowext takes such rows again as lines. GCC vectorizes the select
+** on one comparison (a combination of masks it leaves scalar). */
+#define LAK_ROWEXT(name, OP) \
+  LAK_CLONES static void LAK(name)(size_t m, const LAK_REAL *p, size_t j, LAK_REAL *val, \
+                                   LAK_REAL *idx, LAK_REAL *z) { \
+    size_t i = 0; \
+    LAK_ROWEXTV(OP) \
+    for (; i < m; i++) { \
+      LAK_REAL xi = p[i]; \
+      z[i] += xi - xi; \
+      if (xi OP val[i]) { val[i] = xi; if (idx) idx[i] = (LAK_REAL)j; } \
+    } \
+  }
+#if LAK_VEC
+#define LAK_ROWEXTV(OP) \
+    LAK(V) v, e, u, w; \
+    if (idx) { \
+      LAK(V) jv = LAK(vset)((LAK_REAL)j); \
+      for (; i + VL <= m; i += VL) { \
+        LAK(M) k; \
+        v = LAK(vload)(p + i); e = LAK(vload)(val + i); u = LAK(vload)(idx + i); \
+        k = v OP e; \
+        LAK(vstore)(val + i, VSEL(k, v, e)); \
+        LAK(vstore)(idx + i, VSEL(k, jv, u)); \
+        w = LAK(vload)(z + i); LAK(vstore)(z + i, w + (v - v)); \
+      } \
+    } else \
+      for (; i + VL <= m; i += VL) { \
+        v = LAK(vload)(p + i); e = LAK(vload)(val + i); \
+        LAK(vstore)(val + i, VSEL(v OP e, v, e)); \
+        w = LAK(vload)(z + i); LAK(vstore)(z + i, w + (v - v)); \
+      }
+#else
+#define LAK_ROWEXTV(OP)
+#endif
+LAK_ROWEXT(rowmaxc, >)
+LAK_ROWEXT(rowminc, <)
+#undef LAK_ROWEXTV
+
+void LAK(rowext)(int wantmax, size_t m, size_t n, const LAK_REAL *a, size_t lda, LAK_REAL *val,
+                 LAK_REAL *idx, LAK_REAL *z) {
+  size_t i, j, at;
+  for (i = 0; i < m; i++) { val[i] = a[i]; z[i] = a[i] - a[i]; if (idx) idx[i] = 0; }
+  for (j = 1; j < n; j++) {
+    if (wantmax) LAK(rowmaxc)(m, a + j * lda, j, val, idx, z);
+    else LAK(rowminc)(m, a + j * lda, j, val, idx, z);
+  }
+  for (i = 0; i < m; i++) {
+    if (z[i] != z[i]) {                 /* a NaN or an Inf: the line's rule */
+      at = LAK(argext)(wantmax, n, a + i, (ptrdiff_t)lda);
+      val[i] = a[i + at * lda];
+      if (idx) idx[i] = (LAK_REAL)at;
+    }
+    if (!idx) val[i] = (LAK_REAL)LAK(zfix)(wantmax, val[i], n, a + i, (ptrdiff_t)lda);
+  }
 }
 
 #undef LX
