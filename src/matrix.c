@@ -122,12 +122,13 @@ la_Mat *la_newt(lua_State *L, const char *fname, lua_Integer m, lua_Integer n, i
 void la_copyto(const la_Mat *A, la_Mat *B) {
   int i, j;
   if (LA_EMPTY(A)) return;            /* a 0 x 2^31-1 matrix costs nothing */
-  if (A->dtype == LA_F64 && B->dtype == LA_F64) {
-    lak_copy(A->rows, A->cols, A->data, A->ld, B->data, B->ld);
-    return;
-  }
-  if (A->dtype == LA_F32 && B->dtype == LA_F32) {
-    lak_scopy(A->rows, A->cols, A->fdata, A->ld, B->fdata, B->ld);
+  if (A->dtype == B->dtype) {         /* bytes: one memcpy a column, or one for all */
+    size_t es = esize(A->dtype), col = (size_t)A->rows * es;
+    const char *a = (const char *)LA_DATA(A);
+    char *b = (char *)LA_DATA(B);
+    if (A->ld == A->rows && B->ld == B->rows) { memcpy(b, a, col * (size_t)A->cols); return; }
+    for (j = 0; j < A->cols; j++)
+      memcpy(b + (size_t)j * (size_t)B->ld * es, a + (size_t)j * (size_t)A->ld * es, col);
     return;
   }
   /* between types: every float32 argument of float64 code comes this way */
@@ -429,13 +430,38 @@ la_Mat *la_checksquaret(lua_State *L, int idx, const char *fname, int dtype) {
 /* Symmetric within sqrt(eps) of the largest entry, eps of A's type (NumPy
 ** reads only the lower triangle and never checks; a silently wrong answer
 ** is worse). */
+/* the largest |entry| of a column, and whether |a(i) - b(i * ldb)| > tol
+** anywhere (NaN counts) in i = 0..n-1: loops without a branch on the data */
+#define SYMLOOPS(T) \
+  static double colbig_##T(const T *a, int n) { \
+    double big = 0.0; int i; \
+    for (i = 0; i < n; i++) { double x = fabs((double)a[i]); big = x > big ? x : big; } \
+    return big; \
+  } \
+  static int asym_##T(const T *a, const T *b, ptrdiff_t ldb, int n, double tol) { \
+    int i, bad = 0; \
+    for (i = 0; i < n; i++) bad |= !(fabs((double)a[i] - (double)b[i * ldb]) <= tol); \
+    return bad; \
+  }
+SYMLOOPS(double)
+SYMLOOPS(float)
+
 void la_checksym(lua_State *L, const la_Mat *A, const char *fname) {
-  double big = 0.0, tol;
-  int i, j;
-  for (j = 0; j < A->cols; j++)
-    for (i = 0; i < A->rows; i++) if (fabs(la_get(A, i, j)) > big) big = fabs(la_get(A, i, j));
-  tol = (A->dtype == LA_F32 ? 3.4526698300124393e-04 : 1.4901161193847656e-08) * big;
-  for (j = 0; j < A->cols; j++)
+  double big = 0.0, tol, x;
+  int i, j, f = A->dtype == LA_F32, bad = 0;
+  ptrdiff_t ld = A->ld;
+  for (j = 0; j < A->cols; j++) {
+    x = f ? colbig_float(A->fdata + j * ld, A->rows) : colbig_double(A->data + j * ld, A->rows);
+    big = x > big ? x : big;
+  }
+  tol = (f ? 3.4526698300124393e-04 : 1.4901161193847656e-08) * big;
+  /* column j below the diagonal against row j right of it */
+  for (j = 0; j < A->cols && !bad; j++) {
+    ptrdiff_t o = j + 1 + j * ld, r = j + (j + 1) * ld;
+    bad = f ? asym_float(A->fdata + o, A->fdata + r, ld, A->rows - j - 1, tol)
+            : asym_double(A->data + o, A->data + r, ld, A->rows - j - 1, tol);
+  }
+  for (j = bad ? 0 : A->cols; j < A->cols; j++)      /* the first such pair, for the message */
     for (i = j + 1; i < A->rows; i++)
       if (!(fabs(la_get(A, i, j) - la_get(A, j, i)) <= tol))
         la_error(L, fname, "matrix is not symmetric (A(%d,%d) = %f, A(%d,%d) = %f)",
@@ -565,15 +591,16 @@ static int inferred(lua_State *L, const char *fname, const la_Mat *A, int m, int
 ** or -1: all of them as a column */
 static int l_reshape(lua_State *L) {
   const char *F = la_fname(L);
-  la_Mat *A = la_checkany(L, 1, F), *B;
+  la_Mat *A = la_checkany(L, 1, F), *B, D;
   int m = rsize(L, F, 2), n = lua_isnoneornil(L, 3) ? 1 : rsize(L, F, 3);
   if (m < 0) m = inferred(L, F, A, m, n);
   else if (n < 0) n = inferred(L, F, A, m, n);
   if ((lua_Integer)m * n != (lua_Integer)A->rows * A->cols)
     la_error(L, F, "cannot reshape %dx%d into %dx%d", A->rows, A->cols, m, n);
   B = la_newt(L, F, m, n, A->dtype);
-  if (A->dtype == LA_F64) lak_copy(A->rows, A->cols, A->data, A->ld, B->data, A->rows > 0 ? A->rows : 1);
-  else lak_scopy(A->rows, A->cols, A->fdata, A->ld, B->fdata, A->rows > 0 ? A->rows : 1);
+  D = *B;                                 /* B's storage as A's shape, packed */
+  D.rows = A->rows; D.cols = A->cols; D.ld = A->rows > 0 ? A->rows : 1;
+  la_copyto(A, &D);
   return 1;
 }
 

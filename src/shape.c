@@ -244,9 +244,20 @@ static int flip(lua_State *L, const char *fname, int dim) {
   int i, j;
   if (dim == 0) dim = la_optlinedim(L, fname, 2, A->rows, A->cols);
   B = la_newt(L, fname, A->rows, A->cols, A->dtype);
-  for (j = 0; j < A->cols && A->rows > 0; j++)
-    for (i = 0; i < A->rows; i++)
-      la_put(B, i, j, dim == 1 ? la_get(A, A->rows - 1 - i, j) : la_get(A, i, A->cols - 1 - j));
+  for (j = 0; j < A->cols && A->rows > 0; j++) {
+    if (dim == 2) {                       /* columns in reverse order, each a memcpy */
+      la_Mat S = la_block(A, 0, A->cols - 1 - j, A->rows, 1), D = la_block(B, 0, j, A->rows, 1);
+      la_copyto(&S, &D);
+    } else if (A->dtype == LA_F32) {      /* each column reversed */
+      const float *a = &LA_ATF(A, A->rows - 1, j);
+      float *b = &LA_ATF(B, 0, j);
+      for (i = 0; i < A->rows; i++) b[i] = a[-i];
+    } else {
+      const double *a = &LA_AT(A, A->rows - 1, j);
+      double *b = &LA_AT(B, 0, j);
+      for (i = 0; i < A->rows; i++) b[i] = a[-i];
+    }
+  }
   return 1;
 }
 
