@@ -127,9 +127,10 @@ static int LA_T(l_cholesky)(lua_State *L) {
   info = LA_LAPACKE(potrf)(LAPACK_COL_MAJOR, lower ? 'L' : 'U', C->rows, LA_X(C), C->ld);
   la_checkinfo(L, F, LA_ROUTINE(potrf), info);
   if (info > 0) notpd(L, F, info);
-  for (j = 0; j < C->cols; j++)          /* zero the other triangle */
-    for (i = 0; i < C->rows; i++)
-      if (lower ? i < j : i > j) LA_E(C, i, j) = 0.0;
+  for (j = 0; j < C->cols; j++) {        /* zero the other triangle */
+    LA_REAL *c = LA_X(C) + (ptrdiff_t)j * C->ld;
+    for (i = lower ? 0 : j + 1; i < (lower ? j : C->rows); i++) c[i] = 0;
+  }
   return 1;
 }
 
