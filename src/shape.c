@@ -42,7 +42,8 @@ static int l_arange(lua_State *L) {
   n = count(L, F, ceil((stop - start) / step));
   v = la_newt(L, F, n, 1, t);
   step = (start + step) - start;        /* NumPy's delta: the same values */
-  for (i = 0; i < n; i++) la_put(v, i, 0, start + i * step);
+  if (v->dtype == LA_F32) for (i = 0; i < n; i++) v->fdata[i] = (float)(start + i * step);
+  else for (i = 0; i < n; i++) v->data[i] = start + i * step;
   return 1;
 }
 
@@ -66,12 +67,15 @@ static void spaced(lua_State *L, const char *fname, int t, int logbase, double b
   v = la_newt(L, fname, n, 1, t);
   div = (double)(n - 1);
   step = n > 1 ? delta / div : 0.0;
-  for (i = 0; i < n; i++) {
-    double x = n == 1 ? 0.0 * delta + a
-             : step == 0.0 ? (double)i / div * delta + a : (double)i * step + a;
-    if (n > 1 && i == n - 1) x = b;
-    la_put(v, i, 0, logbase ? pow(base, x) : x);
-  }
+  if (n == 1) la_put(v, 0, 0, logbase ? pow(base, 0.0 * delta + a) : 0.0 * delta + a);
+  else if (!logbase && step != 0.0 && t == LA_F64)     /* the common case, one plain loop */
+    for (i = 0; i < n; i++) v->data[i] = (double)i * step + a;
+  else
+    for (i = 0; i < n; i++) {
+      double x = step == 0.0 ? (double)i / div * delta + a : (double)i * step + a;
+      la_put(v, i, 0, logbase ? pow(base, x) : x);
+    }
+  if (n > 1) la_put(v, n - 1, 0, logbase ? pow(base, b) : b);
 }
 
 /* linspace(a, b [, n = 50] [, {dtype}]) */

@@ -59,5 +59,7 @@ cases = [
   ("cholesky_100", lambda: np.linalg.cholesky(P1s), 200),
 ]
 for name, f, k in cases:
-    if only is None or only in name:
+    if only == "list":
+        print(name)
+    elif only is None or only == name or (only[0] == "~" and only[1:] in name):
         print("%s %.9g" % (name, best(f, k)))
