@@ -442,42 +442,64 @@ la_Mat *la_checksquaret(lua_State *L, int idx, const char *fname, int dtype) {
 /* Symmetric within sqrt(eps) of the largest entry, eps of A's type (NumPy
 ** reads only the lower triangle and never checks; a silently wrong answer
 ** is worse). */
-/* the largest |entry| of a column, and whether |a(i) - b(i * ldb)| > tol
-** anywhere (NaN counts) in i = 0..n-1: loops without a branch on the data */
-#define SYMLOOPS(T) \
-  static double colbig_##T(const T *a, int n) { \
-    double big = 0.0; int i; \
-    for (i = 0; i < n; i++) { double x = fabs((double)a[i]); big = x > big ? x : big; } \
-    return big; \
-  } \
-  static int asym_##T(const T *a, const T *b, ptrdiff_t ldb, int n, double tol) { \
-    int i, bad = 0; \
-    for (i = 0; i < n; i++) bad |= !(fabs((double)a[i] - (double)b[i * ldb]) <= tol); \
-    return bad; \
+/* One pass over the pairs (i, j), (j, i) of a square A in 32 x 32 tiles
+** (both tiles of a pair stay in cache): the largest |entry| (*big), the
+** largest |A(i,j) - A(j,i)| (*diff) and whether every entry is finite.
+** No branch on the data; four pairs at a time into four sets of
+** accumulators (a chain of max through one would bound the speed). */
+#define SYMSTEP(k, x, y) do { \
+    double ax_ = fabs(x), ay_ = fabs(y), d_ = fabs((x) - (y)); \
+    ax_ = ax_ > ay_ ? ax_ : ay_; \
+    fin[k] += (x) * 0.0 + (y) * 0.0;     /* NaN once an entry is not finite */ \
+    bg[k] = ax_ > bg[k] ? ax_ : bg[k]; df[k] = d_ > df[k] ? d_ : df[k]; \
+  } while (0)
+#define SYMPASS(T) \
+  static int sympass_##T(const T *a, int n, ptrdiff_t ld, double *big, double *diff) { \
+    double bg[4] = {0, 0, 0, 0}, df[4] = {0, 0, 0, 0}, fin[4] = {0, 0, 0, 0}; \
+    int i0, j0, i, j; \
+    for (j0 = 0; j0 < n; j0 += 32) \
+      for (i0 = j0; i0 < n; i0 += 32) { \
+        int je = j0 + 32 < n ? j0 + 32 : n, ie = i0 + 32 < n ? i0 + 32 : n; \
+        for (j = j0; j < je; j++) { \
+          const T *c = a + j * ld, *r = a + j; \
+          for (i = i0 > j ? i0 : j; i + 4 <= ie; i += 4) { \
+            SYMSTEP(0, (double)c[i], (double)r[i * ld]); \
+            SYMSTEP(1, (double)c[i + 1], (double)r[(i + 1) * ld]); \
+            SYMSTEP(2, (double)c[i + 2], (double)r[(i + 2) * ld]); \
+            SYMSTEP(3, (double)c[i + 3], (double)r[(i + 3) * ld]); \
+          } \
+          for (; i < ie; i++) SYMSTEP(0, (double)c[i], (double)r[i * ld]); \
+        } \
+      } \
+    bg[0] = bg[0] > bg[1] ? bg[0] : bg[1]; bg[2] = bg[2] > bg[3] ? bg[2] : bg[3]; \
+    df[0] = df[0] > df[1] ? df[0] : df[1]; df[2] = df[2] > df[3] ? df[2] : df[3]; \
+    *big = bg[0] > bg[2] ? bg[0] : bg[2]; *diff = df[0] > df[2] ? df[0] : df[2]; \
+    return fin[0] + fin[1] + fin[2] + fin[3] == 0.0; \
   }
-SYMLOOPS(double)
-SYMLOOPS(float)
+SYMPASS(double)
+SYMPASS(float)
 
-void la_checksym(lua_State *L, const la_Mat *A, const char *fname) {
-  double big = 0.0, tol, x;
-  int i, j, f = A->dtype == LA_F32, bad = 0;
-  ptrdiff_t ld = A->ld;
-  for (j = 0; j < A->cols; j++) {
-    x = f ? colbig_float(A->fdata + j * ld, A->rows) : colbig_double(A->data + j * ld, A->rows);
-    big = x > big ? x : big;
-  }
-  tol = (f ? 3.4526698300124393e-04 : 1.4901161193847656e-08) * big;
-  /* column j below the diagonal against row j right of it */
-  for (j = 0; j < A->cols && !bad; j++) {
-    ptrdiff_t o = j + 1 + j * ld, r = j + (j + 1) * ld;
-    bad = f ? asym_float(A->fdata + o, A->fdata + r, ld, A->rows - j - 1, tol)
-            : asym_double(A->data + o, A->data + r, ld, A->rows - j - 1, tol);
-  }
-  for (j = bad ? 0 : A->cols; j < A->cols; j++)      /* the first such pair, for the message */
+/* the first pair (i, j), (j, i) further apart than tol, as an error */
+static void notsym(lua_State *L, const la_Mat *A, const char *fname, double tol) {
+  int i, j;
+  for (j = 0; j < A->cols; j++)
     for (i = j + 1; i < A->rows; i++)
       if (!(fabs(la_get(A, i, j) - la_get(A, j, i)) <= tol))
         la_error(L, fname, "matrix is not symmetric (A(%d,%d) = %f, A(%d,%d) = %f)",
                  i + 1, j + 1, la_get(A, i, j), j + 1, i + 1, la_get(A, j, i));
+}
+
+void la_checksymfinite(lua_State *L, const la_Mat *A, const char *fname, int finite) {
+  double big, diff, tol, eps = A->dtype == LA_F32 ? 3.4526698300124393e-04 : 1.4901161193847656e-08;
+  int fin = A->dtype == LA_F32 ? sympass_float(A->fdata, A->rows, A->ld, &big, &diff)
+                               : sympass_double(A->data, A->rows, A->ld, &big, &diff);
+  if (!fin && finite) la_checkfinite(L, A, fname, "A", 0);   /* raises, naming the entry */
+  tol = eps * big;               /* big: of the entries that are not NaN, as before */
+  if (!fin || !(diff <= tol)) notsym(L, A, fname, tol);
+}
+
+void la_checksym(lua_State *L, const la_Mat *A, const char *fname) {
+  la_checksymfinite(L, A, fname, 0);
 }
 
 /* ------------------------------------------------------ access */
@@ -649,11 +671,14 @@ static int l_totable(lua_State *L) {
   return 1;
 }
 
-static int l_t(lua_State *L) {
-  la_Mat *A = la_checkany(L, 1, "t");
-  la_Mat *B = la_newt(L, "t", A->cols, A->rows, A->dtype);
+void la_transposeto(const la_Mat *A, la_Mat *B) {
   if (A->dtype == LA_F64) lak_transpose(A->rows, A->cols, A->data, A->ld, B->data, B->ld);
   else lak_stranspose(A->rows, A->cols, A->fdata, A->ld, B->fdata, B->ld);
+}
+
+static int l_t(lua_State *L) {
+  la_Mat *A = la_checkany(L, 1, "t");
+  la_transposeto(A, la_newt(L, "t", A->cols, A->rows, A->dtype));
   return 1;
 }
 

@@ -148,6 +148,18 @@ static int l_diff(lua_State *L) {
 
 static const char *const sort_keys[] = {"descending", NULL};
 
+/* each line of A along dim sorted into S (NULL: argsort) and P */
+static void sortlines(const la_Mat *A, la_Mat *S, la_Mat *P, int dim, int down,
+                      lak_SortItem *w) {
+  int k, nk = dim == 1 ? A->cols : A->rows;
+  for (k = 0; k < nk && !LA_EMPTY(A); k++) {
+    la_Line a = la_line(A, dim, k), ix = la_line(P, dim, k), s = a;
+    if (S) s = la_line(S, dim, k);
+    if (a.f) lak_ssort((int)a.n, a.f, a.s, down, S ? s.f : NULL, s.s, ix.p, ix.s, w);
+    else lak_sort((int)a.n, a.p, a.s, down, S ? s.p : NULL, s.s, ix.p, ix.s, w);
+  }
+}
+
 /* sort(A [, dim [, {descending = false}]]) -> S, I: each line along dim
 ** (see la_optlinedim) sorted, with I the 1-based positions the entries came
 ** from (Octave's [S, I] = sort(A)); argsort returns I only. S has A's type
@@ -156,20 +168,25 @@ static int sort(lua_State *L, const char *fname, int want) {
   la_Mat *A = la_checkany(L, 1, fname), *S, *P;
   int oi = lua_istable(L, 2) && !la_testany(L, 2) ? 2 : 3;
   int dim = la_optlinedim(L, fname, oi == 2 ? lua_gettop(L) + 1 : 2, A->rows,
-                          A->cols), down, k, nk;
+                          A->cols), down;
   lak_SortItem *w;
   la_checkopts(L, oi, fname, sort_keys);
   down = la_optbool(L, oi, "descending", 0, fname);
-  nk = dim == 1 ? A->cols : A->rows;
   S = want == 2 ? la_newt(L, fname, A->rows, A->cols, A->dtype) : NULL;
   P = la_new(L, fname, A->rows, A->cols);
   w = LA_SCRATCH(L, lak_SortItem, LA_EMPTY(A) ? 0 : LAK_SORT_WORK(dim == 1 ? A->rows : A->cols));
-  for (k = 0; k < nk && !LA_EMPTY(A); k++) {    /* argsort: no S */
-    la_Line a = la_line(A, dim, k), ix = la_line(P, dim, k), s = a;
-    if (S) s = la_line(S, dim, k);
-    if (a.f) lak_ssort((int)a.n, a.f, a.s, down, S ? s.f : NULL, s.s, ix.p, ix.s, w);
-    else lak_sort((int)a.n, a.p, a.s, down, S ? s.p : NULL, s.s, ix.p, ix.s, w);
-  }
+  if (dim == 2 && A->rows > 1 && A->cols > 1) {
+    /* rows: sorted as the columns of A^T (contiguous lines), transposed back */
+    int top = lua_gettop(L);
+    la_Mat *T = la_newt(L, fname, A->cols, A->rows, A->dtype);
+    la_Mat *ST = S ? la_newt(L, fname, A->cols, A->rows, A->dtype) : NULL;
+    la_Mat *PT = la_new(L, fname, A->cols, A->rows);
+    la_transposeto(A, T);
+    sortlines(T, ST, PT, 1, down, w);
+    if (S) la_transposeto(ST, S);
+    la_transposeto(PT, P);
+    lua_settop(L, top);
+  } else sortlines(A, S, P, dim, down, w);
   lua_pop(L, 1);                             /* w: S, P or P on top */
   return want;
 }
