@@ -80,41 +80,28 @@ static Item *sortitems(Item *a, Item *b, size_t n, int bytes) {
   return radix(a, b, n, bytes);
 }
 
-/* keys: bits u of a value of w bits (sign bit s), NaN or not */
+/* The key of a value with bits u (sign bit s): the bits with the sign
+** folded in, so keys order as values; NaN and desc are handled by the
+** caller. Then the sort of one line for element type T (bits U). */
 #define ORDERKEY(u, s) ((u) & (s) ? ~(u) : (u) | (s))
-
-void lak_sort(int n, const double *x, ptrdiff_t incx, int desc, double *s, ptrdiff_t incs,
-              double *ix, ptrdiff_t inci, lak_SortItem *work) {
-  const uint64_t S = (uint64_t)1 << 63, flip = desc ? ~(uint64_t)0 : 0;
-  Item *a = work, *r;
-  int i;
-  if (n <= 0) return;
-  for (i = 0; i < n; i++) {
-    double v = x[(ptrdiff_t)i * incx] + 0.0;       /* -0.0 + 0.0 is 0.0 */
-    uint64_t u;
-    memcpy(&u, &v, sizeof u);
-    a[i].k = v != v ? ~flip : ORDERKEY(u, S) ^ flip;
-    a[i].i = (uint32_t)i;
+#define SORTLINE(name, T, U) \
+  void name(int n, const T *x, ptrdiff_t incx, int desc, T *s, ptrdiff_t incs, \
+            double *ix, ptrdiff_t inci, lak_SortItem *work) { \
+    const U S = (U)1 << (8 * sizeof(U) - 1), flip = desc ? (U)~(U)0 : 0; \
+    Item *a = work, *r; \
+    int i; \
+    if (n <= 0) return; \
+    for (i = 0; i < n; i++) { \
+      T v = x[(ptrdiff_t)i * incx] + (T)0;        /* -0.0 + 0.0 is 0.0 */ \
+      U u; \
+      memcpy(&u, &v, sizeof u); \
+      a[i].k = v != v ? (U)~flip : (U)(ORDERKEY(u, S) ^ flip); \
+      a[i].i = (uint32_t)i; \
+    } \
+    r = sortitems(a, work + n, (size_t)n, (int)sizeof(U)); \
+    if (s) for (i = 0; i < n; i++) s[(ptrdiff_t)i * incs] = x[(ptrdiff_t)r[i].i * incx]; \
+    if (ix) for (i = 0; i < n; i++) ix[(ptrdiff_t)i * inci] = (double)r[i].i + 1; \
   }
-  r = sortitems(a, work + n, (size_t)n, 8);
-  if (s) for (i = 0; i < n; i++) s[(ptrdiff_t)i * incs] = x[(ptrdiff_t)r[i].i * incx];
-  if (ix) for (i = 0; i < n; i++) ix[(ptrdiff_t)i * inci] = (double)r[i].i + 1;
-}
 
-void lak_ssort(int n, const float *x, ptrdiff_t incx, int desc, float *s, ptrdiff_t incs,
-               double *ix, ptrdiff_t inci, lak_SortItem *work) {
-  const uint32_t S = (uint32_t)1 << 31, flip = desc ? ~(uint32_t)0 : 0;
-  Item *a = work, *r;
-  int i;
-  if (n <= 0) return;
-  for (i = 0; i < n; i++) {
-    float v = x[(ptrdiff_t)i * incx] + 0.0f;
-    uint32_t u;
-    memcpy(&u, &v, sizeof u);
-    a[i].k = v != v ? ~flip : ORDERKEY(u, S) ^ flip;
-    a[i].i = (uint32_t)i;
-  }
-  r = sortitems(a, work + n, (size_t)n, 4);
-  if (s) for (i = 0; i < n; i++) s[(ptrdiff_t)i * incs] = x[(ptrdiff_t)r[i].i * incx];
-  if (ix) for (i = 0; i < n; i++) ix[(ptrdiff_t)i * inci] = (double)r[i].i + 1;
-}
+SORTLINE(lak_sort, double, uint64_t)
+SORTLINE(lak_ssort, float, uint32_t)
