@@ -2,7 +2,7 @@
 # tools/bench_sort.sh [rounds [pattern]]: for each case of tools/bench_sort.lua
 # (whose name contains pattern), interleaved rounds of that case alone in a
 # fresh process: lua5.4 with ./build, then NumPy (tools/bench_sort.py), 1
-# thread, best of 3 runs a round (LA_BUILD=dir times dir/linalg/core.so);
+# thread, best of 5 runs a round (LA_BUILD=dir times dir/linalg/core.so);
 # prints the best times and linalg / NumPy.
 R=${1:-5}; F=$2
 export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
@@ -13,8 +13,8 @@ for c in $(lua5.4 tools/bench_sort.lua 1 list); do
   case "$c" in *"$F"*) ;; *) continue ;; esac
   i=0
   while [ $i -lt "$R" ]; do
-    lua5.4 tools/bench_sort.lua 3 "$c" >> "$T/la"
-    /usr/bin/python3 tools/bench_sort.py 3 "$c" >> "$T/np"
+    lua5.4 tools/bench_sort.lua 5 "$c" >> "$T/la"
+    /usr/bin/python3 tools/bench_sort.py 5 "$c" >> "$T/np"
     i=$((i + 1))
   done
 done
