@@ -156,6 +156,21 @@ describe("block copies of views", function()
     end
   end)
 
+  it("transposes every shape around the 2x2 / 4x4 blocks and 32x32 tiles, views, both types", function()
+    local sizes = {1, 2, 3, 4, 5, 6, 7, 31, 32, 33, 34, 35, 37, 66}
+    for _, dtype in ipairs({"float64", "float32"}) do
+      for _, m in ipairs(sizes) do
+        for _, n in ipairs({1, 3, 4, 5, 33, 38}) do
+          local V = streammat(m, n, dtype)
+          local T = V:t()
+          assert.are.equal(dtype, T.dtype)
+          allequal(T, n, m, function(i, j) return V(j, i) end)
+          allequal(la.t(V), n, m, function(i, j) return V(j, i) end)
+        end
+      end
+    end
+  end)
+
   it("copy of a float32 view into a float64 stack converts entry by entry", function()
     local V, W = streammat(5, 4, "float32"), streammat(3, 4)
     allequal(la.vstack({V, W}), 8, 4, function(i, j) if i <= 5 then return V(i, j) end return W(i - 5, j) end)
