@@ -65,37 +65,30 @@ static void block_s(const float *a, ptrdiff_t lda, float *b, ptrdiff_t ldb) {
 REST(double)
 REST(float)
 
-void lak_transpose(int m, int n, const double *A, int lda, double *B, int ldb) {
-  int i0, j0, i, j;
-  if (m <= 0 || n <= 0) return;
-  for (i0 = 0; i0 < m; i0 += 32)
-    for (j0 = 0; j0 < n; j0 += 32) {
-      int ie = i0 + 32 < m ? i0 + 32 : m, je = j0 + 32 < n ? j0 + 32 : n, jb = j0;
-      i = i0;
+/* the blocks of s x s (GCC / Clang) as BLOCK(a, b) with a = &A(i, j), b =
+** &B(j, i), then the rest of each tile */
 #if LAK_VSHUF
-      jb = j0 + ((je - j0) & ~1);
-      for (; i + 2 <= ie; i += 2)
-        for (j = j0; j < jb; j += 2)
-          block_d(A + i + (ptrdiff_t)j * lda, lda, B + j + (ptrdiff_t)i * ldb,
-                  B + j + (ptrdiff_t)(i + 1) * ldb);
+#define BLOCKS(s, BLOCK) \
+  jb = j0 + ((je - j0) & ~(s - 1)); \
+  for (; i + s <= ie; i += s) \
+    for (j = j0; j < jb; j += s) BLOCK(A + i + (ptrdiff_t)j * lda, B + j + (ptrdiff_t)i * ldb);
+#else
+#define BLOCKS(s, BLOCK)
 #endif
-      rest_double(i, i0, ie, j0, je, jb, A, lda, B, ldb);
-    }
-}
+#define TRANSPOSE(name, T, s, BLOCK) \
+  void name(int m, int n, const T *A, int lda, T *B, int ldb) { \
+    int i0, j0, i, j; \
+    if (m <= 0 || n <= 0) return; \
+    for (i0 = 0; i0 < m; i0 += 32) \
+      for (j0 = 0; j0 < n; j0 += 32) { \
+        int ie = i0 + 32 < m ? i0 + 32 : m, je = j0 + 32 < n ? j0 + 32 : n, jb = j0; \
+        i = i0; \
+        BLOCKS(s, BLOCK) \
+        rest_##T(i, i0, ie, j0, je, jb, A, lda, B, ldb); \
+      } \
+  }
+#define BLOCK_D(a, b) block_d(a, lda, b, (b) + ldb)
+#define BLOCK_S(a, b) block_s(a, lda, b, ldb)
 
-void lak_stranspose(int m, int n, const float *A, int lda, float *B, int ldb) {
-  int i0, j0, i, j;
-  if (m <= 0 || n <= 0) return;
-  for (i0 = 0; i0 < m; i0 += 32)
-    for (j0 = 0; j0 < n; j0 += 32) {
-      int ie = i0 + 32 < m ? i0 + 32 : m, je = j0 + 32 < n ? j0 + 32 : n, jb = j0;
-      i = i0;
-#if LAK_VSHUF
-      jb = j0 + ((je - j0) & ~3);
-      for (; i + 4 <= ie; i += 4)
-        for (j = j0; j < jb; j += 4)
-          block_s(A + i + (ptrdiff_t)j * lda, lda, B + j + (ptrdiff_t)i * ldb, ldb);
-#endif
-      rest_float(i, i0, ie, j0, je, jb, A, lda, B, ldb);
-    }
-}
+TRANSPOSE(lak_transpose, double, 2, BLOCK_D)
+TRANSPOSE(lak_stranspose, float, 4, BLOCK_S)
