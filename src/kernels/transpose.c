@@ -73,7 +73,7 @@ REST(float)
   for (; i + s <= ie; i += s) \
     for (j = j0; j < jb; j += s) BLOCK(A + i + (ptrdiff_t)j * lda, B + j + (ptrdiff_t)i * ldb);
 #else
-#define BLOCKS(s, BLOCK)
+#define BLOCKS(s, BLOCK) (void)j;
 #endif
 #define TRANSPOSE(name, T, s, BLOCK) \
   void name(int m, int n, const T *A, int lda, T *B, int ldb) { \
