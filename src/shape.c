@@ -204,11 +204,15 @@ static int tilemat(lua_State *L, const char *fname, lua_Integer rm, lua_Integer 
   C = la_newt(L, fname, mulsize(L, fname, A->rows, rm), mulsize(L, fname, A->cols, rn),
               A->dtype);
   if (LA_EMPTY(C)) return 1;             /* else rm * rn <= C's elements */
-  for (j = 0; j < C->cols; j += A->cols)
-    for (i = 0; i < C->rows; i += A->rows) {
-      la_Mat D = la_block(C, i, j, A->rows, A->cols);
-      la_copyto(A, &D);
-    }
+  for (i = 0; i < C->rows; i += A->rows) {   /* the first A->cols columns */
+    la_Mat D = la_block(C, i, 0, A->rows, A->cols);
+    la_copyto(A, &D);
+  }
+  {                                      /* C is packed: they are one run, copied whole */
+    size_t run = (size_t)C->rows * (size_t)A->cols * (C->dtype == LA_F32 ? sizeof(float) : sizeof(double));
+    char *c = (char *)LA_DATA(C);
+    for (j = 1; j < rn; j++) memcpy(c + (size_t)j * run, c, run);
+  }
   return 1;
 }
 
