@@ -148,13 +148,13 @@ static int l_diff(lua_State *L) {
 
 static const char *const sort_keys[] = {"descending", NULL};
 
-/* each line of A along dim sorted into S (NULL: argsort) and P */
-static void sortlines(const la_Mat *A, la_Mat *S, la_Mat *P, int dim, int down,
+/* each line of A along dim sorted into S (NULL: argsort) and P along sdim */
+static void sortlines(const la_Mat *A, la_Mat *S, la_Mat *P, int dim, int sdim, int down,
                       lak_SortItem *w) {
   int k, nk = dim == 1 ? A->cols : A->rows;
   for (k = 0; k < nk && !LA_EMPTY(A); k++) {
-    la_Line a = la_line(A, dim, k), ix = la_line(P, dim, k), s = a;
-    if (S) s = la_line(S, dim, k);
+    la_Line a = la_line(A, dim, k), ix = la_line(P, sdim, k), s = a;
+    if (S) s = la_line(S, sdim, k);
     if (a.f) lak_ssort((int)a.n, a.f, a.s, down, S ? s.f : NULL, s.s, ix.p, ix.s, w);
     else lak_sort((int)a.n, a.p, a.s, down, S ? s.p : NULL, s.s, ix.p, ix.s, w);
   }
@@ -176,17 +176,12 @@ static int sort(lua_State *L, const char *fname, int want) {
   P = la_new(L, fname, A->rows, A->cols);
   w = LA_SCRATCH(L, lak_SortItem, LA_EMPTY(A) ? 0 : LAK_SORT_WORK(dim == 1 ? A->rows : A->cols));
   if (dim == 2 && A->rows > 1 && A->cols > 1) {
-    /* rows: sorted as the columns of A^T (contiguous lines), transposed back */
-    int top = lua_gettop(L);
+    /* rows: read as the columns of A^T (contiguous lines) */
     la_Mat *T = la_newt(L, fname, A->cols, A->rows, A->dtype);
-    la_Mat *ST = S ? la_newt(L, fname, A->cols, A->rows, A->dtype) : NULL;
-    la_Mat *PT = la_new(L, fname, A->cols, A->rows);
     la_transposeto(A, T);
-    sortlines(T, ST, PT, 1, down, w);
-    if (S) la_transposeto(ST, S);
-    la_transposeto(PT, P);
-    lua_settop(L, top);
-  } else sortlines(A, S, P, dim, down, w);
+    sortlines(T, S, P, 1, 2, down, w);
+    lua_pop(L, 1);                           /* T */
+  } else sortlines(A, S, P, dim, dim, down, w);
   lua_pop(L, 1);                             /* w: S, P or P on top */
   return want;
 }
