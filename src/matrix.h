@@ -62,7 +62,8 @@ la_Mat *la_copyof(lua_State *L, const la_Mat *A, const char *fname);
 la_Mat *la_convert(lua_State *L, const la_Mat *A, int dtype, const char *fname);
 /* the dtype option of the options table at idx (0: none), def if absent */
 int la_optdtype(lua_State *L, int idx, int def, const char *fname);
-/* B = A (same shape; B packed or a view), element types converted */
+/* B = A (same shape; B packed or a view, not overlapping A), element types
+** converted; of one type, a memcpy a column */
 void la_copyto(const la_Mat *A, la_Mat *B);
 /* B (n x m, of A's type; packed or a view) = A^T (A m x n) */
 void la_transposeto(const la_Mat *A, la_Mat *B);
