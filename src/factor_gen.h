@@ -118,18 +118,19 @@ static int LA_T(l_cholesky)(lua_State *L) {
   const char *F = la_fname(L);
   static const char *const keys[] = {"lower", "check_finite", NULL};
   la_Mat *A = la_checksquaret(L, 1, F, LA_TYPE), *C;
-  int lower, info, i, j;
+  int lower, info, j;
   la_checkopts(L, 2, F, keys);
   lower = la_optbool(L, 2, "lower", 1, F);
-  if (la_optcheckfinite(L, 2, F)) la_checkfinite(L, A, F, "A", 0);
-  la_checksym(L, A, F);
+  la_checksymfinite(L, A, F, la_optcheckfinite(L, 2, F));
   C = la_copyof(L, A, F);
   info = LA_LAPACKE(potrf)(LAPACK_COL_MAJOR, lower ? 'L' : 'U', C->rows, LA_X(C), C->ld);
   la_checkinfo(L, F, LA_ROUTINE(potrf), info);
   if (info > 0) notpd(L, F, info);
-  for (j = 0; j < C->cols; j++)          /* zero the other triangle */
-    for (i = 0; i < C->rows; i++)
-      if (lower ? i < j : i > j) LA_E(C, i, j) = 0.0;
+  for (j = 0; j < C->cols; j++) {        /* zero the other triangle */
+    LA_REAL *c = LA_X(C) + (ptrdiff_t)j * C->ld;
+    if (lower) memset(c, 0, (size_t)j * sizeof *c);
+    else memset(c + j + 1, 0, (size_t)(C->rows - j - 1) * sizeof *c);
+  }
   return 1;
 }
 

@@ -112,12 +112,13 @@ la_Mat *la_newt(lua_State *L, const char *fname, lua_Integer m, lua_Integer n, i
 void la_copyto(const la_Mat *A, la_Mat *B) {
   int i, j;
   if (LA_EMPTY(A)) return;            /* a 0 x 2^31-1 matrix costs nothing */
-  if (A->dtype == LA_F64 && B->dtype == LA_F64) {
-    lak_copy(A->rows, A->cols, A->data, A->ld, B->data, B->ld);
-    return;
-  }
-  if (A->dtype == LA_F32 && B->dtype == LA_F32) {
-    lak_scopy(A->rows, A->cols, A->fdata, A->ld, B->fdata, B->ld);
+  if (A->dtype == B->dtype) {         /* bytes: one memcpy a column, or one for all */
+    size_t es = esize(A->dtype), col = (size_t)A->rows * es;
+    const char *a = (const char *)LA_DATA(A);
+    char *b = (char *)LA_DATA(B);
+    if (A->ld == A->rows && B->ld == B->rows) { memcpy(b, a, col * (size_t)A->cols); return; }
+    for (j = 0; j < A->cols; j++)
+      memcpy(b + (size_t)j * (size_t)B->ld * es, a + (size_t)j * (size_t)A->ld * es, col);
     return;
   }
   /* between types: every float32 argument of float64 code comes this way */
@@ -134,17 +135,29 @@ void la_copyto(const la_Mat *A, la_Mat *B) {
   }
 }
 
+/* n copies of x at a: blocks of 8 stores (vector stores at -O2) */
+#define FILLRUN(T) \
+  static void fill_##T(T *a, int n, T x) { \
+    int i = 0, k; \
+    for (; i + 8 <= n; i += 8) for (k = 0; k < 8; k++) a[i + k] = x; \
+    for (; i < n; i++) a[i] = x; \
+  }
+FILLRUN(double)
+FILLRUN(float)
+
 void la_fill(la_Mat *A, double x) {
-  int i, j;
+  int j, f = A->dtype == LA_F32, packed = A->ld == A->rows;
+  size_t es = esize(A->dtype);
   if (LA_EMPTY(A)) return;
+  if (x == 0 && !signbit(x)) {        /* +0.0: all bits zero, memset */
+    if (packed) { memset(LA_DATA(A), 0, (size_t)A->rows * (size_t)A->cols * es); return; }
+    for (j = 0; j < A->cols; j++)
+      memset((char *)LA_DATA(A) + (size_t)j * (size_t)A->ld * es, 0, (size_t)A->rows * es);
+    return;
+  }
   for (j = 0; j < A->cols; j++) {
-    if (A->dtype == LA_F32) {
-      float *a = A->fdata + (ptrdiff_t)j * A->ld, y = (float)x;
-      for (i = 0; i < A->rows; i++) a[i] = y;
-    } else {
-      double *a = A->data + (ptrdiff_t)j * A->ld;
-      for (i = 0; i < A->rows; i++) a[i] = x;
-    }
+    if (f) fill_float(A->fdata + (ptrdiff_t)j * A->ld, A->rows, (float)x);
+    else fill_double(A->data + (ptrdiff_t)j * A->ld, A->rows, x);
   }
 }
 
@@ -437,17 +450,64 @@ la_Mat *la_checksquaret(lua_State *L, int idx, const char *fname, int dtype) {
 /* Symmetric within sqrt(eps) of the largest entry, eps of A's type (NumPy
 ** reads only the lower triangle and never checks; a silently wrong answer
 ** is worse). */
-void la_checksym(lua_State *L, const la_Mat *A, const char *fname) {
-  double big = 0.0, tol;
+/* One pass over the pairs (i, j), (j, i) of a square A in 32 x 32 tiles
+** (both tiles of a pair stay in cache): the largest |entry| (*big), the
+** largest |A(i,j) - A(j,i)| (*diff) and whether every entry is finite.
+** No branch on the data; four pairs at a time into four sets of
+** accumulators (a chain of max through one would bound the speed). */
+#define SYMSTEP(k, x, y) do { \
+    double ax_ = fabs(x), ay_ = fabs(y), d_ = fabs((x) - (y)); \
+    ax_ = ax_ > ay_ ? ax_ : ay_; \
+    fin[k] += (x) * 0.0 + (y) * 0.0;     /* NaN once an entry is not finite */ \
+    bg[k] = ax_ > bg[k] ? ax_ : bg[k]; df[k] = d_ > df[k] ? d_ : df[k]; \
+  } while (0)
+#define SYMPASS(T) \
+  static int sympass_##T(const T *a, int n, ptrdiff_t ld, double *big, double *diff) { \
+    double bg[4] = {0, 0, 0, 0}, df[4] = {0, 0, 0, 0}, fin[4] = {0, 0, 0, 0}; \
+    int i0, j0, i, j; \
+    for (j0 = 0; j0 < n; j0 += 32) \
+      for (i0 = j0; i0 < n; i0 += 32) { \
+        int je = j0 + 32 < n ? j0 + 32 : n, ie = i0 + 32 < n ? i0 + 32 : n; \
+        for (j = j0; j < je; j++) { \
+          const T *c = a + j * ld, *r = a + j; \
+          for (i = i0 > j ? i0 : j; i + 4 <= ie; i += 4) { \
+            SYMSTEP(0, (double)c[i], (double)r[i * ld]); \
+            SYMSTEP(1, (double)c[i + 1], (double)r[(i + 1) * ld]); \
+            SYMSTEP(2, (double)c[i + 2], (double)r[(i + 2) * ld]); \
+            SYMSTEP(3, (double)c[i + 3], (double)r[(i + 3) * ld]); \
+          } \
+          for (; i < ie; i++) SYMSTEP(0, (double)c[i], (double)r[i * ld]); \
+        } \
+      } \
+    bg[0] = bg[0] > bg[1] ? bg[0] : bg[1]; bg[2] = bg[2] > bg[3] ? bg[2] : bg[3]; \
+    df[0] = df[0] > df[1] ? df[0] : df[1]; df[2] = df[2] > df[3] ? df[2] : df[3]; \
+    *big = bg[0] > bg[2] ? bg[0] : bg[2]; *diff = df[0] > df[2] ? df[0] : df[2]; \
+    return fin[0] + fin[1] + fin[2] + fin[3] == 0.0; \
+  }
+SYMPASS(double)
+SYMPASS(float)
+
+/* the first pair (i, j), (j, i) further apart than tol, as an error */
+static void notsym(lua_State *L, const la_Mat *A, const char *fname, double tol) {
   int i, j;
-  for (j = 0; j < A->cols; j++)
-    for (i = 0; i < A->rows; i++) if (fabs(la_get(A, i, j)) > big) big = fabs(la_get(A, i, j));
-  tol = (A->dtype == LA_F32 ? 3.4526698300124393e-04 : 1.4901161193847656e-08) * big;
   for (j = 0; j < A->cols; j++)
     for (i = j + 1; i < A->rows; i++)
       if (!(fabs(la_get(A, i, j) - la_get(A, j, i)) <= tol))
         la_error(L, fname, "matrix is not symmetric (A(%d,%d) = %f, A(%d,%d) = %f)",
                  i + 1, j + 1, la_get(A, i, j), j + 1, i + 1, la_get(A, j, i));
+}
+
+void la_checksymfinite(lua_State *L, const la_Mat *A, const char *fname, int finite) {
+  double big, diff, tol, eps = A->dtype == LA_F32 ? 3.4526698300124393e-04 : 1.4901161193847656e-08;
+  int fin = A->dtype == LA_F32 ? sympass_float(A->fdata, A->rows, A->ld, &big, &diff)
+                               : sympass_double(A->data, A->rows, A->ld, &big, &diff);
+  if (!fin && finite) la_checkfinite(L, A, fname, "A", 0);   /* raises, naming the entry */
+  tol = eps * big;               /* big: of the entries that are not NaN, as before */
+  if (!fin || !(diff <= tol)) notsym(L, A, fname, tol);
+}
+
+void la_checksym(lua_State *L, const la_Mat *A, const char *fname) {
+  la_checksymfinite(L, A, fname, 0);
 }
 
 /* ------------------------------------------------------ access */
@@ -573,15 +633,16 @@ static int inferred(lua_State *L, const char *fname, const la_Mat *A, int m, int
 ** or -1: all of them as a column */
 static int l_reshape(lua_State *L) {
   const char *F = la_fname(L);
-  la_Mat *A = la_checkany(L, 1, F), *B;
+  la_Mat *A = la_checkany(L, 1, F), *B, D;
   int m = rsize(L, F, 2), n = lua_isnoneornil(L, 3) ? 1 : rsize(L, F, 3);
   if (m < 0) m = inferred(L, F, A, m, n);
   else if (n < 0) n = inferred(L, F, A, m, n);
   if ((lua_Integer)m * n != (lua_Integer)A->rows * A->cols)
     la_error(L, F, "cannot reshape %dx%d into %dx%d", A->rows, A->cols, m, n);
   B = la_newt(L, F, m, n, A->dtype);
-  if (A->dtype == LA_F64) lak_copy(A->rows, A->cols, A->data, A->ld, B->data, A->rows > 0 ? A->rows : 1);
-  else lak_scopy(A->rows, A->cols, A->fdata, A->ld, B->fdata, A->rows > 0 ? A->rows : 1);
+  D = *B;                                 /* B's storage as A's shape, packed */
+  D.rows = A->rows; D.cols = A->cols; D.ld = A->rows > 0 ? A->rows : 1;
+  la_copyto(A, &D);
   return 1;
 }
 
@@ -618,11 +679,14 @@ static int l_totable(lua_State *L) {
   return 1;
 }
 
-static int l_t(lua_State *L) {
-  la_Mat *A = la_checkany(L, 1, "t");
-  la_Mat *B = la_newt(L, "t", A->cols, A->rows, A->dtype);
+void la_transposeto(const la_Mat *A, la_Mat *B) {
   if (A->dtype == LA_F64) lak_transpose(A->rows, A->cols, A->data, A->ld, B->data, B->ld);
   else lak_stranspose(A->rows, A->cols, A->fdata, A->ld, B->fdata, B->ld);
+}
+
+static int l_t(lua_State *L) {
+  la_Mat *A = la_checkany(L, 1, "t");
+  la_transposeto(A, la_newt(L, "t", A->cols, A->rows, A->dtype));
   return 1;
 }
 

@@ -62,8 +62,11 @@ la_Mat *la_copyof(lua_State *L, const la_Mat *A, const char *fname);
 la_Mat *la_convert(lua_State *L, const la_Mat *A, int dtype, const char *fname);
 /* the dtype option of the options table at idx (0: none), def if absent */
 int la_optdtype(lua_State *L, int idx, int def, const char *fname);
-/* B = A (same shape; B packed or a view), element types converted */
+/* B = A (same shape; B packed or a view, not overlapping A), element types
+** converted; of one type, a memcpy a column */
 void la_copyto(const la_Mat *A, la_Mat *B);
+/* B (n x m, of A's type; packed or a view) = A^T (A m x n) */
+void la_transposeto(const la_Mat *A, la_Mat *B);
 /* every element of A (packed or a view, either type) set to x */
 void la_fill(la_Mat *A, double x);
 /* rows i..i+m-1, columns j..j+n-1 (0-based, in range) of A as a header by
@@ -138,5 +141,8 @@ void la_checkfinite(lua_State *L, const la_Mat *A, const char *fname,
                     const char *what, int required);
 /* an error unless A is symmetric within sqrt(eps) of its largest entry */
 void la_checksym(lua_State *L, const la_Mat *A, const char *fname);
+/* both checks in one pass: first la_checkfinite(L, A, fname, "A", 0) when
+** finite is set, then la_checksym */
+void la_checksymfinite(lua_State *L, const la_Mat *A, const char *fname, int finite);
 
 #endif

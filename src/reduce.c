@@ -187,27 +187,19 @@ static int l_diff(lua_State *L) {
 
 /* ---------------------------------------------------------------- sorting */
 
-typedef struct Key { double v; int i; } Key;
-
-/* ascending with NaN last; ties keep their order (a stable sort) */
-static int keyup(const void *pa, const void *pb) {
-  const Key *a = (const Key *)pa, *b = (const Key *)pb;
-  int na = isnan(a->v), nb = isnan(b->v);
-  if (na != nb) return na - nb;
-  if (!na && a->v != b->v) return a->v < b->v ? -1 : 1;
-  return (a->i > b->i) - (a->i < b->i);
-}
-
-/* descending with NaN first (Octave's sort(..., "descend")); ties stable */
-static int keydown(const void *pa, const void *pb) {
-  const Key *a = (const Key *)pa, *b = (const Key *)pb;
-  int na = isnan(a->v), nb = isnan(b->v);
-  if (na != nb) return nb - na;
-  if (!na && a->v != b->v) return a->v > b->v ? -1 : 1;
-  return (a->i > b->i) - (a->i < b->i);
-}
-
 static const char *const sort_keys[] = {"descending", NULL};
+
+/* each line of A along dim sorted into S (NULL: argsort) and P along sdim */
+static void sortlines(const la_Mat *A, la_Mat *S, la_Mat *P, int dim, int sdim, int down,
+                      lak_SortItem *w) {
+  int k, nk = dim == 1 ? A->cols : A->rows;
+  for (k = 0; k < nk && !LA_EMPTY(A); k++) {
+    la_Line a = la_line(A, dim, k), ix = la_line(P, sdim, k), s = a;
+    if (S) s = la_line(S, sdim, k);
+    if (a.f) lak_ssort((int)a.n, a.f, a.s, down, S ? s.f : NULL, s.s, ix.p, ix.s, w);
+    else lak_sort((int)a.n, a.p, a.s, down, S ? s.p : NULL, s.s, ix.p, ix.s, w);
+  }
+}
 
 /* sort(A [, dim [, {descending = false}]]) -> S, I: each line along dim
 ** (see la_optlinedim) sorted, with I the 1-based positions the entries came
@@ -217,26 +209,21 @@ static int sort(lua_State *L, const char *fname, int want) {
   la_Mat *A = la_checkany(L, 1, fname), *S, *P;
   int oi = lua_istable(L, 2) && !la_testany(L, 2) ? 2 : 3;
   int dim = la_optlinedim(L, fname, oi == 2 ? lua_gettop(L) + 1 : 2, A->rows,
-                          A->cols), down, k, nk;
-  size_t i;
-  Key *key;
+                          A->cols), down;
+  lak_SortItem *w;
   la_checkopts(L, oi, fname, sort_keys);
   down = la_optbool(L, oi, "descending", 0, fname);
-  nk = dim == 1 ? A->cols : A->rows;
-  S = la_newt(L, fname, A->rows, A->cols, A->dtype);
+  S = want == 2 ? la_newt(L, fname, A->rows, A->cols, A->dtype) : NULL;
   P = la_new(L, fname, A->rows, A->cols);
-  key = LA_SCRATCH(L, Key, LA_EMPTY(A) ? 0 : (size_t)(dim == 1 ? A->rows : A->cols));
-  for (k = 0; k < nk && !LA_EMPTY(A); k++) {
-    la_Line a = la_line(A, dim, k), s = la_line(S, dim, k), ix = la_line(P, dim, k);
-    for (i = 0; i < a.n; i++) { key[i].v = LA_LX(a, i); key[i].i = (int)i; }
-    qsort(key, a.n, sizeof *key, down ? keydown : keyup);
-    for (i = 0; i < a.n; i++) {
-      LA_LSET(s, i, key[i].v);
-      LA_LSET(ix, i, key[i].i + 1);
-    }
-  }
-  lua_pop(L, 1);
-  if (want == 1) lua_remove(L, -2);          /* argsort: I only */
+  w = LA_SCRATCH(L, lak_SortItem, LA_EMPTY(A) ? 0 : LAK_SORT_WORK(dim == 1 ? A->rows : A->cols));
+  if (dim == 2 && A->rows > 1 && A->cols > 1) {
+    /* rows: read as the columns of A^T (contiguous lines) */
+    la_Mat *T = la_newt(L, fname, A->cols, A->rows, A->dtype);
+    la_transposeto(A, T);
+    sortlines(T, S, P, 1, 2, down, w);
+    lua_pop(L, 1);                           /* T */
+  } else sortlines(A, S, P, dim, dim, down, w);
+  lua_pop(L, 1);                             /* w: S, P or P on top */
   return want;
 }
 

@@ -42,7 +42,8 @@ static int l_arange(lua_State *L) {
   n = count(L, F, ceil((stop - start) / step));
   v = la_newt(L, F, n, 1, t);
   step = (start + step) - start;        /* NumPy's delta: the same values */
-  for (i = 0; i < n; i++) la_put(v, i, 0, start + i * step);
+  if (v->dtype == LA_F32) for (i = 0; i < n; i++) v->fdata[i] = (float)(start + i * step);
+  else for (i = 0; i < n; i++) v->data[i] = start + i * step;
   return 1;
 }
 
@@ -66,12 +67,15 @@ static void spaced(lua_State *L, const char *fname, int t, int logbase, double b
   v = la_newt(L, fname, n, 1, t);
   div = (double)(n - 1);
   step = n > 1 ? delta / div : 0.0;
-  for (i = 0; i < n; i++) {
-    double x = n == 1 ? 0.0 * delta + a
-             : step == 0.0 ? (double)i / div * delta + a : (double)i * step + a;
-    if (n > 1 && i == n - 1) x = b;
-    la_put(v, i, 0, logbase ? pow(base, x) : x);
-  }
+  if (n == 1) la_put(v, 0, 0, logbase ? pow(base, 0.0 * delta + a) : 0.0 * delta + a);
+  else if (!logbase && step != 0.0 && t == LA_F64)     /* the common case, one plain loop */
+    for (i = 0; i < n; i++) v->data[i] = (double)i * step + a;
+  else
+    for (i = 0; i < n; i++) {
+      double x = step == 0.0 ? (double)i / div * delta + a : (double)i * step + a;
+      la_put(v, i, 0, logbase ? pow(base, x) : x);
+    }
+  if (n > 1) la_put(v, n - 1, 0, logbase ? pow(base, b) : b);
 }
 
 /* linspace(a, b [, n = 50] [, {dtype}]) */
@@ -200,11 +204,15 @@ static int tilemat(lua_State *L, const char *fname, lua_Integer rm, lua_Integer 
   C = la_newt(L, fname, mulsize(L, fname, A->rows, rm), mulsize(L, fname, A->cols, rn),
               A->dtype);
   if (LA_EMPTY(C)) return 1;             /* else rm * rn <= C's elements */
-  for (j = 0; j < C->cols; j += A->cols)
-    for (i = 0; i < C->rows; i += A->rows) {
-      la_Mat D = la_block(C, i, j, A->rows, A->cols);
-      la_copyto(A, &D);
-    }
+  for (i = 0; i < C->rows; i += A->rows) {   /* the first A->cols columns */
+    la_Mat D = la_block(C, i, 0, A->rows, A->cols);
+    la_copyto(A, &D);
+  }
+  {                                      /* C is packed: they are one run, copied whole */
+    size_t run = (size_t)C->rows * (size_t)A->cols * (C->dtype == LA_F32 ? sizeof(float) : sizeof(double));
+    char *c = (char *)LA_DATA(C);
+    for (j = 1; j < rn; j++) memcpy(c + (size_t)j * run, c, run);
+  }
   return 1;
 }
 
@@ -238,15 +246,35 @@ static void movelines(const la_Mat *A, la_Mat *B, int dim, int from, int to, int
   la_copyto(&S, &D);
 }
 
+/* b[i] = a[-i], i = 0..n-1: four at a time (vector loads and a shuffle) */
+#define REVERSE(T) \
+  static void reverse_##T(const T *a, T *b, int n) { \
+    int i = 0; \
+    for (; i + 4 <= n; i += 4) { \
+      T t0 = a[-i], t1 = a[-i - 1], t2 = a[-i - 2], t3 = a[-i - 3]; \
+      b[i] = t0; b[i + 1] = t1; b[i + 2] = t2; b[i + 3] = t3; \
+    } \
+    for (; i < n; i++) b[i] = a[-i]; \
+  }
+REVERSE(double)
+REVERSE(float)
+
 /* flip(A [, dim]): reversed along dim (default: la_optlinedim); fliplr, flipud */
 static int flip(lua_State *L, const char *fname, int dim) {
   la_Mat *A = la_checkany(L, 1, fname), *B;
-  int i, j;
+  int j;
   if (dim == 0) dim = la_optlinedim(L, fname, 2, A->rows, A->cols);
   B = la_newt(L, fname, A->rows, A->cols, A->dtype);
-  for (j = 0; j < A->cols && A->rows > 0; j++)
-    for (i = 0; i < A->rows; i++)
-      la_put(B, i, j, dim == 1 ? la_get(A, A->rows - 1 - i, j) : la_get(A, i, A->cols - 1 - j));
+  for (j = 0; j < A->cols && A->rows > 0; j++) {
+    if (dim == 2) {                       /* columns in reverse order, each a memcpy */
+      la_Mat S = la_block(A, 0, A->cols - 1 - j, A->rows, 1), D = la_block(B, 0, j, A->rows, 1);
+      la_copyto(&S, &D);
+    } else if (A->dtype == LA_F32) {      /* each column reversed */
+      reverse_float(&LA_ATF(A, A->rows - 1, j), &LA_ATF(B, 0, j), A->rows);
+    } else {
+      reverse_double(&LA_AT(A, A->rows - 1, j), &LA_AT(B, 0, j), A->rows);
+    }
+  }
   return 1;
 }
 

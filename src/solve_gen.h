@@ -129,35 +129,53 @@ static int LA_T(l_pinv)(lua_State *L) {
 }
 
 /* A^k for the square matrix at 1 and the integer k at 2 (checked by
-** mpower in solve.c) by repeated squaring with dgemm; k = 0 gives the
-** identity, k < 0 powers the inverse. Pushes the base, P, T; P on top. */
+** mpower in solve.c) by repeated squaring with dgemm, as NumPy's
+** matrix_power: the squares B, B^2, B^4, ... and the product of those the
+** bits of |k| pick, starting from the first of them (A^10 = A^2 A^8, four
+** products); k = 0 gives the identity, k < 0 powers the inverse. The three
+** matrices (base, product, scratch) trade places instead of being copied.
+** Pushes the base and two more; the result on top. */
 static int LA_T(mpower)(lua_State *L, const char *fname) {
-  la_Mat *A = la_checksquaret(L, 1, fname, LA_TYPE), *P, *B, *T;
+  la_Mat *A = la_checksquaret(L, 1, fname, LA_TYPE), *M[3];
   lua_Integer k = lua_tointeger(L, 2);
   la_Unsigned e = k < 0 ? (la_Unsigned)0 - (la_Unsigned)k : (la_Unsigned)k;
-  int n = A->rows, i;
-  if (k < 0) {                                  /* pushes the base B */
+  int n = A->rows, i, b = 0, p = -1, t, top;   /* M[b]: base, M[p]: product */
+  if (k < 0) {                                  /* pushes the base */
     lapack_int info, *ipiv;
-    B = la_lu(L, A, fname, &ipiv, &info);       /* pushes B, ipiv */
+    M[0] = la_lu(L, A, fname, &ipiv, &info);    /* pushes M[0], ipiv */
     if (info > 0) singular(L, fname, info);
-    info = la_inverse(L, B, ipiv, fname);
-    if (info) overflows(L, fname, "the inverse", B, info);
+    info = la_inverse(L, M[0], ipiv, fname);
+    if (info) overflows(L, fname, "the inverse", M[0], info);
     lua_pop(L, 1);                              /* ipiv */
-  } else B = la_copyof(L, A, fname);
-  P = la_newzerot(L, fname, n, n, LA_TYPE);     /* pushes the result P, then a product T */
-  for (i = 0; i < n; i++) LA_E(P, i, i) = 1;
-  T = la_newt(L, fname, n, n, LA_TYPE);
+  } else M[0] = la_copyof(L, A, fname);
+  top = lua_gettop(L);                          /* M[i] is at top + i */
+  M[1] = la_newt(L, fname, n, n, LA_TYPE);
+  M[2] = la_newt(L, fname, n, n, LA_TYPE);
+  if (e == 0) {
+    la_fill(M[1], 0.0);
+    for (i = 0; i < n; i++) LA_E(M[1], i, i) = 1;
+    p = 1;
+  }
   while (e > 0) {
     if (e & 1) {
-      LA_LAK(gemm)('N', 'N', n, n, n, 1, LA_X(P), P->ld, LA_X(B), B->ld, 0, LA_X(T), T->ld);
-      LA_LAK(copy)(n, n, LA_X(T), T->ld, LA_X(P), P->ld);
+      if (p < 0) {                              /* the first factor: B itself */
+        p = (b + 1) % 3;
+        la_copyto(M[b], M[p]);
+      } else {
+        t = 3 - b - p;
+        LA_LAK(gemm)('N', 'N', n, n, n, 1, LA_X(M[p]), M[p]->ld, LA_X(M[b]), M[b]->ld, 0, LA_X(M[t]),
+                     M[t]->ld);
+        p = t;
+      }
     }
     e >>= 1;
     if (e > 0) {
-      LA_LAK(gemm)('N', 'N', n, n, n, 1, LA_X(B), B->ld, LA_X(B), B->ld, 0, LA_X(T), T->ld);
-      LA_LAK(copy)(n, n, LA_X(T), T->ld, LA_X(B), B->ld);
+      t = p < 0 ? (b + 1) % 3 : 3 - b - p;
+      LA_LAK(gemm)('N', 'N', n, n, n, 1, LA_X(M[b]), M[b]->ld, LA_X(M[b]), M[b]->ld, 0, LA_X(M[t]),
+                     M[t]->ld);
+      b = t;
     }
   }
-  lua_pop(L, 1);                                /* T: P on top */
+  lua_pushvalue(L, top + p);
   return 1;
 }

@@ -54,19 +54,6 @@ void LAK(copy)(int m, int n, const LAK_REAL *A, int lda, LAK_REAL *B, int ldb) {
   }
 }
 
-/* B (n x m) = A^T, in 32x32 blocks so both sides stay in cache. */
-void LAK(transpose)(int m, int n, const LAK_REAL *A, int lda, LAK_REAL *B, int ldb) {
-  int i0, j0, i, j;
-  if (m <= 0 || n <= 0) return;
-  for (j0 = 0; j0 < n; j0 += 32)
-    for (i0 = 0; i0 < m; i0 += 32) {
-      int ie = i0 + 32 < m ? i0 + 32 : m, je = j0 + 32 < n ? j0 + 32 : n;
-      for (j = j0; j < je; j++)
-        for (i = i0; i < ie; i++)
-          B[j + (ptrdiff_t)i * ldb] = A[i + (ptrdiff_t)j * lda];
-    }
-}
-
 static LAK_REAL LAK(at)(const LAK_REAL *A, int ld, int trans, int i, int j) {
   return trans ? A[j + (ptrdiff_t)i * ld] : A[i + (ptrdiff_t)j * ld];
 }

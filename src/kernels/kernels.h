@@ -230,6 +230,18 @@ typedef enum { LAK_RSUM, LAK_RABS, LAK_RSQ, LAK_RDEV, LAK_RPROD } lak_Rows;
 ** multiplied by 10 again and again: the factor np.round(x, n) uses) */
 double lak_pow10(int n);
 
+/* Stable sorts of a line (kernels/sort.c): the n entries x[0], x[incx],
+** ... in ascending order, NaN last (descending, desc = 1: NaN first), -0.0
+** equal to 0.0, equal entries in their input order; s (may be NULL) gets the
+** sorted entries (s[i * incs]), ix (may be NULL) their 1-based positions in
+** x (ix[i * inci]). work: LAK_SORT_WORK(n) items. */
+typedef struct lak_SortItem { uint64_t k; uint32_t i; } lak_SortItem;
+#define LAK_SORT_WORK(n) (2 * (size_t)(n))
+void lak_sort(int n, const double *x, ptrdiff_t incx, int desc, double *s, ptrdiff_t incs,
+              double *ix, ptrdiff_t inci, lak_SortItem *work);
+void lak_ssort(int n, const float *x, ptrdiff_t incx, int desc, float *s, ptrdiff_t incs,
+               double *ix, ptrdiff_t inci, lak_SortItem *work);
+
 /* the kernels for double (lak_*) and for float (lak_s*) */
 #define LAK_GENERIC_FILE "kernels_gen.h"
 #include "generate.h"
