@@ -52,6 +52,15 @@ local function inputs()
   return I
 end
 
+-- an operation into the list: index results are compared 0-based; random
+-- draws (other streams) and whole-matrix argmin/argmax (NumPy: a flat
+-- C-order index) are not compared
+local function add(ops, op)
+  op.idx = op.note == IDX
+  op.nocheck = op.expr:find("^rng%.") or (op.note and op.note:find("one flat index"))
+  ops[#ops + 1] = op
+end
+
 -- The operations: {name, size tag, shape, la function, NumPy expression
 -- (inputs named without their size suffix), note}.
 local function operations(I)
@@ -64,7 +73,7 @@ local function operations(I)
     local h = n - 1
     local sh = n .. "x" .. n
     local function op(name, f, expr, note, shape)
-      ops[#ops + 1] = {name = name, tag = t, shape = shape or sh, f = f, expr = expr, note = note}
+      add(ops, {name = name, tag = t, shape = shape or sh, f = f, expr = expr, note = note})
     end
     -- arithmetic
     op("A + B", function() return A + B end, "A + B")
@@ -150,7 +159,7 @@ local function operations(I)
     op("A:sub(2, n-1, 2, n-1):copy()", function() return A:sub(2, h, 2, h):copy() end,
       "A[1:-1, 1:-1].copy(order='F')")
     op("A:reshape(n/2, 2n)", function() return A:reshape(n / 2, 2 * n) end,
-      "A.reshape((" .. n / 2 .. ", " .. 2 * n .. "), order='F').copy(order='F')", VIEW)
+      string.format("A.reshape((%d, %d), order='F').copy(order='F')", n / 2, 2 * n), VIEW)
     op("la.vstack{A, B}", function() return la.vstack{A, B} end, "np.vstack((A, B))", nil, (2 * n) .. "x" .. n)
     op("la.hstack{A, B}", function() return la.hstack{A, B} end, "np.hstack((A, B))", nil, n .. "x" .. (2 * n))
     op("la.tile(A, 2, 2)", function() return la.tile(A, 2, 2) end, "np.tile(A, (2, 2))", nil, (2 * n) .. "x" .. (2 * n))
@@ -183,7 +192,7 @@ local function operations(I)
     local t, N = s[1], s[2]
     local x, y = I["x" .. t], I["y" .. t]
     local function op(name, f, expr, note)
-      ops[#ops + 1] = {name = name, tag = t, shape = t, f = f, expr = expr, note = note}
+      add(ops, {name = name, tag = t, shape = t, f = f, expr = expr, note = note})
     end
     op("x:sort()", function() return x:sort() end, "np.sort(x)", "la also returns the indices")
     op("x:argsort()", function() return x:argsort() end, "np.argsort(x, kind='stable')", IDX)
@@ -207,6 +216,35 @@ local function operations(I)
 end
 
 local now = clock.now
+
+-- numpy_breadth.py's checksum of linalg's result r: sum(a_k w_k), sum(|a_k| w_k)
+-- and the count, column-major, w_k = k mod 7 + 1; idx: 1-based indices made 0-based
+local function checksum(r, idx)
+  if type(r) == "boolean" then r = r and 1 or 0 end
+  local off = idx and 1 or 0
+  if type(r) == "number" then return r - off, math.abs(r - off), 1 end
+  local s, a, n = 0, 0, r:numel()
+  for k = 1, n do
+    local x, w = r(k) - off, (k - 1) % 7 + 1
+    s, a = s + x * w, a + math.abs(x) * w
+  end
+  return s, a, n
+end
+
+-- the same result on both sides? (nil: not comparable; else ok, message)
+local function check(srv, op)
+  if op.nocheck then return nil end
+  local ans = srv.ask("check " .. op.key)
+  local s2, a2, n2 = ans:match("^(%S+) (%S+) (%d+)$")
+  if not s2 then return false, "NumPy: " .. ans end
+  local s1, a1, n1 = checksum(op.f(), op.idx)
+  s2, a2, n2 = tonumber(s2), tonumber(a2), tonumber(n2)
+  if n1 ~= n2 then return false, string.format("%d entries, NumPy %d", n1, n2) end
+  if math.abs(s1 - s2) > 1e-9 * math.max(a1, a2) then
+    return false, string.format("checksum %.17g, NumPy %.17g", s1, s2)
+  end
+  return true
+end
 
 -- one timing of op.inner calls (after a full collection), per call
 local function time_la(op)
@@ -264,7 +302,7 @@ function M.run(opts)
   local srv = server()
   assert(srv.ask("load " .. DIR) == "ok", "NumPy could not load the inputs")
   -- each op defined on both sides, run once (warm-up, and a failing one is dropped)
-  local ops = {}
+  local ops, checked = {}, 0
   for i, op in ipairs(all) do
     if not filter or op.name:find(filter) then
       op.key = "op" .. i
@@ -279,6 +317,12 @@ function M.run(opts)
         local t0 = now()
         op.f()
         op.inner = math.max(1, math.ceil(MINTIME / math.max(now() - t0, 1e-9)))
+        local same, why = check(srv, op)
+        if same == false then
+          io.stderr:write(string.format("breadth: %s %s: results differ (%s)\n", op.name, op.shape, why))
+          op.note = "RESULTS DIFFER: " .. why .. (op.note and "; " .. op.note or "")
+        end
+        checked = checked + (same and 1 or 0)
         ops[#ops + 1] = op
       end
     end
@@ -323,6 +367,8 @@ function M.run(opts)
   local med = median(ratios)
   print(string.format("breadth: %d operations; median la/NumPy %s; %d with la/NumPy > 1 (linalg slower); " ..
     "table in build/bench/breadth.tsv", #ratios, med and string.format("%.2f", med) or "-", slower))
+  print(string.format("breadth: %d of %d results checked equal to NumPy's (to 1e-9; the rest: random draws, " ..
+    "argmin/argmax's row and column)", checked, #ops))
 end
 
 -- run directly: lua5.4 bench/breadth.lua [rounds] (paths as bench/run.sh sets them)

@@ -6,6 +6,7 @@ once (interleaved, both under the same load):
                             (x1e4.npy -> x1e4); n x 1 files become 1-D arrays
   def ID<TAB>SIZE<TAB>EXPR  the operation ID: EXPR evaluated with the
                             variables of SIZE bound without it (A100 -> A)
+  check ID                  checksum of the result: "sum abssum count"
   time ID MINTIME           the best of one timing of `inner` calls, inner
                             fixed at the first call so that a timing takes
                             >= MINTIME s; answers "seconds_per_call inner"
@@ -44,6 +45,15 @@ def define(key, size, expr):
     ops[key] = f
 
 
+def checksum(res):
+    """sum(a_k * w_k) and sum(|a_k| * w_k) over the entries in column-major
+    order, w_k = k mod 7 + 1 (k from 0), and the count: the Lua side computes
+    the same of linalg's result"""
+    a = np.asarray(res, dtype=np.float64).ravel(order="F")
+    w = np.arange(a.size) % 7 + 1.0
+    return float(np.sum(a * w)), float(np.sum(np.abs(a) * w)), a.size
+
+
 def timeit(key, mintime):
     f = ops[key]
     if key not in inner:
@@ -75,6 +85,8 @@ def main():
                 key, size, expr = rest.split("\t")
                 define(key, size, expr)
                 ans = "ok"
+            elif cmd == "check":
+                ans = "%.17g %.17g %d" % checksum(ops[rest]())
             elif cmd == "time":
                 key, mintime = rest.split(" ")
                 t, k = timeit(key, float(mintime))
