@@ -65,23 +65,42 @@ static double zig_tail(lak_Rng *r, uint64_t b) {
   }
 }
 
-/* One standard normal. Of a 64-bit draw b, bits 0-7 pick a layer, bit 8
-** the sign, bits 9-60 a 52-bit abscissa u: the common path (98.8% of draws)
-** is one table lookup, a multiplication and a comparison. Otherwise layer 0
-** goes to the tail, and a wedge point (x, y) under layer i is kept when
-** y < exp(-x^2/2), tested as log(y) < -x^2/2 with lak_log. */
-static inline double zig_normal(lak_Rng *r) {
+/* The ziggurat's layers (Marsaglia and Tsang 2000). Of a 64-bit draw b,
+** bits 0-7 pick a layer i, bit 8 the sign, bits 9-60 a 52-bit abscissa u;
+** the signed integer times the layer's width is x. The common path (98.8%
+** of draws, zig_normal inline) is one table lookup, a multiplication and a
+** comparison, u < k_i. Otherwise (zig_rest, out of the loop) layer 0 goes to
+** the tail, and a wedge point (x, y) under layer i is kept when
+** y < exp(-x^2/2), tested as log(y) < -x^2/2 with lak_log; a rejected
+** point takes a fresh draw. */
+#define ZIG_U(b) (((b) >> 9) & 0x000fffffffffffffULL)
+#define ZIG_X(b) ((double)(((int64_t)ZIG_U(b) ^ -(int64_t)(((b) >> 8) & 1)) + \
+                           (int64_t)(((b) >> 8) & 1)) * lak_zig_w[(b) & 0xff])
+
+static double zig_rest(lak_Rng *r, uint64_t b) {
   for (;;) {
-    uint64_t b = next(r), u = (b >> 9) & 0x000fffffffffffffULL;
     int i = (int)(b & 0xff);
-    double x = (double)(int64_t)u * lak_zig_w[i];
-    if ((b >> 8) & 1) x = -x;
-    if (u < lak_zig_k[i]) return x;
+    double x = ZIG_X(b);
+    if (ZIG_U(b) < lak_zig_k[i]) return x;
     if (i == 0) return zig_tail(r, b);
     if (lak_log((lak_zig_f[i - 1] - lak_zig_f[i]) * lak_rng_uniform(r) + lak_zig_f[i]) <
         -0.5 * x * x)
       return x;
+    b = next(r);
   }
+}
+
+/* One standard normal; the slow path works on a copy of the state, so that
+** a caller's local state (lak_rng_fill) can stay in registers. */
+static inline double zig_normal(lak_Rng *r) {
+  uint64_t b = next(r);
+  lak_Rng t;
+  double x;
+  if (ZIG_U(b) < lak_zig_k[b & 0xff]) return ZIG_X(b);
+  t = *r;
+  x = zig_rest(&t, b);
+  *r = t;
+  return x;
 }
 
 double lak_rng_normal(lak_Rng *r) { return zig_normal(r); }
