@@ -67,7 +67,7 @@ static double zig_tail(lak_Rng *r, uint64_t b) {
 
 /* The ziggurat's layers (Marsaglia and Tsang 2000). Of a 64-bit draw b,
 ** bits 0-7 pick a layer i, bit 8 the sign, bits 9-60 a 52-bit abscissa u;
-** the signed integer times the layer's width is x. The common path (98.8%
+** the signed integer times the layer's width is x. The common path (98.5%
 ** of draws, zig_normal inline) is one table lookup, a multiplication and a
 ** comparison, u < k_i. Otherwise (zig_rest, out of the loop) layer 0 goes to
 ** the tail, and a wedge point (x, y) under layer i is kept when
