@@ -10,8 +10,11 @@
 -- between rounds), so both see the same load; a timing runs `inner` calls,
 -- chosen once per side so that it takes >= MINTIME (2 ms); the report is
 -- the best timing over the rounds, per call. Only public la functions are
--- called. usage (from bench/run.lua, suites breadth and breadth-quick):
---   require("breadth").run{rounds = 7}
+-- called; every result is first compared with NumPy's (a weighted checksum),
+-- and an operation that fails on either side is dropped with a message.
+-- usage: sh bench/run.sh breadth (or breadth-quick: 3 rounds), which runs
+--   OPENBLAS_NUM_THREADS=1 lua5.4 bench/breadth.lua [rounds = 7]
+-- or require("breadth").run{rounds = 7}.
 -- Environment: BREADTH_ROUNDS (rounds), BREADTH_FILTER (a Lua pattern on
 -- the operation names). Results also go to build/bench/breadth.tsv.
 local la = require "linalg"
