@@ -1,6 +1,7 @@
 -- Runs linalg, NumPy (Debian's, on the same OpenBLAS) and raw C side by
 -- side and prints medians and ratios. usage: bench/run.sh [suite ...]
 -- Suites: see `order` at the end (float32 ones end in 32, sgemm); default: all.
+-- breadth-quick (not in the default list): the breadth suite in 3 rounds.
 local PY = "/usr/bin/python3"
 
 -- Processes on this shared machine land on a fast or a slow level and stay
@@ -444,8 +445,18 @@ function suites.linalg2()
   end
 end
 
+-- linalg's own loops next to NumPy, interleaved in one process each
+-- (bench/breadth.lua, in a child with one OpenBLAS thread from the start);
+-- breadth-quick: 3 rounds instead of 7
+local function breadth(rounds)
+  io.stdout:flush()
+  os.execute("OPENBLAS_NUM_THREADS=1 lua5.4 bench/breadth.lua " .. rounds)
+end
+function suites.breadth() breadth(7) end
+suites["breadth-quick"] = function() breadth(3) end
+
 local order = {"dgemm", "sgemm", "tiny", "tiny32", "lstsq", "lstsq32", "gs", "agree", "attention", "attention32",
-  "memory", "memory32", "elementwise", "random", "csv", "luaversions", "linalg2"}
+  "memory", "memory32", "elementwise", "random", "csv", "luaversions", "linalg2", "breadth"}
 local want = #arg > 0 and arg or order
 print(string.format("linalg bench: medians over %d processes of medians of repetitions;", PROCS))
 print("GFLOP/s ratios > 1: linalg faster; time ratios < 1: linalg faster")

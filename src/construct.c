@@ -122,14 +122,11 @@ static int fillrandom(lua_State *L, const char *fname, int normal) {
   int m = la_checksize(L, fname, 1), n = la_checksize(L, fname, 2);
   lak_Rng local, *r;
   la_Mat *A;
-  size_t k, N = (size_t)m * n;
   if (lua_isnoneornil(L, 3)) r = (lak_Rng *)lua_touserdata(L, LA_UPVALUE(1));
   else { lak_rng_seed(&local, (uint64_t)la_checkint(L, fname, 3)); r = &local; }
   A = la_newt(L, fname, m, n, t);
-  if (t == LA_F32)    /* the float64 draws rounded: the same stream as float64 */
-    for (k = 0; k < N; k++) A->fdata[k] = (float)(normal ? lak_rng_normal(r) : lak_rng_uniform(r));
-  else
-    for (k = 0; k < N; k++) A->data[k] = normal ? lak_rng_normal(r) : lak_rng_uniform(r);
+  /* float32: the float64 draws rounded, the same stream as float64 */
+  lak_rng_fill(r, normal, t == LA_F32 ? NULL : A->data, A->fdata, (size_t)m * n);
   return 1;
 }
 

@@ -82,16 +82,20 @@ io.write([[
 /*
 ** kernels/ziggurat.h: the tables of NumPy's 256-layer normal ziggurat
 ** (Generator.standard_normal), written by tools/ziggurat.lua (the
-** construction is described there); included by numpy_rng.c only.
+** construction is described there). numpy_rng.c defines the tables
+** (LAK_ZIG_DEFINE), rng.c (la.randn) reads them through the declarations.
 ** k: acceptance thresholds on 52-bit integers, w: layer widths / 2^52,
 ** f: the density at each layer's edge. Do not edit: run the tool.
 */
 static const double lak_zig_r = 3.6541528853610088;
 static const double lak_zig_inv_r = ]] .. string.format("%a", 0.27366123732975827203338247596) .. [[;  /* NumPy's literal for 1/r */
-static const uint64_t lak_zig_k[256] = {
+extern const uint64_t lak_zig_k[256];
+extern const double lak_zig_w[256], lak_zig_f[256];
+#ifdef LAK_ZIG_DEFINE
+const uint64_t lak_zig_k[256] = {
 ]], rows("0x%013XULL", (function()
   local t = {}
   for i = 0, 255 do t[i] = math.tointeger(k[i]) end
   return t
-end)()), "\n};\nstatic const double lak_zig_w[256] = {\n", rows("%a", w),
-  "\n};\nstatic const double lak_zig_f[256] = {\n", rows("%a", fx), "\n};\n")
+end)()), "\n};\nconst double lak_zig_w[256] = {\n", rows("%a", w),
+  "\n};\nconst double lak_zig_f[256] = {\n", rows("%a", fx), "\n};\n#endif\n")

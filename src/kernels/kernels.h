@@ -29,7 +29,10 @@ typedef enum { LAK_ADD, LAK_SUB, LAK_MUL, LAK_DIV, LAK_POW } lak_Op;
 typedef struct lak_Rng { uint64_t s[4]; } lak_Rng;
 void lak_rng_seed(lak_Rng *r, uint64_t seed);
 double lak_rng_uniform(lak_Rng *r);     /* [0, 1), 53 random bits */
-double lak_rng_normal(lak_Rng *r);      /* standard normal, Marsaglia polar */
+double lak_rng_normal(lak_Rng *r);      /* standard normal, 256-layer ziggurat */
+/* n draws in order (normal: lak_rng_normal, else lak_rng_uniform) into A,
+** or into F (A NULL) rounded to float: la.rand / la.randn's fill */
+void lak_rng_fill(lak_Rng *r, int normal, double *A, float *F, size_t n);
 double lak_log(double x);               /* portable natural log, x > 0 */
 
 /* NumPy's streams, bit for bit (numpy_rng.c; its log, exp and sqrt are the

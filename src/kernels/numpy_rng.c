@@ -14,6 +14,7 @@
 #include <math.h>
 
 #include "kernels.h"
+#define LAK_ZIG_DEFINE   /* the tables are defined here */
 #include "ziggurat.h"
 
 /* ------------------------------------------------------------ MT19937 */

@@ -1,13 +1,17 @@
 /*
 ** kernels/ziggurat.h: the tables of NumPy's 256-layer normal ziggurat
 ** (Generator.standard_normal), written by tools/ziggurat.lua (the
-** construction is described there); included by numpy_rng.c only.
+** construction is described there). numpy_rng.c defines the tables
+** (LAK_ZIG_DEFINE), rng.c (la.randn) reads them through the declarations.
 ** k: acceptance thresholds on 52-bit integers, w: layer widths / 2^52,
 ** f: the density at each layer's edge. Do not edit: run the tool.
 */
 static const double lak_zig_r = 3.6541528853610088;
 static const double lak_zig_inv_r = 0x1.183aa6c20e8c1p-2;  /* NumPy's literal for 1/r */
-static const uint64_t lak_zig_k[256] = {
+extern const uint64_t lak_zig_k[256];
+extern const double lak_zig_w[256], lak_zig_f[256];
+#ifdef LAK_ZIG_DEFINE
+const uint64_t lak_zig_k[256] = {
   0xEF33D8025EF6AULL, 0x0000000000000ULL,
   0xC08BE98FBC6A8ULL, 0xDA354FABD8142ULL,
   0xE51F67EC1EEEAULL, 0xEB255E9D3F77EULL,
@@ -137,7 +141,7 @@ static const uint64_t lak_zig_k[256] = {
   0xF9E971E014598ULL, 0xF89FA48A41DFCULL,
   0xF66C5F7F0302CULL, 0xF1A5A4B331C4AULL
 };
-static const double lak_zig_w[256] = {
+const double lak_zig_w[256] = {
   0x1.f493b7815d979p-51, 0x1.b8d0be3fdf6c6p-55,
   0x1.250af3c2c5bb4p-54, 0x1.57cb938443b61p-54,
   0x1.801fce82fa70cp-54, 0x1.a230c2e4cd0bcp-54,
@@ -267,7 +271,7 @@ static const double lak_zig_w[256] = {
   0x1.9cbee014057abp-51, 0x1.a8fdc7894775ap-51,
   0x1.b981f3878fdb1p-51, 0x1.d3bb48209ad33p-51
 };
-static const double lak_zig_f[256] = {
+const double lak_zig_f[256] = {
   0x1p+0, 0x1.f446ac979f087p-1,
   0x1.eb7545b6ca915p-1, 0x1.e3f11e027f077p-1,
   0x1.dd36fa704de95p-1, 0x1.d70920657bcf2p-1,
@@ -397,3 +401,4 @@ static const double lak_zig_f[256] = {
   0x1.69ea8d90cb85dp-8, 0x1.08a1f03b0b1fdp-8,
   0x1.55f9f43c1b067p-9, 0x1.4a605b6b9f70fp-10
 };
+#endif
