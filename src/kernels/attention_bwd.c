@@ -29,11 +29,23 @@
 
 #include "kernels.h"
 
+#ifndef BWD_BQ
 #define BWD_BQ 256     /* query rows per tile */
+#endif
+#ifndef BWD_BK
 #define BWD_BK 128     /* key rows per block */
+#endif
 #define LOG2E 1.4426950408889634
 
 #define INF ((LAK_REAL)HUGE_VAL)
+
+/* AVX-512 and AVX2 versions of the elementwise tile loops, chosen at load
+** time (as attention.c's exp step) */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#define BWD_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define BWD_CLONES
+#endif
 
 static int nblocks(int n, int b) { return n / b + (n % b != 0); }
 

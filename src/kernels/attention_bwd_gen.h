@@ -22,16 +22,23 @@ size_t LAK(attn_bwd_work)(const LAK(Attn) *a, int nthreads) {
   return 2 * (size_t)a->nq + done_elems(nkb, sizeof(LAK_REAL)) + (size_t)nthreads * BWD_WORK;
 }
 
+/* (S - m) log2(e) over the tile: the AVX-512 exp step's argument */
+BWD_CLONES
+static void LAK(bwd_arg)(LAK_REAL *restrict P, const LAK_REAL *restrict m, int bq, int bk) {
+  int i, j;
+  for (j = 0; j < bk; j++) {
+    LAK_REAL *p = P + (size_t)j * bq;
+    for (i = 0; i < bq; i++) p[i] = (p[i] - m[i]) * (LAK_REAL)LOG2E;
+  }
+}
+
 /* P = exp(S - m) in place over the bq x bk tile (ld bq): the forward's exp
 ** step, its AVX-512 one in base 2 where the CPU has it; sum: bq scratch */
 static void LAK(bwd_exp)(const LAK(Bwd) *c, LAK_REAL *P, const LAK_REAL *m, int bq, int bk,
                          LAK_REAL *sum) {
-  int i, j;
+  int j;
   if (c->simd) {
-    for (j = 0; j < bk; j++) {
-      LAK_REAL *p = P + (size_t)j * bq;
-      for (i = 0; i < bq; i++) p[i] = (p[i] - m[i]) * (LAK_REAL)LOG2E;
-    }
+    LAK(bwd_arg)(P, m, bq, bk);
     LAK(simd_exp2)(P, bq * bk);
     return;
   }
@@ -39,7 +46,9 @@ static void LAK(bwd_exp)(const LAK(Bwd) *c, LAK_REAL *P, const LAK_REAL *m, int 
 }
 
 /* dS = P .* (dP - D) into G (which holds dP), both bq x bk (ld bq) */
-static void LAK(bwd_ds)(const LAK_REAL *P, const LAK_REAL *D, int bq, int bk, LAK_REAL *G) {
+BWD_CLONES
+static void LAK(bwd_ds)(const LAK_REAL *restrict P, const LAK_REAL *restrict D, int bq, int bk,
+                        LAK_REAL *restrict G) {
   int i, j;
   for (j = 0; j < bk; j++) {
     const LAK_REAL *p = P + (size_t)j * bq;
