@@ -321,7 +321,8 @@ function suites.attention_train()
       f(q and 1 / q, "%.2f"), f(rate, "%.1f"), f(rate and grate and 100 * rate / grate, "%.0f")))
   end
   -- the backward's peak memory at n = 16384, d = 64, one child process
-  local M = run1(linalg_cmd(1, "attention_train_mem"))
+  local M = run1(linalg_cmd(1, "attention_train_mem64"))
+  for key, v in pairs(run1(linalg_cmd(1, "attention_train_mem32"))) do M[key] = v end
   print("\nattention_backward at n = 16384, d = 64, 1 thread: peak RSS (VmHWM) added over the inputs and")
   print("the forward's results (target < 256 MiB; dQ, dK, dV alone are 24 MiB in float64)")
   for _, k in ipairs{"64", "32"} do
