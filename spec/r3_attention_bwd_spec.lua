@@ -185,9 +185,11 @@ describe("linalg.attention_backward against the explicit formula", function()
       local O, lse = la.attention(q, k, v, fwd(oo))
       local r1 = {la.attention_backward(d, q, k, v, O, lse, oo)}
       la.threads(2)
-      local r2 = {la.attention_backward(d, q, k, v, O, lse, oo)}
+      for _ = 1, 4 do        -- a race shows now and then: several runs
+        local r2 = {la.attention_backward(d, q, k, v, O, lse, oo)}
+        for i = 1, 4 do assert.is_true(exact_equal(r1[i], r2[i])) end
+      end
       la.threads(old)
-      for i = 1, 4 do assert.is_true(exact_equal(r1[i], r2[i])) end
     end
   end)
 end)
