@@ -238,31 +238,6 @@ function suites.attention_train()
   end
 end
 
--- the peak resident memory (VmHWM) the backward adds at n = 16384, d = 64
--- over the inputs, the forward's results and its workspace, in MiB; one
--- type per process (a process's peak stays)
-local function train_mem(dt, k)
-  local function hwm()
-    local fh = assert(io.open("/proc/self/status"))
-    local kb = tonumber(fh:read("*a"):match("VmHWM:%s*(%d+)"))
-    fh:close()
-    return kb / 1024
-  end
-  local n, d = 16384, 64
-  local Q, K = la.randn(n, d, 1):astype(dt), la.randn(n, d, 2):astype(dt)
-  local V, dO = la.randn(n, d, 3):astype(dt), la.randn(n, d, 4):astype(dt)
-  local O, lse = la.attention(Q, K, V, {lse = true})
-  collectgarbage()
-  local h0 = hwm()
-  local t0 = clock.now()
-  local dQ = la.attention_backward(dO, Q, K, V, O, lse)
-  out("trmem" .. k .. "_s", clock.now() - t0)
-  out("trmem" .. k .. "_mib", hwm() - h0)
-  return dQ
-end
-function suites.attention_train_mem64() train_mem("float64", "64") end
-function suites.attention_train_mem32() train_mem("float32", "32") end
-
 -- load_csv on a 100 MB numeric CSV (500000 x 10, 17 significant digits);
 -- the file is written once, with the same text as numpy_bench.py writes
 function suites.csv()
