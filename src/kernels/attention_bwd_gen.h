@@ -42,6 +42,7 @@ static void LAK(bwd_exp)(const LAK(Bwd) *c, LAK_REAL *P, const LAK_REAL *m, int 
     LAK(simd_exp2)(P, bq * bk);
     return;
   }
+  memset(sum, 0, (size_t)bq * sizeof *sum);      /* expsum's sums: not used */
   for (j = 0; j < bk; j++) LAK(expsum)(P + (size_t)j * bq, m, sum, bq);
 }
 
