@@ -35,10 +35,8 @@ static int nthreads(void) {
 static void dbshape(const Bwd *b, int *m, int *n, int *mode) {
   int nq = b->Q->rows, nk = b->K->rows;
   *m = nq; *n = nk; *mode = LAK_DB_FULL;
-  if (b->bias && b->brs == 0) { *m = 1; *mode = LAK_DB_ROW; }
-  else if (b->bias && b->bcs == 0 && !(nk == 1 && b->bias->cols == 1 && nq == 1)) {
-    *n = 1; *mode = LAK_DB_COL;
-  }
+  if (b->bias && b->brs == 0) { *m = 1; *mode = LAK_DB_ROW; }          /* 1 x nk */
+  else if (b->bias && b->bcs == 0) { *n = 1; *mode = LAK_DB_COL; }     /* nq x 1 */
 }
 
 #define LA_GENERIC_FILE "attention_bwd_gen.h"
