@@ -30,7 +30,7 @@
 #include "kernels.h"
 
 #ifndef BWD_BQ
-#define BWD_BQ 256     /* query rows per tile */
+#define BWD_BQ 240     /* query rows per tile: whole AVX-512 strips of either type */
 #endif
 #ifndef BWD_BK
 #define BWD_BK 128     /* key rows per block */
@@ -77,6 +77,21 @@ static void seq_post(Seq *s, int j, int i) {
 static size_t done_elems(int nkb, size_t esize) {
   return ((size_t)nkb * sizeof(int) + esize - 1) / esize;
 }
+
+/* The AVX-512 tile product of the two k = d products (S = scale Q_i K_j^T,
+** dP = dO_i V_j^T), used where the forward's AVX-512 kernel runs: a strip
+** of three vectors of rows against panels of BWD_NJ keys in registers,
+** both operands packed once per tile (OpenBLAS runs its AVX2 kernels on
+** some AVX-512 CPUs, at half their rate). -DLAK_NO_SIMD leaves it out. */
+#if !defined(LAK_NO_SIMD) && (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+#include <immintrin.h>
+#define BWD_SIMD 1
+#define BWD_FN __attribute__((target("avx512f")))
+#define BWD_NJ 8            /* keys per panel */
+#define BWD_DMAX 1024       /* larger d: the gemm tiles (the packed strips stay small) */
+#else
+#define BWD_SIMD 0
+#endif
 
 #define LAK_GENERIC_FILE "attention_bwd_gen.h"
 #include "generate.h"

@@ -8,18 +8,146 @@ typedef struct LAK(Bwd) {
   const LAK(Attn) *a;
   const LAK(AttnGrad) *g;
   const LAK_REAL *D, *m;     /* rowsum(dO .* O); lse, +inf where it is -inf */
+  const LAK_REAL *pq, *pdo;   /* Q and dO packed in strips (the AVX-512 products), or NULL */
   int nqb, simd;
   Seq *seq;
 } LAK(Bwd);
 
-/* per thread: the P and dS tiles, and a column of sums */
-#define BWD_WORK (2 * (size_t)BWD_BQ * BWD_BK + BWD_BQ)
+#if BWD_SIMD
+#if LAK_DOUBLE
+#define BV __m512d
+#define BMASK __mmask8
+#define BI(op) _mm512_##op##_pd
+#define BW 8
+#else
+#define BV __m512
+#define BMASK __mmask16
+#define BI(op) _mm512_##op##_ps
+#define BW 16
+#endif
+#define BR (3 * BW)           /* rows per strip */
+
+/* A's m rows (ld lda, d columns) into strips of BR rows, pa[(s * d + k) *
+** BR + r], zero rows past m */
+static void LAK(bwd_pack_rows)(int m, int d, const LAK_REAL *A, int lda, LAK_REAL *pa) {
+  int s, k, r;
+  for (s = 0; s * BR < m; s++) {
+    int r0 = s * BR, n = m - r0 < BR ? m - r0 : BR;
+    for (k = 0; k < d; k++) {
+      LAK_REAL *dst = pa + ((size_t)s * d + k) * BR;
+      const LAK_REAL *src = A + r0 + (ptrdiff_t)k * lda;
+      for (r = 0; r < n; r++) dst[r] = src[r];
+      for (; r < BR; r++) dst[r] = 0;
+    }
+  }
+}
+
+/* B's rows (n of them) into panels of BWD_NJ, pb[(p * d + k) * BWD_NJ + t] */
+static void LAK(bwd_pack_keys)(int n, int d, const LAK_REAL *B, int ldb, LAK_REAL *pb) {
+  int p, k, t;
+  for (k = 0; k < d; k++)
+    for (p = 0; p * BWD_NJ < n; p++) {
+      int t0 = p * BWD_NJ, nt = n - t0 < BWD_NJ ? n - t0 : BWD_NJ;
+      LAK_REAL *dst = pb + ((size_t)p * d + k) * BWD_NJ;
+      const LAK_REAL *src = B + t0 + (ptrdiff_t)k * ldb;
+      for (t = 0; t < nt; t++) dst[t] = src[t];
+      for (; t < BWD_NJ; t++) dst[t] = 0;
+    }
+}
+
+/* C (m x n, ld m) = alpha * A B^T from the packed strips and panels: per
+** strip and panel 3 x BWD_NJ vectors accumulate over d, stored with the
+** rows past m masked off */
+BWD_FN static void LAK(bwd_nt_kernel)(int m, int n, int d, LAK_REAL alpha, const LAK_REAL *pa,
+                                      const LAK_REAL *pb, LAK_REAL *C) {
+  const BV al = BI(set1)(alpha);
+  int s, p, k, t, v;
+  for (s = 0; s * BR < m; s++) {
+    const LAK_REAL *q = pa + (size_t)s * d * BR;
+    BMASK keep[3];
+    for (v = 0; v < 3; v++) {
+      int left = m - s * BR - v * BW;
+      keep[v] = left >= BW ? (BMASK)~(BMASK)0 : left <= 0 ? 0 : (BMASK)((1u << left) - 1);
+    }
+    for (p = 0; p * BWD_NJ < n; p++) {
+      const LAK_REAL *b = pb + (size_t)p * d * BWD_NJ;
+      BV acc[BWD_NJ][3];
+      int nt = n - p * BWD_NJ < BWD_NJ ? n - p * BWD_NJ : BWD_NJ;
+      for (t = 0; t < BWD_NJ; t++) for (v = 0; v < 3; v++) acc[t][v] = BI(setzero)();
+      for (k = 0; k < d; k++) {
+        const LAK_REAL *qk = q + (size_t)k * BR, *bk = b + (size_t)k * BWD_NJ;
+        BV q0 = BI(loadu)(qk), q1 = BI(loadu)(qk + BW), q2 = BI(loadu)(qk + 2 * BW);
+        for (t = 0; t < BWD_NJ; t++) {
+          BV kk = BI(set1)(bk[t]);
+          acc[t][0] = BI(fmadd)(q0, kk, acc[t][0]);
+          acc[t][1] = BI(fmadd)(q1, kk, acc[t][1]);
+          acc[t][2] = BI(fmadd)(q2, kk, acc[t][2]);
+        }
+      }
+      for (t = 0; t < nt; t++) {
+        LAK_REAL *c = C + (size_t)(p * BWD_NJ + t) * m + s * BR;
+        for (v = 0; v < 3; v++) BI(mask_storeu)(c + v * BW, keep[v], BI(mul)(acc[t][v], al));
+      }
+    }
+  }
+}
+#endif
+
+/* 1 when the two k = d products run on bwd_nt_kernel: an AVX-512 CPU
+** (the forward's test) and d <= BWD_DMAX */
+static int LAK(bwd_packed)(const LAK(Attn) *a) {
+#if BWD_SIMD
+  LAK_REAL probe = 0;
+  return a->dk <= BWD_DMAX && a->dv <= BWD_DMAX && LAK(simd_exp2)(&probe, 0);
+#else
+  (void)a;
+  return 0;
+#endif
+}
+
+/* elements of Q and dO packed in strips (shared by the threads), and of
+** one key block's K and V panels (each thread's) */
+static size_t LAK(bwd_strips)(const LAK(Attn) *a) {
+#if BWD_SIMD
+  if (LAK(bwd_packed)(a)) return (size_t)nblocks(a->nq, BR) * BR * (a->dk + a->dv);
+#endif
+  (void)a;
+  return 0;
+}
+static size_t LAK(bwd_panels)(const LAK(Attn) *a) {
+  return LAK(bwd_packed)(a) ? (size_t)BWD_BK * (a->dk + a->dv) : 0;
+}
+
+/* per thread: the P and dS tiles, a column of sums, the key block's panels */
+static size_t LAK(bwd_thread)(const LAK(Attn) *a) {
+  return 2 * (size_t)BWD_BQ * BWD_BK + BWD_BQ + LAK(bwd_panels)(a);
+}
 
 size_t LAK(attn_bwd_work)(const LAK(Attn) *a, int nthreads) {
   int nkb = nblocks(a->nk, BWD_BK);
   if (nthreads < 1) nthreads = 1;
   if (a->nq <= 0 || a->nk <= 0) return 1;
-  return 2 * (size_t)a->nq + done_elems(nkb, sizeof(LAK_REAL)) + (size_t)nthreads * BWD_WORK;
+  return 2 * (size_t)a->nq + done_elems(nkb, sizeof(LAK_REAL)) + LAK(bwd_strips)(a) +
+         (size_t)nthreads * LAK(bwd_thread)(a);
+}
+
+/* S (into P) and dP (into G), both bq x bk (ld bq), for query rows i0 and
+** the key block at j0: from the packed strips and panels (pk, pv), or by
+** gemm */
+static void LAK(bwd_products)(const LAK(Bwd) *c, int i0, int j0, int bq, int bk,
+                              const LAK_REAL *pk, const LAK_REAL *pv, LAK_REAL *P, LAK_REAL *G) {
+  const LAK(Attn) *a = c->a;
+  const LAK(AttnGrad) *g = c->g;
+#if BWD_SIMD
+  if (c->pq) {                /* i0 is a multiple of BR: BWD_BQ is */
+    LAK(bwd_nt_kernel)(bq, bk, a->dk, a->scale, c->pq + (size_t)(i0 / BR) * a->dk * BR, pk, P);
+    LAK(bwd_nt_kernel)(bq, bk, a->dv, 1, c->pdo + (size_t)(i0 / BR) * a->dv * BR, pv, G);
+    return;
+  }
+#endif
+  (void)pk; (void)pv;
+  LAK(gemm)('N', 'T', bq, bk, a->dk, a->scale, a->Q + i0, a->ldq, a->K + j0, a->ldk, 0, P, bq);
+  LAK(gemm)('N', 'T', bq, bk, a->dv, 1, g->dO + i0, g->lddo, a->V + j0, a->ldv, 0, G, bq);
 }
 
 /* (S - m) log2(e) over the tile: the AVX-512 exp step's argument */
@@ -87,17 +215,17 @@ static void LAK(bwd_rowsums)(const LAK(AttnGrad) *g, int i0, int bq, int bk, con
 
 /* Query tile ib (rows i0 .. i0 + bq - 1) against key block jb (keys j0 ..
 ** j0 + bk - 1). */
-static void LAK(bwd_tile)(const LAK(Bwd) *c, int ib, int jb, LAK_REAL *work) {
+static void LAK(bwd_tile)(const LAK(Bwd) *c, int ib, int jb, LAK_REAL *work,
+                         const LAK_REAL *pk, const LAK_REAL *pv) {
   const LAK(Attn) *a = c->a;
   const LAK(AttnGrad) *g = c->g;
   LAK_REAL *P = work, *G = P + (size_t)BWD_BQ * BWD_BK, *sum = G + (size_t)BWD_BQ * BWD_BK;
   int i0 = ib * BWD_BQ, j0 = jb * BWD_BK;
   int bq = a->nq - i0 < BWD_BQ ? a->nq - i0 : BWD_BQ, bk = a->nk - j0 < BWD_BK ? a->nk - j0 : BWD_BK;
-  LAK(gemm)('N', 'T', bq, bk, a->dk, a->scale, a->Q + i0, a->ldq, a->K + j0, a->ldk, 0, P, bq);
+  LAK(bwd_products)(c, i0, j0, bq, bk, pk, pv, P, G);
   LAK(attn_mask)(a, i0, j0, bq, bk, P);
   LAK(bwd_exp)(c, P, c->m + i0, bq, bk, sum);
   LAK(gemm)('T', 'N', bk, a->dv, bq, 1, P, bq, g->dO + i0, g->lddo, 1, g->dV + j0, g->lddv);
-  LAK(gemm)('N', 'T', bq, bk, a->dv, 1, g->dO + i0, g->lddo, a->V + j0, a->ldv, 0, G, bq);
   LAK(bwd_ds)(P, c->D + i0, bq, bk, G);
   if (g->dbias) LAK(bwd_dbias)(g, i0, j0, bq, bk, G);
   LAK(gemm)('T', 'N', bk, a->dk, bq, a->scale, G, bq, a->Q + i0, a->ldq, 1, g->dK + j0, g->lddk);
@@ -112,12 +240,21 @@ static void LAK(bwd_tile)(const LAK(Bwd) *c, int ib, int jb, LAK_REAL *work) {
 static void LAK(bwd_block)(const void *ctx, int b, void *work) {
   const LAK(Bwd) *c = (const LAK(Bwd) *)ctx;
   const LAK(Attn) *a = c->a;
-  int jb = nblocks(a->nk, BWD_BK) - 1 - b, ib;
+  int jb = nblocks(a->nk, BWD_BK) - 1 - b, ib, j0 = jb * BWD_BK;
+  int bk = a->nk - j0 < BWD_BK ? a->nk - j0 : BWD_BK;
+  LAK_REAL *pk = (LAK_REAL *)work + 2 * (size_t)BWD_BQ * BWD_BK + BWD_BQ;
+  LAK_REAL *pv = pk + (size_t)BWD_BK * a->dk;
+#if BWD_SIMD
+  if (c->pq) {                /* the key block's panels, once */
+    LAK(bwd_pack_keys)(bk, a->dk, a->K + j0, a->ldk, pk);
+    LAK(bwd_pack_keys)(bk, a->dv, a->V + j0, a->ldv, pv);
+  }
+#endif
   for (ib = 0; ib < c->nqb; ib++) {
     int i0 = ib * BWD_BQ, bq = a->nq - i0 < BWD_BQ ? a->nq - i0 : BWD_BQ;
     /* causal: the tile's last query sees keys up to i0 + bq - 1 + coff */
     if (!a->causal || (long long)i0 + bq - 1 + a->coff >= (long long)jb * BWD_BK)
-      LAK(bwd_tile)(c, ib, jb, (LAK_REAL *)work);
+      LAK(bwd_tile)(c, ib, jb, (LAK_REAL *)work, pk, pv);
     seq_post(c->seq, jb, ib);
   }
 }
@@ -147,6 +284,7 @@ static void LAK(bwd_rows)(const LAK(Attn) *a, const LAK(AttnGrad) *g, LAK_REAL *
 void LAK(attention_backward)(const LAK(Attn) *a, const LAK(AttnGrad) *g, LAK_REAL *work,
                              int nthreads) {
   LAK(Bwd) c;
+  LAK_REAL *strips;
   Seq seq;
   int nkb = nblocks(a->nk, BWD_BK), j;
   LAK_REAL probe = 0;
@@ -171,11 +309,26 @@ void LAK(attention_backward)(const LAK(Attn) *a, const LAK(AttnGrad) *g, LAK_REA
   seq.threaded = nthreads > 1;
   pthread_mutex_init(&seq.mu, NULL);
   pthread_cond_init(&seq.cv, NULL);
-  lak_parallel(nkb, nthreads, LAK(bwd_block), &c,
-               (char *)(work + 2 * (size_t)a->nq + done_elems(nkb, sizeof(LAK_REAL))),
-               BWD_WORK * sizeof(LAK_REAL));
+  strips = work + 2 * (size_t)a->nq + done_elems(nkb, sizeof(LAK_REAL));
+  c.pq = c.pdo = NULL;
+#if BWD_SIMD
+  if (LAK(bwd_packed)(a)) {   /* Q and dO in strips, once for every key block */
+    c.pq = strips;
+    c.pdo = strips + (size_t)nblocks(a->nq, BR) * BR * a->dk;
+    LAK(bwd_pack_rows)(a->nq, a->dk, a->Q, a->ldq, strips);
+    LAK(bwd_pack_rows)(a->nq, a->dv, g->dO, g->lddo, strips + (size_t)nblocks(a->nq, BR) * BR * a->dk);
+  }
+#endif
+  lak_parallel(nkb, nthreads, LAK(bwd_block), &c, (char *)(strips + LAK(bwd_strips)(a)),
+               LAK(bwd_thread)(a) * sizeof(LAK_REAL));
   pthread_cond_destroy(&seq.cv);
   pthread_mutex_destroy(&seq.mu);
 }
 
-#undef BWD_WORK
+#if BWD_SIMD
+#undef BV
+#undef BMASK
+#undef BI
+#undef BW
+#undef BR
+#endif
