@@ -14,7 +14,7 @@
 #include "kernels.h"
 #include "mat.h"
 
-enum { NQ = 300, NK = 270, DK = 12, DV = 7, PAD = 3 };
+enum { NQ = 300, NK = 270, DK = 16, DV = 7, PAD = 3 };   /* DK whole panels of 8 */
 
 /* the weights P (ld nq) and lse by the definition; a row with no visible
 ** key gets zeros and -inf */

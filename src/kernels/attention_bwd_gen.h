@@ -91,7 +91,58 @@ BWD_FN static void LAK(bwd_nt_kernel)(int m, int n, int d, LAK_REAL alpha, const
     }
   }
 }
+
+/* dQ (m x d, ld ldq) += alpha * G K for G m x n (ld m), K n x d (ld ldk),
+** d a multiple of BWD_NJ: per strip and panel of BWD_NJ columns, 3 x BWD_NJ
+** vectors accumulate over the keys, then dQ + alpha * sum is stored */
+BWD_FN static void LAK(bwd_dq_kernel)(int m, int n, int d, LAK_REAL alpha, const LAK_REAL *G,
+                                      const LAK_REAL *K, int ldk, LAK_REAL *dQ, int ldq) {
+  const BV al = BI(set1)(alpha);
+  int s, c0, j, t, v;
+  for (s = 0; s * BR < m; s++) {
+    BMASK keep[3];
+    for (v = 0; v < 3; v++) {
+      int left = m - s * BR - v * BW;
+      keep[v] = left >= BW ? (BMASK)~(BMASK)0 : left <= 0 ? 0 : (BMASK)((1u << left) - 1);
+    }
+    for (c0 = 0; c0 < d; c0 += BWD_NJ) {
+      BV acc[BWD_NJ][3];
+      for (t = 0; t < BWD_NJ; t++) for (v = 0; v < 3; v++) acc[t][v] = BI(setzero)();
+      for (j = 0; j < n; j++) {
+        const LAK_REAL *gj = G + (size_t)j * m + s * BR, *kj = K + j + (ptrdiff_t)c0 * ldk;
+        BV g0 = BI(maskz_loadu)(keep[0], gj), g1 = BI(maskz_loadu)(keep[1], gj + BW);
+        BV g2 = BI(maskz_loadu)(keep[2], gj + 2 * BW);
+        for (t = 0; t < BWD_NJ; t++) {
+          BV kk = BI(set1)(kj[(ptrdiff_t)t * ldk]);
+          acc[t][0] = BI(fmadd)(g0, kk, acc[t][0]);
+          acc[t][1] = BI(fmadd)(g1, kk, acc[t][1]);
+          acc[t][2] = BI(fmadd)(g2, kk, acc[t][2]);
+        }
+      }
+      for (t = 0; t < BWD_NJ; t++) {
+        LAK_REAL *q = dQ + s * BR + (ptrdiff_t)(c0 + t) * ldq;
+        for (v = 0; v < 3; v++)
+          BI(mask_storeu)(q + v * BW, keep[v],
+                          BI(fmadd)(acc[t][v], al, BI(maskz_loadu)(keep[v], q + v * BW)));
+      }
+    }
+  }
+}
 #endif
+
+/* dQ_i += scale dS K_j (G the dS tile, bq x bk): bwd_dq_kernel on the
+** AVX-512 path when dk is whole panels, else gemm */
+static void LAK(bwd_dq)(const LAK(Bwd) *c, int i0, int j0, int bq, int bk, const LAK_REAL *G) {
+  const LAK(Attn) *a = c->a;
+  const LAK(AttnGrad) *g = c->g;
+#if BWD_SIMD
+  if (c->pq && a->dk % BWD_NJ == 0) {
+    LAK(bwd_dq_kernel)(bq, bk, a->dk, a->scale, G, a->K + j0, a->ldk, g->dQ + i0, g->lddq);
+    return;
+  }
+#endif
+  LAK(gemm)('N', 'N', bq, a->dk, bk, a->scale, G, bq, a->K + j0, a->ldk, 1, g->dQ + i0, g->lddq);
+}
 
 /* 1 when the two k = d products run on bwd_nt_kernel: an AVX-512 CPU
 ** (the forward's test) and d <= BWD_DMAX */
@@ -230,7 +281,7 @@ static void LAK(bwd_tile)(const LAK(Bwd) *c, int ib, int jb, LAK_REAL *work,
   if (g->dbias) LAK(bwd_dbias)(g, i0, j0, bq, bk, G);
   LAK(gemm)('T', 'N', bk, a->dk, bq, a->scale, G, bq, a->Q + i0, a->ldq, 1, g->dK + j0, g->lddk);
   seq_wait(c->seq, jb, ib);                 /* dQ_i: after key block jb - 1 */
-  LAK(gemm)('N', 'N', bq, a->dk, bk, a->scale, G, bq, a->K + j0, a->ldk, 1, g->dQ + i0, g->lddq);
+  LAK(bwd_dq)(c, i0, j0, bq, bk, G);
   if (g->dbias && g->dbmode == LAK_DB_COL) LAK(bwd_rowsums)(g, i0, bq, bk, G, sum);
 }
 
