@@ -88,6 +88,8 @@ static size_t done_elems(int nkb, size_t esize) {
 #define BWD_SIMD 1
 #define BWD_FN __attribute__((target("avx512f")))
 #define BWD_NJ 8            /* keys per panel */
+#define BWD_TB 6            /* keys by */
+#define BWD_CW 4            /* vectors of columns in P^T X's registers */
 #define BWD_DMAX 1024       /* larger d: the gemm tiles (the packed strips stay small) */
 #else
 #define BWD_SIMD 0

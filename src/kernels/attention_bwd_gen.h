@@ -9,9 +9,18 @@ typedef struct LAK(Bwd) {
   const LAK(AttnGrad) *g;
   const LAK_REAL *D, *m;     /* rowsum(dO .* O); lse, +inf where it is -inf */
   const LAK_REAL *pq, *pdo;   /* Q and dO packed in strips (the AVX-512 products), or NULL */
+  const LAK_REAL *qt, *dot;   /* Q and dO by rows, dkp and dvp wide (zero columns past d) */
+  int dkp, dvp;
   int nqb, simd;
   Seq *seq;
 } LAK(Bwd);
+
+/* a key block's packed operands and sums, in its thread's work */
+typedef struct LAK(Kblk) {
+  LAK_REAL *pk, *pv;          /* K_j and V_j in panels (bwd_nt_kernel) */
+  LAK_REAL *dkt, *dvt;        /* dS^T Q and P^T dO by rows (bk x dkp, bk x dvp) */
+  const LAK_REAL *zero;       /* BWD_BQ zeros */
+} LAK(Kblk);
 
 #if BWD_SIMD
 #if LAK_DOUBLE
@@ -128,6 +137,50 @@ BWD_FN static void LAK(bwd_dq_kernel)(int m, int n, int d, LAK_REAL alpha, const
     }
   }
 }
+
+/* A's m rows (d columns, ld lda) by rows, dp wide: at[r * dp + c], zero
+** columns past d */
+static void LAK(bwd_pack_t)(int m, int d, const LAK_REAL *A, int lda, int dp, LAK_REAL *at) {
+  int r, c;
+  for (r = 0; r < m; r++) {
+    LAK_REAL *dst = at + (size_t)r * dp;
+    for (c = 0; c < d; c++) dst[c] = A[r + (ptrdiff_t)c * lda];
+    for (; c < dp; c++) dst[c] = 0;
+  }
+}
+
+/* acc (n rows of dp, ld dp) += P^T X for P m x n (ld m) and X m rows of dp
+** (ld dp; dp whole chunks of BWD_CW vectors): BWD_TB keys by BWD_CW vectors
+** accumulate over the m rows; zero: m zeros (the columns past n) */
+BWD_FN static void LAK(bwd_tn_kernel)(int m, int n, int dp, const LAK_REAL *P, const LAK_REAL *X,
+                                      const LAK_REAL *zero, LAK_REAL *acc) {
+  int t0, c0, r, t, v;
+  for (t0 = 0; t0 < n; t0 += BWD_TB) {
+    const LAK_REAL *pc[BWD_TB];
+    int nt = n - t0 < BWD_TB ? n - t0 : BWD_TB;
+    for (t = 0; t < BWD_TB; t++) pc[t] = t < nt ? P + (size_t)(t0 + t) * m : zero;
+    for (c0 = 0; c0 < dp; c0 += BWD_CW * BW) {
+      BV sum[BWD_TB][BWD_CW];
+      for (t = 0; t < BWD_TB; t++) for (v = 0; v < BWD_CW; v++) sum[t][v] = BI(setzero)();
+      for (r = 0; r < m; r++) {
+        const LAK_REAL *x = X + (size_t)r * dp + c0;
+        BV xv[BWD_CW];
+        for (v = 0; v < BWD_CW; v++) xv[v] = BI(loadu)(x + v * BW);
+        for (t = 0; t < BWD_TB; t++) {
+          BV p = BI(set1)(pc[t][r]);
+          for (v = 0; v < BWD_CW; v++) sum[t][v] = BI(fmadd)(p, xv[v], sum[t][v]);
+        }
+      }
+      for (t = 0; t < nt; t++) {
+        LAK_REAL *o = acc + (size_t)(t0 + t) * dp + c0;
+        for (v = 0; v < BWD_CW; v++) BI(storeu)(o + v * BW, BI(add)(BI(loadu)(o + v * BW), sum[t][v]));
+      }
+    }
+  }
+}
+
+/* the chunk width of bwd_tn_kernel's rows */
+#define BWD_CHUNK (BWD_CW * BW)
 #endif
 
 /* dQ_i += scale dS K_j (G the dS tile, bq x bk): bwd_dq_kernel on the
@@ -158,15 +211,27 @@ static int LAK(bwd_packed)(const LAK(Attn) *a) {
 
 /* elements of Q and dO packed in strips (shared by the threads), and of
 ** one key block's K and V panels (each thread's) */
+/* d rounded up to whole chunks of bwd_tn_kernel */
+static int LAK(bwd_wide)(int d) {
+#if BWD_SIMD
+  return (d + BWD_CHUNK - 1) / BWD_CHUNK * BWD_CHUNK;
+#else
+  return d;
+#endif
+}
+
 static size_t LAK(bwd_strips)(const LAK(Attn) *a) {
 #if BWD_SIMD
-  if (LAK(bwd_packed)(a)) return (size_t)nblocks(a->nq, BR) * BR * (a->dk + a->dv);
+  if (LAK(bwd_packed)(a))
+    return (size_t)nblocks(a->nq, BR) * BR * (a->dk + a->dv) +
+           (size_t)a->nq * (LAK(bwd_wide)(a->dk) + LAK(bwd_wide)(a->dv));
 #endif
   (void)a;
   return 0;
 }
 static size_t LAK(bwd_panels)(const LAK(Attn) *a) {
-  return LAK(bwd_packed)(a) ? (size_t)BWD_BK * (a->dk + a->dv) : 0;
+  if (!LAK(bwd_packed)(a)) return 0;
+  return (size_t)BWD_BK * (a->dk + a->dv + LAK(bwd_wide)(a->dk) + LAK(bwd_wide)(a->dv)) + BWD_BQ;
 }
 
 /* per thread: the P and dS tiles, a column of sums, the key block's panels */
@@ -267,22 +332,64 @@ static void LAK(bwd_rowsums)(const LAK(AttnGrad) *g, int i0, int bq, int bk, con
 /* Query tile ib (rows i0 .. i0 + bq - 1) against key block jb (keys j0 ..
 ** j0 + bk - 1). */
 static void LAK(bwd_tile)(const LAK(Bwd) *c, int ib, int jb, LAK_REAL *work,
-                         const LAK_REAL *pk, const LAK_REAL *pv) {
+                         const LAK(Kblk) *kb) {
   const LAK(Attn) *a = c->a;
   const LAK(AttnGrad) *g = c->g;
   LAK_REAL *P = work, *G = P + (size_t)BWD_BQ * BWD_BK, *sum = G + (size_t)BWD_BQ * BWD_BK;
   int i0 = ib * BWD_BQ, j0 = jb * BWD_BK;
   int bq = a->nq - i0 < BWD_BQ ? a->nq - i0 : BWD_BQ, bk = a->nk - j0 < BWD_BK ? a->nk - j0 : BWD_BK;
-  LAK(bwd_products)(c, i0, j0, bq, bk, pk, pv, P, G);
+  LAK(bwd_products)(c, i0, j0, bq, bk, kb->pk, kb->pv, P, G);
   LAK(attn_mask)(a, i0, j0, bq, bk, P);
   LAK(bwd_exp)(c, P, c->m + i0, bq, bk, sum);
+#if BWD_SIMD
+  if (c->pq) LAK(bwd_tn_kernel)(bq, bk, c->dvp, P, c->dot + (size_t)i0 * c->dvp, kb->zero, kb->dvt);
+  else
+#endif
   LAK(gemm)('T', 'N', bk, a->dv, bq, 1, P, bq, g->dO + i0, g->lddo, 1, g->dV + j0, g->lddv);
   LAK(bwd_ds)(P, c->D + i0, bq, bk, G);
   if (g->dbias) LAK(bwd_dbias)(g, i0, j0, bq, bk, G);
+#if BWD_SIMD
+  if (c->pq) LAK(bwd_tn_kernel)(bq, bk, c->dkp, G, c->qt + (size_t)i0 * c->dkp, kb->zero, kb->dkt);
+  else
+#endif
   LAK(gemm)('T', 'N', bk, a->dk, bq, a->scale, G, bq, a->Q + i0, a->ldq, 1, g->dK + j0, g->lddk);
   seq_wait(c->seq, jb, ib);                 /* dQ_i: after key block jb - 1 */
   LAK(bwd_dq)(c, i0, j0, bq, bk, G);
   if (g->dbias && g->dbmode == LAK_DB_COL) LAK(bwd_rowsums)(g, i0, bq, bk, G, sum);
+}
+
+/* The key block at j0 (bk keys): its part of the thread's work carved into
+** kb, and on the AVX-512 path its K and V panels packed and its sums
+** cleared */
+static void LAK(bwd_kblk)(const LAK(Bwd) *c, int j0, int bk, LAK_REAL *work, LAK(Kblk) *kb) {
+  const LAK(Attn) *a = c->a;
+  LAK_REAL *z;
+  kb->pk = work + 2 * (size_t)BWD_BQ * BWD_BK + BWD_BQ;
+  kb->pv = kb->pk + (size_t)BWD_BK * a->dk;
+  kb->dkt = kb->pv + (size_t)BWD_BK * a->dv;
+  kb->dvt = kb->dkt + (size_t)BWD_BK * c->dkp;
+  kb->zero = z = kb->dvt + (size_t)BWD_BK * c->dvp;
+  if (!c->pq) return;
+#if BWD_SIMD
+  LAK(bwd_pack_keys)(bk, a->dk, a->K + j0, a->ldk, kb->pk);
+  LAK(bwd_pack_keys)(bk, a->dv, a->V + j0, a->ldv, kb->pv);
+#endif
+  memset(kb->dkt, 0, (size_t)bk * c->dkp * sizeof *z);
+  memset(kb->dvt, 0, (size_t)bk * c->dvp * sizeof *z);
+  memset(z, 0, BWD_BQ * sizeof *z);
+}
+
+/* dK_j = scale dS^T Q and dV_j = P^T dO from the key block's sums */
+static void LAK(bwd_kdone)(const LAK(Bwd) *c, int j0, int bk, const LAK(Kblk) *kb) {
+  const LAK(Attn) *a = c->a;
+  const LAK(AttnGrad) *g = c->g;
+  int t, k;
+  for (k = 0; k < a->dk; k++)
+    for (t = 0; t < bk; t++)
+      g->dK[j0 + t + (ptrdiff_t)k * g->lddk] = a->scale * kb->dkt[(size_t)t * c->dkp + k];
+  for (k = 0; k < a->dv; k++)
+    for (t = 0; t < bk; t++)
+      g->dV[j0 + t + (ptrdiff_t)k * g->lddv] = kb->dvt[(size_t)t * c->dvp + k];
 }
 
 /* Key block b (handed out from the last down): key block nkb - 1 - b, so
@@ -293,21 +400,16 @@ static void LAK(bwd_block)(const void *ctx, int b, void *work) {
   const LAK(Attn) *a = c->a;
   int jb = nblocks(a->nk, BWD_BK) - 1 - b, ib, j0 = jb * BWD_BK;
   int bk = a->nk - j0 < BWD_BK ? a->nk - j0 : BWD_BK;
-  LAK_REAL *pk = (LAK_REAL *)work + 2 * (size_t)BWD_BQ * BWD_BK + BWD_BQ;
-  LAK_REAL *pv = pk + (size_t)BWD_BK * a->dk;
-#if BWD_SIMD
-  if (c->pq) {                /* the key block's panels, once */
-    LAK(bwd_pack_keys)(bk, a->dk, a->K + j0, a->ldk, pk);
-    LAK(bwd_pack_keys)(bk, a->dv, a->V + j0, a->ldv, pv);
-  }
-#endif
+  LAK(Kblk) kb;
+  LAK(bwd_kblk)(c, j0, bk, (LAK_REAL *)work, &kb);
   for (ib = 0; ib < c->nqb; ib++) {
     int i0 = ib * BWD_BQ, bq = a->nq - i0 < BWD_BQ ? a->nq - i0 : BWD_BQ;
     /* causal: the tile's last query sees keys up to i0 + bq - 1 + coff */
     if (!a->causal || (long long)i0 + bq - 1 + a->coff >= (long long)jb * BWD_BK)
-      LAK(bwd_tile)(c, ib, jb, (LAK_REAL *)work, pk, pv);
+      LAK(bwd_tile)(c, ib, jb, (LAK_REAL *)work, &kb);
     seq_post(c->seq, jb, ib);
   }
+  if (c->pq) LAK(bwd_kdone)(c, j0, bk, &kb);
 }
 
 /* the m x n block at p (ld) set to zeros */
@@ -361,13 +463,19 @@ void LAK(attention_backward)(const LAK(Attn) *a, const LAK(AttnGrad) *g, LAK_REA
   pthread_mutex_init(&seq.mu, NULL);
   pthread_cond_init(&seq.cv, NULL);
   strips = work + 2 * (size_t)a->nq + done_elems(nkb, sizeof(LAK_REAL));
-  c.pq = c.pdo = NULL;
+  c.pq = c.pdo = c.qt = c.dot = NULL;
+  c.dkp = LAK(bwd_wide)(a->dk);
+  c.dvp = LAK(bwd_wide)(a->dv);
 #if BWD_SIMD
   if (LAK(bwd_packed)(a)) {   /* Q and dO in strips, once for every key block */
     c.pq = strips;
     c.pdo = strips + (size_t)nblocks(a->nq, BR) * BR * a->dk;
     LAK(bwd_pack_rows)(a->nq, a->dk, a->Q, a->ldq, strips);
     LAK(bwd_pack_rows)(a->nq, a->dv, g->dO, g->lddo, strips + (size_t)nblocks(a->nq, BR) * BR * a->dk);
+    c.qt = c.pdo + (size_t)nblocks(a->nq, BR) * BR * a->dv;
+    c.dot = c.qt + (size_t)a->nq * c.dkp;
+    LAK(bwd_pack_t)(a->nq, a->dk, a->Q, a->ldq, c.dkp, (LAK_REAL *)c.qt);
+    LAK(bwd_pack_t)(a->nq, a->dv, g->dO, g->lddo, c.dvp, (LAK_REAL *)c.dot);
   }
 #endif
   lak_parallel(nkb, nthreads, LAK(bwd_block), &c, (char *)(strips + LAK(bwd_strips)(a)),
@@ -382,4 +490,5 @@ void LAK(attention_backward)(const LAK(Attn) *a, const LAK(AttnGrad) *g, LAK_REA
 #undef BI
 #undef BW
 #undef BR
+#undef BWD_CHUNK
 #endif
