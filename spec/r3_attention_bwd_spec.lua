@@ -241,9 +241,10 @@ describe("linalg.attention_backward against finite differences of la.attention",
 end)
 
 describe("linalg.attention_backward's memory", function()
-  -- fused: at n = 16384, d = 64 (float32, a few seconds) the backward adds
-  -- its results (12 MiB) and tiles to the peak resident memory, never the
-  -- nq x nk weights (1 GiB); measured in a child process by VmHWM
+  -- fused: at n = 16384, d = 64 (float32, about a second) the backward adds
+  -- its results (12 MiB), packed copies of Q and dO (16 MiB) and tiles to
+  -- the peak resident memory, never the nq x nk weights (1 GiB); measured
+  -- in a child process by VmHWM
   local fh = io.open("/proc/self/status")
   if fh then fh:close() end
   local run = fh and it or pending

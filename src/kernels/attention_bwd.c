@@ -12,8 +12,18 @@
 ** block owns its rows of dK and dV and sweeps every query tile in order;
 ** per tile: S = scale Q_i K_j^T (+ bias, masks), P = exp(S - lse_i),
 ** dV_j += P^T dO_i, dP = dO_i V_j^T, dS = P .* (dP - D_i), dK_j += scale
-** dS^T Q_i, then dQ_i += scale dS K_j: five gemms, the backward's 2.5
+** dS^T Q_i, then dQ_i += scale dS K_j: five products, the backward's 2.5
 ** times the forward's multiply-adds and no more.
+**
+** The products: where the forward runs its AVX-512 kernel (the CPU has
+** it, dk and dv <= BWD_DMAX), register-blocked AVX-512 loops of this file
+** (S and dP: strips of rows against panels of keys; dQ: strips of rows
+** against panels of K's columns; dV, dK: keys against chunks of columns,
+** summed by rows over the whole sweep and written once), on Q and dO
+** packed once per call and K, V once per key block; they run at about
+** 1.7x OpenBLAS's gemm here (it runs AVX2 kernels on this AVX-512 CPU).
+** Elsewhere the tiles are the same five products by gemm. Either way the
+** score tile gets the bias, masks and exp the same way.
 **
 ** Threads: key blocks are shared out (kernels/attention.c's lak_parallel
 ** hands them out in ascending order). dQ_i sums over key blocks: so that
@@ -78,11 +88,8 @@ static size_t done_elems(int nkb, size_t esize) {
   return ((size_t)nkb * sizeof(int) + esize - 1) / esize;
 }
 
-/* The AVX-512 tile product of the two k = d products (S = scale Q_i K_j^T,
-** dP = dO_i V_j^T), used where the forward's AVX-512 kernel runs: a strip
-** of three vectors of rows against panels of BWD_NJ keys in registers,
-** both operands packed once per tile (OpenBLAS runs its AVX2 kernels on
-** some AVX-512 CPUs, at half their rate). -DLAK_NO_SIMD leaves it out. */
+/* The AVX-512 products (attention_bwd_gen.h), used where the forward's
+** AVX-512 kernel runs; -DLAK_NO_SIMD leaves them out. */
 #if !defined(LAK_NO_SIMD) && (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
 #include <immintrin.h>
 #define BWD_SIMD 1
