@@ -81,6 +81,7 @@ deps:
 # nothing here reads floating-point exception flags, and NaN/Inf results
 # are unchanged.
 $(BUILD)/obj/kernels/attention.o: ALLCFLAGS += -O3 -fno-trapping-math
+$(BUILD)/obj/kernels/attention_bwd.o: ALLCFLAGS += -O3 -fno-trapping-math
 # Elementwise math: without errno, the loops call glibc's SIMD libm (libmvec).
 $(BUILD)/obj/kernels/elementwise.o: ALLCFLAGS += -O3 -fno-math-errno -fno-trapping-math
 # The same for the arithmetic loops (pow: libmvec's).

@@ -235,6 +235,39 @@ function suites.attention32()
   end
 end
 
+-- best of reps calls after one warm-up (attention_train: as
+-- torch_bench.py times its autograd peer)
+local function best(f, reps)
+  local b = math.huge
+  f()
+  for _ = 1, reps do
+    local t0 = clock.now()
+    f()
+    b = math.min(b, clock.now() - t0)
+  end
+  return b
+end
+
+-- training attention at n = 2048, d = 64, both types: the forward (with
+-- lse), the backward, both in a row; and the rate of one gemm of the
+-- backward's multiply-adds (5 n^2 d: n x 5d times 5d x n)
+function suites.attention_train()
+  local n, d = 2048, 64
+  for _, dt in ipairs{"float64", "float32"} do
+    local k = dt == "float64" and "64" or "32"
+    local Q, K = la.randn(n, d, 1):astype(dt), la.randn(n, d, 2):astype(dt)
+    local V, dO = la.randn(n, d, 3):astype(dt), la.randn(n, d, 4):astype(dt)
+    local O, lse
+    local function fwd() O, lse = la.attention(Q, K, V, {lse = true}) end
+    local function bwd() return la.attention_backward(dO, Q, K, V, O, lse) end
+    out("tr" .. k .. "_fwd", best(fwd, 7))
+    out("tr" .. k .. "_bwd", best(bwd, 7))
+    out("tr" .. k .. "_all", best(function() fwd(); bwd() end, 7))
+    local A, B = la.randn(n, 5 * d, 5):astype(dt), la.randn(5 * d, n, 6):astype(dt)
+    out("tr" .. k .. "_gemm", best(function() return A * B end, 7))
+  end
+end
+
 -- load_csv on a 100 MB numeric CSV (500000 x 10, 17 significant digits);
 -- the file is written once, with the same text as numpy_bench.py writes
 function suites.csv()

@@ -322,6 +322,46 @@ function suites.attention32()
   end
 end
 
+function suites.attention_train()
+  -- forward (lse = true) + attention_backward next to PyTorch autograd
+  -- through softmax(Q K^T * scale) V, n = 2048, d = 64, 1 thread, best of 7
+  -- rounds after a warm-up in each process; la/torch: median over
+  -- back-to-back process pairs. % gemm: the backward's rate (2 * 5 n^2 d
+  -- flops: 2.5x the forward's) over one gemm of that size, n x 5d times 5d x n
+  local lcmd = linalg_cmd(1, "attention_train")
+  local L, T, TL
+  if has_torch then T, L, TL = run_pair(torch_cmd("attention_train"), lcmd)
+  else L, T, TL = run(lcmd), {}, {} end
+  print("\ntraining attention, n = nq = nk = 2048, d = 64, 1 thread, milliseconds (target: la/torch <= 0.5)")
+  if not has_torch then print("PyTorch: skipped (torch not importable for " .. PY .. ")") end
+  print(string.format("%-8s %8s %8s %8s %9s %9s %9s %9s %10s %8s", "type", "la fwd", "la bwd",
+    "la both", "torch fwd", "torch bwd", "torch all", "la/torch", "bwd GF/s", "% gemm"))
+  local n, d = 2048, 64
+  for _, k in ipairs{"64", "32"} do
+    local p = "tr" .. k .. "_"
+    local bw, gm = L[p .. "bwd"], L[p .. "gemm"]
+    local rate = bw and 10 * n * n * d / bw / 1e9
+    local grate = gm and 10 * n * n * d / gm / 1e9
+    local q = TL[p .. "all"]
+    print(string.format("%-8s %8s %8s %8s %9s %9s %9s %9s %10s %8s", "float" .. k,
+      f(L[p .. "fwd"] and L[p .. "fwd"] * 1e3, "%.2f"), f(bw and bw * 1e3, "%.2f"),
+      f(L[p .. "all"] and L[p .. "all"] * 1e3, "%.2f"), f(T[p .. "fwd"] and T[p .. "fwd"] * 1e3, "%.2f"),
+      f(T[p .. "bwd"] and T[p .. "bwd"] * 1e3, "%.2f"), f(T[p .. "all"] and T[p .. "all"] * 1e3, "%.2f"),
+      f(q and 1 / q, "%.2f"), f(rate, "%.1f"), f(rate and grate and 100 * rate / grate, "%.0f")))
+  end
+  -- the backward's peak memory at n = 16384, d = 64, one child process
+  local M = {}
+  for _, dt in ipairs{"float64", "float32"} do     -- a process each: the peak stays
+    for key, v in pairs(run1("OPENBLAS_NUM_THREADS=1 lua5.4 bench/attention_mem.lua " .. dt)) do M[key] = v end
+  end
+  print("\nattention_backward at n = 16384, d = 64, 1 thread: peak RSS (VmHWM) added over the inputs and")
+  print("the forward's results (target < 256 MiB; dQ, dK, dV alone are 24 MiB in float64)")
+  for _, k in ipairs{"64", "32"} do
+    print(string.format("float%s: %s MiB added, %s s of CPU", k, f(M["trmem" .. k .. "_mib"], "%.1f"),
+      f(M["trmem" .. k .. "_s"], "%.2f")))
+  end
+end
+
 function suites.memory32()
   -- peak RSS of child processes: one that only loads linalg, and one each
   -- that builds the inputs at n = 16384, d = 64 and runs fused attention in
@@ -456,6 +496,7 @@ function suites.breadth() breadth(7) end
 suites["breadth-quick"] = function() breadth(3) end
 
 local order = {"dgemm", "sgemm", "tiny", "tiny32", "lstsq", "lstsq32", "gs", "agree", "attention", "attention32",
+  "attention_train",
   "memory", "memory32", "elementwise", "random", "csv", "luaversions", "linalg2", "breadth"}
 local want = #arg > 0 and arg or order
 print(string.format("linalg bench: medians over %d processes of medians of repetitions;", PROCS))

@@ -5,6 +5,7 @@ usage: /usr/bin/python3 bench/torch_bench.py SUITE...   Prints "key seconds"."""
 import math
 import os
 import sys
+import time
 import torch
 
 torch.set_num_threads(int(os.environ.get("TORCH_THREADS", "1")))
@@ -47,7 +48,31 @@ def heads():
             out("heads_%d" % n, min(timeit(f, 1) for _ in range(9)))   # best of 9, as linalg's
 
 
-SUITES = {"attention32": attention32, "heads": heads}
+def attention_train():
+    """Forward and autograd backward at n = 2048, d = 64, float64 and float32:
+    one warm-up iteration, then the best of rounds on the same input tensors
+    (as linalg_bench.lua's attention_train)."""
+    n = 2048
+    for dt, k in ((torch.float64, "64"), (torch.float32, "32")):
+        g = torch.Generator().manual_seed(1)
+        Q, K, V, dO = (torch.randn(n, 64, generator=g, dtype=dt) for _ in range(4))
+        for X in (Q, K, V):
+            X.requires_grad_(True)
+        fwd = bwd = both = math.inf
+        for r in range(8):                    # round 0: the warm-up
+            t0 = time.perf_counter()
+            O = torch_attention(Q, K, V)
+            t1 = time.perf_counter()
+            torch.autograd.grad(O, (Q, K, V), dO)
+            t2 = time.perf_counter()
+            if r > 0:
+                fwd, bwd, both = min(fwd, t1 - t0), min(bwd, t2 - t1), min(both, t2 - t0)
+        out("tr%s_fwd" % k, fwd)
+        out("tr%s_bwd" % k, bwd)
+        out("tr%s_all" % k, both)
+
+
+SUITES = {"attention32": attention32, "heads": heads, "attention_train": attention_train}
 for name in sys.argv[1:]:
     if name in SUITES:
         SUITES[name]()

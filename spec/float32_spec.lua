@@ -33,6 +33,7 @@ local b5 = la.vector{1, 0.5, -2, 3, 0.25}
 local Q, K, V = m{{0.5, -1, 0.25}, {1, 0.5, -0.5}}, m{{1, 0, 0.5}, {-0.5, 1, 2}, {0.25, 0.25, -1}},
                 m{{1, 2}, {-1, 0.5}, {3, -2}}
 local mask = m{{1, 0, 1}, {1, 1, 0}}
+local AO, Alse = la.attention(Q, K, V, {mask = mask, bias = W, lse = true})   -- for attention_backward
 local tmpfile = os.tmpname()
 
 -- Every public function: its float64 arguments (matrices are converted to
@@ -119,6 +120,8 @@ local cases = {
     end
   end},
   attention = {{Q, K, V, {mask = mask, weights = true}}},
+  attention_backward = {{m{{1, -0.5}, {0.25, 2}}, Q, K, V, AO, Alse, {mask = mask, bias = W, bias_grad = true}},
+    tol = 1e-4},
   attention_combine = {{m{{1, 2}, {3, 4}}, la.vector{0.5, -1}, m{{-1, 0.5}, {2, 2}}, la.vector{0.25, 0}}},
   multihead_attention = {{m{{1, 0.5, -1, 2}, {0.25, -0.5, 1, 1}, {2, 1, 0, -1}}, la.eye(4), m{{1, 0, 0, 0.5},
     {0, 1, 0.5, 0}, {0.5, 0, 1, 0}, {0, 0.5, 0, 1}}, la.eye(4), la.eye(4) * 0.5, 2, {weights = true}}},

@@ -53,6 +53,7 @@ local api = {
   {"softmax", {"M"}, {M}}, {"log_softmax", {"M"}, {M}},
   {"attention", {"M", "M", "M", "O"}, {M, M, M, {}}},
   {"attention_combine", {"M", "M", "M", "M"}, {M, la.ones(2, 1), M, la.ones(2, 1)}},
+  {"attention_backward", {"M", "M", "M", "M", "M", "M", "O"}, {M, M, M, M, M, la.zeros(2, 1), {}}},
   {"asmatrix", {"M"}, {M}}, {"check_finite", {"M"}, {M}},
   {"frombuffer", {"S", "I", "I"}, {string.rep("\0", 32), 2, 2}}, {"tobytes", {"M"}, {M}},
   {"load_npy", {"P"}, {"spec/fixtures/f8_c.npy"}}, {"load_csv", {"P"}, {"spec/fixtures/README.md"}},
@@ -291,6 +292,10 @@ describe("hostile shapes", function()
     {"attention", function() return la.attention(M, M, la.ones(3, 2)) end, "K has 2 rows but V has 3"},
     {"attention", function() return la.attention(M, M, M, {mask = la.ones(2, 3)}) end, "mask is 2x3, expected 2x2"},
     {"attention", function() return la.attention(M, M, M, {bias = la.ones(3, 2)}) end, "bias is 3x2, expected 2x2"},
+    {"attention_backward", function() return la.attention_backward(M, M, M, M, M, la.ones(1, 2)) end,
+     "linalg.attention_backward: lse is 1x2, expected 2x1"},
+    {"attention_backward", function() return la.attention_backward(la.ones(2, 3), M, M, M, M, la.ones(2, 1)) end,
+     "linalg.attention_backward: dO is 2x3, expected 2x2"},
     {"nnls", function() return la.nnls(M, la.ones(3, 1)) end, "linalg.nnls: A is 2x2 but b is 3x1"},
   }
   for _, c in ipairs(mm) do

@@ -73,6 +73,7 @@ describe("argument counts", function()
     {"gram_schmidt", {A}, opts = {}},
     {"softmax", {A, 2}}, {"log_softmax", {A, 2}}, {"attention", {A, A, A}, opts = {}},
     {"attention_combine", {O, lse, O, lse}},
+    {"attention_backward", {A, A, A, A, O, lse}, opts = {}},
     {"frombuffer", {A:tobytes(), 2, 2}, opts = {}}, {"tobytes", {A}},
     {"config", {}}, {"threads", {1}},
     {"shape", {A}}, {"rows", {A}}, {"cols", {A}}, {"numel", {A}},

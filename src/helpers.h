@@ -311,6 +311,20 @@ double la_ldot(la_Line u, la_Line v);
 la_Line la_vecline(lua_State *L, int idx, const char *fname, int dtype);
 void la_linepair(lua_State *L, const char *fname, la_Line *u, la_Line *v);
 
+/* ------------------------------------------------------------ attention */
+
+/* attnopts.c. The mask or bias option `key` of the options table at oi (0:
+** none) for nq queries and nk keys: an nq x nk matrix, or a 1 x nk row or
+** nq x 1 column that broadcasts, of type dtype (converted by la_checkt, a
+** boolean table made a 1/0 matrix; a NaN in a mask is an error), stored in
+** stack slot `slot` (nil when absent; pushes nothing); NULL when absent.
+** Entry (i, j) of the matrix the kernel reads is at i * rs + j * cs.
+** la_attncausal: option causal = false | true | "upper_left" |
+** "lower_right" as 0, 1 (top-left) or 2 (bottom-right). */
+la_Mat *la_attnmat(lua_State *L, int oi, const char *key, int slot, int dtype, int nq, int nk,
+                   ptrdiff_t *rs, ptrdiff_t *cs);
+int la_attncausal(lua_State *L, int oi);
+
 /* ------------------------------------------------------------ the parts */
 
 /* Each binding file registers its functions into the module table at -1;
@@ -331,6 +345,7 @@ void la_open_lstsq(lua_State *L);
 void la_open_gram_schmidt(lua_State *L);
 void la_open_attention(lua_State *L);
 void la_open_train(lua_State *L);
+void la_open_attention_bwd(lua_State *L);
 void la_open_bytes(lua_State *L);
 void la_open_config(lua_State *L);
 void la_open_random(lua_State *L);

@@ -30,6 +30,7 @@ LINALG_API int luaopen_linalg_core(lua_State *L) {
   la_open_gram_schmidt(L);  /* gram_schmidt.c */
   la_open_attention(L);     /* attention.c: softmax, attention, combine */
   la_open_train(L);         /* train.c: softmax_backward, clip_grad_norm */
+  la_open_attention_bwd(L); /* attention_bwd.c: attention_backward */
   la_open_bytes(L);         /* bytes.c: frombuffer, tobytes */
   la_open_config(L);        /* config.c: threads, config */
   la_open_random(L);        /* random.c: la.random, NumPy's streams */

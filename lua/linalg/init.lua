@@ -570,7 +570,7 @@ for name in ([[matrix vector zeros ones eye rand randn hstack vstack shape rows
   ones_like full_like slice arange linspace logspace diag triu tril kron tile repmat
   flip fliplr flipud roll circshift vec blkdiag qr svd eigh cholesky lu eig eigvals schur
   hessenberg null orth solve inv det pinv matrix_power lstsq sum mean prod min max var std
-  argmin argmax cumsum cumprod sort argsort gram_schmidt softmax log_softmax attention_combine
+  argmin argmax cumsum cumprod sort argsort gram_schmidt softmax log_softmax attention_combine attention_backward
   norm vecnorm trace cosine angle cosine_matrix allclose exp log log1p expm1 sqrt abs sign
   floor ceil round sin cos tan tanh sinh cosh asin acos atan log2 log10 isnan isinf isfinite
   maximum minimum lt le gt ge eq ne atan2 hypot where clip any all count_nonzero find nonzero

@@ -375,6 +375,10 @@ void LAK(attention_weights)(const LAK(Attn) *a, LAK_REAL *O, int ldo, LAK_REAL *
   LAK(gemm)('N', 'N', a->nq, a->dv, a->nk, 1.0, A, lda, a->V, a->ldv, 0.0, O, ldo);
 }
 
+void LAK(attn_mask)(const LAK(Attn) *a, int i0, int j0, int bq, int bk, LAK_REAL *S) {
+  LAK(mask_tile)(a, i0, j0, bq, bk, S);
+}
+
 #if LAK_SIMD   /* attention_simd_gen.h's per-type names */
 #undef SV
 #undef SMASK

@@ -248,5 +248,8 @@ void lak_ssort(int n, const float *x, ptrdiff_t incx, int desc, float *s, ptrdif
 /* the kernels for double (lak_*) and for float (lak_s*) */
 #define LAK_GENERIC_FILE "kernels_gen.h"
 #include "generate.h"
+/* attention's gradients (attention_bwd.c), after lak_Attn */
+#define LAK_GENERIC_FILE "attention_bwd_decl_gen.h"
+#include "generate.h"
 
 #endif
