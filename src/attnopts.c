@@ -1,8 +1,8 @@
 /*
 ** attnopts.c: the options the attention functions read alike (helper
 ** layer): the causal alignment, and a mask or bias that may broadcast (a
-** boolean mask may be a Lua table of booleans). attention.c keeps its own
-** copies of these readers for now; they are meant to move here.
+** boolean mask may be a Lua table of booleans), read once per call and
+** fitted to each item's shapes.
 */
 #include <math.h>
 
@@ -60,8 +60,7 @@ static void checkmask(lua_State *L, const la_Mat *M, const char *F) {
         la_error(L, F, "mask(%d,%d) is NaN (use 0 to mask, nonzero to keep)", i + 1, j + 1);
 }
 
-la_Mat *la_attnmat(lua_State *L, int oi, const char *key, int slot, int dtype, int nq, int nk,
-                   ptrdiff_t *rs, ptrdiff_t *cs) {
+la_Mat *la_attnmat(lua_State *L, int oi, const char *key, int slot, int dtype) {
   const char *F = la_fname(L);
   int mask = key[0] == 'm';
   la_Mat *M;
@@ -76,14 +75,19 @@ la_Mat *la_attnmat(lua_State *L, int oi, const char *key, int slot, int dtype, i
     lua_replace(L, slot);
   }
   M = la_checkt(L, slot, F, dtype);
+  if (mask) checkmask(L, M, F);
+  return M;
+}
+
+void la_attnfit(lua_State *L, const la_Mat *M, const char *key, int nq, int nk, ptrdiff_t *rs,
+                ptrdiff_t *cs, int item) {
   if (M->rows == nq && M->cols == nk) { *rs = 1; *cs = M->ld; }
   else if (M->rows == 1 && M->cols == nk) { *rs = 0; *cs = M->ld; }
   else if (M->rows == nq && M->cols == 1) { *rs = 1; *cs = 0; }
   else
-    la_error(L, F, "%s is %dx%d, expected %dx%d (nq x nk), 1x%d or %dx1", key,
-             M->rows, M->cols, nq, nk, nk, nq);
-  if (mask) checkmask(L, M, F);
-  return M;
+    la_error(L, la_fname(L), "%s is %dx%d, expected %dx%d (nq x nk), 1x%d or %dx1%s", key,
+             M->rows, M->cols, nq, nk, nk, nq,
+             item > 0 ? lua_pushfstring(L, " (item %d)", item) : "");
 }
 
 int la_attncausal(lua_State *L, int oi) {

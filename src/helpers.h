@@ -314,15 +314,18 @@ void la_linepair(lua_State *L, const char *fname, la_Line *u, la_Line *v);
 /* ------------------------------------------------------------ attention */
 
 /* attnopts.c. The mask or bias option `key` of the options table at oi (0:
-** none) for nq queries and nk keys: an nq x nk matrix, or a 1 x nk row or
-** nq x 1 column that broadcasts, of type dtype (converted by la_checkt, a
-** boolean table made a 1/0 matrix; a NaN in a mask is an error), stored in
-** stack slot `slot` (nil when absent; pushes nothing); NULL when absent.
-** Entry (i, j) of the matrix the kernel reads is at i * rs + j * cs.
+** none): a matrix of type dtype (converted by la_checkt, a boolean table
+** made a 1/0 matrix; a NaN in a mask is an error), stored in stack slot
+** `slot` (nil when absent; pushes nothing); NULL when absent. la_attnfit
+** checks it against an item's nq queries and nk keys (an nq x nk matrix, or
+** a 1 x nk row or nq x 1 column that broadcasts; its error message ends
+** with " (item i)" for item i > 0 of a batch) and sets the strides: entry (i, j) of the
+** matrix the kernel reads is at i * rs + j * cs.
 ** la_attncausal: option causal = false | true | "upper_left" |
 ** "lower_right" as 0, 1 (top-left) or 2 (bottom-right). */
-la_Mat *la_attnmat(lua_State *L, int oi, const char *key, int slot, int dtype, int nq, int nk,
-                   ptrdiff_t *rs, ptrdiff_t *cs);
+la_Mat *la_attnmat(lua_State *L, int oi, const char *key, int slot, int dtype);
+void la_attnfit(lua_State *L, const la_Mat *M, const char *key, int nq, int nk, ptrdiff_t *rs,
+                ptrdiff_t *cs, int item);
 int la_attncausal(lua_State *L, int oi);
 
 /* ------------------------------------------------------------ the parts */

@@ -492,3 +492,43 @@ void LAK(attention_backward)(const LAK(Attn) *a, const LAK(AttnGrad) *g, LAK_REA
 #undef BR
 #undef BWD_CHUNK
 #endif
+
+/* lak_units' unit: problem u of the list on `inner` threads */
+static void LAK(bwd_unit)(const void *ctx, int u, void *work, int inner) {
+  const LAK(AttnGradUnit) *x = (const LAK(AttnGradUnit) *)ctx + u;
+  LAK(attention_backward)(&x->a, &x->g, (LAK_REAL *)work, inner);
+}
+
+/* one slice of lak_units' work, in elements: 64-byte multiples */
+static size_t LAK(bwd_unit_slice)(const LAK(AttnGradUnit) *u, int n, int nthreads) {
+  int inner = lak_units_inner(n, nthreads), i;
+  size_t most = 0, w, pad = 64 / sizeof(LAK_REAL);
+  for (i = 0; i < n; i++) {
+    w = LAK(attn_bwd_work)(&u[i].a, inner);
+    if (w > most) most = w;
+  }
+  return (most + pad - 1) / pad * pad;
+}
+
+/* Below this many multiply-adds in all units, one thread: starting a
+** helper thread (~20 us) would cost more than it saves. */
+#define BWD_UNITS_MINWORK 262144.0
+
+static int LAK(bwd_units_threads)(const LAK(AttnGradUnit) *u, int n, int nthreads) {
+  double w = 0;
+  int i;
+  for (i = 0; i < n && w < BWD_UNITS_MINWORK; i++)
+    w += 2.5 * (double)u[i].a.nq * u[i].a.nk * ((double)u[i].a.dk + u[i].a.dv);
+  return w < BWD_UNITS_MINWORK ? 1 : nthreads;
+}
+
+size_t LAK(attn_bwd_units_work)(const LAK(AttnGradUnit) *u, int n, int nthreads) {
+  nthreads = LAK(bwd_units_threads)(u, n, nthreads);
+  return (size_t)lak_units_slices(n, nthreads) * LAK(bwd_unit_slice)(u, n, nthreads);
+}
+
+void LAK(attn_bwd_units)(const LAK(AttnGradUnit) *u, int n, LAK_REAL *work, int nthreads) {
+  nthreads = LAK(bwd_units_threads)(u, n, nthreads);
+  lak_units(n, nthreads, LAK(bwd_unit), u, (char *)work,
+            LAK(bwd_unit_slice)(u, n, nthreads) * sizeof(LAK_REAL));
+}
