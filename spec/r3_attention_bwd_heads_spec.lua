@@ -159,7 +159,8 @@ describe("linalg.attention_backward with a batch", function()
           assert.are.equal(#shapes, #dKs)
           assert.are.equal(#shapes, #dVs)
           for i = 1, #shapes do
-            local g = {la.attention_backward(L[1][i], L[2][i], L[3][i], L[4][i], L[5][i], L[6][i], oo)}
+            local g = {la.attention_backward(L[1][i], L[2][i], L[3][i], L[4][i], L[5][i],
+                                             L[6][i], oo)}
             same(dQs[i], g[1], "item " .. i .. " dQ")
             same(dKs[i], g[2], "item " .. i .. " dK")
             same(dVs[i], g[3], "item " .. i .. " dV")
@@ -219,7 +220,9 @@ describe("linalg.attention_backward's threads with heads and batches", function(
         for _ = 1, 3 do       -- a race shows now and then: several runs
           local r2 = run(c[1], c[2], dtype)
           for k = 1, 4 do
-            for i = 1, c[1] do same(r1[k][i], r2[k][i], dtype .. " result " .. k .. " item " .. i) end
+            for i = 1, c[1] do
+              same(r1[k][i], r2[k][i], dtype .. " result " .. k .. " item " .. i)
+            end
           end
         end
       end
@@ -245,7 +248,8 @@ describe("linalg.attention_backward with heads against finite differences", func
     local Q, K, V = la.randn(nq, h * dk, 1), la.randn(nk, h * dk, 2), la.randn(nk, h * dv, 3)
     local combos = {{}, {causal = "lower_right", scale = 0.7},
                     {bias = la.randn(nq, nk, 4), bias_grad = true},
-                    {bias = la.randn(1, nk, 5), bias_grad = true, mask = la.gt(la.rand(nq, nk, 6), 0.2)}}
+                    {bias = la.randn(1, nk, 5), bias_grad = true,
+                     mask = la.gt(la.rand(nq, nk, 6), 0.2)}}
     for _, o in ipairs(combos) do
       o.heads = h
       local function loss(q, k, v, b)
@@ -295,7 +299,8 @@ describe("linalg.attention_backward's errors with heads and batches", function()
     fails(function() f(dO, Q, K, V, O, lse, {heads = 0}) end,
           "linalg.attention_backward: option 'heads' must be a positive integer, got 0")
     fails(function() f(dO, Q, K, V, O, la.zeros(3, 1), {heads = 2}) end,
-          "linalg.attention_backward: lse is 3x1, expected 3x2 (the forward's, one per query and head)")
+          "linalg.attention_backward: lse is 3x1, expected 3x2 (the forward's, one per query "
+          .. "and head)")
     fails(function() f(dO, Q, K, la.randn(5, 6), O, lse, {heads = 2}) end,
           "linalg.attention_backward: O is 3x4, expected 3x6")
     fails(function() f({dO}, {Q}, {K}, {V}, {O}, {lse, lse}, {heads = 2}) end,
@@ -310,8 +315,9 @@ describe("linalg.attention_backward's errors with heads and batches", function()
     fails(function() f({dO, dO}, {Q, Q}, {K, la.randn(5, 4)}, {V, V}, {O, O}, {lse, lse},
                        {heads = 2}) end,
           "linalg.attention_backward: Q is 3x6 but K is 5x4 (dk 6 ~= 4) (item 2)")
-    fails(function() f({dO, la.randn(2, 4)}, {Q, la.randn(2, 6)}, {K, K}, {V, V}, {O, la.randn(2, 4)},
-                       {lse, la.randn(2, 2)}, {heads = 2, bias = la.randn(3, 5)}) end,
+    fails(function() f({dO, la.randn(2, 4)}, {Q, la.randn(2, 6)}, {K, K}, {V, V},
+                       {O, la.randn(2, 4)}, {lse, la.randn(2, 2)},
+                       {heads = 2, bias = la.randn(3, 5)}) end,
           "linalg.attention_backward: bias is 3x5, expected 2x5 (nq x nk), 1x5 or 2x1 (item 2)")
     fails(function() f({dO, dO}, {Q, Q}, {K, K}, {V, V}, {O, O}, {lse, la.zeros(3, 1)},
                        {heads = 2}) end, "(item 2)")

@@ -26,11 +26,7 @@ enum { DO_ARG = 1, Q_ARG, K_ARG, V_ARG, O_ARG, LSE_ARG, OPTS_SLOT, MASK_SLOT, BI
 static const char *const NAMES[] = {"dO", "Q", "K", "V", "O", "lse"};
 
 /* the options of a call: every item and head has them */
-typedef struct Opts {
-  double scale;
-  int hasscale, causal, wantdb, heads, batch, n;
-  const la_Mat *mask, *bias;
-} Opts;
+typedef la_AttnOpts Opts;
 
 /* item i: its matrices (KEEP anchors them), per-head sizes, strides of the
 ** mask and bias for its shapes */
@@ -64,37 +60,6 @@ static const char *itemof(lua_State *L, const Opts *o, int i) {
   return lua_pushfstring(L, " (item %d)", i);   /* on the stack until the error */
 }
 
-/* The batch's matrices into KEEP (pushes nothing): lists of one length, of
-** matrices of one type; returns the number of items and sets *dtype. */
-static int keepbatch(lua_State *L, const char *F, int *dtype) {
-  int n = (int)lua_rawlen(L, DO_ARG), i, j;
-  *dtype = LA_F64;
-  for (j = Q_ARG; j <= LSE_ARG; j++) {
-    if (!lua_istable(L, j) || la_testany(L, j))
-      la_error(L, F, "dO is a list of matrices (a batch) but %s is not a list (got %s)",
-               NAMES[j - 1], la_typename(L, j));
-    if ((int)lua_rawlen(L, j) != n)
-      la_error(L, F, "dO has %d items but %s has %d (the lists of a batch have one length)",
-               n, NAMES[j - 1], (int)lua_rawlen(L, j));
-  }
-  for (i = 1; i <= n; i++)
-    for (j = DO_ARG; j <= LSE_ARG; j++) {
-      la_Mat *M;
-      lua_rawgeti(L, j, i);
-      M = la_testany(L, -1);
-      if (!M) la_error(L, F, "%s[%d] is not a matrix (got %s)", NAMES[j - 1], i,
-                       la_typename(L, -1));
-      if (M->flags & LA_CLOSED) la_error(L, F, "%s[%d] is a closed matrix", NAMES[j - 1], i);
-      if (i == 1 && j == 1) *dtype = M->dtype;
-      if (M->dtype != *dtype)
-        la_error(L, F, "%s[%d] is %s but dO[1] is %s (a batch has one type)", NAMES[j - 1], i,
-                 M->dtype == LA_F32 ? "float32" : "float64",
-                 *dtype == LA_F32 ? "float32" : "float64");
-      lua_rawseti(L, KEEP_SLOT, 6 * (i - 1) + j);
-    }
-  return n;
-}
-
 /* One call's matrices (1..6, converted in their slots to their
 ** la_argtype) into KEEP; returns the type. */
 static int keepone(lua_State *L, const char *F) {
@@ -119,18 +84,9 @@ static void getitem(lua_State *L, const Opts *o, int i, Item *it) {
     lua_pop(L, 1);
   }
   it->dO = m[0]; it->Q = m[1]; it->K = m[2]; it->V = m[3]; it->O = m[4]; it->lse = m[5];
-  for (j = 1; j <= 3; j++)
-    if (m[j]->cols % h != 0)
-      la_error(L, F, "%s is %dx%d: %d columns do not split into %d heads%s", NAMES[j],
-               m[j]->rows, m[j]->cols, m[j]->cols, h, itemof(L, o, i));
+  la_attnqkv(L, it->Q, it->K, it->V, h, o->batch ? i : 0);
   it->nq = it->Q->rows; it->nk = it->K->rows;
   it->dk = it->Q->cols / h; it->dv = it->V->cols / h;
-  if (it->K->cols != it->Q->cols)
-    la_error(L, F, "Q is %dx%d but K is %dx%d (dk %d ~= %d)%s", it->Q->rows, it->Q->cols,
-             it->K->rows, it->K->cols, it->Q->cols, it->K->cols, itemof(L, o, i));
-  if (it->V->rows != it->K->rows)
-    la_error(L, F, "K has %d rows but V has %d (one value per key)%s", it->K->rows,
-             it->V->rows, itemof(L, o, i));
   if (it->O->rows != it->nq || it->O->cols != it->V->cols)
     la_error(L, F, "O is %dx%d, expected %dx%d (nq x dv: the forward's output)%s",
              it->O->rows, it->O->cols, it->nq, it->V->cols, itemof(L, o, i));
@@ -146,30 +102,6 @@ static void getitem(lua_State *L, const Opts *o, int i, Item *it) {
                           o->batch ? i : 0);
   if (o->bias) la_attnfit(L, o->bias, "bias", it->nq, it->nk, &it->brs, &it->bcs,
                           o->batch ? i : 0);
-}
-
-/* the options at oi (0: none): the forward's (its table may be passed as
-** it is: lse and weights are accepted and change nothing), heads and
-** bias_grad; the mask and bias go into MASK_SLOT and BIAS_SLOT */
-static void readopts(lua_State *L, int oi, int dtype, Opts *o) {
-  static const char *const keys[] = {"scale", "causal", "mask", "bias", "bias_grad", "lse",
-                                     "weights", "heads", NULL};
-  const char *F = la_fname(L);
-  lua_Integer h;
-  la_checkopts(L, oi, F, keys);
-  o->hasscale = oi && lua_getfield(L, oi, "scale") != LUA_TNIL;
-  if (oi) lua_pop(L, 1);
-  o->scale = la_optnum(L, oi, "scale", 1.0, F);
-  o->causal = la_attncausal(L, oi);
-  la_optbool(L, oi, "lse", 0, F);
-  la_optbool(L, oi, "weights", 0, F);
-  o->wantdb = la_optbool(L, oi, "bias_grad", 0, F);
-  h = la_optint(L, oi, "heads", 1, F);
-  if (h < 1 || h > INT_MAX)
-    la_error(L, F, "option 'heads' must be a positive integer, got %I", h);
-  o->heads = (int)h;
-  o->mask = la_attnmat(L, oi, "mask", MASK_SLOT, dtype);
-  o->bias = la_attnmat(L, oi, "bias", BIAS_SLOT, dtype);
 }
 
 #define LA_GENERIC_FILE "attention_bwd_gen.h"
@@ -189,15 +121,15 @@ static int l_attention_backward(lua_State *L) {
   lua_settop(L, KEEP_SLOT);             /* reserves MASK_SLOT, BIAS_SLOT and KEEP_SLOT */
   lua_newtable(L);
   lua_replace(L, KEEP_SLOT);
-  o.n = o.batch ? keepbatch(L, F, &dtype) : (dtype = keepone(L, F), 1);
-  readopts(L, oi, dtype, &o);
+  o.n = o.batch ? la_attnbatch(L, 6, NAMES, KEEP_SLOT, &dtype) : (dtype = keepone(L, F), 1);
+  la_attnopts(L, oi, dtype, MASK_SLOT, BIAS_SLOT, &o);
   for (i = 1; i <= o.n; i++) {
     getitem(L, &o, i, &it);
     if ((double)o.heads * i > INT_MAX) la_error(L, F, "more than %d heads in the batch", INT_MAX);
   }
   if (dtype == LA_F32) backward_s(L, &o);
   else backward_d(L, &o);
-  return 3 + o.wantdb;                  /* dQ, dK, dV [, dbias], or their lists */
+  return 3 + o.bias_grad;                  /* dQ, dK, dV [, dbias], or their lists */
 }
 
 static const la_Reg funcs[] = {

@@ -15,7 +15,7 @@ static void LA_T(newout)(lua_State *L, const Opts *o, int i, int lists, const It
   r->dK = la_newt(L, F, it->nk, h * it->dk, LA_TYPE);
   r->dV = la_newt(L, F, it->nk, h * it->dv, LA_TYPE);
   r->dB = r->S = NULL;
-  if (o->wantdb) {
+  if (o->bias_grad) {
     int m, n, mode;
     dbshape(o, it, &m, &n, &mode);
     r->dB = la_newt(L, F, m, n, LA_TYPE);
@@ -25,7 +25,7 @@ static void LA_T(newout)(lua_State *L, const Opts *o, int i, int lists, const It
     }
   }
   if (!o->batch) return;
-  for (k = 2 + o->wantdb; k >= 0; k--) lua_rawseti(L, lists + k, i);
+  for (k = 2 + o->bias_grad; k >= 0; k--) lua_rawseti(L, lists + k, i);
 }
 
 /* head hd of item i as the unit x */
@@ -80,7 +80,7 @@ static void LA_T(backward)(lua_State *L, const Opts *o) {
   int lists = UNITS_SLOT + 2, i, hd, nt = nthreads();
   Item it;
   if (o->batch)                          /* dQs, dKs, dVs [, dbiases] */
-    for (i = 0; i < 3 + o->wantdb; i++) lua_createtable(L, o->n, 0);
+    for (i = 0; i < 3 + o->bias_grad; i++) lua_createtable(L, o->n, 0);
   for (i = 1; i <= o->n; i++) {
     getitem(L, o, i, &it);
     LA_T(newout)(L, o, i, lists, &it, &outs[i - 1]);

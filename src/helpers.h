@@ -327,6 +327,28 @@ la_Mat *la_attnmat(lua_State *L, int oi, const char *key, int slot, int dtype);
 void la_attnfit(lua_State *L, const la_Mat *M, const char *key, int nq, int nk, ptrdiff_t *rs,
                 ptrdiff_t *cs, int item);
 int la_attncausal(lua_State *L, int oi);
+/* The options attention and attention_backward read alike, from the
+** table at oi (0: none; la_attnopts checks it has no other key): scale
+** (hasscale: given; else each head's 1/sqrt(dk)), causal (la_attncausal's
+** 0, 1, 2), weights, lse, bias_grad, heads (a positive int), the mask and
+** bias (la_attnmat into mslot and bslot). batch and n (the items) are the
+** callers'. Pushes nothing. */
+typedef struct la_AttnOpts {
+  double scale;
+  int hasscale, causal, weights, lse, bias_grad, heads, batch, n;
+  la_Mat *mask, *bias;
+} la_AttnOpts;
+void la_attnopts(lua_State *L, int oi, int dtype, int mslot, int bslot, la_AttnOpts *o);
+/* Q, K, V of one attention (item > 0: item `item` of a batch, named in
+** the messages): each with columns that split into `heads`, K with Q's
+** columns, V with K's rows; an error naming the first that is not so. */
+void la_attnqkv(lua_State *L, const la_Mat *Q, const la_Mat *K, const la_Mat *V, int heads,
+                int item);
+/* A batch: the k Lua lists at 1..k (names[j - 1] names list j in messages),
+** of one length n, of matrices of one type (*dtype; float64 for empty
+** lists), stored into the table at `keep`: keep[k (i - 1) + j] = list j's
+** item i (pushes nothing). Returns n. */
+int la_attnbatch(lua_State *L, int k, const char *const names[], int keep, int *dtype);
 
 /* ------------------------------------------------------------ the parts */
 

@@ -499,36 +499,24 @@ static void LAK(bwd_unit)(const void *ctx, int u, void *work, int inner) {
   LAK(attention_backward)(&x->a, &x->g, (LAK_REAL *)work, inner);
 }
 
-/* one slice of lak_units' work, in elements: 64-byte multiples */
-static size_t LAK(bwd_unit_slice)(const LAK(AttnGradUnit) *u, int n, int nthreads) {
-  int inner = lak_units_inner(n, nthreads), i;
-  size_t most = 0, w, pad = 64 / sizeof(LAK_REAL);
-  for (i = 0; i < n; i++) {
-    w = LAK(attn_bwd_work)(&u[i].a, inner);
-    if (w > most) most = w;
-  }
-  return (most + pad - 1) / pad * pad;
+/* unit u's work on `inner` threads, in elements, and its multiply-adds
+** (five products: 2.5 times the forward's) */
+static size_t LAK(bwd_unit_work)(const void *ctx, int u, int inner) {
+  return LAK(attn_bwd_work)(&((const LAK(AttnGradUnit) *)ctx)[u].a, inner);
 }
 
-/* Below this many multiply-adds in all units, one thread: starting a
-** helper thread (~20 us) would cost more than it saves. */
-#define BWD_UNITS_MINWORK 262144.0
-
-static int LAK(bwd_units_threads)(const LAK(AttnGradUnit) *u, int n, int nthreads) {
-  double w = 0;
-  int i;
-  for (i = 0; i < n && w < BWD_UNITS_MINWORK; i++)
-    w += 2.5 * (double)u[i].a.nq * u[i].a.nk * ((double)u[i].a.dk + u[i].a.dv);
-  return w < BWD_UNITS_MINWORK ? 1 : nthreads;
+static double LAK(bwd_unit_madds)(const void *ctx, int u) {
+  const LAK(Attn) *a = &((const LAK(AttnGradUnit) *)ctx)[u].a;
+  return 2.5 * (double)a->nq * a->nk * ((double)a->dk + a->dv);
 }
+
+static const lak_UnitKind LAK(bwd_unit_kind) = {LAK(bwd_unit), LAK(bwd_unit_work),
+                                                 LAK(bwd_unit_madds), sizeof(LAK_REAL)};
 
 size_t LAK(attn_bwd_units_work)(const LAK(AttnGradUnit) *u, int n, int nthreads) {
-  nthreads = LAK(bwd_units_threads)(u, n, nthreads);
-  return (size_t)lak_units_slices(n, nthreads) * LAK(bwd_unit_slice)(u, n, nthreads);
+  return lak_units_work(&LAK(bwd_unit_kind), u, n, nthreads);
 }
 
 void LAK(attn_bwd_units)(const LAK(AttnGradUnit) *u, int n, LAK_REAL *work, int nthreads) {
-  nthreads = LAK(bwd_units_threads)(u, n, nthreads);
-  lak_units(n, nthreads, LAK(bwd_unit), u, (char *)work,
-            LAK(bwd_unit_slice)(u, n, nthreads) * sizeof(LAK_REAL));
+  lak_units_run(&LAK(bwd_unit_kind), u, n, work, nthreads);
 }
