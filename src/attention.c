@@ -59,91 +59,6 @@ static int softmax(lua_State *L, const char *fname, int logs) {
 static int l_softmax(lua_State *L) { return softmax(L, la_fname(L), 0); }
 static int l_log_softmax(lua_State *L) { return softmax(L, la_fname(L), 1); }
 
-/* A boolean mask given as a table of rows of booleans (true = attend), or a
-** flat table (a column), as la.matrix reads numbers: read raw, converted
-** to 1/0 into a new matrix (pushes 1). */
-static la_Mat *boolmask(lua_State *L, int idx) {
-  lua_Integer m = (lua_Integer)lua_rawlen(L, idx), n = 1, i, j;
-  int rows = lua_rawgeti(L, idx, 1) == LUA_TTABLE;
-  la_Mat *M;
-  if (rows) n = (lua_Integer)lua_rawlen(L, -1);
-  lua_pop(L, 1);
-  M = la_new(L, la_fname(L), m, n);
-  for (i = 1; i <= m; i++) {
-    int t = lua_rawgeti(L, idx, i);
-    if (rows && t != LUA_TTABLE)
-      la_error(L, la_fname(L), "mask row %I is not a table (got %s)", i, luaL_typename(L, -1));
-    if (rows && (lua_Integer)lua_rawlen(L, -1) != n)
-      la_error(L, la_fname(L), "mask row %I has %I entries, expected %I", i,
-               (lua_Integer)lua_rawlen(L, -1), n);
-    for (j = 1; j <= n; j++) {
-      if (rows) lua_rawgeti(L, -1, j);
-      else lua_pushvalue(L, -1);
-      if (lua_type(L, -1) != LUA_TBOOLEAN)
-        la_error(L, la_fname(L), "mask(%I,%I) is a %s in a boolean mask (use true or false)",
-                 i, j, luaL_typename(L, -1));
-      LA_AT(M, i - 1, j - 1) = lua_toboolean(L, -1) ? 1.0 : 0.0;
-      lua_pop(L, 1);
-    }
-    lua_pop(L, 1);
-  }
-  return M;
-}
-
-/* A table whose first entry (or first row's first entry) is a boolean
-** (pushes nothing). */
-static int isboolmask(lua_State *L, int idx) {
-  int t;
-  if (!lua_istable(L, idx) || la_test(L, idx)) return 0;
-  t = lua_rawgeti(L, idx, 1);
-  if (t == LUA_TTABLE) t = lua_rawgeti(L, -1, 1), lua_remove(L, -2);
-  lua_pop(L, 1);
-  return t == LUA_TBOOLEAN;
-}
-
-/* The mask or bias option: a matrix of type dtype (one of the other type,
-** a table or a view is read through la_checkt, which replaces it in its
-** slot by a packed copy when it converts), which `fits` checks against each
-** item's shapes; stored into stack slot `slot` (nil when absent; pushes
-** nothing). A mask may be a boolean table, converted in its slot. */
-static la_Mat *optmat(lua_State *L, int oi, const char *key, int slot, int dtype) {
-  if (oi == 0) return NULL;
-  lua_getfield(L, oi, key);
-  lua_replace(L, slot);
-  if (lua_isnil(L, slot)) return NULL;
-  if (!la_testoptmat(L, slot, la_fname(L), key) && !lua_istable(L, slot))
-    la_error(L, la_fname(L), "option '%s' must be a matrix, got %s", key, la_typename(L, slot));
-  if (key[0] == 'm' && isboolmask(L, slot)) {
-    boolmask(L, slot);
-    lua_replace(L, slot);
-  }
-  return la_checkt(L, slot, la_fname(L), dtype);
-}
-
-/* A NaN mask entry is neither "masked" nor "kept": an error. */
-static void checkmask(lua_State *L, const la_Mat *M) {
-  int i, j;
-  if (LA_EMPTY(M)) return;          /* 0 x 2^31-1: no column to visit */
-  for (j = 0; j < M->cols; j++)
-    for (i = 0; i < M->rows; i++)
-      if (isnan(la_get(M, i, j)))
-        la_error(L, la_fname(L), "mask(%d,%d) is NaN (use 0 to mask, nonzero to keep)",
-                 i + 1, j + 1);
-}
-
-/* causal = false | true | "upper_left" | "lower_right": 0, 1 (top-left,
-** PyTorch's is_causal) or 2 (bottom-right, its causal_lower_right). */
-static int optcausal(lua_State *L, int oi) {
-  static const char *const aligns[] = {"upper_left", "lower_right", NULL};
-  int t = oi ? lua_getfield(L, oi, "causal") : LUA_TNIL;
-  if (t != LUA_TNIL && t != LUA_TBOOLEAN && t != LUA_TSTRING)
-    la_error(L, la_fname(L), "option 'causal' must be true, false, \"upper_left\" or "
-             "\"lower_right\", got %s", la_typename(L, -1));
-  if (oi) lua_pop(L, 1);
-  if (t == LUA_TNIL || t == LUA_TBOOLEAN) return la_optbool(L, oi, "causal", 0, la_fname(L));
-  return 1 + la_optenum(L, oi, "causal", 0, aligns, la_fname(L));
-}
-
 /* l_attention's stack: Q, K, V, the options table; the mask and bias
 ** matrices in the two slots above it (lua_settop reserves them), then a
 ** table that keeps the call's matrices (KEEP[3 (i - 1) + 1..3] = Q, K, V of
@@ -151,35 +66,9 @@ static int optcausal(lua_State *L, int oi) {
 ** above those. */
 enum { OPTS_SLOT = 4, MASK_SLOT = 5, BIAS_SLOT = 6, KEEP_SLOT = 7, UNITS_SLOT = 8 };
 
-/* the options of a call: every item and head has them */
-typedef struct Opts {
-  double scale;
-  int hasscale, causal, weights, lse, heads, batch;
-  la_Mat *M, *B;              /* mask, bias (of the call's type) or NULL */
-} Opts;
-
-/* Reads the options at oi (0: none) into o; the mask and bias matrices, of
-** type dtype, go into MASK_SLOT and BIAS_SLOT (pushes nothing). */
-static void attnopts(lua_State *L, int oi, int dtype, Opts *o) {
-  static const char *const keys[] = {"scale", "causal", "weights", "mask", "bias", "lse",
-                                     "heads", NULL};
-  const char *F = la_fname(L);
-  lua_Integer h;
-  la_checkopts(L, oi, F, keys);
-  o->hasscale = oi && lua_getfield(L, oi, "scale") != LUA_TNIL;
-  if (oi) lua_pop(L, 1);
-  o->scale = la_optnum(L, oi, "scale", 1.0, F);
-  o->causal = optcausal(L, oi);
-  o->weights = la_optbool(L, oi, "weights", 0, F);
-  o->lse = la_optbool(L, oi, "lse", 0, F);
-  h = la_optint(L, oi, "heads", 1, F);
-  if (h < 1 || h > INT_MAX)
-    la_error(L, F, "option 'heads' must be a positive integer, got %I", h);
-  o->heads = (int)h;
-  o->M = optmat(L, oi, "mask", MASK_SLOT, dtype);
-  o->B = optmat(L, oi, "bias", BIAS_SLOT, dtype);
-  if (o->M) checkmask(L, o->M);
-}
+/* the options of a call (every item and head has them; attention ignores
+** bias_grad: attention_backward's, so that one table serves both) */
+typedef la_AttnOpts Opts;
 
 /* 1 when Q, K and V (1..3) are all float32 matrices: attention then runs
 ** the float32 kernel; any float64 (or table) operand makes it float64,
@@ -193,38 +82,7 @@ static int allfloat32(lua_State *L) {
   return 1;
 }
 
-static const char *const QKV = "QKV";
-
-/* The batch's matrices into KEEP (pushes nothing): lists of one length, of
-** matrices of one type; returns the number of items and sets *dtype. */
-static int keepbatch(lua_State *L, const char *F, int *dtype) {
-  int n = (int)lua_rawlen(L, 1), i, j;
-  *dtype = LA_F64;
-  for (j = 2; j <= 3; j++) {
-    if (!lua_istable(L, j) || la_testany(L, j))
-      la_error(L, F, "Q is a list of matrices (a batch) but %c is not a list (got %s)",
-               QKV[j - 1], la_typename(L, j));
-    if ((int)lua_rawlen(L, j) != n)
-      la_error(L, F, "Q has %d items but %c has %d (the lists of a batch have one length)", n,
-               QKV[j - 1], (int)lua_rawlen(L, j));
-  }
-  for (i = 1; i <= n; i++)
-    for (j = 1; j <= 3; j++) {
-      la_Mat *M;
-      lua_rawgeti(L, j, i);
-      M = la_testany(L, -1);
-      if (!M) la_error(L, F, "%c[%d] is not a matrix (got %s)", QKV[j - 1], i,
-                       la_typename(L, -1));
-      if (M->flags & LA_CLOSED) la_error(L, F, "%c[%d] is a closed matrix", QKV[j - 1], i);
-      if (i == 1 && j == 1) *dtype = M->dtype;
-      if (M->dtype != *dtype)
-        la_error(L, F, "%c[%d] is %s but Q[1] is %s (a batch has one type)", QKV[j - 1], i,
-                 M->dtype == LA_F32 ? "float32" : "float64",
-                 *dtype == LA_F32 ? "float32" : "float64");
-      lua_rawseti(L, KEEP_SLOT, 3 * (i - 1) + j);
-    }
-  return n;
-}
+static const char *const QKV[] = {"Q", "K", "V"};
 
 /* One call's Q, K, V (1..3, converted in their slots) into KEEP; returns
 ** its type. */
@@ -256,51 +114,19 @@ static void getitem(lua_State *L, int i, Item *it, int heads) {
   it->dv = it->V->cols / heads;
 }
 
-/* " (item i)" after a message about a batch's item, "" for one call */
-static const char *itemof(lua_State *L, const Opts *o, int i) {
-  if (!o->batch) return "";
-  return lua_pushfstring(L, " (item %d)", i);   /* on the stack until the error */
-}
-
-/* The mask's or bias's strides for item i (nq x nk): entry (i, j) at i *
-** rs + j * cs, from the matrix the kernel reads: an nq x nk matrix, a 1 x
-** nk row or an nq x 1 column (broadcasts). */
-static void fits(lua_State *L, const Opts *o, const la_Mat *M, const char *key, int i, int nq,
-                 int nk, ptrdiff_t *rs, ptrdiff_t *cs) {
-  if (M->rows == nq && M->cols == nk) { *rs = 1; *cs = M->ld; }
-  else if (M->rows == 1 && M->cols == nk) { *rs = 0; *cs = M->ld; }
-  else if (M->rows == nq && M->cols == 1) { *rs = 1; *cs = 0; }
-  else
-    la_error(L, la_fname(L), "%s is %dx%d, expected %dx%d (nq x nk), 1x%d or %dx1%s", key,
-             M->rows, M->cols, nq, nk, nk, nq, itemof(L, o, i));
-}
-
 /* Checks item i's shapes against each other, the heads and the options;
 ** sets a (of item i's shapes and options, its data still NULL); returns
 ** its number of units (heads that produce an element, else 0). */
 static int checkitem(lua_State *L, const Opts *o, int i, const Item *it, lak_Attn *a) {
-  const char *F = la_fname(L);
-  const la_Mat *m[3];
-  int j;
-  m[0] = it->Q; m[1] = it->K; m[2] = it->V;
-  for (j = 0; j < 3; j++)
-    if (m[j]->cols % o->heads != 0)
-      la_error(L, F, "%c is %dx%d: %d columns do not split into %d heads%s", QKV[j],
-               m[j]->rows, m[j]->cols, m[j]->cols, o->heads, itemof(L, o, i));
-  if (it->K->cols != it->Q->cols)
-    la_error(L, F, "Q is %dx%d but K is %dx%d (dk %d ~= %d)%s", it->Q->rows, it->Q->cols,
-             it->K->rows, it->K->cols, it->Q->cols, it->K->cols, itemof(L, o, i));
-  if (it->V->rows != it->K->rows)
-    la_error(L, F, "K has %d rows but V has %d (one value per key)%s", it->K->rows,
-             it->V->rows, itemof(L, o, i));
+  la_attnqkv(L, it->Q, it->K, it->V, o->heads, o->batch ? i : 0);
   memset(a, 0, sizeof *a);
   a->nq = it->Q->rows; a->nk = it->K->rows; a->dk = it->dk; a->dv = it->dv;
   a->ldq = it->Q->ld; a->ldk = it->K->ld; a->ldv = it->V->ld;
   a->scale = o->hasscale ? o->scale : a->dk > 0 ? 1.0 / sqrt((double)a->dk) : 1.0;
   a->causal = o->causal != 0;
   a->coff = o->causal == 2 ? (long long)a->nk - a->nq : 0;
-  if (o->M) fits(L, o, o->M, "mask", i, a->nq, a->nk, &a->mrs, &a->mcs);
-  if (o->B) fits(L, o, o->B, "bias", i, a->nq, a->nk, &a->brs, &a->bcs);
+  if (o->mask) la_attnfit(L, o->mask, "mask", a->nq, a->nk, &a->mrs, &a->mcs, o->batch ? i : 0);
+  if (o->bias) la_attnfit(L, o->bias, "bias", a->nq, a->nk, &a->brs, &a->bcs, o->batch ? i : 0);
   return a->nq > 0 && (a->dv > 0 || o->lse || (o->weights && a->nk > 0)) ? o->heads : 0;
 }
 
@@ -336,8 +162,8 @@ static void setunit(void *units, size_t u, int dtype, const lak_Attn *a, const I
     s->mrs = a->mrs; s->mcs = a->mcs; s->brs = a->brs; s->bcs = a->bcs;
     s->Q = it->Q->fdata + q * a->ldq; s->K = it->K->fdata + q * a->ldk;
     s->V = it->V->fdata + v * a->ldv;
-    s->mask = o->M ? o->M->fdata : NULL;
-    s->bias = o->B ? o->B->fdata : NULL;
+    s->mask = o->mask ? o->mask->fdata : NULL;
+    s->bias = o->bias ? o->bias->fdata : NULL;
     x->O = r->O->fdata + v * r->O->ld; x->ldo = r->O->ld;
     x->lse = r->lse ? r->lse->fdata + (size_t)hd * r->lse->ld : NULL;
   } else {
@@ -345,8 +171,8 @@ static void setunit(void *units, size_t u, int dtype, const lak_Attn *a, const I
     x->a = *a;
     x->a.Q = it->Q->data + q * a->ldq; x->a.K = it->K->data + q * a->ldk;
     x->a.V = it->V->data + v * a->ldv;
-    x->a.mask = o->M ? o->M->data : NULL;
-    x->a.bias = o->B ? o->B->data : NULL;
+    x->a.mask = o->mask ? o->mask->data : NULL;
+    x->a.bias = o->bias ? o->bias->data : NULL;
     x->O = r->O->data + v * r->O->ld; x->ldo = r->O->ld;
     x->lse = r->lse ? r->lse->data + (size_t)hd * r->lse->ld : NULL;
   }
@@ -411,8 +237,8 @@ static int l_attention(lua_State *L) {
   lua_settop(L, KEEP_SLOT);              /* reserves MASK_SLOT, BIAS_SLOT and KEEP_SLOT */
   lua_newtable(L);
   lua_replace(L, KEEP_SLOT);
-  n = o.batch ? keepbatch(L, F, &dtype) : (dtype = keepone(L, F), 1);
-  attnopts(L, oi, dtype, &o);
+  n = o.batch ? la_attnbatch(L, 3, QKV, KEEP_SLOT, &dtype) : (dtype = keepone(L, F), 1);
+  la_attnopts(L, oi, dtype, MASK_SLOT, BIAS_SLOT, &o);
   for (i = 1; i <= n; i++) {
     getitem(L, i, &it, o.heads);
     nu += (size_t)checkitem(L, &o, i, &it, &a);

@@ -3,44 +3,96 @@
 ** attention_bwd.c, see generate.h).
 */
 
-/* the kernel's view of b: shapes, data and options (a later caller may
-** point them at column blocks: every matrix goes with its ld) */
-static void LA_T(fill)(const Bwd *b, LA_LAK(Attn) *a) {
-  memset(a, 0, sizeof *a);
-  a->nq = b->Q->rows; a->nk = b->K->rows; a->dk = b->Q->cols; a->dv = b->V->cols;
-  a->Q = LA_X(b->Q); a->K = LA_X(b->K); a->V = LA_X(b->V);
-  a->ldq = b->Q->ld; a->ldk = b->K->ld; a->ldv = b->V->ld;
-  a->scale = (LA_REAL)b->scale; a->causal = b->causal; a->coff = b->coff;
-  a->mask = b->mask ? LA_X(b->mask) : NULL;
-  a->bias = b->bias ? LA_X(b->bias) : NULL;
-  a->mrs = b->mrs; a->mcs = b->mcs; a->brs = b->brs; a->bcs = b->bcs;
+/* item i's results: pushes dQ, dK, dV [, dbias] (a batch's go into its
+** result lists at `lists`, and nothing stays pushed); with heads > 1 and
+** dbias, the heads' dbias blocks side by side into KEEP[6 n + i] */
+static void LA_T(newout)(lua_State *L, const Opts *o, int i, int lists, const Item *it,
+                         Out *r) {
+  const char *F = la_fname(L);
+  lua_Integer h = o->heads;
+  int k;
+  r->dQ = la_newt(L, F, it->nq, h * it->dk, LA_TYPE);
+  r->dK = la_newt(L, F, it->nk, h * it->dk, LA_TYPE);
+  r->dV = la_newt(L, F, it->nk, h * it->dv, LA_TYPE);
+  r->dB = r->S = NULL;
+  if (o->bias_grad) {
+    int m, n, mode;
+    dbshape(o, it, &m, &n, &mode);
+    r->dB = la_newt(L, F, m, n, LA_TYPE);
+    if (h > 1) {
+      r->S = la_newt(L, F, m, h * n, LA_TYPE);
+      lua_rawseti(L, KEEP_SLOT, 6 * o->n + i);
+    }
+  }
+  if (!o->batch) return;
+  for (k = 2 + o->bias_grad; k >= 0; k--) lua_rawseti(L, lists + k, i);
 }
 
-/* Pushes dQ, dK, dV [, dbias], computed (the workspace is pushed, kept for
-** the next call and popped). */
-static void LA_T(backward)(lua_State *L, const Bwd *b, const char *F) {
-  LA_LAK(Attn) a;
-  LA_LAK(AttnGrad) g;
-  la_Mat *dQ, *dK, *dV, *dB = NULL;
-  int nt = nthreads();
-  LA_T(fill)(b, &a);
-  memset(&g, 0, sizeof g);
-  dQ = la_newt(L, F, a.nq, a.dk, LA_TYPE);
-  dK = la_newt(L, F, a.nk, a.dk, LA_TYPE);
-  dV = la_newt(L, F, a.nk, a.dv, LA_TYPE);
-  if (b->wantdb) {
+/* head hd of item i as the unit x */
+static void LA_T(setunit)(const Opts *o, const Item *it, const Out *r, int hd,
+                          LA_LAK(AttnGradUnit) *x) {
+  LA_LAK(Attn) *a = &x->a;
+  LA_LAK(AttnGrad) *g = &x->g;
+  size_t q = (size_t)hd * it->dk, v = (size_t)hd * it->dv;
+  memset(x, 0, sizeof *x);
+  a->nq = it->nq; a->nk = it->nk; a->dk = it->dk; a->dv = it->dv;
+  a->Q = LA_X(it->Q) + q * it->Q->ld; a->ldq = it->Q->ld;
+  a->K = LA_X(it->K) + q * it->K->ld; a->ldk = it->K->ld;
+  a->V = LA_X(it->V) + v * it->V->ld; a->ldv = it->V->ld;
+  a->scale = (LA_REAL)(o->hasscale ? o->scale : it->dk > 0 ? 1.0 / sqrt((double)it->dk) : 1.0);
+  a->causal = o->causal != 0;
+  a->coff = o->causal == 2 ? (long long)it->nk - it->nq : 0;
+  a->mask = o->mask ? LA_X(o->mask) : NULL;
+  a->bias = o->bias ? LA_X(o->bias) : NULL;
+  a->mrs = it->mrs; a->mcs = it->mcs; a->brs = it->brs; a->bcs = it->bcs;
+  g->dO = LA_X(it->dO) + v * it->dO->ld; g->lddo = it->dO->ld;
+  g->O = LA_X(it->O) + v * it->O->ld; g->ldo = it->O->ld;
+  g->lse = LA_X(it->lse) + (size_t)hd * it->lse->ld;
+  g->dQ = LA_X(r->dQ) + q * r->dQ->ld; g->lddq = r->dQ->ld;
+  g->dK = LA_X(r->dK) + q * r->dK->ld; g->lddk = r->dK->ld;
+  g->dV = LA_X(r->dV) + v * r->dV->ld; g->lddv = r->dV->ld;
+  if (r->dB) {
     int m, n;
-    dbshape(b, &m, &n, &g.dbmode);
-    dB = la_newt(L, F, m, n, LA_TYPE);
-    g.dbias = LA_X(dB); g.lddb = dB->ld;
+    dbshape(o, it, &m, &n, &g->dbmode);
+    if (r->S) { g->dbias = LA_X(r->S) + (size_t)hd * n * r->S->ld; g->lddb = r->S->ld; }
+    else { g->dbias = LA_X(r->dB); g->lddb = r->dB->ld; }
   }
-  g.dO = LA_X(b->dO); g.lddo = b->dO->ld;
-  g.O = LA_X(b->O); g.ldo = b->O->ld;
-  g.lse = LA_X(b->lse);
-  g.dQ = LA_X(dQ); g.lddq = dQ->ld;
-  g.dK = LA_X(dK); g.lddk = dK->ld;
-  g.dV = LA_X(dV); g.lddv = dV->ld;
-  LA_LAK(attention_backward)(&a, &g, LA_KEPTWORK(L, LA_REAL, LA_LAK(attn_bwd_work)(&a, nt)), nt);
-  la_keepwork(L, -1);
-  lua_pop(L, 1);
+}
+
+/* dB = the sum of S's heads blocks, in head order (as (db1 + db2) + db3) */
+static void LA_T(sumheads)(const la_Mat *S, la_Mat *dB, int heads) {
+  int m = dB->rows, n = dB->cols, i, j, hd;
+  for (j = 0; j < n; j++)
+    for (i = 0; i < m; i++) {
+      LA_REAL acc = LA_X(S)[i + (size_t)j * S->ld];
+      for (hd = 1; hd < heads; hd++) acc += LA_X(S)[i + ((size_t)hd * n + j) * S->ld];
+      LA_X(dB)[i + (size_t)j * dB->ld] = acc;
+    }
+}
+
+/* Pushes dQ, dK, dV [, dbias] (or their lists), computed: the units and
+** the items' results (pushed at UNITS_SLOT and above), the kernels (the
+** workspace is pushed, kept for the next call and popped), the sums. */
+static void LA_T(backward)(lua_State *L, const Opts *o) {
+  size_t nu = (size_t)o->n * o->heads, u = 0;
+  LA_LAK(AttnGradUnit) *units = (LA_LAK(AttnGradUnit) *)la_alloc(L, nu, sizeof *units);
+  Out *outs = (Out *)la_alloc(L, (size_t)o->n, sizeof *outs);
+  int lists = UNITS_SLOT + 2, i, hd, nt = nthreads();
+  Item it;
+  if (o->batch)                          /* dQs, dKs, dVs [, dbiases] */
+    for (i = 0; i < 3 + o->bias_grad; i++) lua_createtable(L, o->n, 0);
+  for (i = 1; i <= o->n; i++) {
+    getitem(L, o, i, &it);
+    LA_T(newout)(L, o, i, lists, &it, &outs[i - 1]);
+    for (hd = 0; hd < o->heads; hd++) LA_T(setunit)(o, &it, &outs[i - 1], hd, &units[u++]);
+  }
+  if (nu > 0) {
+    LA_LAK(attn_bwd_units)(units, (int)nu,
+                           LA_KEPTWORK(L, LA_REAL, LA_LAK(attn_bwd_units_work)(units, (int)nu, nt)),
+                           nt);
+    la_keepwork(L, -1);
+    lua_pop(L, 1);
+  }
+  for (i = 0; i < o->n; i++)
+    if (outs[i].S) LA_T(sumheads)(outs[i].S, outs[i].dB, o->heads);
 }

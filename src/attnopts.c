@@ -1,9 +1,10 @@
 /*
 ** attnopts.c: the options the attention functions read alike (helper
 ** layer): the causal alignment, and a mask or bias that may broadcast (a
-** boolean mask may be a Lua table of booleans). attention.c keeps its own
-** copies of these readers for now; they are meant to move here.
+** boolean mask may be a Lua table of booleans), read once per call and
+** fitted to each item's shapes; a batch's lists.
 */
+#include <limits.h>
 #include <math.h>
 
 #include "helpers.h"
@@ -60,8 +61,32 @@ static void checkmask(lua_State *L, const la_Mat *M, const char *F) {
         la_error(L, F, "mask(%d,%d) is NaN (use 0 to mask, nonzero to keep)", i + 1, j + 1);
 }
 
-la_Mat *la_attnmat(lua_State *L, int oi, const char *key, int slot, int dtype, int nq, int nk,
-                   ptrdiff_t *rs, ptrdiff_t *cs) {
+/* " (item i)" after a message about item i > 0 of a batch (pushed until
+** the error), "" for one call */
+static const char *itemof(lua_State *L, int item) {
+  return item > 0 ? lua_pushfstring(L, " (item %d)", item) : "";
+}
+
+void la_attnqkv(lua_State *L, const la_Mat *Q, const la_Mat *K, const la_Mat *V, int heads,
+                int item) {
+  static const char *const names[] = {"Q", "K", "V"};
+  const char *F = la_fname(L);
+  const la_Mat *m[3];
+  int j;
+  m[0] = Q; m[1] = K; m[2] = V;
+  for (j = 0; j < 3; j++)
+    if (m[j]->cols % heads != 0)
+      la_error(L, F, "%s is %dx%d: %d columns do not split into %d heads%s", names[j],
+               m[j]->rows, m[j]->cols, m[j]->cols, heads, itemof(L, item));
+  if (K->cols != Q->cols)
+    la_error(L, F, "Q is %dx%d but K is %dx%d (dk %d ~= %d)%s", Q->rows, Q->cols, K->rows,
+             K->cols, Q->cols, K->cols, itemof(L, item));
+  if (V->rows != K->rows)
+    la_error(L, F, "K has %d rows but V has %d (one value per key)%s", K->rows, V->rows,
+             itemof(L, item));
+}
+
+la_Mat *la_attnmat(lua_State *L, int oi, const char *key, int slot, int dtype) {
   const char *F = la_fname(L);
   int mask = key[0] == 'm';
   la_Mat *M;
@@ -76,14 +101,18 @@ la_Mat *la_attnmat(lua_State *L, int oi, const char *key, int slot, int dtype, i
     lua_replace(L, slot);
   }
   M = la_checkt(L, slot, F, dtype);
+  if (mask) checkmask(L, M, F);
+  return M;
+}
+
+void la_attnfit(lua_State *L, const la_Mat *M, const char *key, int nq, int nk, ptrdiff_t *rs,
+                ptrdiff_t *cs, int item) {
   if (M->rows == nq && M->cols == nk) { *rs = 1; *cs = M->ld; }
   else if (M->rows == 1 && M->cols == nk) { *rs = 0; *cs = M->ld; }
   else if (M->rows == nq && M->cols == 1) { *rs = 1; *cs = 0; }
   else
-    la_error(L, F, "%s is %dx%d, expected %dx%d (nq x nk), 1x%d or %dx1", key,
-             M->rows, M->cols, nq, nk, nk, nq);
-  if (mask) checkmask(L, M, F);
-  return M;
+    la_error(L, la_fname(L), "%s is %dx%d, expected %dx%d (nq x nk), 1x%d or %dx1%s", key,
+             M->rows, M->cols, nq, nk, nk, nq, itemof(L, item));
 }
 
 int la_attncausal(lua_State *L, int oi) {
@@ -95,4 +124,55 @@ int la_attncausal(lua_State *L, int oi) {
   if (oi) lua_pop(L, 1);
   if (t == LUA_TNIL || t == LUA_TBOOLEAN) return la_optbool(L, oi, "causal", 0, la_fname(L));
   return 1 + la_optenum(L, oi, "causal", 0, aligns, la_fname(L));
+}
+
+int la_attnbatch(lua_State *L, int k, const char *const names[], int keep, int *dtype) {
+  const char *F = la_fname(L);
+  int n = (int)lua_rawlen(L, 1), i, j;
+  *dtype = LA_F64;
+  for (j = 2; j <= k; j++) {
+    if (!lua_istable(L, j) || la_testany(L, j))
+      la_error(L, F, "%s is a list of matrices (a batch) but %s is not a list (got %s)",
+               names[0], names[j - 1], la_typename(L, j));
+    if ((int)lua_rawlen(L, j) != n)
+      la_error(L, F, "%s has %d items but %s has %d (the lists of a batch have one length)",
+               names[0], n, names[j - 1], (int)lua_rawlen(L, j));
+  }
+  for (i = 1; i <= n; i++)
+    for (j = 1; j <= k; j++) {
+      la_Mat *M;
+      lua_rawgeti(L, j, i);
+      M = la_testany(L, -1);
+      if (!M) la_error(L, F, "%s[%d] is not a matrix (got %s)", names[j - 1], i,
+                       la_typename(L, -1));
+      if (M->flags & LA_CLOSED) la_error(L, F, "%s[%d] is a closed matrix", names[j - 1], i);
+      if (i == 1 && j == 1) *dtype = M->dtype;
+      if (M->dtype != *dtype)
+        la_error(L, F, "%s[%d] is %s but %s[1] is %s (a batch has one type)", names[j - 1], i,
+                 M->dtype == LA_F32 ? "float32" : "float64", names[0],
+                 *dtype == LA_F32 ? "float32" : "float64");
+      lua_rawseti(L, keep, k * (i - 1) + j);
+    }
+  return n;
+}
+
+void la_attnopts(lua_State *L, int oi, int dtype, int mslot, int bslot, la_AttnOpts *o) {
+  static const char *const keys[] = {"scale", "causal", "weights", "mask", "bias", "lse",
+                                     "heads", "bias_grad", NULL};
+  const char *F = la_fname(L);
+  lua_Integer h;
+  la_checkopts(L, oi, F, keys);
+  o->hasscale = oi && lua_getfield(L, oi, "scale") != LUA_TNIL;
+  if (oi) lua_pop(L, 1);
+  o->scale = la_optnum(L, oi, "scale", 1.0, F);
+  o->causal = la_attncausal(L, oi);
+  o->weights = la_optbool(L, oi, "weights", 0, F);
+  o->lse = la_optbool(L, oi, "lse", 0, F);
+  o->bias_grad = la_optbool(L, oi, "bias_grad", 0, F);
+  h = la_optint(L, oi, "heads", 1, F);
+  if (h < 1 || h > INT_MAX)
+    la_error(L, F, "option 'heads' must be a positive integer, got %I", h);
+  o->heads = (int)h;
+  o->mask = la_attnmat(L, oi, "mask", mslot, dtype);
+  o->bias = la_attnmat(L, oi, "bias", bslot, dtype);
 }

@@ -314,16 +314,41 @@ void la_linepair(lua_State *L, const char *fname, la_Line *u, la_Line *v);
 /* ------------------------------------------------------------ attention */
 
 /* attnopts.c. The mask or bias option `key` of the options table at oi (0:
-** none) for nq queries and nk keys: an nq x nk matrix, or a 1 x nk row or
-** nq x 1 column that broadcasts, of type dtype (converted by la_checkt, a
-** boolean table made a 1/0 matrix; a NaN in a mask is an error), stored in
-** stack slot `slot` (nil when absent; pushes nothing); NULL when absent.
-** Entry (i, j) of the matrix the kernel reads is at i * rs + j * cs.
+** none): a matrix of type dtype (converted by la_checkt, a boolean table
+** made a 1/0 matrix; a NaN in a mask is an error), stored in stack slot
+** `slot` (nil when absent; pushes nothing); NULL when absent. la_attnfit
+** checks it against an item's nq queries and nk keys (an nq x nk matrix, or
+** a 1 x nk row or nq x 1 column that broadcasts; its error message ends
+** with " (item i)" for item i > 0 of a batch) and sets the strides: entry (i, j) of the
+** matrix the kernel reads is at i * rs + j * cs.
 ** la_attncausal: option causal = false | true | "upper_left" |
 ** "lower_right" as 0, 1 (top-left) or 2 (bottom-right). */
-la_Mat *la_attnmat(lua_State *L, int oi, const char *key, int slot, int dtype, int nq, int nk,
-                   ptrdiff_t *rs, ptrdiff_t *cs);
+la_Mat *la_attnmat(lua_State *L, int oi, const char *key, int slot, int dtype);
+void la_attnfit(lua_State *L, const la_Mat *M, const char *key, int nq, int nk, ptrdiff_t *rs,
+                ptrdiff_t *cs, int item);
 int la_attncausal(lua_State *L, int oi);
+/* The options attention and attention_backward read alike, from the
+** table at oi (0: none; la_attnopts checks it has no other key): scale
+** (hasscale: given; else each head's 1/sqrt(dk)), causal (la_attncausal's
+** 0, 1, 2), weights, lse, bias_grad, heads (a positive int), the mask and
+** bias (la_attnmat into mslot and bslot). batch and n (the items) are the
+** callers'. Pushes nothing. */
+typedef struct la_AttnOpts {
+  double scale;
+  int hasscale, causal, weights, lse, bias_grad, heads, batch, n;
+  la_Mat *mask, *bias;
+} la_AttnOpts;
+void la_attnopts(lua_State *L, int oi, int dtype, int mslot, int bslot, la_AttnOpts *o);
+/* Q, K, V of one attention (item > 0: item `item` of a batch, named in
+** the messages): each with columns that split into `heads`, K with Q's
+** columns, V with K's rows; an error naming the first that is not so. */
+void la_attnqkv(lua_State *L, const la_Mat *Q, const la_Mat *K, const la_Mat *V, int heads,
+                int item);
+/* A batch: the k Lua lists at 1..k (names[j - 1] names list j in messages),
+** of one length n, of matrices of one type (*dtype; float64 for empty
+** lists), stored into the table at `keep`: keep[k (i - 1) + j] = list j's
+** item i (pushes nothing). Returns n. */
+int la_attnbatch(lua_State *L, int k, const char *const names[], int keep, int *dtype);
 
 /* ------------------------------------------------------------ the parts */
 

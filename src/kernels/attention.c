@@ -195,6 +195,28 @@ int lak_units_slices(int nunits, int nthreads) {
   return n < 1 ? 1 : n;
 }
 
+/* one slice of lak_units' work, in elements: 64-byte multiples */
+static size_t units_slice(const lak_UnitKind *k, const void *ctx, int nunits, int nthreads) {
+  int inner = lak_units_inner(nunits, nthreads), u;
+  size_t most = 0, w, pad = 64 / k->esize;
+  for (u = 0; u < nunits; u++) {
+    w = k->work(ctx, u, inner);
+    if (w > most) most = w;
+  }
+  return (most + pad - 1) / pad * pad;
+}
+
+/* Below this many multiply-adds in all units, one thread: starting a
+** helper thread (~20 us) would cost more than it saves. */
+#define UNITS_MINWORK 262144.0
+
+static int units_threads(const lak_UnitKind *k, const void *ctx, int nunits, int nthreads) {
+  double w = 0;
+  int u;
+  for (u = 0; u < nunits && w < UNITS_MINWORK; u++) w += k->madds(ctx, u);
+  return w < UNITS_MINWORK ? 1 : nthreads;
+}
+
 typedef struct Units { lak_UnitFn fn; const void *ctx; } Units;
 
 static void unit_block(const void *ctx, int b, void *work) {
@@ -212,6 +234,18 @@ void lak_units(int nunits, int nthreads, lak_UnitFn fn, const void *ctx, char *w
   }
   units.fn = fn; units.ctx = ctx;
   parallel_blocks(nunits, nthreads, unit_block, &units, work, wbytes);
+}
+
+size_t lak_units_work(const lak_UnitKind *k, const void *ctx, int nunits, int nthreads) {
+  nthreads = units_threads(k, ctx, nunits, nthreads);
+  return (size_t)lak_units_slices(nunits, nthreads) * units_slice(k, ctx, nunits, nthreads);
+}
+
+void lak_units_run(const lak_UnitKind *k, const void *ctx, int nunits, void *work,
+                   int nthreads) {
+  nthreads = units_threads(k, ctx, nunits, nthreads);
+  lak_units(nunits, nthreads, k->fn, ctx, (char *)work,
+            units_slice(k, ctx, nunits, nthreads) * k->esize);
 }
 
 /* ---- the AVX-512 kernel (attention_simd_gen.h), chosen at run time;

@@ -32,6 +32,18 @@ size_t LAK(attn_bwd_work)(const LAK(Attn) *a, int nthreads);
 void LAK(attention_backward)(const LAK(Attn) *a, const LAK(AttnGrad) *g, LAK_REAL *work,
                              int nthreads);
 
+/* A list of backward problems (a batch of heads: each head's matrices are
+** column blocks of the caller's, read and written through their ld's), run
+** as lak_units' units on up to nthreads threads, each unit's gradients
+** bitwise the same whatever nthreads is. work: lak_attn_bwd_units_work(u,
+** n, nthreads) elements. */
+typedef struct LAK(AttnGradUnit) {
+  LAK(Attn) a;
+  LAK(AttnGrad) g;
+} LAK(AttnGradUnit);
+size_t LAK(attn_bwd_units_work)(const LAK(AttnGradUnit) *u, int n, int nthreads);
+void LAK(attn_bwd_units)(const LAK(AttnGradUnit) *u, int n, LAK_REAL *work, int nthreads);
+
 /* attention.c's masking of the bq x bk score tile S (ld bq) at rows i0,
 ** columns j0: bias added, masked and causally hidden entries -inf */
 void LAK(attn_mask)(const LAK(Attn) *a, int i0, int j0, int bq, int bk, LAK_REAL *S);

@@ -492,3 +492,31 @@ void LAK(attention_backward)(const LAK(Attn) *a, const LAK(AttnGrad) *g, LAK_REA
 #undef BR
 #undef BWD_CHUNK
 #endif
+
+/* lak_units' unit: problem u of the list on `inner` threads */
+static void LAK(bwd_unit)(const void *ctx, int u, void *work, int inner) {
+  const LAK(AttnGradUnit) *x = (const LAK(AttnGradUnit) *)ctx + u;
+  LAK(attention_backward)(&x->a, &x->g, (LAK_REAL *)work, inner);
+}
+
+/* unit u's work on `inner` threads, in elements, and its multiply-adds
+** (five products: 2.5 times the forward's) */
+static size_t LAK(bwd_unit_work)(const void *ctx, int u, int inner) {
+  return LAK(attn_bwd_work)(&((const LAK(AttnGradUnit) *)ctx)[u].a, inner);
+}
+
+static double LAK(bwd_unit_madds)(const void *ctx, int u) {
+  const LAK(Attn) *a = &((const LAK(AttnGradUnit) *)ctx)[u].a;
+  return 2.5 * (double)a->nq * a->nk * ((double)a->dk + a->dv);
+}
+
+static const lak_UnitKind LAK(bwd_unit_kind) = {LAK(bwd_unit), LAK(bwd_unit_work),
+                                                 LAK(bwd_unit_madds), sizeof(LAK_REAL)};
+
+size_t LAK(attn_bwd_units_work)(const LAK(AttnGradUnit) *u, int n, int nthreads) {
+  return lak_units_work(&LAK(bwd_unit_kind), u, n, nthreads);
+}
+
+void LAK(attn_bwd_units)(const LAK(AttnGradUnit) *u, int n, LAK_REAL *work, int nthreads) {
+  lak_units_run(&LAK(bwd_unit_kind), u, n, work, nthreads);
+}

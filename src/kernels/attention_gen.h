@@ -279,38 +279,26 @@ static void LAK(unit)(const void *ctx, int u, void *work, int inner) {
   LAK(attention)(&x->a, x->O, x->ldo, x->lse, (LAK_REAL *)work, inner);
 }
 
-/* one slice of lak_units' work, in elements: 64-byte multiples */
-static size_t LAK(unit_slice)(const LAK(AttnUnit) *u, int n, int nthreads) {
-  int inner = lak_units_inner(n, nthreads), i;
-  size_t most = 0, w, pad = 64 / sizeof(LAK_REAL);
-  for (i = 0; i < n; i++) {
-    w = LAK(attn_work)(&u[i].a, inner);
-    if (w > most) most = w;
-  }
-  return (most + pad - 1) / pad * pad;
+/* unit u's work on `inner` threads, in elements, and its multiply-adds
+** (lak_units_slice, lak_units_threads) */
+static size_t LAK(unit_work)(const void *ctx, int u, int inner) {
+  return LAK(attn_work)(&((const LAK(AttnUnit) *)ctx)[u].a, inner);
 }
 
-/* Below this many multiply-adds in all units, one thread: starting a
-** helper thread (~20 us) would cost more than it saves. */
-#define UNITS_MINWORK 262144.0
-
-static int LAK(units_threads)(const LAK(AttnUnit) *u, int n, int nthreads) {
-  double w = 0;
-  int i;
-  for (i = 0; i < n && w < UNITS_MINWORK; i++)
-    w += (double)u[i].a.nq * u[i].a.nk * ((double)u[i].a.dk + u[i].a.dv);
-  return w < UNITS_MINWORK ? 1 : nthreads;
+static double LAK(unit_madds)(const void *ctx, int u) {
+  const LAK(Attn) *a = &((const LAK(AttnUnit) *)ctx)[u].a;
+  return (double)a->nq * a->nk * ((double)a->dk + a->dv);
 }
+
+static const lak_UnitKind LAK(unit_kind) = {LAK(unit), LAK(unit_work), LAK(unit_madds),
+                                             sizeof(LAK_REAL)};
 
 size_t LAK(attn_units_work)(const LAK(AttnUnit) *u, int n, int nthreads) {
-  nthreads = LAK(units_threads)(u, n, nthreads);
-  return (size_t)lak_units_slices(n, nthreads) * LAK(unit_slice)(u, n, nthreads);
+  return lak_units_work(&LAK(unit_kind), u, n, nthreads);
 }
 
 void LAK(attn_units)(const LAK(AttnUnit) *u, int n, LAK_REAL *work, int nthreads) {
-  nthreads = LAK(units_threads)(u, n, nthreads);
-  lak_units(n, nthreads, LAK(unit), u, (char *)work,
-            LAK(unit_slice)(u, n, nthreads) * sizeof(LAK_REAL));
+  lak_units_run(&LAK(unit_kind), u, n, work, nthreads);
 }
 
 void LAK(attn_combine)(int nq, int dv, const LAK_REAL *O1, int ld1, const LAK_REAL *lse1,

@@ -205,6 +205,24 @@ int lak_units_inner(int nunits, int nthreads);
 int lak_units_slices(int nunits, int nthreads);
 void lak_units(int nunits, int nthreads, lak_UnitFn fn, const void *ctx, char *work,
                size_t wbytes);
+/* lak_units with the work sized and the threads chosen: a kind of unit is
+** its fn, its work(ctx, u, inner) (elements of esize bytes on `inner`
+** threads) and its madds(ctx, u) (multiply-adds). lak_units_work: the
+** elements of work lak_units_run needs (slices of the most any unit needs,
+** 64-byte multiples); lak_units_run runs on nthreads threads, or one when
+** the units' multiply-adds sum below a total where a thread costs more
+** than it saves. */
+typedef size_t (*lak_UnitWorkFn)(const void *ctx, int u, int inner);
+typedef double (*lak_UnitMaddsFn)(const void *ctx, int u);
+typedef struct lak_UnitKind {
+  lak_UnitFn fn;
+  lak_UnitWorkFn work;
+  lak_UnitMaddsFn madds;
+  size_t esize;
+} lak_UnitKind;
+size_t lak_units_work(const lak_UnitKind *k, const void *ctx, int nunits, int nthreads);
+void lak_units_run(const lak_UnitKind *k, const void *ctx, int nunits, void *work,
+                   int nthreads);
 
 /* Elementwise math functions, see lak_unary. */
 typedef enum {
