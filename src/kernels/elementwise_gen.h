@@ -103,6 +103,41 @@ void LAK(clip)(int m, int n, LAK(Arg) a, LAK(Arg) b, LAK(Arg) k, LAK_REAL *c, in
   if (m > 0 && n > 0) LAK_DRIVE3(LAK(t_clip), m, n, a, b, k, c, ldc);
 }
 
+/* ---------------------------------------------------------------- counts */
+
+/* the nonzeros of a column, counted in an integer of the element's width:
+** a compare and a subtract a lane, no branch */
+LAK_CLONES static size_t LAK(nnz_col)(size_t m, const LAK_REAL *restrict a) {
+  LAK_UINT c = 0;
+  size_t i;
+  for (i = 0; i < m; i++) c += a[i] != 0;
+  return (size_t)c;
+}
+
+/* r[i] += (a[i] != 0), down a column */
+LAK_CLONES static void LAK(nnz_add)(size_t m, const LAK_REAL *restrict a, double *restrict r) {
+  size_t i;
+  for (i = 0; i < m; i++) r[i] += a[i] != 0 ? 1.0 : 0.0;
+}
+
+void LAK(nonzeros)(int dim, int m, int n, const LAK_REAL *A, int lda, double *r) {
+  size_t all = 0;
+  int j;
+  if (dim == 2) {
+    for (j = 0; j < m; j++) r[j] = 0;
+    for (j = 0; j < n && m > 0; j++) LAK(nnz_add)((size_t)m, A + (ptrdiff_t)j * lda, r);
+    return;
+  }
+  if (m > 0 && dim == 0 && lda == m && (LAK_DOUBLE || (double)m * n < 2147483648.0)) all = LAK(nnz_col)((size_t)m * (size_t)n, A);
+  else for (j = 0; j < n && m > 0; j++) {
+    size_t c = LAK(nnz_col)((size_t)m, A + (ptrdiff_t)j * lda);
+    if (dim == 1) r[j] = (double)c;
+    all += c;
+  }
+  if (dim == 1 && m <= 0) for (j = 0; j < n; j++) r[j] = 0;
+  if (dim == 0) r[0] = (double)all;
+}
+
 /* ---------------------------------------------------------------- tests */
 
 /* NumPy's isclose of one pair, in double: equal (infinities of one sign
