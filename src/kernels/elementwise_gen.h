@@ -50,15 +50,21 @@ LAK_REAL LAK(unary1)(lak_Fn f, LAK_REAL x) {
   return y;
 }
 
+/* b[i] = rint(a[i] * f) / f, or with mul 0 rint(a[i] / f) * f */
+LAK_CLONES static void LAK(round_col)(size_t m, const LAK_REAL *restrict a, LAK_REAL *restrict b,
+                                      LAK_REAL f, int mul) {
+  size_t i;
+  if (mul) for (i = 0; i < m; i++) { LAK_REAL y = a[i] * f; b[i] = LAK_M(rint)(y) / f; }
+  else for (i = 0; i < m; i++) { LAK_REAL y = a[i] / f; b[i] = LAK_M(rint)(y) * f; }
+}
+
 void LAK(round)(int d, int m, int n, const LAK_REAL *A, int lda, LAK_REAL *B, int ldb) {
   LAK_REAL f = (LAK_REAL)lak_pow10(d < 0 ? -d : d);
-  int i, j;
-  for (j = 0; j < n && m > 0; j++) {
-    const LAK_REAL *a = A + (ptrdiff_t)j * lda;
-    LAK_REAL *b = B + (ptrdiff_t)j * ldb;
-    if (d >= 0) for (i = 0; i < m; i++) { LAK_REAL y = a[i] * f; b[i] = LAK_M(rint)(y) / f; }
-    else for (i = 0; i < m; i++) { LAK_REAL y = a[i] / f; b[i] = LAK_M(rint)(y) * f; }
-  }
+  int j;
+  if (m <= 0 || n <= 0) return;
+  if (lda == m && ldb == m) { LAK(round_col)((size_t)m * (size_t)n, A, B, f, d >= 0); return; }
+  for (j = 0; j < n; j++)
+    LAK(round_col)((size_t)m, A + (ptrdiff_t)j * lda, B + (ptrdiff_t)j * ldb, f, d >= 0);
 }
 
 /* ---------------------------------------------------------------- binary */
