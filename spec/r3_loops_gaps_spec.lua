@@ -35,6 +35,20 @@ end
 local SIZES = {}
 for k = 0, 67 do SIZES[#SIZES + 1] = k end
 
+-- R is m x n and ok(R(i, j), want(i, j)) at every entry (else an error
+-- naming what and the entry)
+local function expect_all(R, m, n, want, ok, what)
+  assert.are.same({m, n}, {R:shape()})
+  for j = 1, n do
+    for i = 1, m do
+      local got, w = R(i, j), want(i, j)
+      if not ok(got, w) then
+        error(("%s at (%d, %d) of %dx%d: %.17g, want %.17g"):format(what, i, j, m, n, got, w))
+      end
+    end
+  end
+end
+
 describe("atan2 (libmvec's vector loop)", function()
   -- numpy 1.24: np.arctan2(y, x) for every pair of these values (float64;
   -- float32 the same values rounded to float32, pi/4 and 3pi/4 within an ulp)
@@ -97,18 +111,10 @@ describe("atan2 (libmvec's vector loop)", function()
           local fy = function(i, j) return ((i * 37 + j * 11) % 41 - 20) / 8 end
           local fx = function(i, j) return ((i * 13 + j * 29) % 43 - 21) / 16 end
           local Y, X = build(m, n, fy, dtype, view), build(m, n, fx, dtype, view)
-          local T = la.atan2(Y, X)
-          assert.are.same({m, n}, {T:shape()})
           local tol = dtype == "float32" and 4.8e-7 or 9e-16
-          for j = 1, n do
-            for i = 1, m do
-              local want = atan2(fy(i, j), fx(i, j))
-              local got = T(i, j)
-              if not (math.abs(got - want) <= tol * math.abs(want) or ident(got, want)) then
-                error(("atan2 at (%d, %d) of %dx%d: %.17g, libm %.17g"):format(i, j, m, n, got, want))
-              end
-            end
-          end
+          expect_all(la.atan2(Y, X), m, n, function(i, j) return atan2(fy(i, j), fx(i, j)) end,
+            function(got, want) return math.abs(got - want) <= tol * math.abs(want) or ident(got, want) end,
+            "atan2 against libm")
         end
       end
     end)
@@ -241,16 +247,8 @@ describe("round(A, decimals) (the vector loop)", function()
       for _, m in ipairs(SIZES) do
         for _, view in ipairs{false, true} do
           local n = view and 2 or 1
-          local R = la.round(build(m, n, entry, "float64", view), d)
-          assert.are.same({m, n}, {R:shape()})
-          for j = 1, n do
-            for i = 1, m do
-              local want = ref(entry(i, j), d)
-              if not ident(R(i, j), want) then
-                error(("round(%.17g, %d) = %.17g, want %.17g"):format(entry(i, j), d, R(i, j), want))
-              end
-            end
-          end
+          expect_all(la.round(build(m, n, entry, "float64", view), d), m, n,
+            function(i, j) return ref(entry(i, j), d) end, ident, "round(A, " .. d .. ")")
         end
       end
     end
