@@ -137,21 +137,15 @@ enum { ANY, ALL, COUNT };
 ** are). Empty: any false, all true, count 0. */
 static int logical(lua_State *L, const char *fname, int what) {
   la_Mat *A = la_checkany(L, 1, fname), *R = NULL;
-  int dim = la_optdim(L, fname, 2), j;
+  int dim = la_optdim(L, fname, 2);
   size_t i;
-  lua_Integer cnt = 0;
-  if (dim) R = la_newzero(L, fname, dim == 1 ? 1 : A->rows, dim == 1 ? A->cols : 1);
-  for (j = 0; j < A->cols && A->rows > 0; j++) {
-    la_Line l = la_line(A, 1, j);
-    for (i = 0; i < l.n; i++)
-      if (LA_LX(l, i) != 0.0) {
-        cnt++;
-        if (R) R->data[dim == 1 ? (size_t)j : i] += 1.0;
-      }
-  }
+  double cnt;
+  if (dim) R = la_new(L, fname, dim == 1 ? 1 : A->rows, dim == 1 ? A->cols : 1);
+  if (A->dtype == LA_F32) lak_snonzeros(dim, A->rows, A->cols, A->fdata, A->ld, R ? R->data : &cnt);
+  else lak_nonzeros(dim, A->rows, A->cols, A->data, A->ld, R ? R->data : &cnt);
   if (!R) {
-    lua_Integer all = (lua_Integer)A->rows * A->cols;
-    if (what == COUNT) lua_pushinteger(L, cnt);
+    double all = (double)A->rows * A->cols;
+    if (what == COUNT) lua_pushinteger(L, (lua_Integer)cnt);
     else lua_pushboolean(L, what == ANY ? cnt > 0 : cnt == all);
     return 1;
   }

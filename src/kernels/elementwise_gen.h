@@ -50,15 +50,21 @@ LAK_REAL LAK(unary1)(lak_Fn f, LAK_REAL x) {
   return y;
 }
 
+/* b[i] = rint(a[i] * f) / f, or with mul 0 rint(a[i] / f) * f */
+LAK_CLONES static void LAK(round_col)(size_t m, const LAK_REAL *restrict a, LAK_REAL *restrict b,
+                                      LAK_REAL f, int mul) {
+  size_t i;
+  if (mul) for (i = 0; i < m; i++) { LAK_REAL y = a[i] * f; b[i] = LAK_M(rint)(y) / f; }
+  else for (i = 0; i < m; i++) { LAK_REAL y = a[i] / f; b[i] = LAK_M(rint)(y) * f; }
+}
+
 void LAK(round)(int d, int m, int n, const LAK_REAL *A, int lda, LAK_REAL *B, int ldb) {
   LAK_REAL f = (LAK_REAL)lak_pow10(d < 0 ? -d : d);
-  int i, j;
-  for (j = 0; j < n && m > 0; j++) {
-    const LAK_REAL *a = A + (ptrdiff_t)j * lda;
-    LAK_REAL *b = B + (ptrdiff_t)j * ldb;
-    if (d >= 0) for (i = 0; i < m; i++) { LAK_REAL y = a[i] * f; b[i] = LAK_M(rint)(y) / f; }
-    else for (i = 0; i < m; i++) { LAK_REAL y = a[i] / f; b[i] = LAK_M(rint)(y) * f; }
-  }
+  int j;
+  if (m <= 0 || n <= 0) return;
+  if (lda == m && ldb == m) { LAK(round_col)((size_t)m * (size_t)n, A, B, f, d >= 0); return; }
+  for (j = 0; j < n; j++)
+    LAK(round_col)((size_t)m, A + (ptrdiff_t)j * lda, B + (ptrdiff_t)j * ldb, f, d >= 0);
 }
 
 /* ---------------------------------------------------------------- binary */
@@ -101,6 +107,41 @@ void LAK(where)(int m, int n, LAK(Arg) a, LAK(Arg) b, LAK(Arg) k, LAK_REAL *c, i
 
 void LAK(clip)(int m, int n, LAK(Arg) a, LAK(Arg) b, LAK(Arg) k, LAK_REAL *c, int ldc) {
   if (m > 0 && n > 0) LAK_DRIVE3(LAK(t_clip), m, n, a, b, k, c, ldc);
+}
+
+/* ---------------------------------------------------------------- counts */
+
+/* the nonzeros of a column, counted in an integer of the element's width:
+** a compare and a subtract a lane, no branch */
+LAK_CLONES static size_t LAK(nnz_col)(size_t m, const LAK_REAL *restrict a) {
+  LAK_UINT c = 0;
+  size_t i;
+  for (i = 0; i < m; i++) c += a[i] != 0;
+  return (size_t)c;
+}
+
+/* r[i] += (a[i] != 0), down a column */
+LAK_CLONES static void LAK(nnz_add)(size_t m, const LAK_REAL *restrict a, double *restrict r) {
+  size_t i;
+  for (i = 0; i < m; i++) r[i] += a[i] != 0 ? 1.0 : 0.0;
+}
+
+void LAK(nonzeros)(int dim, int m, int n, const LAK_REAL *A, int lda, double *r) {
+  size_t all = 0;
+  int j;
+  if (dim == 2) {
+    for (j = 0; j < m; j++) r[j] = 0;
+    for (j = 0; j < n && m > 0; j++) LAK(nnz_add)((size_t)m, A + (ptrdiff_t)j * lda, r);
+    return;
+  }
+  if (m > 0 && dim == 0 && lda == m && (LAK_DOUBLE || (double)m * n < 2147483648.0)) all = LAK(nnz_col)((size_t)m * (size_t)n, A);
+  else for (j = 0; j < n && m > 0; j++) {
+    size_t c = LAK(nnz_col)((size_t)m, A + (ptrdiff_t)j * lda);
+    if (dim == 1) r[j] = (double)c;
+    all += c;
+  }
+  if (dim == 1 && m <= 0) for (j = 0; j < n; j++) r[j] = 0;
+  if (dim == 0) r[0] = (double)all;
 }
 
 /* ---------------------------------------------------------------- tests */

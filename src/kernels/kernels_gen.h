@@ -109,6 +109,10 @@ void LAK(round)(int d, int m, int n, const LAK_REAL *A, int lda, LAK_REAL *B, in
 ** maximum / minimum, comparisons giving 1 / 0, atan2, hypot. */
 void LAK(binary)(lak_Bin op, int m, int n, LAK(Arg) a, LAK(Arg) b, LAK_REAL *c, int ldc);
 
+/* Counts of A's nonzero entries (NaN included), into r: dim 1 per column
+** (r[j], j < n), dim 2 per row (r[i], i < m), 0 over all (r[0]). */
+void LAK(nonzeros)(int dim, int m, int n, const LAK_REAL *A, int lda, double *r);
+
 /* c = a ~= 0 ? b : k (NumPy's where); c = min(max(a, b), k) (NumPy's clip) */
 void LAK(where)(int m, int n, LAK(Arg) a, LAK(Arg) b, LAK(Arg) k, LAK_REAL *c, int ldc);
 void LAK(clip)(int m, int n, LAK(Arg) a, LAK(Arg) b, LAK(Arg) k, LAK_REAL *c, int ldc);
