@@ -138,7 +138,52 @@ static void extremes_diff(void) {
   CLOSE(yf[0], 0.7f - 0.1f, 0); CLOSE(yf[1], 100000001.0f - 0.7f, 0);
 }
 
+/* the first extreme (first NaN) by a plain loop */
+static size_t refarg(int wantmax, size_t n, const double *x) {
+  size_t i, at = 0;
+  for (i = 0; i < n; i++) {
+    if (x[i] != x[i]) return i;
+    if (wantmax ? x[i] > x[at] : x[i] < x[at]) at = i;
+  }
+  return at;
+}
+
+/* lak_argext / lak_sargext of contiguous lines at every vector width the
+** CPU has (lak_isa_cap): lengths 1..200 around every lane count, entries
+** from a few values (ties), with a NaN, Inf, -Inf, -0 and +0 placed at
+** each position in turn; the answer is the plain loop's */
+static void argext_widths(void) {
+  static const double vals[] = {1, -2, 3, 3, 0, -0.0, 2.5, -2};
+  double x[200];
+  float xf[200];
+  size_t n, i, pos;
+  int lev, wm, kind, top = lak_isa_cap(2);
+  for (lev = 0; lev <= (top < 0 ? 0 : top); lev++) {
+    lak_isa_cap(lev);
+    for (n = 1; n <= 200; n += n < 70 ? 1 : 13)
+      for (kind = 0; kind < 6; kind++)
+        for (pos = 0; pos < n; pos += 1 + n / 9) {
+          for (i = 0; i < n; i++) x[i] = vals[(i * 5 + n + (size_t)kind) % 8];
+          if (kind == 1) x[pos] = NAN;
+          if (kind == 2) { x[pos] = INFINITY; if (pos + 1 < n) x[n - 1] = NAN; }
+          if (kind == 3) x[pos] = -INFINITY;
+          if (kind == 4) { x[pos] = 3; if (pos + 3 < n) x[pos + 3] = NAN; x[n - 1] = NAN; }
+          if (kind == 5) x[pos] = 7;
+          for (i = 0; i < n; i++) xf[i] = (float)x[i];
+          for (wm = 0; wm < 2; wm++) {
+            size_t want = refarg(wm, n, x);
+            CHECK(lak_argext(wm, n, x, 1) == want, "argext(%d) n %zu kind %d pos %zu level %d",
+                  wm, n, kind, pos, lev);
+            CHECK(lak_sargext(wm, n, xf, 1) == want, "sargext(%d) n %zu kind %d pos %zu level %d",
+                  wm, n, kind, pos, lev);
+          }
+        }
+  }
+  lak_isa_cap(2);
+}
+
 int main(void) {
+  argext_widths();
   extremes_diff();
   known();
   norms_dots();

@@ -46,7 +46,29 @@
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && \
     defined(__GLIBC__) && __GNUC__ >= 9
 #define LAK_CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
+/* Loops whose vector width follows the CPU (GCC leaves a 64-byte compare
+** and select scalar in an AVX2 or SSE2 clone): written once for W bytes,
+** compiled for 64 (AVX-512), 32 (AVX2) and 16 (SSE2), one chosen per call */
+#define LAK_MULTI 1
+#define LAK_T512 __attribute__((target("arch=x86-64-v4")))
+#define LAK_T256 __attribute__((target("avx2")))
+/* 2: AVX-512 (x86-64-v4), 1: AVX2, 0: neither; set at load time */
+static int lak_isa_cpu, lak_isa_now;
+__attribute__((constructor)) static void lak_isa_init(void) {
+  __builtin_cpu_init();
+  lak_isa_cpu = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("avx512cd") ? 2 : __builtin_cpu_supports("avx2") ? 1 : 0;
+  lak_isa_now = lak_isa_cpu;
+}
+static int lak_isa(void) { return lak_isa_now; }
+int lak_isa_cap(int level) {
+  lak_isa_now = level < lak_isa_cpu ? (level < 0 ? 0 : level) : lak_isa_cpu;
+  return lak_isa_now;
+}
 #else
+#define LAK_MULTI 0
+int lak_isa_cap(int level) { (void)level; return -1; }
 #define LAK_CLONES
 #endif
 

@@ -99,44 +99,97 @@ LAK_PAIRSUM(psumsq, (v * c) * (v * c), (t * c) * (t * c))
 LAK_PAIRSUM(psumabs, LAK_VABS(v), fabs(t))
 LAK_PAIRSUM(psumdev, (v - c) * (v - c), (t - c) * (t - c))
 
-/* The 0-based index of the first NaN of n > 0 contiguous entries, else of
-** the first extreme (OP: > for the largest, < for the smallest): blocks of
-** LAK_ABLOCK by compare-and-select, then a scan of the winning block. */
-#define LAK_ABLOCK 2048
-#define LAK_ARGEXT(name, OP) \
-  LAK_CLONES static size_t LAK(name)(size_t n, const LAK_REAL *x) { \
-    size_t b, bb = 0, i, k; \
+/* The 0-based index of the first NaN of n >= W / sizeof(LAK_REAL)
+** contiguous entries, else of the first extreme (OP: > for the largest, <
+** for the smallest), in one pass over vectors of W bytes (L lanes): four
+** running extremes m0..m3 (of entries i + kL + lane) and the i of the
+** step where each lane last won (j0..j3; a strict OP keeps a lane's first
+** index of its extreme), the tail as one vector ending at n (entries seen
+** twice keep their index), then lanes merged by (value, then smaller
+** index). z turns NaN at a NaN or an Inf: the block is then scanned for
+** its first NaN. Blocks of LAK_ABLOCK keep the indices in 32-bit lanes
+** for floats; a later block wins only when strictly better. */
+#define LAK_ABLOCK ((size_t)1 << 28)
+/* lanes of a (vector type V, mask type M) where q is set, else of b */
+#define LAK_VS(V, M, q, a, b) ((V)(((q) & (M)(a)) | (~(q) & (M)(b))))
+#define LAK_ARGEXT(name, OP, ATTR, W) \
+  ATTR static size_t LAK(name)(size_t n, const LAK_REAL *x) { \
+    typedef LAK_REAL V __attribute__((vector_size(W))); \
+    typedef LAK_PICK(int64_t, int32_t) M __attribute__((vector_size(W))); \
+    enum { L = W / sizeof(LAK_REAL) }; \
+    size_t b, at = 0, i, k; \
     LAK_REAL best = x[0]; \
     for (b = 0; b < n; b += LAK_ABLOCK) { \
-      size_t len = n - b < LAK_ABLOCK ? n - b : LAK_ABLOCK; \
+      size_t len = n - b < LAK_ABLOCK ? n - b : LAK_ABLOCK, r; \
       const LAK_REAL *p = x + b; \
-      LAK(V) m0 = LAK(vset)(p[0]), m1 = m0, m2 = m0, m3 = m0, v; \
-      LAK(V) z0 = {0}, z1 = {0}, z2 = {0}, z3 = {0};  /* NaN after a NaN or an Inf */ \
+      V v, m0, m1, m2, m3, z0 = {0}, z1 = {0}, z2 = {0}, z3 = {0}; \
+      M c, j0 = {0}, j1 = {0}, j2 = {0}, j3 = {0}, io, q; \
       LAK_REAL e; \
-      int nan; \
-      for (i = 0; i + 4 * VL <= len; i += 4 * VL) { \
-        v = LAK(vload)(p + i); m0 = VSEL(v OP m0, v, m0); z0 += v - v; \
-        v = LAK(vload)(p + i + VL); m1 = VSEL(v OP m1, v, m1); z1 += v - v; \
-        v = LAK(vload)(p + i + 2 * VL); m2 = VSEL(v OP m2, v, m2); z2 += v - v; \
-        v = LAK(vload)(p + i + 3 * VL); m3 = VSEL(v OP m3, v, m3); z3 += v - v; \
+      LAK_PICK(int64_t, int32_t) t; \
+      if (len < L) {                 /* a last block shorter than a vector */ \
+        for (i = 0; i < len; i++) { \
+          if (p[i] != p[i]) return b + i; \
+          if (p[i] OP best) { best = p[i]; at = b + i; } \
+        } \
+        break; \
       } \
-      for (; i + VL <= len; i += VL) { \
-        v = LAK(vload)(p + i); m0 = VSEL(v OP m0, v, m0); z0 += v - v; \
+      for (k = 0; k < L; k++) io[k] = (LAK_PICK(int64_t, int32_t))k; \
+      memcpy(&m0, p, sizeof v); z0 = m0 - m0; i = L; \
+      if (len >= 4 * L) { \
+        memcpy(&m1, p + L, sizeof v); memcpy(&m2, p + 2 * L, sizeof v); \
+        memcpy(&m3, p + 3 * L, sizeof v); \
+        z1 = m1 - m1; z2 = m2 - m2; z3 = m3 - m3; \
+        for (c = j0, i = 4 * L; i + 4 * L <= len; i += 4 * L) { \
+          c += 4 * L; \
+          memcpy(&v, p + i, sizeof v); q = v OP m0; m0 = LAK_VS(V, M, q, v, m0); j0 = (q & c) | (~q & j0); z0 += v - v; \
+          memcpy(&v, p + i + L, sizeof v); q = v OP m1; m1 = LAK_VS(V, M, q, v, m1); j1 = (q & c) | (~q & j1); z1 += v - v; \
+          memcpy(&v, p + i + 2 * L, sizeof v); q = v OP m2; m2 = LAK_VS(V, M, q, v, m2); j2 = (q & c) | (~q & j2); z2 += v - v; \
+          memcpy(&v, p + i + 3 * L, sizeof v); q = v OP m3; m3 = LAK_VS(V, M, q, v, m3); j3 = (q & c) | (~q & j3); z3 += v - v; \
+        } \
+        j0 += io; j1 += io + L; j2 += io + 2 * L; j3 += io + 3 * L; \
+        q = (m1 OP m0) | ((m1 == m0) & (j1 < j0)); m0 = LAK_VS(V, M, q, m1, m0); j0 = (q & j1) | (~q & j0); \
+        q = (m3 OP m2) | ((m3 == m2) & (j3 < j2)); m2 = LAK_VS(V, M, q, m3, m2); j2 = (q & j3) | (~q & j2); \
+        q = (m2 OP m0) | ((m2 == m0) & (j2 < j0)); m0 = LAK_VS(V, M, q, m2, m0); j0 = (q & j2) | (~q & j0); \
+        z0 = (z0 + z1) + (z2 + z3); \
+      } else \
+        j0 = io; \
+      for (r = len - L; ; i += L) {  /* r: the last vector's start */ \
+        if (i > r) i = r; \
+        c = io + (LAK_PICK(int64_t, int32_t))i; \
+        memcpy(&v, p + i, sizeof v); q = v OP m0; m0 = LAK_VS(V, M, q, v, m0); j0 = (q & c) | (~q & j0); z0 += v - v; \
+        if (i == r) break; \
       } \
-      m0 = VSEL(m1 OP m0, m1, m0); m2 = VSEL(m3 OP m2, m3, m2); m0 = VSEL(m2 OP m0, m2, m0); \
-      z0 = (z0 + z1) + (z2 + z3); \
-      for (nan = p[0] != p[0], k = 0; k < VL; k++) nan |= z0[k] != z0[k]; \
-      for (e = m0[0], k = 1; k < VL; k++) if (m0[k] OP e) e = m0[k]; \
-      for (; i < len; i++) { nan |= p[i] != p[i]; if (p[i] OP e) e = p[i]; } \
-      if (nan) \
+      for (k = 0; k < L; k++) if (z0[k] != z0[k]) break; \
+      if (k < L) \
         for (i = 0; i < len; i++) if (p[i] != p[i]) return b + i; \
-      if (b == 0 || e OP best) { best = e; bb = b; } \
+      for (e = m0[0], t = j0[0], k = 1; k < L; k++) \
+        if (m0[k] OP e || (m0[k] == e && j0[k] < t)) { e = m0[k]; t = j0[k]; } \
+      if (b == 0 || e OP best) { best = e; at = b + (size_t)t; } \
     } \
-    for (i = bb; x[i] != best; i++) {} \
-    return i; \
+    return at; \
   }
-LAK_ARGEXT(argmaxv, >)
-LAK_ARGEXT(argminv, <)
+#if LAK_MULTI
+LAK_ARGEXT(argmaxv512, >, LAK_T512, 64)
+LAK_ARGEXT(argminv512, <, LAK_T512, 64)
+LAK_ARGEXT(argmaxv256, >, LAK_T256, 32)
+LAK_ARGEXT(argminv256, <, LAK_T256, 32)
+LAK_ARGEXT(argmaxv128, >, , 16)
+LAK_ARGEXT(argminv128, <, , 16)
+/* the widest vectors the CPU has */
+static size_t LAK(argextv)(int wantmax, size_t n, const LAK_REAL *x) {
+  switch (lak_isa()) {
+    case 2: return wantmax ? LAK(argmaxv512)(n, x) : LAK(argminv512)(n, x);
+    case 1: return wantmax ? LAK(argmaxv256)(n, x) : LAK(argminv256)(n, x);
+  }
+  return wantmax ? LAK(argmaxv128)(n, x) : LAK(argminv128)(n, x);
+}
+#else
+LAK_ARGEXT(argmaxv, >, , 64)
+LAK_ARGEXT(argminv, <, , 64)
+static size_t LAK(argextv)(int wantmax, size_t n, const LAK_REAL *x) {
+  return wantmax ? LAK(argmaxv)(n, x) : LAK(argminv)(n, x);
+}
+#endif
 #endif
 
 static double LAK(lsum)(size_t n, const LAK_REAL *x, ptrdiff_t s) {
@@ -169,7 +222,7 @@ static double LAK(lsumdev)(size_t n, const LAK_REAL *x, ptrdiff_t s, double c) {
 size_t LAK(argext)(int wantmax, size_t n, const LAK_REAL *x, ptrdiff_t s) {
   size_t i, at = 0;
 #if LAK_VEC
-  if (s == 1 && n > 0) return wantmax ? LAK(argmaxv)(n, x) : LAK(argminv)(n, x);
+  if (s == 1 && n > 0) return LAK(argextv)(wantmax, n, x);
 #endif
   for (i = 0; i < n; i++) {
     LAK_REAL v = x[(ptrdiff_t)i * s];
