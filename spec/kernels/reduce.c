@@ -161,7 +161,7 @@ static void argext_widths(void) {
   for (lev = 0; lev <= (top < 0 ? 0 : top); lev++) {
     lak_isa_cap(lev);
     for (n = 1; n <= 200; n += n < 70 ? 1 : 13)
-      for (kind = 0; kind < 6; kind++)
+      for (kind = 0; kind < 7; kind++)
         for (pos = 0; pos < n; pos += 1 + n / 9) {
           for (i = 0; i < n; i++) x[i] = vals[(i * 5 + n + (size_t)kind) % 8];
           if (kind == 1) x[pos] = NAN;
@@ -169,9 +169,12 @@ static void argext_widths(void) {
           if (kind == 3) x[pos] = -INFINITY;
           if (kind == 4) { x[pos] = 3; if (pos + 3 < n) x[pos + 3] = NAN; x[n - 1] = NAN; }
           if (kind == 5) x[pos] = 7;
-          for (i = 0; i < n; i++) xf[i] = (float)x[i];
+          if (kind == 6) for (i = 0; i < n; i++) x[i] *= i == pos ? 1e308 : 5e307;  /* sums overflow */
+          for (i = 0; i < n; i++) xf[i] = kind == 6 ? (float)(x[i] * 1e-270) : (float)x[i];
           for (wm = 0; wm < 2; wm++) {
             size_t want = refarg(wm, n, x);
+            if (kind == 6)
+              for (i = 0; i < n; i++) CHECK(xf[i] == xf[i], "float overflowed");
             CHECK(lak_argext(wm, n, x, 1) == want, "argext(%d) n %zu kind %d pos %zu level %d",
                   wm, n, kind, pos, lev);
             CHECK(lak_sargext(wm, n, xf, 1) == want, "sargext(%d) n %zu kind %d pos %zu level %d",

@@ -106,8 +106,8 @@ LAK_PAIRSUM(psumdev, (v - c) * (v - c), (t - c) * (t - c))
 ** step where each lane last won (j0..j3; a strict OP keeps a lane's first
 ** index of its extreme), the tail as one vector ending at n (entries seen
 ** twice keep their index), then lanes merged by (value, then smaller
-** index). z turns NaN at a NaN or an Inf: the block is then scanned for
-** its first NaN. Blocks of LAK_ABLOCK keep the indices in 32-bit lanes
+** index). z, the lanes' sums, turns NaN at a NaN (or Inf at an Inf or an
+** overflow): the block is then scanned for its first NaN. Blocks of LAK_ABLOCK keep the indices in 32-bit lanes
 ** for floats; a later block wins only when strictly better. */
 #define LAK_ABLOCK ((size_t)1 << 28)
 /* lanes of a (vector type V, mask type M) where q is set, else of b */
@@ -134,17 +134,17 @@ LAK_PAIRSUM(psumdev, (v - c) * (v - c), (t - c) * (t - c))
         break; \
       } \
       for (k = 0; k < L; k++) io[k] = (LAK_PICK(int64_t, int32_t))k; \
-      memcpy(&m0, p, sizeof v); z0 = m0 - m0; i = L; \
+      memcpy(&m0, p, sizeof v); z0 = m0; i = L; \
       if (len >= 4 * L) { \
         memcpy(&m1, p + L, sizeof v); memcpy(&m2, p + 2 * L, sizeof v); \
         memcpy(&m3, p + 3 * L, sizeof v); \
-        z1 = m1 - m1; z2 = m2 - m2; z3 = m3 - m3; \
+        z1 = m1; z2 = m2; z3 = m3; \
         for (c = j0, i = 4 * L; i + 4 * L <= len; i += 4 * L) { \
           c += 4 * L; \
-          memcpy(&v, p + i, sizeof v); q = v OP m0; m0 = LAK_VS(V, M, q, v, m0); j0 = (q & c) | (~q & j0); z0 += v - v; \
-          memcpy(&v, p + i + L, sizeof v); q = v OP m1; m1 = LAK_VS(V, M, q, v, m1); j1 = (q & c) | (~q & j1); z1 += v - v; \
-          memcpy(&v, p + i + 2 * L, sizeof v); q = v OP m2; m2 = LAK_VS(V, M, q, v, m2); j2 = (q & c) | (~q & j2); z2 += v - v; \
-          memcpy(&v, p + i + 3 * L, sizeof v); q = v OP m3; m3 = LAK_VS(V, M, q, v, m3); j3 = (q & c) | (~q & j3); z3 += v - v; \
+          memcpy(&v, p + i, sizeof v); q = v OP m0; m0 = LAK_VS(V, M, q, v, m0); j0 = (q & c) | (~q & j0); z0 += v; \
+          memcpy(&v, p + i + L, sizeof v); q = v OP m1; m1 = LAK_VS(V, M, q, v, m1); j1 = (q & c) | (~q & j1); z1 += v; \
+          memcpy(&v, p + i + 2 * L, sizeof v); q = v OP m2; m2 = LAK_VS(V, M, q, v, m2); j2 = (q & c) | (~q & j2); z2 += v; \
+          memcpy(&v, p + i + 3 * L, sizeof v); q = v OP m3; m3 = LAK_VS(V, M, q, v, m3); j3 = (q & c) | (~q & j3); z3 += v; \
         } \
         j0 += io; j1 += io + L; j2 += io + 2 * L; j3 += io + 3 * L; \
         q = (m1 OP m0) | ((m1 == m0) & (j1 < j0)); m0 = LAK_VS(V, M, q, m1, m0); j0 = (q & j1) | (~q & j0); \
@@ -156,10 +156,10 @@ LAK_PAIRSUM(psumdev, (v - c) * (v - c), (t - c) * (t - c))
       for (r = len - L; ; i += L) {  /* r: the last vector's start */ \
         if (i > r) i = r; \
         c = io + (LAK_PICK(int64_t, int32_t))i; \
-        memcpy(&v, p + i, sizeof v); q = v OP m0; m0 = LAK_VS(V, M, q, v, m0); j0 = (q & c) | (~q & j0); z0 += v - v; \
+        memcpy(&v, p + i, sizeof v); q = v OP m0; m0 = LAK_VS(V, M, q, v, m0); j0 = (q & c) | (~q & j0); z0 += v; \
         if (i == r) break; \
       } \
-      for (k = 0; k < L; k++) if (z0[k] != z0[k]) break; \
+      for (k = 0; k < L; k++) if (!(z0[k] - z0[k] == 0)) break; \
       if (k < L) \
         for (i = 0; i < len; i++) if (p[i] != p[i]) return b + i; \
       for (e = m0[0], t = j0[0], k = 1; k < L; k++) \
