@@ -14,6 +14,8 @@
 ** (the first NaN wins, found after the block that has one), sums with
 ** independent vector accumulators. Rows of a column-major matrix (dim 2)
 ** are reduced a column at a time, vectorized down the rows.
+** Products of contiguous lines: 32 running products (lane i mod 32),
+** multiplied pairwise at the end; the order is fixed, not by threads.
 **
 ** Sums (sum, mean, the squares of var and the norms): fixed blocks of 128
 ** contiguous entries, each summed in 32 lanes (4 vectors of 8) that are

@@ -99,6 +99,23 @@ LAK_PAIRSUM(psumsq, (v * c) * (v * c), (t * c) * (t * c))
 LAK_PAIRSUM(psumabs, LAK_VABS(v), fabs(t))
 LAK_PAIRSUM(psumdev, (v - c) * (v - c), (t - c) * (t - c))
 
+/* the product of n contiguous entries in double: 32 running products (4
+** vectors of 8 lanes; entry i goes to lane i mod 32), multiplied pairwise
+** at the end, then the tail in order */
+LAK_CLONES static double LAK(pprod)(size_t n, const LAK_REAL *x) {
+  lak_vd a0 = {1, 1, 1, 1, 1, 1, 1, 1}, a1 = a0, a2 = a0, a3 = a0;
+  double r;
+  size_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    a0 *= LAK(ld8)(x + i); a1 *= LAK(ld8)(x + i + 8);
+    a2 *= LAK(ld8)(x + i + 16); a3 *= LAK(ld8)(x + i + 24);
+  }
+  a0 = (a0 * a1) * (a2 * a3);
+  r = (((a0[0] * a0[1]) * (a0[2] * a0[3])) * ((a0[4] * a0[5]) * (a0[6] * a0[7])));
+  for (; i < n; i++) r *= (double)x[i];
+  return r;
+}
+
 /* The 0-based index of the first NaN of n >= W / sizeof(LAK_REAL)
 ** contiguous entries, else of the first extreme (OP: > for the largest, <
 ** for the smallest), in one pass over vectors of W bytes (L lanes): four
@@ -254,7 +271,12 @@ double LAK(reduce)(lak_Red r, size_t n, const LAK_REAL *x, ptrdiff_t s, double d
   switch (r) {
     case LAK_SUM: return LAK(lsum)(n, x, s);
     case LAK_MEAN: return LAK(lsum)(n, x, s) / (double)n;
-    case LAK_PROD: for (i = 0; i < n; i++) p *= LX(i); return p;
+    case LAK_PROD:
+#if LAK_VEC
+      if (s == 1) return LAK(pprod)(n, x);
+#endif
+      for (i = 0; i < n; i++) p *= LX(i);
+      return p;
     case LAK_MIN: return LAK(zfix)(0, LX(LAK(argext)(0, n, x, s)), n, x, s);
     case LAK_MAX: return LAK(zfix)(1, LX(LAK(argext)(1, n, x, s)), n, x, s);
     case LAK_VAR: return LAK(variance)(n, x, s, ddof);
