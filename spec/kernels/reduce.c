@@ -185,8 +185,43 @@ static void argext_widths(void) {
   lak_isa_cap(2);
 }
 
+/* lak_rowext / lak_srowext (the rows' extremes, a column at a time) at
+** every vector width: the index and value of each row's first extreme
+** (first NaN) as the plain loop finds them in the row */
+static void rowext_widths(void) {
+  static const double vals[] = {1, -2, 3, 3, 0, NAN, 2.5, -2, INFINITY, -1};
+  double a[45 * 5], row[5], val[45], idx[45], z[45];
+  float af[45 * 5], valf[45], idxf[45], zf[45];
+  size_t m, n, i, j;
+  int lev, wm, top = lak_isa_cap(2);
+  for (lev = 0; lev <= (top < 0 ? 0 : top); lev++) {
+    lak_isa_cap(lev);
+    for (m = 1; m <= 45; m++)
+      for (n = 1; n <= 5; n++) {
+        for (i = 0; i < m * n; i++) a[i] = vals[(i * 7 + m + n) % (i % 5 ? 10 : 5)];
+        for (i = 0; i < m * n; i++) af[i] = (float)a[i];
+        for (wm = 0; wm < 2; wm++) {
+          lak_rowext(wm, m, n, a, m, val, idx, z);
+          lak_srowext(wm, m, n, af, m, valf, idxf, zf);
+          for (i = 0; i < m; i++) {
+            size_t want;
+            for (j = 0; j < n; j++) row[j] = a[i + j * m];
+            want = refarg(wm, n, row);
+            CHECK(idx[i] == (double)want && idxf[i] == (float)want,
+                  "rowext(%d) m %zu n %zu row %zu level %d", wm, m, n, i, lev);
+            CHECK((val[i] == row[want] || (val[i] != val[i] && row[want] != row[want])) &&
+                  ((double)valf[i] == row[want] || (valf[i] != valf[i] && row[want] != row[want])),
+                  "rowext value(%d) m %zu n %zu row %zu level %d", wm, m, n, i, lev);
+          }
+        }
+      }
+  }
+  lak_isa_cap(2);
+}
+
 int main(void) {
   argext_widths();
+  rowext_widths();
   extremes_diff();
   known();
   norms_dots();

@@ -9,8 +9,10 @@
 ** Speed (NumPy's loops_minmax / pairwise sum as the model): contiguous
 ** loops work on GNU C vectors of 64 bytes (8 doubles or 16 floats; one
 ** AVX-512 register, two AVX2 or four SSE2 ones), compiled for AVX-512,
-** AVX2 and baseline SSE2 and chosen at load time (target_clones), with no
-** branch in the body: extremes by compare-and-select with a NaN mask
+** AVX2 and baseline SSE2 and chosen at load time (target_clones); the
+** compare-and-select loops (argmin/argmax, rows' extremes) on vectors of
+** the CPU's own width (64, 32 or 16 bytes, LAK_MULTI), with no branch in
+** the body: extremes by compare-and-select with a NaN mask
 ** (the first NaN wins, found after the block that has one), sums with
 ** independent vector accumulators. Rows of a column-major matrix (dim 2)
 ** are reduced a column at a time, vectorized down the rows.

@@ -454,12 +454,13 @@ void LAK(rowsum)(lak_Rows op, size_t m, size_t n, const LAK_REAL *a, size_t lda,
 /* rows' extremes: one column p (number j) into val and idx, NaN ignored
 ** (it never wins a comparison); z[i] turns NaN at a NaN or an Inf, and
 ** lak_rowext takes such rows again as lines. GCC vectorizes the select
-** on one comparison (a combination of masks it leaves scalar). */
-#define LAK_ROWEXT(name, OP) \
-  LAK_CLONES static void LAK(name)(size_t m, const LAK_REAL *p, size_t j, LAK_REAL *val, \
-                                   LAK_REAL *idx, LAK_REAL *z) { \
+** on one comparison (a combination of masks it leaves scalar); vectors of
+** W bytes, the CPU's width (see the top of reduce.c). */
+#define LAK_ROWEXT(name, OP, ATTR, W) \
+  ATTR static void LAK(name)(size_t m, const LAK_REAL *p, size_t j, LAK_REAL *val, \
+                             LAK_REAL *idx, LAK_REAL *z) { \
     size_t i = 0; \
-    LAK_ROWEXTV(OP) \
+    LAK_ROWEXTV(OP, W) \
     for (; i < m; i++) { \
       LAK_REAL xi = p[i]; \
       z[i] += xi - xi; \
@@ -467,39 +468,67 @@ void LAK(rowsum)(lak_Rows op, size_t m, size_t n, const LAK_REAL *a, size_t lda,
     } \
   }
 #if LAK_VEC
-#define LAK_ROWEXTV(OP) \
-    LAK(V) v, e, u, w; \
+#define LAK_ROWEXTV(OP, W) \
+    typedef LAK_REAL V __attribute__((vector_size(W))); \
+    typedef LAK_PICK(int64_t, int32_t) M __attribute__((vector_size(W))); \
+    enum { L = W / sizeof(LAK_REAL) }; \
+    V v, e, u, w; \
+    M k; \
     if (idx) { \
-      LAK(V) jv = LAK(vset)((LAK_REAL)j); \
-      for (; i + VL <= m; i += VL) { \
-        LAK(M) k; \
-        v = LAK(vload)(p + i); e = LAK(vload)(val + i); u = LAK(vload)(idx + i); \
+      V jv; \
+      for (i = 0; i < L; i++) jv[i] = (LAK_REAL)j; \
+      for (i = 0; i + L <= m; i += L) { \
+        memcpy(&v, p + i, sizeof v); memcpy(&e, val + i, sizeof v); memcpy(&u, idx + i, sizeof v); \
         k = v OP e; \
-        LAK(vstore)(val + i, VSEL(k, v, e)); \
-        LAK(vstore)(idx + i, VSEL(k, jv, u)); \
-        w = LAK(vload)(z + i); LAK(vstore)(z + i, w + (v - v)); \
+        e = LAK_VS(V, M, k, v, e); memcpy(val + i, &e, sizeof v); \
+        u = LAK_VS(V, M, k, jv, u); memcpy(idx + i, &u, sizeof v); \
+        memcpy(&w, z + i, sizeof v); w += v - v; memcpy(z + i, &w, sizeof v); \
       } \
     } else \
-      for (; i + VL <= m; i += VL) { \
-        v = LAK(vload)(p + i); e = LAK(vload)(val + i); \
-        LAK(vstore)(val + i, VSEL(v OP e, v, e)); \
-        w = LAK(vload)(z + i); LAK(vstore)(z + i, w + (v - v)); \
+      for (; i + L <= m; i += L) { \
+        memcpy(&v, p + i, sizeof v); memcpy(&e, val + i, sizeof v); \
+        k = v OP e; \
+        e = LAK_VS(V, M, k, v, e); memcpy(val + i, &e, sizeof v); \
+        memcpy(&w, z + i, sizeof v); w += v - v; memcpy(z + i, &w, sizeof v); \
       }
 #else
-#define LAK_ROWEXTV(OP)
+#define LAK_ROWEXTV(OP, W)
 #endif
-LAK_ROWEXT(rowmaxc, >)
-LAK_ROWEXT(rowminc, <)
+#if LAK_MULTI
+LAK_ROWEXT(rowmaxc512, >, LAK_T512, 64)
+LAK_ROWEXT(rowminc512, <, LAK_T512, 64)
+LAK_ROWEXT(rowmaxc256, >, LAK_T256, 32)
+LAK_ROWEXT(rowminc256, <, LAK_T256, 32)
+LAK_ROWEXT(rowmaxc128, >, , 16)
+LAK_ROWEXT(rowminc128, <, , 16)
+/* one column into the rows' extremes, at the widest vectors the CPU has */
+static void LAK(rowextc)(int wantmax, size_t m, const LAK_REAL *p, size_t j, LAK_REAL *val,
+                         LAK_REAL *idx, LAK_REAL *z) {
+  switch (lak_isa()) {
+    case 2:
+      if (wantmax) LAK(rowmaxc512)(m, p, j, val, idx, z); else LAK(rowminc512)(m, p, j, val, idx, z);
+      return;
+    case 1:
+      if (wantmax) LAK(rowmaxc256)(m, p, j, val, idx, z); else LAK(rowminc256)(m, p, j, val, idx, z);
+      return;
+  }
+  if (wantmax) LAK(rowmaxc128)(m, p, j, val, idx, z); else LAK(rowminc128)(m, p, j, val, idx, z);
+}
+#else
+LAK_ROWEXT(rowmaxc, >, , 64)
+LAK_ROWEXT(rowminc, <, , 64)
+static void LAK(rowextc)(int wantmax, size_t m, const LAK_REAL *p, size_t j, LAK_REAL *val,
+                         LAK_REAL *idx, LAK_REAL *z) {
+  if (wantmax) LAK(rowmaxc)(m, p, j, val, idx, z); else LAK(rowminc)(m, p, j, val, idx, z);
+}
+#endif
 #undef LAK_ROWEXTV
 
 void LAK(rowext)(int wantmax, size_t m, size_t n, const LAK_REAL *a, size_t lda, LAK_REAL *val,
                  LAK_REAL *idx, LAK_REAL *z) {
   size_t i, j, at;
   for (i = 0; i < m; i++) { val[i] = a[i]; z[i] = a[i] - a[i]; if (idx) idx[i] = 0; }
-  for (j = 1; j < n; j++) {
-    if (wantmax) LAK(rowmaxc)(m, a + j * lda, j, val, idx, z);
-    else LAK(rowminc)(m, a + j * lda, j, val, idx, z);
-  }
+  for (j = 1; j < n; j++) LAK(rowextc)(wantmax, m, a + j * lda, j, val, idx, z);
   for (i = 0; i < m; i++) {
     if (z[i] != z[i]) {                 /* a NaN or an Inf: the line's rule */
       at = LAK(argext)(wantmax, n, a + i, (ptrdiff_t)lda);
