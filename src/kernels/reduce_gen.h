@@ -123,7 +123,7 @@ LAK_CLONES static double LAK(pprod)(size_t n, const LAK_REAL *x) {
 ** step where each lane last won (j0..j3; a strict OP keeps a lane's first
 ** index of its extreme), the tail as one vector ending at n (entries seen
 ** twice keep their index), then lanes merged by (value, then smaller
-** index). z, the lanes' sums, turns NaN at a NaN (or Inf at an Inf or an
+** index). z0, the lanes' sums (4 vectors a step added first), turns NaN at a NaN (or Inf at an Inf or an
 ** overflow): the block is then scanned for its first NaN. Blocks of LAK_ABLOCK keep the indices in 32-bit lanes
 ** for floats; a later block wins only when strictly better. */
 #define LAK_ABLOCK ((size_t)1 << 28)
@@ -139,10 +139,11 @@ LAK_CLONES static double LAK(pprod)(size_t n, const LAK_REAL *x) {
     for (b = 0; b < n; b += LAK_ABLOCK) { \
       size_t len = n - b < LAK_ABLOCK ? n - b : LAK_ABLOCK, r; \
       const LAK_REAL *p = x + b; \
-      V v, m0, m1, m2, m3, z0 = {0}, z1 = {0}, z2 = {0}, z3 = {0}; \
+      V v, m0, m1, m2, m3, z0, z1, z2; \
       M c, j0 = {0}, j1 = {0}, j2 = {0}, j3 = {0}, io, q; \
       LAK_REAL e; \
-      LAK_PICK(int64_t, int32_t) t; \
+      LAK_PICK(int64_t, int32_t) t, ja[L]; \
+      LAK_REAL ma[L]; \
       if (len < L) {                 /* a last block shorter than a vector */ \
         for (i = 0; i < len; i++) { \
           if (p[i] != p[i]) return b + i; \
@@ -150,24 +151,25 @@ LAK_CLONES static double LAK(pprod)(size_t n, const LAK_REAL *x) {
         } \
         break; \
       } \
-      for (k = 0; k < L; k++) io[k] = (LAK_PICK(int64_t, int32_t))k; \
+      for (k = 0; k < L; k++) ja[k] = (LAK_PICK(int64_t, int32_t))k; \
+      memcpy(&io, ja, sizeof io); \
       memcpy(&m0, p, sizeof v); z0 = m0; i = L; \
       if (len >= 4 * L) { \
         memcpy(&m1, p + L, sizeof v); memcpy(&m2, p + 2 * L, sizeof v); \
         memcpy(&m3, p + 3 * L, sizeof v); \
-        z1 = m1; z2 = m2; z3 = m3; \
+        z0 += (m1 + m2) + m3; \
         for (c = j0, i = 4 * L; i + 4 * L <= len; i += 4 * L) { \
           c += 4 * L; \
-          memcpy(&v, p + i, sizeof v); q = v OP m0; m0 = LAK_VS(V, M, q, v, m0); j0 = (q & c) | (~q & j0); z0 += v; \
+          memcpy(&v, p + i, sizeof v); q = v OP m0; m0 = LAK_VS(V, M, q, v, m0); j0 = (q & c) | (~q & j0); z1 = v; \
           memcpy(&v, p + i + L, sizeof v); q = v OP m1; m1 = LAK_VS(V, M, q, v, m1); j1 = (q & c) | (~q & j1); z1 += v; \
-          memcpy(&v, p + i + 2 * L, sizeof v); q = v OP m2; m2 = LAK_VS(V, M, q, v, m2); j2 = (q & c) | (~q & j2); z2 += v; \
-          memcpy(&v, p + i + 3 * L, sizeof v); q = v OP m3; m3 = LAK_VS(V, M, q, v, m3); j3 = (q & c) | (~q & j3); z3 += v; \
+          memcpy(&v, p + i + 2 * L, sizeof v); q = v OP m2; m2 = LAK_VS(V, M, q, v, m2); j2 = (q & c) | (~q & j2); z2 = v; \
+          memcpy(&v, p + i + 3 * L, sizeof v); q = v OP m3; m3 = LAK_VS(V, M, q, v, m3); j3 = (q & c) | (~q & j3); z2 += v; \
+          z0 += z1 + z2; \
         } \
         j0 += io; j1 += io + L; j2 += io + 2 * L; j3 += io + 3 * L; \
         q = (m1 OP m0) | ((m1 == m0) & (j1 < j0)); m0 = LAK_VS(V, M, q, m1, m0); j0 = (q & j1) | (~q & j0); \
         q = (m3 OP m2) | ((m3 == m2) & (j3 < j2)); m2 = LAK_VS(V, M, q, m3, m2); j2 = (q & j3) | (~q & j2); \
         q = (m2 OP m0) | ((m2 == m0) & (j2 < j0)); m0 = LAK_VS(V, M, q, m2, m0); j0 = (q & j2) | (~q & j0); \
-        z0 = (z0 + z1) + (z2 + z3); \
       } else \
         j0 = io; \
       for (r = len - L; ; i += L) {  /* r: the last vector's start */ \
@@ -176,11 +178,13 @@ LAK_CLONES static double LAK(pprod)(size_t n, const LAK_REAL *x) {
         memcpy(&v, p + i, sizeof v); q = v OP m0; m0 = LAK_VS(V, M, q, v, m0); j0 = (q & c) | (~q & j0); z0 += v; \
         if (i == r) break; \
       } \
-      for (k = 0; k < L; k++) if (!(z0[k] - z0[k] == 0)) break; \
+      memcpy(ma, &z0, sizeof ma);   /* lanes through arrays: the vectors stay in registers */ \
+      for (k = 0; k < L; k++) if (!(ma[k] - ma[k] == 0)) break; \
       if (k < L) \
         for (i = 0; i < len; i++) if (p[i] != p[i]) return b + i; \
-      for (e = m0[0], t = j0[0], k = 1; k < L; k++) \
-        if (m0[k] OP e || (m0[k] == e && j0[k] < t)) { e = m0[k]; t = j0[k]; } \
+      memcpy(ma, &m0, sizeof ma); memcpy(ja, &j0, sizeof ja); \
+      for (e = ma[0], t = ja[0], k = 1; k < L; k++) \
+        if (ma[k] OP e || (ma[k] == e && ja[k] < t)) { e = ma[k]; t = ja[k]; } \
       if (b == 0 || e OP best) { best = e; at = b + (size_t)t; } \
     } \
     return at; \
