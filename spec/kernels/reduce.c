@@ -219,8 +219,45 @@ static void rowext_widths(void) {
   lak_isa_cap(2);
 }
 
+/* long lines (blocks of values first, then the winning block): lengths
+** around 2 and 3 blocks of 4096, a short last block, ties across blocks
+** (-0.0 before +0.0 too), a NaN or an Inf in one block, the extreme in the
+** tail; every width */
+static void argext_long(void) {
+  static const size_t lens[] = {8192, 8193, 8199, 8207, 8224, 12288, 12290, 12345};
+  static double x[12345];
+  static float xf[12345];
+  size_t t, i, pos, n;
+  int lev, wm, kind, top = lak_isa_cap(2);
+  for (lev = 0; lev <= (top < 0 ? 0 : top); lev++) {
+    lak_isa_cap(lev);
+    for (t = 0; t < sizeof lens / sizeof lens[0]; t++)
+      for (kind = 0; kind < 6; kind++)
+        for (pos = 5; pos < lens[t]; pos += 1999) {
+          n = lens[t];
+          for (i = 0; i < n; i++) x[i] = (double)((i * 37) % 101) - 50;
+          if (kind == 1) x[pos] = NAN;
+          if (kind == 2) { x[pos] = -INFINITY; x[n - 1] = INFINITY; }
+          if (kind == 3) x[n - 1 - pos % 7] = 60;                 /* in the tail */
+          if (kind == 4) { for (i = 0; i < n; i++) x[i] = 0; x[pos] = -0.0; x[n - 2] = 1e-300; }
+          if (kind == 5) { x[pos] = 99; x[n - 1 - pos % 3] = 99; x[pos / 2] = -99; x[n - 1] = -99; }
+          for (i = 0; i < n; i++) xf[i] = (float)x[i];
+          for (wm = 0; wm < 2; wm++) {
+            size_t want = refarg(wm, n, x);
+            CHECK(lak_argext(wm, n, x, 1) == want, "long argext(%d) n %zu kind %d pos %zu level %d",
+                  wm, n, kind, pos, lev);
+            if (kind != 4)                  /* 1e-300 is 0 as a float */
+              CHECK(lak_sargext(wm, n, xf, 1) == want, "long sargext(%d) n %zu kind %d pos %zu level %d",
+                    wm, n, kind, pos, lev);
+          }
+        }
+  }
+  lak_isa_cap(2);
+}
+
 int main(void) {
   argext_widths();
+  argext_long();
   rowext_widths();
   extremes_diff();
   known();

@@ -130,7 +130,7 @@ LAK_CLONES static double LAK(pprod)(size_t n, const LAK_REAL *x) {
 /* lanes of a (vector type V, mask type M) where q is set, else of b */
 #define LAK_VS(V, M, q, a, b) ((V)(((q) & (M)(a)) | (~(q) & (M)(b))))
 #define LAK_ARGEXT(name, OP, ATTR, W) \
-  ATTR static size_t LAK(name)(size_t n, const LAK_REAL *x) { \
+  ATTR static size_t LAK(name##1)(size_t n, const LAK_REAL *x) { \
     typedef LAK_REAL V __attribute__((vector_size(W))); \
     typedef LAK_PICK(int64_t, int32_t) M __attribute__((vector_size(W))); \
     enum { L = W / sizeof(LAK_REAL) }; \
@@ -188,7 +188,58 @@ LAK_CLONES static double LAK(pprod)(size_t n, const LAK_REAL *x) {
       if (b == 0 || e OP best) { best = e; at = b + (size_t)t; } \
     } \
     return at; \
+  } \
+  /* long lines: the extreme of each block of LAK_LBLOCK by values alone \
+  ** (no index to carry), a later block winning only when strictly \
+  ** better, then the one-pass search above in the winning block (or in \
+  ** the first block that has a NaN) */ \
+  ATTR static size_t LAK(name)(size_t n, const LAK_REAL *x) { \
+    typedef LAK_REAL V __attribute__((vector_size(W))); \
+    typedef LAK_PICK(int64_t, int32_t) M __attribute__((vector_size(W))); \
+    enum { L = W / sizeof(LAK_REAL) }; \
+    size_t b, bb = 0, i, k, tail = n; \
+    LAK_REAL best = x[0], e, ma[L]; \
+    if (n <= 8 * LAK_LBLOCK) return LAK(name##1)(n, x); \
+    for (b = 0; b < n; b += LAK_LBLOCK) { \
+      size_t len = n - b < LAK_LBLOCK ? n - b : LAK_LBLOCK, r; \
+      const LAK_REAL *p = x + b; \
+      V v, m0, m1, m2, m3, z0, z1, z2, z3; \
+      M q; \
+      if (len < 4 * L) {               /* a short last block: the entries */ \
+        for (i = 0; i < len; i++) { \
+          if (p[i] != p[i]) return b + i; \
+          if (p[i] OP best) { best = p[i]; tail = b + i; } \
+        } \
+        break; \
+      } \
+      memcpy(&m0, p, sizeof v); m1 = m0; m2 = m0; m3 = m0; z0 = m0 - m0; z1 = z0; z2 = z0; z3 = z0; \
+      for (i = 0; i + 4 * L <= len; i += 4 * L) { \
+        memcpy(&v, p + i, sizeof v); q = v OP m0; m0 = LAK_VS(V, M, q, v, m0); z0 += v - v; \
+        memcpy(&v, p + i + L, sizeof v); q = v OP m1; m1 = LAK_VS(V, M, q, v, m1); z1 += v - v; \
+        memcpy(&v, p + i + 2 * L, sizeof v); q = v OP m2; m2 = LAK_VS(V, M, q, v, m2); z2 += v - v; \
+        memcpy(&v, p + i + 3 * L, sizeof v); q = v OP m3; m3 = LAK_VS(V, M, q, v, m3); z3 += v - v; \
+      } \
+      for (r = len - L; i < len; i += L) { \
+        if (i > r) i = r; \
+        memcpy(&v, p + i, sizeof v); q = v OP m0; m0 = LAK_VS(V, M, q, v, m0); z0 += v - v; \
+      } \
+      z0 = (z0 + z1) + (z2 + z3); \
+      q = m1 OP m0; m0 = LAK_VS(V, M, q, m1, m0); q = m3 OP m2; m2 = LAK_VS(V, M, q, m3, m2); \
+      q = m2 OP m0; m0 = LAK_VS(V, M, q, m2, m0); \
+      memcpy(ma, &z0, sizeof ma); \
+      for (k = 0; k < L; k++) if (!(ma[k] - ma[k] == 0)) break; \
+      if (k < L) {                     /* a NaN or an Inf */ \
+        i = LAK(name##1)(len, p); \
+        if (p[i] != p[i]) return b + i; \
+      } \
+      memcpy(ma, &m0, sizeof ma); \
+      for (e = ma[0], k = 1; k < L; k++) if (ma[k] OP e) e = ma[k]; \
+      if (b == 0 || e OP best) { best = e; bb = b; } \
+    } \
+    if (tail < n && x[tail] == best) return tail; \
+    return bb + LAK(name##1)(n - bb < LAK_LBLOCK ? n - bb : LAK_LBLOCK, x + bb); \
   }
+#define LAK_LBLOCK 512
 #if LAK_MULTI
 LAK_ARGEXT(argmaxv512, >, LAK_T512, 64)
 LAK_ARGEXT(argminv512, <, LAK_T512, 64)
