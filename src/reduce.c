@@ -187,34 +187,40 @@ static int l_diff(lua_State *L) {
 
 /* ---------------------------------------------------------------- sorting */
 
-static const char *const sort_keys[] = {"descending", NULL};
+/* sort's options; argsort's from the second */
+static const char *const sort_keys[] = {"indices", "descending", NULL};
 
-/* each line of A along dim sorted into S (NULL: argsort) and P along sdim */
+/* each line of A along dim sorted into S (NULL: argsort) and P (NULL:
+** values only) along sdim */
 static void sortlines(const la_Mat *A, la_Mat *S, la_Mat *P, int dim, int sdim, int down,
                       lak_SortItem *w) {
   int k, nk = dim == 1 ? A->cols : A->rows;
   for (k = 0; k < nk && !LA_EMPTY(A); k++) {
-    la_Line a = la_line(A, dim, k), ix = la_line(P, sdim, k), s = a;
+    la_Line a = la_line(A, dim, k), ix = a, s = a;
     if (S) s = la_line(S, sdim, k);
-    if (a.f) lak_ssort((int)a.n, a.f, a.s, down, S ? s.f : NULL, s.s, ix.p, ix.s, w);
-    else lak_sort((int)a.n, a.p, a.s, down, S ? s.p : NULL, s.s, ix.p, ix.s, w);
+    if (P) ix = la_line(P, sdim, k);
+    if (a.f) lak_ssort((int)a.n, a.f, a.s, down, S ? s.f : NULL, s.s, P ? ix.p : NULL, ix.s, w);
+    else lak_sort((int)a.n, a.p, a.s, down, S ? s.p : NULL, s.s, P ? ix.p : NULL, ix.s, w);
   }
 }
 
-/* sort(A [, dim [, {descending = false}]]) -> S, I: each line along dim
-** (see la_optlinedim) sorted, with I the 1-based positions the entries came
-** from (Octave's [S, I] = sort(A)); argsort returns I only. S has A's type
-** (float32 keys are exact as doubles), I is float64. */
+/* sort(A [, dim [, {descending = false, indices = true}]]) -> S, I: each
+** line along dim (see la_optlinedim) sorted, with I the 1-based positions
+** the entries came from (Octave's [S, I] = sort(A)); indices = false: S
+** alone (the values sorted without their positions, faster); argsort
+** returns I only. S has A's type (float32 keys are exact as doubles), I is
+** float64. */
 static int sort(lua_State *L, const char *fname, int want) {
   la_Mat *A = la_checkany(L, 1, fname), *S, *P;
   int oi = lua_istable(L, 2) && !la_testany(L, 2) ? 2 : 3;
   int dim = la_optlinedim(L, fname, oi == 2 ? lua_gettop(L) + 1 : 2, A->rows,
                           A->cols), down;
   lak_SortItem *w;
-  la_checkopts(L, oi, fname, sort_keys);
+  la_checkopts(L, oi, fname, want == 2 ? sort_keys : sort_keys + 1);
   down = la_optbool(L, oi, "descending", 0, fname);
-  S = want == 2 ? la_newt(L, fname, A->rows, A->cols, A->dtype) : NULL;
-  P = la_new(L, fname, A->rows, A->cols);
+  if (want == 2 && !la_optbool(L, oi, "indices", 1, fname)) want = 0;
+  S = want != 1 ? la_newt(L, fname, A->rows, A->cols, A->dtype) : NULL;
+  P = want ? la_new(L, fname, A->rows, A->cols) : NULL;
   w = LA_SCRATCH(L, lak_SortItem, LA_EMPTY(A) ? 0 : LAK_SORT_WORK(dim == 1 ? A->rows : A->cols));
   if (dim == 2 && A->rows > 1 && A->cols > 1) {
     /* rows: read as the columns of A^T (contiguous lines) */
@@ -223,8 +229,8 @@ static int sort(lua_State *L, const char *fname, int want) {
     sortlines(T, S, P, 1, 2, down, w);
     lua_pop(L, 1);                           /* T */
   } else sortlines(A, S, P, dim, dim, down, w);
-  lua_pop(L, 1);                             /* w: S, P or P on top */
-  return want;
+  lua_pop(L, 1);                             /* w: S, P; P; or S on top */
+  return want ? want : 1;
 }
 
 static int l_sort(lua_State *L) { return sort(L, la_fname(L), 2); }

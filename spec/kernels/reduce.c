@@ -138,7 +138,127 @@ static void extremes_diff(void) {
   CLOSE(yf[0], 0.7f - 0.1f, 0); CLOSE(yf[1], 100000001.0f - 0.7f, 0);
 }
 
+/* the first extreme (first NaN) by a plain loop */
+static size_t refarg(int wantmax, size_t n, const double *x) {
+  size_t i, at = 0;
+  for (i = 0; i < n; i++) {
+    if (x[i] != x[i]) return i;
+    if (wantmax ? x[i] > x[at] : x[i] < x[at]) at = i;
+  }
+  return at;
+}
+
+/* lak_argext / lak_sargext of contiguous lines at every vector width the
+** CPU has (lak_isa_cap): lengths 1..200 around every lane count, entries
+** from a few values (ties), with a NaN, Inf, -Inf, -0 and +0 placed at
+** each position in turn; the answer is the plain loop's */
+static void argext_widths(void) {
+  static const double vals[] = {1, -2, 3, 3, 0, -0.0, 2.5, -2};
+  double x[200];
+  float xf[200];
+  size_t n, i, pos;
+  int lev, wm, kind, top = lak_isa_cap(2);
+  for (lev = 0; lev <= (top < 0 ? 0 : top); lev++) {
+    lak_isa_cap(lev);
+    for (n = 1; n <= 200; n += n < 70 ? 1 : 13)
+      for (kind = 0; kind < 7; kind++)
+        for (pos = 0; pos < n; pos += 1 + n / 9) {
+          for (i = 0; i < n; i++) x[i] = vals[(i * 5 + n + (size_t)kind) % 8];
+          if (kind == 1) x[pos] = NAN;
+          if (kind == 2) { x[pos] = INFINITY; if (pos + 1 < n) x[n - 1] = NAN; }
+          if (kind == 3) x[pos] = -INFINITY;
+          if (kind == 4) { x[pos] = 3; if (pos + 3 < n) x[pos + 3] = NAN; x[n - 1] = NAN; }
+          if (kind == 5) x[pos] = 7;
+          if (kind == 6) for (i = 0; i < n; i++) x[i] *= i == pos ? 1e308 : 5e307;  /* sums overflow */
+          for (i = 0; i < n; i++) xf[i] = kind == 6 ? (float)(x[i] * 1e-270) : (float)x[i];
+          for (wm = 0; wm < 2; wm++) {
+            size_t want = refarg(wm, n, x);
+            if (kind == 6)
+              for (i = 0; i < n; i++) CHECK(xf[i] == xf[i], "float overflowed");
+            CHECK(lak_argext(wm, n, x, 1) == want, "argext(%d) n %zu kind %d pos %zu level %d",
+                  wm, n, kind, pos, lev);
+            CHECK(lak_sargext(wm, n, xf, 1) == want, "sargext(%d) n %zu kind %d pos %zu level %d",
+                  wm, n, kind, pos, lev);
+          }
+        }
+  }
+  lak_isa_cap(2);
+}
+
+/* lak_rowext / lak_srowext (the rows' extremes, a column at a time) at
+** every vector width: the index and value of each row's first extreme
+** (first NaN) as the plain loop finds them in the row */
+static void rowext_widths(void) {
+  static const double vals[] = {1, -2, 3, 3, 0, NAN, 2.5, -2, INFINITY, -1};
+  double a[45 * 5], row[5], val[45], idx[45], z[45];
+  float af[45 * 5], valf[45], idxf[45], zf[45];
+  size_t m, n, i, j;
+  int lev, wm, top = lak_isa_cap(2);
+  for (lev = 0; lev <= (top < 0 ? 0 : top); lev++) {
+    lak_isa_cap(lev);
+    for (m = 1; m <= 45; m++)
+      for (n = 1; n <= 5; n++) {
+        for (i = 0; i < m * n; i++) a[i] = vals[(i * 7 + m + n) % (i % 5 ? 10 : 5)];
+        for (i = 0; i < m * n; i++) af[i] = (float)a[i];
+        for (wm = 0; wm < 2; wm++) {
+          lak_rowext(wm, m, n, a, m, val, idx, z);
+          lak_srowext(wm, m, n, af, m, valf, idxf, zf);
+          for (i = 0; i < m; i++) {
+            size_t want;
+            for (j = 0; j < n; j++) row[j] = a[i + j * m];
+            want = refarg(wm, n, row);
+            CHECK(idx[i] == (double)want && idxf[i] == (float)want,
+                  "rowext(%d) m %zu n %zu row %zu level %d", wm, m, n, i, lev);
+            CHECK((val[i] == row[want] || (val[i] != val[i] && row[want] != row[want])) &&
+                  ((double)valf[i] == row[want] || (valf[i] != valf[i] && row[want] != row[want])),
+                  "rowext value(%d) m %zu n %zu row %zu level %d", wm, m, n, i, lev);
+          }
+        }
+      }
+  }
+  lak_isa_cap(2);
+}
+
+/* long lines (blocks of values first, then the winning block): lengths
+** around 2 and 3 blocks of 4096, a short last block, ties across blocks
+** (-0.0 before +0.0 too), a NaN or an Inf in one block, the extreme in the
+** tail; every width */
+static void argext_long(void) {
+  static const size_t lens[] = {8192, 8193, 8199, 8207, 8224, 12288, 12290, 12345};
+  static double x[12345];
+  static float xf[12345];
+  size_t t, i, pos, n;
+  int lev, wm, kind, top = lak_isa_cap(2);
+  for (lev = 0; lev <= (top < 0 ? 0 : top); lev++) {
+    lak_isa_cap(lev);
+    for (t = 0; t < sizeof lens / sizeof lens[0]; t++)
+      for (kind = 0; kind < 6; kind++)
+        for (pos = 5; pos < lens[t]; pos += 1999) {
+          n = lens[t];
+          for (i = 0; i < n; i++) x[i] = (double)((i * 37) % 101) - 50;
+          if (kind == 1) x[pos] = NAN;
+          if (kind == 2) { x[pos] = -INFINITY; x[n - 1] = INFINITY; }
+          if (kind == 3) x[n - 1 - pos % 7] = 60;                 /* in the tail */
+          if (kind == 4) { for (i = 0; i < n; i++) x[i] = 0; x[pos] = -0.0; x[n - 2] = 1e-300; }
+          if (kind == 5) { x[pos] = 99; x[n - 1 - pos % 3] = 99; x[pos / 2] = -99; x[n - 1] = -99; }
+          for (i = 0; i < n; i++) xf[i] = (float)x[i];
+          for (wm = 0; wm < 2; wm++) {
+            size_t want = refarg(wm, n, x);
+            CHECK(lak_argext(wm, n, x, 1) == want, "long argext(%d) n %zu kind %d pos %zu level %d",
+                  wm, n, kind, pos, lev);
+            if (kind != 4)                  /* 1e-300 is 0 as a float */
+              CHECK(lak_sargext(wm, n, xf, 1) == want, "long sargext(%d) n %zu kind %d pos %zu level %d",
+                    wm, n, kind, pos, lev);
+          }
+        }
+  }
+  lak_isa_cap(2);
+}
+
 int main(void) {
+  argext_widths();
+  argext_long();
+  rowext_widths();
   extremes_diff();
   known();
   norms_dots();

@@ -24,6 +24,11 @@
 /* Elementwise binary operations, see lak_ewise. */
 typedef enum { LAK_ADD, LAK_SUB, LAK_MUL, LAK_DIV, LAK_POW } lak_Op;
 
+/* caps the vector width of reduce.c's width-following loops (2: AVX-512,
+** 1: AVX2, 0: SSE2) at the CPU's, for tests; returns the level in force
+** (-1 where loops have one width) */
+int lak_isa_cap(int level);
+
 /* Random numbers: xoshiro256** seeded by splitmix64. Only integer and IEEE
 ** basic operations (no libm), so a seed gives the same numbers everywhere. */
 typedef struct lak_Rng { uint64_t s[4]; } lak_Rng;

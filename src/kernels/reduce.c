@@ -9,11 +9,15 @@
 ** Speed (NumPy's loops_minmax / pairwise sum as the model): contiguous
 ** loops work on GNU C vectors of 64 bytes (8 doubles or 16 floats; one
 ** AVX-512 register, two AVX2 or four SSE2 ones), compiled for AVX-512,
-** AVX2 and baseline SSE2 and chosen at load time (target_clones), with no
-** branch in the body: extremes by compare-and-select with a NaN mask
+** AVX2 and baseline SSE2 and chosen at load time (target_clones); the
+** compare-and-select loops (argmin/argmax, rows' extremes) on vectors of
+** the CPU's own width (64, 32 or 16 bytes, LAK_MULTI), with no branch in
+** the body: extremes by compare-and-select with a NaN mask
 ** (the first NaN wins, found after the block that has one), sums with
 ** independent vector accumulators. Rows of a column-major matrix (dim 2)
 ** are reduced a column at a time, vectorized down the rows.
+** Products of contiguous lines: 32 running products (lane i mod 32),
+** multiplied pairwise at the end; the order is fixed, not by threads.
 **
 ** Sums (sum, mean, the squares of var and the norms): fixed blocks of 128
 ** contiguous entries, each summed in 32 lanes (4 vectors of 8) that are
@@ -46,7 +50,29 @@
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && \
     defined(__GLIBC__) && __GNUC__ >= 9
 #define LAK_CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
+/* Loops whose vector width follows the CPU (GCC leaves a 64-byte compare
+** and select scalar in an AVX2 or SSE2 clone): written once for W bytes,
+** compiled for 64 (AVX-512), 32 (AVX2) and 16 (SSE2), one chosen per call */
+#define LAK_MULTI 1
+#define LAK_T512 __attribute__((target("arch=x86-64-v4")))
+#define LAK_T256 __attribute__((target("avx2")))
+/* 2: AVX-512 (x86-64-v4), 1: AVX2, 0: neither; set at load time */
+static int lak_isa_cpu, lak_isa_now;
+__attribute__((constructor)) static void lak_isa_init(void) {
+  __builtin_cpu_init();
+  lak_isa_cpu = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("avx512cd") ? 2 : __builtin_cpu_supports("avx2") ? 1 : 0;
+  lak_isa_now = lak_isa_cpu;
+}
+static int lak_isa(void) { return lak_isa_now; }
+int lak_isa_cap(int level) {
+  lak_isa_now = level < lak_isa_cpu ? (level < 0 ? 0 : level) : lak_isa_cpu;
+  return lak_isa_now;
+}
 #else
+#define LAK_MULTI 0
+int lak_isa_cap(int level) { (void)level; return -1; }
 #define LAK_CLONES
 #endif
 

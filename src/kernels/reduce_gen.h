@@ -99,44 +99,169 @@ LAK_PAIRSUM(psumsq, (v * c) * (v * c), (t * c) * (t * c))
 LAK_PAIRSUM(psumabs, LAK_VABS(v), fabs(t))
 LAK_PAIRSUM(psumdev, (v - c) * (v - c), (t - c) * (t - c))
 
-/* The 0-based index of the first NaN of n > 0 contiguous entries, else of
-** the first extreme (OP: > for the largest, < for the smallest): blocks of
-** LAK_ABLOCK by compare-and-select, then a scan of the winning block. */
-#define LAK_ABLOCK 2048
-#define LAK_ARGEXT(name, OP) \
-  LAK_CLONES static size_t LAK(name)(size_t n, const LAK_REAL *x) { \
-    size_t b, bb = 0, i, k; \
+/* the product of n contiguous entries in double: 32 running products (4
+** vectors of 8 lanes; entry i goes to lane i mod 32), multiplied pairwise
+** at the end, then the tail in order */
+LAK_CLONES static double LAK(pprod)(size_t n, const LAK_REAL *x) {
+  lak_vd a0 = {1, 1, 1, 1, 1, 1, 1, 1}, a1 = a0, a2 = a0, a3 = a0;
+  double r;
+  size_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    a0 *= LAK(ld8)(x + i); a1 *= LAK(ld8)(x + i + 8);
+    a2 *= LAK(ld8)(x + i + 16); a3 *= LAK(ld8)(x + i + 24);
+  }
+  a0 = (a0 * a1) * (a2 * a3);
+  r = (((a0[0] * a0[1]) * (a0[2] * a0[3])) * ((a0[4] * a0[5]) * (a0[6] * a0[7])));
+  for (; i < n; i++) r *= (double)x[i];
+  return r;
+}
+
+/* The 0-based index of the first NaN of n >= W / sizeof(LAK_REAL)
+** contiguous entries, else of the first extreme (OP: > for the largest, <
+** for the smallest), in one pass over vectors of W bytes (L lanes): four
+** running extremes m0..m3 (of entries i + kL + lane) and the i of the
+** step where each lane last won (j0..j3; a strict OP keeps a lane's first
+** index of its extreme), the tail as one vector ending at n (entries seen
+** twice keep their index), then lanes merged by (value, then smaller
+** index). z0, the lanes' sums (4 vectors a step added first), turns NaN at a NaN (or Inf at an Inf or an
+** overflow): the block is then scanned for its first NaN. Blocks of LAK_ABLOCK keep the indices in 32-bit lanes
+** for floats; a later block wins only when strictly better. */
+#define LAK_ABLOCK ((size_t)1 << 28)
+/* lanes of a (vector type V, mask type M) where q is set, else of b */
+#define LAK_VS(V, M, q, a, b) ((V)(((q) & (M)(a)) | (~(q) & (M)(b))))
+#define LAK_ARGEXT(name, OP, ATTR, W) \
+  ATTR static size_t LAK(name##1)(size_t n, const LAK_REAL *x) { \
+    typedef LAK_REAL V __attribute__((vector_size(W))); \
+    typedef LAK_PICK(int64_t, int32_t) M __attribute__((vector_size(W))); \
+    enum { L = W / sizeof(LAK_REAL) }; \
+    size_t b, at = 0, i, k; \
     LAK_REAL best = x[0]; \
     for (b = 0; b < n; b += LAK_ABLOCK) { \
-      size_t len = n - b < LAK_ABLOCK ? n - b : LAK_ABLOCK; \
+      size_t len = n - b < LAK_ABLOCK ? n - b : LAK_ABLOCK, r; \
       const LAK_REAL *p = x + b; \
-      LAK(V) m0 = LAK(vset)(p[0]), m1 = m0, m2 = m0, m3 = m0, v; \
-      LAK(V) z0 = {0}, z1 = {0}, z2 = {0}, z3 = {0};  /* NaN after a NaN or an Inf */ \
+      V v, m0, m1, m2, m3, z0, z1, z2; \
+      M c, j0 = {0}, j1 = {0}, j2 = {0}, j3 = {0}, io, q; \
       LAK_REAL e; \
-      int nan; \
-      for (i = 0; i + 4 * VL <= len; i += 4 * VL) { \
-        v = LAK(vload)(p + i); m0 = VSEL(v OP m0, v, m0); z0 += v - v; \
-        v = LAK(vload)(p + i + VL); m1 = VSEL(v OP m1, v, m1); z1 += v - v; \
-        v = LAK(vload)(p + i + 2 * VL); m2 = VSEL(v OP m2, v, m2); z2 += v - v; \
-        v = LAK(vload)(p + i + 3 * VL); m3 = VSEL(v OP m3, v, m3); z3 += v - v; \
+      LAK_PICK(int64_t, int32_t) t, ja[L]; \
+      LAK_REAL ma[L]; \
+      if (len < L) {                 /* a last block shorter than a vector */ \
+        for (i = 0; i < len; i++) { \
+          if (p[i] != p[i]) return b + i; \
+          if (p[i] OP best) { best = p[i]; at = b + i; } \
+        } \
+        break; \
       } \
-      for (; i + VL <= len; i += VL) { \
-        v = LAK(vload)(p + i); m0 = VSEL(v OP m0, v, m0); z0 += v - v; \
+      for (k = 0; k < L; k++) ja[k] = (LAK_PICK(int64_t, int32_t))k; \
+      memcpy(&io, ja, sizeof io); \
+      memcpy(&m0, p, sizeof v); z0 = m0; i = L; \
+      if (len >= 4 * L) { \
+        memcpy(&m1, p + L, sizeof v); memcpy(&m2, p + 2 * L, sizeof v); \
+        memcpy(&m3, p + 3 * L, sizeof v); \
+        z0 += (m1 + m2) + m3; \
+        for (c = j0, i = 4 * L; i + 4 * L <= len; i += 4 * L) { \
+          c += 4 * L; \
+          memcpy(&v, p + i, sizeof v); q = v OP m0; m0 = LAK_VS(V, M, q, v, m0); j0 = (q & c) | (~q & j0); z1 = v; \
+          memcpy(&v, p + i + L, sizeof v); q = v OP m1; m1 = LAK_VS(V, M, q, v, m1); j1 = (q & c) | (~q & j1); z1 += v; \
+          memcpy(&v, p + i + 2 * L, sizeof v); q = v OP m2; m2 = LAK_VS(V, M, q, v, m2); j2 = (q & c) | (~q & j2); z2 = v; \
+          memcpy(&v, p + i + 3 * L, sizeof v); q = v OP m3; m3 = LAK_VS(V, M, q, v, m3); j3 = (q & c) | (~q & j3); z2 += v; \
+          z0 += z1 + z2; \
+        } \
+        j0 += io; j1 += io + L; j2 += io + 2 * L; j3 += io + 3 * L; \
+        q = (m1 OP m0) | ((m1 == m0) & (j1 < j0)); m0 = LAK_VS(V, M, q, m1, m0); j0 = (q & j1) | (~q & j0); \
+        q = (m3 OP m2) | ((m3 == m2) & (j3 < j2)); m2 = LAK_VS(V, M, q, m3, m2); j2 = (q & j3) | (~q & j2); \
+        q = (m2 OP m0) | ((m2 == m0) & (j2 < j0)); m0 = LAK_VS(V, M, q, m2, m0); j0 = (q & j2) | (~q & j0); \
+      } else \
+        j0 = io; \
+      for (r = len - L; ; i += L) {  /* r: the last vector's start */ \
+        if (i > r) i = r; \
+        c = io + (LAK_PICK(int64_t, int32_t))i; \
+        memcpy(&v, p + i, sizeof v); q = v OP m0; m0 = LAK_VS(V, M, q, v, m0); j0 = (q & c) | (~q & j0); z0 += v; \
+        if (i == r) break; \
       } \
-      m0 = VSEL(m1 OP m0, m1, m0); m2 = VSEL(m3 OP m2, m3, m2); m0 = VSEL(m2 OP m0, m2, m0); \
-      z0 = (z0 + z1) + (z2 + z3); \
-      for (nan = p[0] != p[0], k = 0; k < VL; k++) nan |= z0[k] != z0[k]; \
-      for (e = m0[0], k = 1; k < VL; k++) if (m0[k] OP e) e = m0[k]; \
-      for (; i < len; i++) { nan |= p[i] != p[i]; if (p[i] OP e) e = p[i]; } \
-      if (nan) \
+      memcpy(ma, &z0, sizeof ma);   /* lanes through arrays: the vectors stay in registers */ \
+      for (k = 0; k < L; k++) if (!(ma[k] - ma[k] == 0)) break; \
+      if (k < L) \
         for (i = 0; i < len; i++) if (p[i] != p[i]) return b + i; \
+      memcpy(ma, &m0, sizeof ma); memcpy(ja, &j0, sizeof ja); \
+      for (e = ma[0], t = ja[0], k = 1; k < L; k++) \
+        if (ma[k] OP e || (ma[k] == e && ja[k] < t)) { e = ma[k]; t = ja[k]; } \
+      if (b == 0 || e OP best) { best = e; at = b + (size_t)t; } \
+    } \
+    return at; \
+  } \
+  /* long lines: the extreme of each block of LAK_LBLOCK by values alone \
+  ** (no index to carry), a later block winning only when strictly \
+  ** better, then the one-pass search above in the winning block (or in \
+  ** the first block that has a NaN) */ \
+  ATTR static size_t LAK(name)(size_t n, const LAK_REAL *x) { \
+    typedef LAK_REAL V __attribute__((vector_size(W))); \
+    typedef LAK_PICK(int64_t, int32_t) M __attribute__((vector_size(W))); \
+    enum { L = W / sizeof(LAK_REAL) }; \
+    size_t b, bb = 0, i, k, tail = n; \
+    LAK_REAL best = x[0], e, ma[L]; \
+    if (n <= 8 * LAK_LBLOCK) return LAK(name##1)(n, x); \
+    for (b = 0; b < n; b += LAK_LBLOCK) { \
+      size_t len = n - b < LAK_LBLOCK ? n - b : LAK_LBLOCK, r; \
+      const LAK_REAL *p = x + b; \
+      V v, m0, m1, m2, m3, z0, z1, z2, z3; \
+      M q; \
+      if (len < 4 * L) {               /* a short last block: the entries */ \
+        for (i = 0; i < len; i++) { \
+          if (p[i] != p[i]) return b + i; \
+          if (p[i] OP best) { best = p[i]; tail = b + i; } \
+        } \
+        break; \
+      } \
+      memcpy(&m0, p, sizeof v); m1 = m0; m2 = m0; m3 = m0; z0 = m0 - m0; z1 = z0; z2 = z0; z3 = z0; \
+      for (i = 0; i + 4 * L <= len; i += 4 * L) { \
+        memcpy(&v, p + i, sizeof v); q = v OP m0; m0 = LAK_VS(V, M, q, v, m0); z0 += v - v; \
+        memcpy(&v, p + i + L, sizeof v); q = v OP m1; m1 = LAK_VS(V, M, q, v, m1); z1 += v - v; \
+        memcpy(&v, p + i + 2 * L, sizeof v); q = v OP m2; m2 = LAK_VS(V, M, q, v, m2); z2 += v - v; \
+        memcpy(&v, p + i + 3 * L, sizeof v); q = v OP m3; m3 = LAK_VS(V, M, q, v, m3); z3 += v - v; \
+      } \
+      for (r = len - L; i < len; i += L) { \
+        if (i > r) i = r; \
+        memcpy(&v, p + i, sizeof v); q = v OP m0; m0 = LAK_VS(V, M, q, v, m0); z0 += v - v; \
+      } \
+      z0 = (z0 + z1) + (z2 + z3); \
+      q = m1 OP m0; m0 = LAK_VS(V, M, q, m1, m0); q = m3 OP m2; m2 = LAK_VS(V, M, q, m3, m2); \
+      q = m2 OP m0; m0 = LAK_VS(V, M, q, m2, m0); \
+      memcpy(ma, &z0, sizeof ma); \
+      for (k = 0; k < L; k++) if (!(ma[k] - ma[k] == 0)) break; \
+      if (k < L) {                     /* a NaN or an Inf */ \
+        i = LAK(name##1)(len, p); \
+        if (p[i] != p[i]) return b + i; \
+      } \
+      memcpy(ma, &m0, sizeof ma); \
+      for (e = ma[0], k = 1; k < L; k++) if (ma[k] OP e) e = ma[k]; \
       if (b == 0 || e OP best) { best = e; bb = b; } \
     } \
-    for (i = bb; x[i] != best; i++) {} \
-    return i; \
+    if (tail < n && x[tail] == best) return tail; \
+    return bb + LAK(name##1)(n - bb < LAK_LBLOCK ? n - bb : LAK_LBLOCK, x + bb); \
   }
-LAK_ARGEXT(argmaxv, >)
-LAK_ARGEXT(argminv, <)
+#define LAK_LBLOCK 512
+#if LAK_MULTI
+LAK_ARGEXT(argmaxv512, >, LAK_T512, 64)
+LAK_ARGEXT(argminv512, <, LAK_T512, 64)
+LAK_ARGEXT(argmaxv256, >, LAK_T256, 32)
+LAK_ARGEXT(argminv256, <, LAK_T256, 32)
+LAK_ARGEXT(argmaxv128, >, , 16)
+LAK_ARGEXT(argminv128, <, , 16)
+/* the widest vectors the CPU has */
+static size_t LAK(argextv)(int wantmax, size_t n, const LAK_REAL *x) {
+  switch (lak_isa()) {
+    case 2: return wantmax ? LAK(argmaxv512)(n, x) : LAK(argminv512)(n, x);
+    case 1: return wantmax ? LAK(argmaxv256)(n, x) : LAK(argminv256)(n, x);
+  }
+  return wantmax ? LAK(argmaxv128)(n, x) : LAK(argminv128)(n, x);
+}
+#else
+LAK_ARGEXT(argmaxv, >, , 64)
+LAK_ARGEXT(argminv, <, , 64)
+static size_t LAK(argextv)(int wantmax, size_t n, const LAK_REAL *x) {
+  return wantmax ? LAK(argmaxv)(n, x) : LAK(argminv)(n, x);
+}
+#endif
 #endif
 
 static double LAK(lsum)(size_t n, const LAK_REAL *x, ptrdiff_t s) {
@@ -169,7 +294,7 @@ static double LAK(lsumdev)(size_t n, const LAK_REAL *x, ptrdiff_t s, double c) {
 size_t LAK(argext)(int wantmax, size_t n, const LAK_REAL *x, ptrdiff_t s) {
   size_t i, at = 0;
 #if LAK_VEC
-  if (s == 1 && n > 0) return wantmax ? LAK(argmaxv)(n, x) : LAK(argminv)(n, x);
+  if (s == 1 && n > 0) return LAK(argextv)(wantmax, n, x);
 #endif
   for (i = 0; i < n; i++) {
     LAK_REAL v = x[(ptrdiff_t)i * s];
@@ -201,7 +326,12 @@ double LAK(reduce)(lak_Red r, size_t n, const LAK_REAL *x, ptrdiff_t s, double d
   switch (r) {
     case LAK_SUM: return LAK(lsum)(n, x, s);
     case LAK_MEAN: return LAK(lsum)(n, x, s) / (double)n;
-    case LAK_PROD: for (i = 0; i < n; i++) p *= LX(i); return p;
+    case LAK_PROD:
+#if LAK_VEC
+      if (s == 1) return LAK(pprod)(n, x);
+#endif
+      for (i = 0; i < n; i++) p *= LX(i);
+      return p;
     case LAK_MIN: return LAK(zfix)(0, LX(LAK(argext)(0, n, x, s)), n, x, s);
     case LAK_MAX: return LAK(zfix)(1, LX(LAK(argext)(1, n, x, s)), n, x, s);
     case LAK_VAR: return LAK(variance)(n, x, s, ddof);
@@ -379,12 +509,13 @@ void LAK(rowsum)(lak_Rows op, size_t m, size_t n, const LAK_REAL *a, size_t lda,
 /* rows' extremes: one column p (number j) into val and idx, NaN ignored
 ** (it never wins a comparison); z[i] turns NaN at a NaN or an Inf, and
 ** lak_rowext takes such rows again as lines. GCC vectorizes the select
-** on one comparison (a combination of masks it leaves scalar). */
-#define LAK_ROWEXT(name, OP) \
-  LAK_CLONES static void LAK(name)(size_t m, const LAK_REAL *p, size_t j, LAK_REAL *val, \
-                                   LAK_REAL *idx, LAK_REAL *z) { \
+** on one comparison (a combination of masks it leaves scalar); vectors of
+** W bytes, the CPU's width (see the top of reduce.c). */
+#define LAK_ROWEXT(name, OP, ATTR, W) \
+  ATTR static void LAK(name)(size_t m, const LAK_REAL *p, size_t j, LAK_REAL *val, \
+                             LAK_REAL *idx, LAK_REAL *z) { \
     size_t i = 0; \
-    LAK_ROWEXTV(OP) \
+    LAK_ROWEXTV(OP, W) \
     for (; i < m; i++) { \
       LAK_REAL xi = p[i]; \
       z[i] += xi - xi; \
@@ -392,39 +523,67 @@ void LAK(rowsum)(lak_Rows op, size_t m, size_t n, const LAK_REAL *a, size_t lda,
     } \
   }
 #if LAK_VEC
-#define LAK_ROWEXTV(OP) \
-    LAK(V) v, e, u, w; \
+#define LAK_ROWEXTV(OP, W) \
+    typedef LAK_REAL V __attribute__((vector_size(W))); \
+    typedef LAK_PICK(int64_t, int32_t) M __attribute__((vector_size(W))); \
+    enum { L = W / sizeof(LAK_REAL) }; \
+    V v, e, u, w; \
+    M k; \
     if (idx) { \
-      LAK(V) jv = LAK(vset)((LAK_REAL)j); \
-      for (; i + VL <= m; i += VL) { \
-        LAK(M) k; \
-        v = LAK(vload)(p + i); e = LAK(vload)(val + i); u = LAK(vload)(idx + i); \
+      V jv; \
+      for (i = 0; i < L; i++) jv[i] = (LAK_REAL)j; \
+      for (i = 0; i + L <= m; i += L) { \
+        memcpy(&v, p + i, sizeof v); memcpy(&e, val + i, sizeof v); memcpy(&u, idx + i, sizeof v); \
         k = v OP e; \
-        LAK(vstore)(val + i, VSEL(k, v, e)); \
-        LAK(vstore)(idx + i, VSEL(k, jv, u)); \
-        w = LAK(vload)(z + i); LAK(vstore)(z + i, w + (v - v)); \
+        e = LAK_VS(V, M, k, v, e); memcpy(val + i, &e, sizeof v); \
+        u = LAK_VS(V, M, k, jv, u); memcpy(idx + i, &u, sizeof v); \
+        memcpy(&w, z + i, sizeof v); w += v - v; memcpy(z + i, &w, sizeof v); \
       } \
     } else \
-      for (; i + VL <= m; i += VL) { \
-        v = LAK(vload)(p + i); e = LAK(vload)(val + i); \
-        LAK(vstore)(val + i, VSEL(v OP e, v, e)); \
-        w = LAK(vload)(z + i); LAK(vstore)(z + i, w + (v - v)); \
+      for (; i + L <= m; i += L) { \
+        memcpy(&v, p + i, sizeof v); memcpy(&e, val + i, sizeof v); \
+        k = v OP e; \
+        e = LAK_VS(V, M, k, v, e); memcpy(val + i, &e, sizeof v); \
+        memcpy(&w, z + i, sizeof v); w += v - v; memcpy(z + i, &w, sizeof v); \
       }
 #else
-#define LAK_ROWEXTV(OP)
+#define LAK_ROWEXTV(OP, W)
 #endif
-LAK_ROWEXT(rowmaxc, >)
-LAK_ROWEXT(rowminc, <)
+#if LAK_MULTI
+LAK_ROWEXT(rowmaxc512, >, LAK_T512, 64)
+LAK_ROWEXT(rowminc512, <, LAK_T512, 64)
+LAK_ROWEXT(rowmaxc256, >, LAK_T256, 32)
+LAK_ROWEXT(rowminc256, <, LAK_T256, 32)
+LAK_ROWEXT(rowmaxc128, >, , 16)
+LAK_ROWEXT(rowminc128, <, , 16)
+/* one column into the rows' extremes, at the widest vectors the CPU has */
+static void LAK(rowextc)(int wantmax, size_t m, const LAK_REAL *p, size_t j, LAK_REAL *val,
+                         LAK_REAL *idx, LAK_REAL *z) {
+  switch (lak_isa()) {
+    case 2:
+      if (wantmax) LAK(rowmaxc512)(m, p, j, val, idx, z); else LAK(rowminc512)(m, p, j, val, idx, z);
+      return;
+    case 1:
+      if (wantmax) LAK(rowmaxc256)(m, p, j, val, idx, z); else LAK(rowminc256)(m, p, j, val, idx, z);
+      return;
+  }
+  if (wantmax) LAK(rowmaxc128)(m, p, j, val, idx, z); else LAK(rowminc128)(m, p, j, val, idx, z);
+}
+#else
+LAK_ROWEXT(rowmaxc, >, , 64)
+LAK_ROWEXT(rowminc, <, , 64)
+static void LAK(rowextc)(int wantmax, size_t m, const LAK_REAL *p, size_t j, LAK_REAL *val,
+                         LAK_REAL *idx, LAK_REAL *z) {
+  if (wantmax) LAK(rowmaxc)(m, p, j, val, idx, z); else LAK(rowminc)(m, p, j, val, idx, z);
+}
+#endif
 #undef LAK_ROWEXTV
 
 void LAK(rowext)(int wantmax, size_t m, size_t n, const LAK_REAL *a, size_t lda, LAK_REAL *val,
                  LAK_REAL *idx, LAK_REAL *z) {
   size_t i, j, at;
   for (i = 0; i < m; i++) { val[i] = a[i]; z[i] = a[i] - a[i]; if (idx) idx[i] = 0; }
-  for (j = 1; j < n; j++) {
-    if (wantmax) LAK(rowmaxc)(m, a + j * lda, j, val, idx, z);
-    else LAK(rowminc)(m, a + j * lda, j, val, idx, z);
-  }
+  for (j = 1; j < n; j++) LAK(rowextc)(wantmax, m, a + j * lda, j, val, idx, z);
   for (i = 0; i < m; i++) {
     if (z[i] != z[i]) {                 /* a NaN or an Inf: the line's rule */
       at = LAK(argext)(wantmax, n, a + i, (ptrdiff_t)lda);

@@ -22,13 +22,19 @@ typedef lak_SortItem Item;
 #define RUN 16          /* insertion-sorted runs of the merge sort */
 #define RADIX_MIN 256   /* from this length on, the radix sort */
 
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 8
+#define UNROLL8 _Pragma("GCC unroll 8")
+#else
+#define UNROLL8
+#endif
+
 #define KEY_I(e) ((e).k)            /* a double's item: the key beside the position */
 #define KEY_P(e) (e)                /* a float's word: key and position together */
 
-/* The sorts of n elements E by KEY(E), the key's bytes lo..7 (its low
+/* The sorts of n elements E by KEY(E), the key's bytes lo..top-1 (its low
 ** bytes below lo are the position): each returns where the result is, a or
 ** the scratch b. */
-#define SORTS(sfx, E, KEY, lo) \
+#define SORTS(sfx, E, KEY, lo, top) \
   static void insertion_##sfx(E *a, size_t n) { \
     size_t i, j; \
     for (i = 1; i < n; i++) { \
@@ -61,12 +67,12 @@ typedef lak_SortItem Item;
     uint32_t cnt[8][256]; \
     size_t i; \
     int d; \
-    memset(cnt, 0, sizeof cnt); \
+    memset(cnt[lo], 0, sizeof cnt[0] * (top - lo)); \
     for (i = 0; i < n; i++) { \
       uint64_t k = KEY(a[i]); \
-      for (d = lo; d < 8; d++) cnt[d][(k >> (8 * d)) & 255]++; \
+      UNROLL8 for (d = lo; d < top; d++) cnt[d][(k >> (8 * d)) & 255]++; \
     } \
-    for (d = lo; d < 8; d++) { \
+    for (d = lo; d < top; d++) { \
       uint32_t *c = cnt[d], sum = 0, t; \
       E *t2; \
       int v; \
@@ -86,8 +92,10 @@ typedef lak_SortItem Item;
     return radix_##sfx(a, b, n); \
   }
 
-SORTS(i, Item, KEY_I, 0)
-SORTS(p, uint64_t, KEY_P, 4)
+SORTS(i, Item, KEY_I, 0, 8)
+SORTS(p, uint64_t, KEY_P, 4, 8)
+SORTS(v, uint64_t, KEY_P, 0, 8)     /* keys alone (values only) */
+SORTS(w, uint32_t, KEY_P, 0, 4)
 
 #define MAKE_I(a, i, key) ((a)[i].k = (key), (a)[i].i = (uint32_t)(i))
 #define POS_I(e) ((e).i)
@@ -99,13 +107,64 @@ SORTS(p, uint64_t, KEY_P, 4)
 ** caller. Then the sort of one line for element type T (bits U) through
 ** elements E. */
 #define ORDERKEY(u, s) ((u) & (s) ? ~(u) : (u) | (s))
-#define SORTLINE(name, T, U, E, sfx, MAKE, POS) \
+#define UNKEY(k, s) ((k) & (s) ? (k) & ~(s) : ~(k))
+
+/* Values only (ix NULL): the keys alone sorted (as wide as T: half the
+** traffic of key and position) and turned back into values; the entries
+** with the keys of 0.0 and NaN, which stand for several bit patterns (-0.0
+** and +0.0; NaN payloads), are then rewritten in their input order: the
+** result is the stable sort's, bit for bit. */
+#define SORTVALS(name, T, U, I, sfx) \
+  static void name(int n, const T *x, ptrdiff_t incx, int desc, T *s, ptrdiff_t incs, \
+                   U *a) { \
+    const U S = (U)1 << (8 * sizeof(U) - 1), flip = desc ? (U)~(U)0 : 0; \
+    const U knan = (U)~flip, kzero = (U)(S ^ flip), am = (U)(S - 1); \
+    U *r, odd = 0; \
+    int i; \
+    for (i = 0; i < n; i++) {      /* no branch: the keys as integer arithmetic */ \
+      U u, k; \
+      memcpy(&u, x + (ptrdiff_t)i * incx, sizeof u); \
+      k = u ^ ((U)((I)u >> (8 * sizeof(U) - 1)) | S); \
+      k = (u & am) == 0 ? kzero : (u & am) > LAK_INFBITS(U) ? knan : k ^ flip; \
+      odd |= (U)((u & am) == 0 || (u & am) > LAK_INFBITS(U)); \
+      a[i] = k; \
+    } \
+    r = sort_##sfx(a, a + n, (size_t)n); \
+    for (i = 0; i < n; i++) { \
+      U k = r[i] ^ flip, u = k ^ ((U)~(U)((I)k >> (8 * sizeof(U) - 1)) | S); \
+      memcpy(s + (ptrdiff_t)i * incs, &u, sizeof u); \
+    } \
+    if (odd) {                       /* zeros, then NaNs, in input order */ \
+      int j = 0, t; \
+      for (t = 0; t < 2; t++) { \
+        U want = t ? knan : kzero; \
+        for (i = 0, j = 0; i < n; i++) { \
+          T v = x[(ptrdiff_t)i * incx]; \
+          if (t ? v != v : v == 0) { \
+            while (r[j] != want) j++; \
+            s[(ptrdiff_t)j++ * incs] = v; \
+          } \
+        } \
+      } \
+    } \
+  }
+/* the bits of +Inf */
+#define LAK_INFBITS(U) (sizeof(U) == 8 ? (U)0x7ff0000000000000u : (U)0x7f800000u)
+SORTVALS(sortvals, double, uint64_t, int64_t, v)
+SORTVALS(ssortvals, float, uint32_t, int32_t, w)
+
+/* The key of a value with bits u (sign bit s): the bits with the sign
+** folded in, so keys order as values; NaN and desc are handled by the
+** caller. Then the sort of one line for element type T (bits U) through
+** elements E. */
+#define SORTLINE(name, T, U, E, sfx, MAKE, POS, VALS) \
   void name(int n, const T *x, ptrdiff_t incx, int desc, T *s, ptrdiff_t incs, \
             double *ix, ptrdiff_t inci, lak_SortItem *work) { \
     const U S = (U)1 << (8 * sizeof(U) - 1), flip = desc ? (U)~(U)0 : 0; \
     E *a = (E *)(void *)work, *r; \
     int i; \
     if (n <= 0) return; \
+    if (!ix) { if (s) VALS(n, x, incx, desc, s, incs, (U *)(void *)work); return; } \
     for (i = 0; i < n; i++) { \
       T v = x[(ptrdiff_t)i * incx] + (T)0;        /* -0.0 + 0.0 is 0.0 */ \
       U u; \
@@ -117,5 +176,5 @@ SORTS(p, uint64_t, KEY_P, 4)
     if (ix) for (i = 0; i < n; i++) ix[(ptrdiff_t)i * inci] = (double)POS(r[i]) + 1; \
   }
 
-SORTLINE(lak_sort, double, uint64_t, Item, i, MAKE_I, POS_I)
-SORTLINE(lak_ssort, float, uint32_t, uint64_t, p, MAKE_P, POS_P)
+SORTLINE(lak_sort, double, uint64_t, Item, i, MAKE_I, POS_I, sortvals)
+SORTLINE(lak_ssort, float, uint32_t, uint64_t, p, MAKE_P, POS_P, ssortvals)
