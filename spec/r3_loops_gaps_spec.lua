@@ -277,4 +277,28 @@ describe("round(A, decimals) (the vector loop)", function()
     assert.are.same({2.68, -0.12, 1234.5, 0.5, 1.5}, {R(1), R(2), R(3), R(4), R(5)})
     assert.are.equal(1200.0, la.round(la.vector{1234.5678}, -2)(1))
   end)
+
+  it("diff of order 1 is the entry after minus the entry, on views, along both dims, both types", function()
+    -- one subtraction an entry, as NumPy's np.diff(a, 1, axis): exact
+    for _, sz in ipairs{{1, 1}, {2, 3}, {7, 5}, {17, 9}, {33, 2}} do
+      local m, n = sz[1], sz[2]
+      local P = la.randn(m + 3, n + 2, m * n)
+      P:set(1, 1, NAN)
+      local A = P:sub(2, m + 1, 2, n + 1)                -- a view: ld > rows
+      for _, T in ipairs{A, A:astype("float32")} do
+        for dim = 1, 2 do
+          local D = la.diff(T, 1, dim)
+          local r, c = dim == 1 and m - 1 or m, dim == 2 and n - 1 or n
+          assert.are.same({r, c, T.dtype}, {D:rows(), D:cols(), D.dtype})
+          for i = 1, r do
+            for j = 1, c do
+              local want = dim == 1 and T:get(i + 1, j) - T:get(i, j) or T:get(i, j + 1) - T:get(i, j)
+              if T.dtype == "float32" then want = la.vector{want}:astype("float32")(1) end
+              assert.are.equal(want, D:get(i, j))
+            end
+          end
+        end
+      end
+    end
+  end)
 end)

@@ -31,6 +31,18 @@ static double reduce(int r, la_Line l, double ddof) {
   return la_lreduce(r, l, ddof);
 }
 
+/* byrows' extremes of a float32 A: the kernel's results in float32
+** scratch of their own (pushes 1) */
+static void rowext32(lua_State *L, int max, int arg, int ptp, const la_Mat *A, la_Mat *R) {
+  size_t m = (size_t)A->rows, n = (size_t)A->cols, i;
+  float *out = LA_SCRATCH(L, float, 4 * m), *t = out + m, *c = t + m, *z = c + m;
+  lak_srowext(max, m, n, A->fdata, A->ld, out, arg ? t : NULL, z);
+  if (ptp) lak_srowext(0, m, n, A->fdata, A->ld, c, NULL, z);
+  for (i = 0; i < m; i++)
+    la_put(R, (int)i, 0, arg ? (double)t[i] + 1 : (double)out[i] - (ptp ? (double)c[i] : 0.0));
+  lua_pop(L, 1);
+}
+
 /* R (m x 1) = the reduction r of each row of A (dim 2, n = A's columns >
 ** 0 unless r is a sum or product), a column of A at a time (lak_rowsum,
 ** lak_rowext) rather than a strided line per row */
@@ -40,18 +52,12 @@ static void byrows(lua_State *L, int r, const la_Mat *A, la_Mat *R, double ddof)
   int f = A->dtype == LA_F32, arg = r == R_ARGMIN || r == R_ARGMAX;
   if (arg || r == LAK_MIN || r == LAK_MAX || r == R_PTP) {
     int max = r == LAK_MAX || r == R_ARGMAX || r == R_PTP;
-    if (f) lak_srowext(max, m, n, A->fdata, A->ld, (float *)out, arg ? (float *)t : NULL,
-                         (float *)z);
-    else lak_rowext(max, m, n, A->data, A->ld, out, arg ? t : NULL, z);
-    if (r == R_PTP) {
-      if (f) lak_srowext(0, m, n, A->fdata, A->ld, (float *)c, NULL, (float *)z);
-      else lak_rowext(0, m, n, A->data, A->ld, c, NULL, z);
-    }
-    for (i = 0; i < m; i++) {
-      if (arg) x = (f ? (double)((float *)t)[i] : t[i]) + 1;
-      else if (f) x = (double)((float *)out)[i] - (r == R_PTP ? (double)((float *)c)[i] : 0.0);
-      else x = out[i] - (r == R_PTP ? c[i] : 0.0);
-      la_put(R, (int)i, 0, x);
+    if (f) rowext32(L, max, arg, r == R_PTP, A, R);
+    else {
+      lak_rowext(max, m, n, A->data, A->ld, out, arg ? t : NULL, z);
+      if (r == R_PTP) lak_rowext(0, m, n, A->data, A->ld, c, NULL, z);
+      for (i = 0; i < m; i++)
+        la_put(R, (int)i, 0, arg ? t[i] + 1 : out[i] - (r == R_PTP ? c[i] : 0.0));
     }
   } else {
     lak_Rows op = r == LAK_PROD ? LAK_RPROD : LAK_RSUM;
@@ -172,6 +178,17 @@ static int l_diff(lua_State *L) {
   order = n < len ? (int)n : len;
   R = la_newt(L, F, dim == 1 ? len - order : A->rows, dim == 1 ? A->cols : len - order, A->dtype);
   if (LA_EMPTY(R)) return 1;
+  if (order == 1) {                       /* A shifted by one minus A: the vector loops */
+    ptrdiff_t sh = dim == 1 ? 1 : A->ld;
+    if (A->dtype == LA_F32) {
+      lak_sArg a = {A->fdata + sh, 1, A->ld}, b = {A->fdata, 1, A->ld};
+      lak_sewise(LAK_SUB, R->rows, R->cols, a, b, R->fdata, R->ld);
+    } else {
+      lak_Arg a = {A->data + sh, 1, A->ld}, b = {A->data, 1, A->ld};
+      lak_ewise(LAK_SUB, R->rows, R->cols, a, b, R->data, R->ld);
+    }
+    return 1;
+  }
   {
     size_t esz = A->dtype == LA_F32 ? sizeof(float) : sizeof(double);
     void *w = la_alloc(L, (size_t)len, esz);

@@ -39,7 +39,7 @@ typedef LAK_PICK(int64_t, int32_t) LAK(M) __attribute__((vector_size(64)));
 static inline LAK(V) LAK(vload)(const LAK_REAL *p) { LAK(V) v; memcpy(&v, p, sizeof v); return v; }
 static inline void LAK(vstore)(LAK_REAL *p, LAK(V) v) { memcpy(p, &v, sizeof v); }
 static inline LAK(V) LAK(vset)(LAK_REAL x) {
-  LAK(V) v;
+  LAK(V) v = {0};
   size_t k;
   for (k = 0; k < VL; k++) v[k] = x;
   return v;
@@ -530,7 +530,7 @@ void LAK(rowsum)(lak_Rows op, size_t m, size_t n, const LAK_REAL *a, size_t lda,
     V v, e, u, w; \
     M k; \
     if (idx) { \
-      V jv; \
+      V jv = {0}; \
       for (i = 0; i < L; i++) jv[i] = (LAK_REAL)j; \
       for (i = 0; i + L <= m; i += L) { \
         memcpy(&v, p + i, sizeof v); memcpy(&e, val + i, sizeof v); memcpy(&u, idx + i, sizeof v); \

@@ -124,14 +124,14 @@ SORTS(w, uint32_t, KEY_P, 0, 4)
     for (i = 0; i < n; i++) {      /* no branch: the keys as integer arithmetic */ \
       U u, k; \
       memcpy(&u, x + (ptrdiff_t)i * incx, sizeof u); \
-      k = u ^ ((U)((I)u >> (8 * sizeof(U) - 1)) | S); \
+      k = u ^ (((U)0 - (u >> (8 * sizeof(U) - 1))) | S); \
       k = (u & am) == 0 ? kzero : (u & am) > LAK_INFBITS(U) ? knan : k ^ flip; \
       odd |= (U)((u & am) == 0 || (u & am) > LAK_INFBITS(U)); \
       a[i] = k; \
     } \
     r = sort_##sfx(a, a + n, (size_t)n); \
     for (i = 0; i < n; i++) { \
-      U k = r[i] ^ flip, u = k ^ ((U)~(U)((I)k >> (8 * sizeof(U) - 1)) | S); \
+      U k = r[i] ^ flip, u = k ^ ((U)~((U)0 - (k >> (8 * sizeof(U) - 1))) | S); \
       memcpy(s + (ptrdiff_t)i * incs, &u, sizeof u); \
     } \
     if (odd) {                       /* zeros, then NaNs, in input order */ \
