@@ -448,9 +448,13 @@ static void uncache(lua_State *L, la_Anchor *a, int i, int release) {
   if (release) blkfree(L, b);
 }
 
-/* b's owner was collected: b waits in cache, the oldest making room */
+static int under_limit(void);
+
+/* b's owner was collected: b waits in cache, the oldest making room; not
+** in a process under a memory limit, where memory held here could fail an
+** allocation of Lua's own, which cannot know to empty the cache */
 static void cachekeep(lua_State *L, la_Anchor *a, la_Blk *b) {
-  if (b->size > LA_CACHEMAX / 2) { blkfree(L, b); return; }
+  if (b->size > LA_CACHEMAX / 2 || under_limit()) { blkfree(L, b); return; }
   while (a->ncache == LA_CACHEN || a->cached + b->size > LA_CACHEMAX) uncache(L, a, 0, 1);
   a->cache[a->ncache++] = b;
   a->cached += b->size;

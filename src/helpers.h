@@ -182,7 +182,10 @@ void *la_allocud(lua_State *L, const char *fname, size_t sz, int nuv, const char
 ** la_initext (at luaopen) reads it and makes the state's anchor, which
 ** frees at lua_close the blocks of owners whose __gc Lua dropped (a
 ** finalizer's call can fail for memory). */
-#define LA_EXTMIN LA_BIGALLOC
+/* glibc's default mmap threshold: smaller blocks come from its heap, where
+** the small owners between them kept freed blocks from being trimmed (a
+** process under an address-space limit then failed where it had room) */
+#define LA_EXTMIN ((size_t)128 << 10)
 extern size_t la_extmin;
 void la_initext(lua_State *L);
 /* bytes outside the heap: of live owners, and cached for reuse */
