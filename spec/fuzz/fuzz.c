@@ -38,7 +38,12 @@
 ** a reader that drains it), a directory, /dev/null, /dev/zero, a symbolic
 ** link to a regular file, to /dev/zero, a dangling one and a loop of two
 ** (seed: corpus/nonregular-paths, annotated in spec/fuzz/README-float32).
-** 'X', 'Y' and 'Z' inputs decode as they did before the later letters
+** An input whose first byte is 'T' is decoded as 'N' plus one call kind,
+** training: attention and attention_backward with heads and batches (their
+** arguments registers or Lua lists of 0-2 registers), softmax_backward,
+** log_softmax_backward, clip_grad_norm (which scales its list in place)
+** and sort, each with its options (seed: corpus/training-calls).
+** 'X', 'Y', 'Z' and 'N' inputs decode as they did before the later letters
 ** existed, and any other input is decoded as before, so older corpus
 ** files reproduce what they found.
 **
@@ -137,7 +142,8 @@ static const char *keys[] = { "method", "causal", "mask", "bias", "weights", "sc
 
 /* ext: 0 the old dialect, 1 'X', 2 'Y' ('X' with element types), 3 'Z'
 ** ('Y' with attention options that are views of the other type), 4 'N'
-** ('Z' with paths that are not regular files) */
+** ('Z' with paths that are not regular files), 5 'T' ('N' with training
+** calls) */
 typedef struct In { const uint8_t *p; size_t n; int ext; } In;
 typedef struct Out { char *s; size_t len, cap; } Out;
 
@@ -305,7 +311,9 @@ static const Key optkeys[] = {
   {"order", 's'}, {"offset", 'n'}, {"title", 's'}, {"row_labels", 't'},
   {"col_labels", 't'}, {"cmap", 's'}, {"vmin", 'n'}, {"vmax", 'n'}, {"cell", 'n'},
   {"max_cells", 'n'}, {"sep", 's'}, {"header", 't'}, {"rows", 'r'}, {"assume", 's'},
-  {"lower", 'b'}, {"bq", 'm'}, {"bk", 'm'}, {"bv", 'm'}, {"bo", 'm'}, {"deterministic", 'b'}
+  {"lower", 'b'}, {"bq", 'm'}, {"bk", 'm'}, {"bv", 'm'}, {"bo", 'm'}, {"deterministic", 'b'},
+  {"heads", 'n'}, {"bias_grad", 'b'}, {"norm", 'n'}, {"error_if_nonfinite", 'b'},
+  {"indices", 'b'}, {"descending", 'b'}
 };
 
 static const Key *findkey(const char *name, size_t n) {
@@ -741,6 +749,37 @@ static void nonregular_(In *in, Out *o) {
   put(o, ")");
 }
 
+/* a training call ('T'): positional arguments are L (a register, or one
+** time in four a list of 0-2 registers: a batch), M (a register), I (an
+** integer), N (a number); then options for keys, if any */
+static const Fn trainfns[] = {
+  {"attention", "LLL", "causal mask bias scale lse weights heads bias_grad"},
+  {"attention_backward", "LLLLLL", "causal mask bias scale heads bias_grad"},
+  {"softmax_backward", "MMI", ""},
+  {"log_softmax_backward", "MMI", ""},
+  {"clip_grad_norm", "LN", "norm error_if_nonfinite"},
+  {"sort", "MI", "indices descending"},
+};
+static void train_(In *in, Out *o) {
+  const Fn *f = &trainfns[next(in) % N(trainfns)];
+  const char *a;
+  put(o, "R[%u] = C(\"%s\"", next(in) % NREG + 1, f->name);
+  for (a = f->args; *a; a++) {
+    put(o, ", ");
+    if (*a == 'M' || (*a == 'L' && next(in) % 4)) put(o, "R[%u]", next(in) % NREG + 1);
+    else if (*a == 'L') {
+      unsigned n = next(in) % 3;
+      put(o, "{");
+      while (n--) put(o, "R[%u],", next(in) % NREG + 1);
+      put(o, "}");
+    }
+    else if (*a == 'I') put(o, "%s", ints[next(in) % N(ints)]);
+    else put(o, "%s", numbers[next(in) % N(numbers)]);
+  }
+  if (*f->keys) { put(o, ", "); options(in, o, f->keys); }
+  put(o, ")");
+}
+
 /* a call of the extended dialect */
 static void extended(In *in, Out *o, unsigned k) {
   switch (k) {
@@ -764,6 +803,7 @@ static void extended(In *in, Out *o, unsigned k) {
   case 18: views_(in, o); break;
   case 19: attnview_(in, o); break;
   case 20: nonregular_(in, o); break;
+  case 21: train_(in, o); break;
   default: empties(in, o);
   }
 }
@@ -986,8 +1026,8 @@ static const char prelude[] =
 /* Decodes the input into Lua source (NUL-terminated in o). */
 static void decode(In *in, Out *o) {
   unsigned r, s;
-  if (in->n && (in->p[0] == 'X' || in->p[0] == 'Y' || in->p[0] == 'Z' || in->p[0] == 'N')) {
-    in->ext = in->p[0] == 'N' ? 4 : in->p[0] == 'Z' ? 3 : in->p[0] == 'Y' ? 2 : 1;
+  if (in->n && in->p[0] != 0 && strchr("XYZNT", in->p[0]) != NULL) {
+    in->ext = (int)(strchr("XYZNT", in->p[0]) - "XYZNT") + 1;
     in->p++; in->n--;
   }
   if (in->ext) {                                     /* a GC that runs often, or not */
@@ -1011,7 +1051,7 @@ static void decode(In *in, Out *o) {
     put(o, " end)\n");
   }
   for (s = 0; s < 40 && in->n; s++) {                /* calls */
-    unsigned k = next(in) % (in->ext == 4 ? 21 : in->ext == 3 ? 20 : in->ext == 2 ? 19 : in->ext ? 16 : 8), a, na;
+    unsigned k = next(in) % (in->ext >= 2 ? 17 + (unsigned)in->ext : in->ext ? 16 : 8), a, na;
     if (k >= 8) {
       put(o, "pcall(function() ");
       extended(in, o, k);
