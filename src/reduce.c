@@ -48,17 +48,17 @@ static void rowext32(lua_State *L, int max, int arg, int ptp, const la_Mat *A, l
 ** lak_rowext) rather than a strided line per row */
 static void byrows(lua_State *L, int r, const la_Mat *A, la_Mat *R, double ddof) {
   size_t m = (size_t)A->rows, n = (size_t)A->cols, i;
-  double *out = la_scratch(L, 4 * m), *t = out + m, *c = t + m, *z = c + m, x;
   int f = A->dtype == LA_F32, arg = r == R_ARGMIN || r == R_ARGMAX;
-  if (arg || r == LAK_MIN || r == LAK_MAX || r == R_PTP) {
-    int max = r == LAK_MAX || r == R_ARGMAX || r == R_PTP;
-    if (f) rowext32(L, max, arg, r == R_PTP, A, R);
-    else {
-      lak_rowext(max, m, n, A->data, A->ld, out, arg ? t : NULL, z);
-      if (r == R_PTP) lak_rowext(0, m, n, A->data, A->ld, c, NULL, z);
-      for (i = 0; i < m; i++)
-        la_put(R, (int)i, 0, arg ? t[i] + 1 : out[i] - (r == R_PTP ? c[i] : 0.0));
-    }
+  int ext = arg || r == LAK_MIN || r == LAK_MAX || r == R_PTP;
+  int max = r == LAK_MAX || r == R_ARGMAX || r == R_PTP;
+  double *out, *t, *c, *z, x;
+  if (ext && f) { rowext32(L, max, arg, r == R_PTP, A, R); return; }
+  out = la_scratch(L, 4 * m); t = out + m; c = t + m; z = c + m;
+  if (ext) {
+    lak_rowext(max, m, n, A->data, A->ld, out, arg ? t : NULL, z);
+    if (r == R_PTP) lak_rowext(0, m, n, A->data, A->ld, c, NULL, z);
+    for (i = 0; i < m; i++)
+      la_put(R, (int)i, 0, arg ? t[i] + 1 : out[i] - (r == R_PTP ? c[i] : 0.0));
   } else {
     lak_Rows op = r == LAK_PROD ? LAK_RPROD : LAK_RSUM;
     if (f) lak_srowsum(op, m, n, A->fdata, A->ld, NULL, out, t);
