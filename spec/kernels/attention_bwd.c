@@ -13,33 +13,9 @@
 #include "check.h"
 #include "kernels.h"
 #include "mat.h"
+#include "attnref.h"
 
 enum { NQ = 300, NK = 270, DK = 16, DV = 7, PAD = 3 };   /* DK whole panels of 8 */
-
-/* the weights P (ld nq) and lse by the definition; a row with no visible
-** key gets zeros and -inf */
-static void weights(const lak_Attn *a, double *P, double *lse) {
-  int i, j, l;
-  for (i = 0; i < a->nq; i++) {
-    double mx = -HUGE_VAL, sum = 0.0;
-    for (j = 0; j < a->nk; j++) {
-      int hidden = (a->causal && j > i + a->coff) ||
-                   (a->mask && a->mask[i * a->mrs + j * a->mcs] == 0.0);
-      double d = 0.0;
-      for (l = 0; l < a->dk; l++) d += a->Q[i + (size_t)l * a->ldq] * a->K[j + (size_t)l * a->ldk];
-      d = hidden ? -HUGE_VAL : a->scale * d + (a->bias ? a->bias[i * a->brs + j * a->bcs] : 0.0);
-      P[i + (size_t)j * a->nq] = d;
-      if (d > mx) mx = d;
-    }
-    for (j = 0; j < a->nk; j++) {
-      double *p = &P[i + (size_t)j * a->nq];
-      *p = *p == -HUGE_VAL ? 0.0 : exp(*p - mx);
-      sum += *p;
-    }
-    for (j = 0; j < a->nk; j++) if (sum > 0) P[i + (size_t)j * a->nq] /= sum;
-    lse[i] = sum == 0.0 ? -HUGE_VAL : mx + log(sum);
-  }
-}
 
 /* the reference gradients: dQ nq x dk, dK nk x dk, dV nk x dv (ld their
 ** rows), dS nq x nk; O (nq x dv) from P */
@@ -128,7 +104,7 @@ static void variants(void) {
     if (v == 4) { a.mask = mask; a.mrs = 1; a.mcs = NQ; a.bias = bias; a.brs = 1; a.bcs = NQ; }
     if (v == 5) { a.mask = mask; a.mrs = 0; a.mcs = NQ; a.bias = bias; a.brs = 0; a.bcs = NQ; }
     if (v == 6) { a.bias = bias; a.brs = 1; a.bcs = 0; }
-    weights(&a, P, lse);
+    naive(&a, NULL, a.nq, lse, P);
     reference(&a, dO, P, O, dQ, dK, dV, dS);
     run(&a, dO, O, lse, dbmode, 1, out1, p1);
     run(&a, dO, O, lse, dbmode, 3, out3, p3);
