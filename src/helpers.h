@@ -164,10 +164,12 @@ void la_keepwork(lua_State *L, int idx);
 #define la_scratch(L, n) LA_SCRATCH(L, double, n)
 /* A full userdata of sz bytes with nuv user values (pushes 1): from
 ** LA_BIGALLOC bytes on through a protected call, so that running out of
-** memory is an error of fname's that says what was asked (what: "a 3x4
-** matrix", "workspace"); below, the call would cost more than it says. */
+** memory is an error of fname's that says what was asked (what:
+** "workspace", or NULL for "a 3x4 matrix" of dims = {3, 4}, formatted only
+** then); below, the call would cost more than it says. */
 #define LA_BIGALLOC ((size_t)1 << 16)
-void *la_allocud(lua_State *L, const char *fname, size_t sz, int nuv, const char *what);
+void *la_allocud(lua_State *L, const char *fname, size_t sz, int nuv, const char *what,
+                 const lua_Integer *dims);
 /* Storage outside the Lua heap, from the host's allocator (lua_getallocf):
 ** sz bytes owned by a small userdata (pushed; its __gc gives them back),
 ** for blocks of la_extmin bytes and more: LuaJIT's userdata stop near
@@ -176,7 +178,7 @@ void *la_allocud(lua_State *L, const char *fname, size_t sz, int nuv, const char
 ** faults, and a userdata's memory goes straight back to the allocator).
 ** The collector does not see these bytes, so each allocation steps it in
 ** proportion (lua_gc LUA_GCSTEP by sz / 1024). Out of memory is an error of
-** fname's that says what was asked. la_extmin is LA_EXTMIN, or the
+** fname's that says what was asked (what and dims as la_allocud's). la_extmin is LA_EXTMIN, or the
 ** environment's LINALG_EXTERNAL_MIN (bytes) when the module opens: the
 ** specs and spec/alloc use it to run this path with small matrices.
 ** la_initext (at luaopen) reads it and makes the state's anchor, which
@@ -192,7 +194,8 @@ void la_initext(lua_State *L);
 void la_extstats(lua_State *L, size_t *live, size_t *cached);
 /* asks for transparent huge pages for [p, p + len) from 4 MiB (helpers.c) */
 void la_hugepages(void *p, size_t len);
-void *la_allocext(lua_State *L, const char *fname, size_t sz, const char *what);
+void *la_allocext(lua_State *L, const char *fname, size_t sz, const char *what,
+                  const lua_Integer *dims);
 /* Called after each allocation of bytes (la_allocud, la_alloc, new
 ** matrices do it): OpenBLAS runs on one thread while 4 MiB of C heap
 ** cannot be had, as its threaded drivers exit the process when their

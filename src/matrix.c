@@ -49,6 +49,8 @@ static la_Mat *newmat(lua_State *L, const char *fname, lua_Integer m, lua_Intege
   la_Mat *A;
   size_t sz;
   void *p;
+  lua_Integer dims[2];
+  dims[0] = m; dims[1] = n;
   if (mt) mt = lua_absindex(L, mt);
   checkdims(L, fname, m, n);
   sz = LA_HDR + (size_t)(m * n) * esize(dtype);
@@ -56,9 +58,7 @@ static la_Mat *newmat(lua_State *L, const char *fname, lua_Integer m, lua_Intege
     /* outside the heap (helpers.h): a header whose user value 1 owns it */
     /* the owner first: la_allocext steps the collector before anything
     ** new exists (helpers.c says why) */
-    char what[64];
-    snprintf(what, sizeof what, "a %lldx%lld matrix", (long long)m, (long long)n);
-    p = la_allocext(L, fname, sz - LA_HDR, what);
+    p = la_allocext(L, fname, sz - LA_HDR, NULL, dims);
     A = (la_Mat *)lua_newuserdatauv(L, LA_HDR, 1);
     lua_insert(L, -2);
     la_keepalive(L, -2);
@@ -68,9 +68,7 @@ static la_Mat *newmat(lua_State *L, const char *fname, lua_Integer m, lua_Intege
       A = (la_Mat *)lua_newuserdatauv(L, sz, 0);
       la_headroom(sz);
     } else {
-      la_pushfstring(L, "a %Ix%I matrix", m, n);
-      A = (la_Mat *)la_allocud(L, fname, sz, 0, lua_tostring(L, -1));
-      lua_remove(L, -2);
+      A = (la_Mat *)la_allocud(L, fname, sz, 0, NULL, dims);
     }
     p = (void *)((char *)A + LA_HDR);               /* owned data follows the header */
     la_hugepages(p, (size_t)(m * n) * esize(dtype));
