@@ -15,8 +15,8 @@
 -- usage: sh bench/run.sh breadth (or breadth-quick: 3 rounds), which runs
 --   OPENBLAS_NUM_THREADS=1 lua5.4 bench/breadth.lua [rounds = 7]
 -- or require("breadth").run{rounds = 7}.
--- Environment: BREADTH_ROUNDS (rounds), BREADTH_FILTER (a Lua pattern on
--- the operation names). Results also go to build/bench/breadth.tsv.
+-- Environment: BREADTH_ROUNDS (rounds), BREADTH_FILTER (Lua patterns on
+-- the operation names, separated by "|"). Results also go to build/bench/breadth.tsv.
 local la = require "linalg"
 local clock = require "benchclock"
 
@@ -29,6 +29,14 @@ local MINTIME = 2e-3
 local BOOL = "NumPy: bool result; la: float64 1/0"
 local VIEW = "NumPy gives a view: timed with .copy(order='F')"
 local IDX = "NumPy: int64 0-based; la: float64 1-based"
+
+-- name matches one of the filter's Lua patterns, separated by "|"
+local function matches(name, filter)
+  for p in filter:gmatch("[^|]+") do
+    if name:find(p) then return true end
+  end
+  return false
+end
 
 -- the inputs, by name (size suffix: 100, 1000, 1e4, 1e6), from fixed seeds
 local function inputs()
@@ -307,7 +315,7 @@ function M.run(opts)
   -- each op defined on both sides, run once (warm-up, and a failing one is dropped)
   local ops, checked = {}, 0
   for i, op in ipairs(all) do
-    if not filter or op.name:find(filter) then
+    if not filter or matches(op.name, filter) then
       op.key = "op" .. i
       local ans = srv.ask(string.format("def %s\t%s\t%s", op.key, op.tag, op.expr))
       local ok, err = pcall(op.f)
