@@ -3,14 +3,15 @@
 **
 ** A loop that writes a fresh 8 MB result through the caches first reads
 ** every line it writes (the store misses), and the line then pushes an
-** input out of the last-level cache: A + B at 1000 x 1000 ran at 1.14x
-** NumPy's time, and 1.3x when the result's block was not the one just
-** freed. Written in 4 KiB pieces to a buffer that stays in L1 and copied
-** out with non-temporal stores, the result goes to memory without being
-** read, and the same loop takes 0.7x the time (measured 300 -> 210 us on
-** this machine's AMD EPYC, the same with AVX2 and AVX-512 loops). Below
+** input out of the last-level cache. Written in 4 KiB pieces to a buffer
+** that stays in L1 and copied out with non-temporal stores, the result
+** goes to memory without being read: A + B at 1000 x 1000 went from about
+** 285 to 250 us (NumPy: 270-300) on this machine's AMD EPYC with 32 MiB of
+** L3. With one large operand (A * 2, abs) it was slower (135 -> 195 us):
+** the result's block, reused from the storage cache, is then often still
+** in cache, so loops.h streams only with two large operands. Below
 ** LAK_STREAM_MIN the result fits the caches with its operands and is
-** likely read next, so it is written as before.
+** likely read next.
 */
 #include <stdint.h>
 #include <string.h>
