@@ -8,24 +8,42 @@
 ** NaN gives NaN. No calls or branches, so compilers vectorize it (4 doubles
 ** or 8 floats per AVX2 vector, 8 or 16 per AVX-512 one; the Makefile
 ** builds attention.c with -O3 -fno-trapping-math). */
+/* exp(v) for v <= 0 (NaN gives NaN) by that method, inline so the loops
+** that call it vectorize */
+static inline LAK_REAL LAK(expneg)(LAK_REAL v) {
+  LAK_REAL t, k, r, p, keep = v < EXP_MIN ? 0 : 1;
+  LAK_UINT bits;
+  int c;
+  v = v < EXP_MIN ? EXP_MIN : v;
+  t = v * EXP_LOG2E + EXP_SHIFT;
+  k = t - EXP_SHIFT;
+  r = (v - k * EXP_LN2HI) - k * EXP_LN2LO;
+  p = EXP_POLY[0];
+  for (c = 1; c <= EXP_DEG; c++) p = p * r + EXP_POLY[c];
+  memcpy(&bits, &t, sizeof bits);
+  bits = (bits + EXP_BIAS) << EXP_MANT;   /* 2^k: the shifter's bits drop out */
+  memcpy(&t, &bits, sizeof t);
+  return p * t * keep;
+}
+
 LAK_EXP_CLONES
 void LAK(expsum)(LAK_REAL *restrict x, const LAK_REAL *restrict m, LAK_REAL *restrict sum,
                  int n) {
-  int i, c;
+  int i;
   for (i = 0; i < n; i++) {
-    LAK_REAL v = x[i] - m[i], t, k, r, p, keep = v < EXP_MIN ? 0 : 1;
-    LAK_UINT bits;
-    v = v < EXP_MIN ? EXP_MIN : v;
-    t = v * EXP_LOG2E + EXP_SHIFT;
-    k = t - EXP_SHIFT;
-    r = (v - k * EXP_LN2HI) - k * EXP_LN2LO;
-    p = EXP_POLY[0];
-    for (c = 1; c <= EXP_DEG; c++) p = p * r + EXP_POLY[c];
-    memcpy(&bits, &t, sizeof bits);
-    bits = (bits + EXP_BIAS) << EXP_MANT;   /* 2^k: the shifter's bits drop out */
-    memcpy(&t, &bits, sizeof t);
-    x[i] = p * t * keep;
+    x[i] = LAK(expneg)(x[i] - m[i]);
     sum[i] += x[i];
+  }
+}
+
+/* log-softmax's column step: x[i] -= m[i], sum[i] += exp(x[i]) */
+LAK_EXP_CLONES
+static void LAK(logexpsum)(LAK_REAL *restrict x, const LAK_REAL *restrict m,
+                           LAK_REAL *restrict sum, int n) {
+  int i;
+  for (i = 0; i < n; i++) {
+    x[i] -= m[i];
+    sum[i] += LAK(expneg)(x[i]);
   }
 }
 
@@ -329,22 +347,22 @@ void LAK(softmax)(int m, int n, LAK_REAL *S, int lds, int logs, LAK_REAL *mx, LA
     for (i = 0; i < m; i++) if (s[i] > mx[i] || isnan(s[i])) mx[i] = s[i];
   }
   for (i = 0; i < m; i++) if (mx[i] == -INF) mx[i] = 0.0;   /* all -inf: no NaN */
-  for (j = 0; j < n; j++) {
+  for (j = 0; j < n; j++) {    /* log-softmax keeps s - max; its exps only feed the sum */
     LAK_REAL *s = S + (ptrdiff_t)j * lds;
-    if (logs) {              /* keep s - max; the exps only feed the sum */
-      for (i = 0; i < m; i++) {
-        s[i] -= mx[i];
-        sum[i] += s[i] == -INF ? 0 : LAK_M(exp)(s[i]);
-      }
-    } else LAK(expsum)(s, mx, sum, m);
+    if (logs) LAK(logexpsum)(s, mx, sum, m);
+    else LAK(expsum)(s, mx, sum, m);
+  }
+  if (logs) {                   /* a log a row; a row of only -inf stays -inf */
+    for (i = 0; i < m; i++) mx[i] = sum[i] == 0 ? 0 : LAK_M(log)(sum[i]);
+    for (j = 0; j < n; j++) {
+      LAK_REAL *s = S + (ptrdiff_t)j * lds;
+      for (i = 0; i < m; i++) s[i] -= mx[i];
+    }
+    return;
   }
   for (j = 0; j < n; j++) {
     LAK_REAL *s = S + (ptrdiff_t)j * lds;
-    for (i = 0; i < m; i++) {
-      if (sum[i] == 0) s[i] = logs ? -INF : 0;     /* every entry -inf */
-      else if (logs) s[i] -= LAK_M(log)(sum[i]);
-      else s[i] /= sum[i];
-    }
+    for (i = 0; i < m; i++) s[i] = sum[i] == 0 ? 0 : s[i] / sum[i];   /* every entry -inf: 0 */
   }
 }
 
