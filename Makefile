@@ -89,6 +89,8 @@ $(BUILD)/obj/kernels/arith.o: ALLCFLAGS += -O3 -fno-math-errno -fno-trapping-mat
 # Training's elementwise loops (softmax backward, clipping): vectorized at -O3;
 # no reassociation, so the results are those of -O2.
 $(BUILD)/obj/kernels/train.o: ALLCFLAGS += -O3
+# float64 <-> float32 conversion: whole vectors at -O3 (a cast rounds the same)
+$(BUILD)/obj/kernels/convert.o: ALLCFLAGS += -O3
 
 $(BUILD)/obj/%.o: src/%.c $(HDR) $(LUASTAMP)
 	@mkdir -p $(dir $@)

@@ -108,7 +108,7 @@ la_Mat *la_newt(lua_State *L, const char *fname, lua_Integer m, lua_Integer n, i
 
 /* B = A, element types converted as needed (B packed or a view) */
 void la_copyto(const la_Mat *A, la_Mat *B) {
-  int i, j;
+  int j;
   if (LA_EMPTY(A)) return;            /* a 0 x 2^31-1 matrix costs nothing */
   if (A->dtype == B->dtype) {         /* bytes: one memcpy a column, or one for all */
     size_t es = esize(A->dtype), col = (size_t)A->rows * es;
@@ -120,17 +120,8 @@ void la_copyto(const la_Mat *A, la_Mat *B) {
     return;
   }
   /* between types: every float32 argument of float64 code comes this way */
-  for (j = 0; j < A->cols; j++) {
-    if (A->dtype == LA_F32) {
-      const float *a = A->fdata + (ptrdiff_t)j * A->ld;
-      double *b = B->data + (ptrdiff_t)j * B->ld;
-      for (i = 0; i < A->rows; i++) b[i] = a[i];
-    } else {
-      const double *a = A->data + (ptrdiff_t)j * A->ld;
-      float *b = B->fdata + (ptrdiff_t)j * B->ld;
-      for (i = 0; i < A->rows; i++) b[i] = (float)a[i];
-    }
-  }
+  if (A->dtype == LA_F32) lak_s2d(A->rows, A->cols, A->fdata, A->ld, B->data, B->ld);
+  else lak_d2s(A->rows, A->cols, A->data, A->ld, B->fdata, B->ld);
 }
 
 /* n copies of x at a: blocks of 8 stores (vector stores at -O2) */

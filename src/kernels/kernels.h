@@ -271,6 +271,10 @@ void lak_ssort(int n, const float *x, ptrdiff_t incx, int desc, float *s, ptrdif
 /* the kernels for double (lak_*) and for float (lak_s*) */
 #define LAK_GENERIC_FILE "kernels_gen.h"
 #include "generate.h"
+/* B = A converted between float64 and float32 (m x n, kernels/convert.c) */
+void lak_d2s(int m, int n, const double *A, int lda, float *B, int ldb);
+void lak_s2d(int m, int n, const float *A, int lda, double *B, int ldb);
+
 /* attention's gradients (attention_bwd.c), after lak_Attn */
 #define LAK_GENERIC_FILE "attention_bwd_decl_gen.h"
 #include "generate.h"
