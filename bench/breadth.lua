@@ -15,8 +15,8 @@
 -- usage: sh bench/run.sh breadth (or breadth-quick: 3 rounds), which runs
 --   OPENBLAS_NUM_THREADS=1 lua5.4 bench/breadth.lua [rounds = 7]
 -- or require("breadth").run{rounds = 7}.
--- Environment: BREADTH_ROUNDS (rounds), BREADTH_FILTER (a Lua pattern on
--- the operation names). Results also go to build/bench/breadth.tsv.
+-- Environment: BREADTH_ROUNDS (rounds), BREADTH_FILTER (Lua patterns on
+-- the operation names, separated by '|': an operation matching any runs). Results also go to build/bench/breadth.tsv.
 local la = require "linalg"
 local clock = require "benchclock"
 
@@ -290,6 +290,14 @@ local function median(t)
   return (s[#s / 2] + s[#s / 2 + 1]) / 2
 end
 
+-- name matches one of the '|'-separated patterns of filter
+local function matches(name, filter)
+  for pat in (filter .. "|"):gmatch("([^|]*)|") do
+    if pat ~= "" and name:find(pat) then return true end
+  end
+  return false
+end
+
 local function us(t) return t and string.format("%.2f", t * 1e6) or "-" end
 
 function M.run(opts)
@@ -307,7 +315,7 @@ function M.run(opts)
   -- each op defined on both sides, run once (warm-up, and a failing one is dropped)
   local ops, checked = {}, 0
   for i, op in ipairs(all) do
-    if not filter or op.name:find(filter) then
+    if not filter or matches(op.name, filter) then
       op.key = "op" .. i
       local ans = srv.ask(string.format("def %s\t%s\t%s", op.key, op.tag, op.expr))
       local ok, err = pcall(op.f)
