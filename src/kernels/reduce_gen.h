@@ -517,9 +517,57 @@ LAK_CLONES static void LAK(rowcol)(lak_Rows op, size_t m, const LAK_REAL *p, con
   }
 }
 
+/* four columns p, p + lda, p + 2 lda, p + 3 lda into the row sums t (not
+** LAK_RPROD): t[i] += (term0 + term1) + (term2 + term3), one load and
+** store of t for four columns */
+LAK_CLONES static void LAK(rowcol4)(lak_Rows op, size_t m, const LAK_REAL *p, size_t lda,
+                                    const double *c, double *t) {
+  const LAK_REAL *p1 = p + lda, *p2 = p1 + lda, *p3 = p2 + lda;
+  size_t i = 0;
+#if LAK_VEC
+  lak_vd a, cv = {0};
+#define LAK_ROW4(T) for (; i + 8 <= m; i += 8) { \
+      lak_vd v0 = LAK(ld8)(p + i), v1 = LAK(ld8)(p1 + i), v2 = LAK(ld8)(p2 + i), v3 = LAK(ld8)(p3 + i); \
+      if (op == LAK_RDEV) memcpy(&cv, c + i, sizeof cv); \
+      memcpy(&a, t + i, sizeof a); \
+      a += (T(v0) + T(v1)) + (T(v2) + T(v3)); \
+      memcpy(t + i, &a, sizeof a); \
+    }
+#define LAK_TSUM(v) (v)
+#define LAK_TABS(v) LAK_VABS(v)
+#define LAK_TSQ(v) ((v) * (v))
+#define LAK_TDEV(v) (((v) - cv) * ((v) - cv))
+  switch (op) {
+    case LAK_RSUM: LAK_ROW4(LAK_TSUM) break;
+    case LAK_RABS: LAK_ROW4(LAK_TABS) break;
+    case LAK_RSQ: LAK_ROW4(LAK_TSQ) break;
+    case LAK_RDEV: LAK_ROW4(LAK_TDEV) break;
+    case LAK_RPROD: break;
+  }
+#undef LAK_ROW4
+#undef LAK_TSUM
+#undef LAK_TABS
+#undef LAK_TSQ
+#undef LAK_TDEV
+#endif
+  for (; i < m; i++) {
+    double x0 = p[i], x1 = p1[i], x2 = p2[i], x3 = p3[i], ci = c ? c[i] : 0.0;
+    switch (op) {
+      case LAK_RSUM: t[i] += (x0 + x1) + (x2 + x3); break;
+      case LAK_RABS: t[i] += (fabs(x0) + fabs(x1)) + (fabs(x2) + fabs(x3)); break;
+      case LAK_RSQ: t[i] += (x0 * x0 + x1 * x1) + (x2 * x2 + x3 * x3); break;
+      case LAK_RDEV:
+        t[i] += ((x0 - ci) * (x0 - ci) + (x1 - ci) * (x1 - ci)) +
+                ((x2 - ci) * (x2 - ci) + (x3 - ci) * (x3 - ci));
+        break;
+      case LAK_RPROD: break;
+    }
+  }
+}
+
 void LAK(rowsum)(lak_Rows op, size_t m, size_t n, const LAK_REAL *a, size_t lda, const double *c,
                  double *out, double *t) {
-  size_t i, j, b;
+  size_t i, j, b, e;
   for (i = 0; i < m; i++) out[i] = op == LAK_RPROD ? 1.0 : 0.0;
   if (op == LAK_RPROD) {
     for (j = 0; j < n; j++) LAK(rowcol)(op, m, a + j * lda, c, out);
@@ -527,7 +575,9 @@ void LAK(rowsum)(lak_Rows op, size_t m, size_t n, const LAK_REAL *a, size_t lda,
   }
   for (b = 0; b < n; b += LAK_BLOCK) {
     for (i = 0; i < m; i++) t[i] = 0.0;
-    for (j = b; j < n && j < b + LAK_BLOCK; j++) LAK(rowcol)(op, m, a + j * lda, c, t);
+    e = n - b < LAK_BLOCK ? n : b + LAK_BLOCK;
+    for (j = b; j + 4 <= e; j += 4) LAK(rowcol4)(op, m, a + j * lda, lda, c, t);
+    for (; j < e; j++) LAK(rowcol)(op, m, a + j * lda, c, t);
     for (i = 0; i < m; i++) out[i] += t[i];
   }
 }
