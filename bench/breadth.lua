@@ -16,7 +16,7 @@
 --   OPENBLAS_NUM_THREADS=1 lua5.4 bench/breadth.lua [rounds = 7]
 -- or require("breadth").run{rounds = 7}.
 -- Environment: BREADTH_ROUNDS (rounds), BREADTH_FILTER (Lua patterns on
--- the operation names, separated by "|"). Results also go to build/bench/breadth.tsv.
+-- the operation names, separated by '|': an operation matching any runs). Results also go to build/bench/breadth.tsv.
 local la = require "linalg"
 local clock = require "benchclock"
 
@@ -29,14 +29,6 @@ local MINTIME = 2e-3
 local BOOL = "NumPy: bool result; la: float64 1/0"
 local VIEW = "NumPy gives a view: timed with .copy(order='F')"
 local IDX = "NumPy: int64 0-based; la: float64 1-based"
-
--- name matches one of the filter's Lua patterns, separated by "|"
-local function matches(name, filter)
-  for p in filter:gmatch("[^|]+") do
-    if name:find(p) then return true end
-  end
-  return false
-end
 
 -- the inputs, by name (size suffix: 100, 1000, 1e4, 1e6), from fixed seeds
 local function inputs()
@@ -296,6 +288,14 @@ local function median(t)
   if #s == 0 then return nil end
   if #s % 2 == 1 then return s[(#s + 1) / 2] end
   return (s[#s / 2] + s[#s / 2 + 1]) / 2
+end
+
+-- name matches one of the '|'-separated patterns of filter
+local function matches(name, filter)
+  for pat in (filter .. "|"):gmatch("([^|]*)|") do
+    if pat ~= "" and name:find(pat) then return true end
+  end
+  return false
 end
 
 local function us(t) return t and string.format("%.2f", t * 1e6) or "-" end

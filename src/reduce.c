@@ -122,6 +122,11 @@ static int reduction(lua_State *L, const char *fname, int r) {
   R = la_newt(L, fname, dim == 1 ? 1 : A->rows, dim == 1 ? A->cols : 1,
               index ? LA_F64 : A->dtype);
   if (dim == 2 && A->rows > 1 && (A->dtype == LA_F64 || A->cols <= 16777216)) { byrows(L, r, A, R, ddof); return 1; }
+  if (dim == 1 && index) {                 /* columns: one kernel call for all */
+    if (A->dtype == LA_F32) lak_scolargext(r == R_ARGMAX, (size_t)A->rows, (size_t)A->cols, A->fdata, (size_t)A->ld, R->data, R->ld);
+    else lak_colargext(r == R_ARGMAX, (size_t)A->rows, (size_t)A->cols, A->data, (size_t)A->ld, R->data, R->ld);
+    return 1;
+  }
   for (k = 0; k < nk; k++) la_put(R, dim == 1 ? 0 : k, dim == 1 ? k : 0,
                                   reduce(r, la_line(A, dim, k), ddof));
   return 1;

@@ -129,6 +129,10 @@ void LAK(clip)(int m, int n, LAK(Arg) a, LAK(Arg) b, LAK(Arg) k, LAK_REAL *c, in
 ** (np.minimum.accumulate). */
 double LAK(reduce)(lak_Red r, size_t n, const LAK_REAL *x, ptrdiff_t s, double ddof);
 size_t LAK(argext)(int wantmax, size_t n, const LAK_REAL *x, ptrdiff_t s);
+/* lak_argext of each column of the m x n column-major a (lda), 1-based:
+** out[j os] = 1 + column j's index (NumPy's argmax(a, axis=0) + 1) */
+void LAK(colargext)(int wantmax, size_t m, size_t n, const LAK_REAL *a, size_t lda, double *out,
+                    ptrdiff_t os);
 /* y[i ys], i < n - order: the order-th differences of the line x of n >
 ** order (NumPy's diff: x[i + 1] - x[i], order times, each in the element
 ** type); w: n elements */

@@ -26,8 +26,9 @@
 ** t_i is at most (ceil(log2(n / 128)) + 10) u sum |t_i| (u = 2^-53, first
 ** order), as NumPy's pairwise sum; a strided line (a row, a diagonal) is
 ** summed in four running sums, (n / 4 + 2) u sum |t_i|. Along dim 2 each
-** row is summed in blocks of 128 columns added in order: (127 +
-** ceil(n / 128)) u sum |t_i|. The blocking is fixed (never by threads):
+** row is summed in blocks of 128 columns, four columns at a time added
+** pairwise, then to the block's sum (one load and store of the row sums
+** for four columns): (34 + ceil(n / 128)) u sum |t_i|. The blocking is fixed (never by threads):
 ** results are identical run to run. Sums of integers stay exact while
 ** every partial sum is (below 2^53).
 **

@@ -129,12 +129,21 @@ LAK_CLONES static double LAK(pprod)(size_t n, const LAK_REAL *x) {
 #define LAK_ABLOCK ((size_t)1 << 28)
 /* lanes of a (vector type V, mask type M) where q is set, else of b */
 #define LAK_VS(V, M, q, a, b) ((V)(((q) & (M)(a)) | (~(q) & (M)(b))))
+/* d = the lanes of v in the order of the index vector ix */
+#if defined(__GNUC__) && !defined(__clang__)
+#define LAK_PERM(d, v, ix) ((d) = __builtin_shuffle(v, ix))
+#else
+#define LAK_PERM(d, v, ix) do { \
+    size_t k_; \
+    for (k_ = 0; k_ < sizeof(v) / sizeof((v)[0]); k_++) (d)[k_] = (v)[(ix)[k_]]; \
+  } while (0)
+#endif
 #define LAK_ARGEXT(name, OP, ATTR, W) \
   ATTR static size_t LAK(name##1)(size_t n, const LAK_REAL *x) { \
     typedef LAK_REAL V __attribute__((vector_size(W))); \
     typedef LAK_PICK(int64_t, int32_t) M __attribute__((vector_size(W))); \
     enum { L = W / sizeof(LAK_REAL) }; \
-    size_t b, at = 0, i, k; \
+    size_t b, at = 0, i, k, h; \
     LAK_REAL best = x[0]; \
     for (b = 0; b < n; b += LAK_ABLOCK) { \
       size_t len = n - b < LAK_ABLOCK ? n - b : LAK_ABLOCK, r; \
@@ -143,7 +152,6 @@ LAK_CLONES static double LAK(pprod)(size_t n, const LAK_REAL *x) {
       M c, j0 = {0}, j1 = {0}, j2 = {0}, j3 = {0}, io, q; \
       LAK_REAL e; \
       LAK_PICK(int64_t, int32_t) t, ja[L]; \
-      LAK_REAL ma[L]; \
       if (len < L) {                 /* a last block shorter than a vector */ \
         for (i = 0; i < len; i++) { \
           if (p[i] != p[i]) return b + i; \
@@ -178,13 +186,15 @@ LAK_CLONES static double LAK(pprod)(size_t n, const LAK_REAL *x) {
         memcpy(&v, p + i, sizeof v); q = v OP m0; m0 = LAK_VS(V, M, q, v, m0); j0 = (q & c) | (~q & j0); z0 += v; \
         if (i == r) break; \
       } \
-      memcpy(ma, &z0, sizeof ma);   /* lanes through arrays: the vectors stay in registers */ \
-      for (k = 0; k < L; k++) if (!(ma[k] - ma[k] == 0)) break; \
-      if (k < L) \
+      for (h = L / 2; h > 0; h /= 2) { /* lanes merged in registers, no branch */ \
+        M sh = io ^ (LAK_PICK(int64_t, int32_t))h; \
+        LAK_PERM(m1, m0, sh); LAK_PERM(j1, j0, sh); LAK_PERM(z1, z0, sh); \
+        q = (m1 OP m0) | ((m1 == m0) & (j1 < j0)); m0 = LAK_VS(V, M, q, m1, m0); \
+        j0 = (q & j1) | (~q & j0); z0 += z1; \
+      } \
+      if (!(z0[0] - z0[0] == 0)) \
         for (i = 0; i < len; i++) if (p[i] != p[i]) return b + i; \
-      memcpy(ma, &m0, sizeof ma); memcpy(ja, &j0, sizeof ja); \
-      for (e = ma[0], t = ja[0], k = 1; k < L; k++) \
-        if (ma[k] OP e || (ma[k] == e && ja[k] < t)) { e = ma[k]; t = ja[k]; } \
+      e = m0[0]; t = j0[0]; \
       if (b == 0 || e OP best) { best = e; at = b + (size_t)t; } \
     } \
     return at; \
@@ -247,21 +257,24 @@ LAK_ARGEXT(argmaxv256, >, LAK_T256, 32)
 LAK_ARGEXT(argminv256, <, LAK_T256, 32)
 LAK_ARGEXT(argmaxv128, >, , 16)
 LAK_ARGEXT(argminv128, <, , 16)
-/* the widest vectors the CPU has */
-static size_t LAK(argextv)(int wantmax, size_t n, const LAK_REAL *x) {
+/* the search of contiguous lines at the widest vectors the CPU has */
+static size_t (*LAK(argextfn)(int wantmax))(size_t, const LAK_REAL *) {
   switch (lak_isa()) {
-    case 2: return wantmax ? LAK(argmaxv512)(n, x) : LAK(argminv512)(n, x);
-    case 1: return wantmax ? LAK(argmaxv256)(n, x) : LAK(argminv256)(n, x);
+    case 2: return wantmax ? LAK(argmaxv512) : LAK(argminv512);
+    case 1: return wantmax ? LAK(argmaxv256) : LAK(argminv256);
   }
-  return wantmax ? LAK(argmaxv128)(n, x) : LAK(argminv128)(n, x);
+  return wantmax ? LAK(argmaxv128) : LAK(argminv128);
 }
 #else
 LAK_ARGEXT(argmaxv, >, , 64)
 LAK_ARGEXT(argminv, <, , 64)
-static size_t LAK(argextv)(int wantmax, size_t n, const LAK_REAL *x) {
-  return wantmax ? LAK(argmaxv)(n, x) : LAK(argminv)(n, x);
+static size_t (*LAK(argextfn)(int wantmax))(size_t, const LAK_REAL *) {
+  return wantmax ? LAK(argmaxv) : LAK(argminv);
 }
 #endif
+static size_t LAK(argextv)(int wantmax, size_t n, const LAK_REAL *x) {
+  return LAK(argextfn)(wantmax)(n, x);
+}
 #endif
 
 static double LAK(lsum)(size_t n, const LAK_REAL *x, ptrdiff_t s) {
@@ -302,6 +315,19 @@ size_t LAK(argext)(int wantmax, size_t n, const LAK_REAL *x, ptrdiff_t s) {
     if (wantmax ? v > x[(ptrdiff_t)at * s] : v < x[(ptrdiff_t)at * s]) at = i;
   }
   return at;
+}
+
+void LAK(colargext)(int wantmax, size_t m, size_t n, const LAK_REAL *a, size_t lda, double *out,
+                    ptrdiff_t os) {
+  size_t j;
+#if LAK_VEC
+  size_t (*f)(size_t, const LAK_REAL *) = LAK(argextfn)(wantmax);
+  if (m > 0) {
+    for (j = 0; j < n; j++) out[(ptrdiff_t)j * os] = (double)f(m, a + j * lda) + 1;
+    return;
+  }
+#endif
+  for (j = 0; j < n; j++) out[(ptrdiff_t)j * os] = (double)LAK(argext)(wantmax, m, a + j * lda, 1) + 1;
 }
 
 /* the extreme e of a line: of a tie of -0 and +0, +0 is the largest and -0
@@ -491,9 +517,57 @@ LAK_CLONES static void LAK(rowcol)(lak_Rows op, size_t m, const LAK_REAL *p, con
   }
 }
 
+/* four columns p, p + lda, p + 2 lda, p + 3 lda into the row sums t (not
+** LAK_RPROD): t[i] += (term0 + term1) + (term2 + term3), one load and
+** store of t for four columns */
+LAK_CLONES static void LAK(rowcol4)(lak_Rows op, size_t m, const LAK_REAL *p, size_t lda,
+                                    const double *c, double *t) {
+  const LAK_REAL *p1 = p + lda, *p2 = p1 + lda, *p3 = p2 + lda;
+  size_t i = 0;
+#if LAK_VEC
+  lak_vd a, cv = {0};
+#define LAK_ROW4(T) for (; i + 8 <= m; i += 8) { \
+      lak_vd v0 = LAK(ld8)(p + i), v1 = LAK(ld8)(p1 + i), v2 = LAK(ld8)(p2 + i), v3 = LAK(ld8)(p3 + i); \
+      if (op == LAK_RDEV) memcpy(&cv, c + i, sizeof cv); \
+      memcpy(&a, t + i, sizeof a); \
+      a += (T(v0) + T(v1)) + (T(v2) + T(v3)); \
+      memcpy(t + i, &a, sizeof a); \
+    }
+#define LAK_TSUM(v) (v)
+#define LAK_TABS(v) LAK_VABS(v)
+#define LAK_TSQ(v) ((v) * (v))
+#define LAK_TDEV(v) (((v) - cv) * ((v) - cv))
+  switch (op) {
+    case LAK_RSUM: LAK_ROW4(LAK_TSUM) break;
+    case LAK_RABS: LAK_ROW4(LAK_TABS) break;
+    case LAK_RSQ: LAK_ROW4(LAK_TSQ) break;
+    case LAK_RDEV: LAK_ROW4(LAK_TDEV) break;
+    case LAK_RPROD: break;
+  }
+#undef LAK_ROW4
+#undef LAK_TSUM
+#undef LAK_TABS
+#undef LAK_TSQ
+#undef LAK_TDEV
+#endif
+  for (; i < m; i++) {
+    double x0 = p[i], x1 = p1[i], x2 = p2[i], x3 = p3[i], ci = c ? c[i] : 0.0;
+    switch (op) {
+      case LAK_RSUM: t[i] += (x0 + x1) + (x2 + x3); break;
+      case LAK_RABS: t[i] += (fabs(x0) + fabs(x1)) + (fabs(x2) + fabs(x3)); break;
+      case LAK_RSQ: t[i] += (x0 * x0 + x1 * x1) + (x2 * x2 + x3 * x3); break;
+      case LAK_RDEV:
+        t[i] += ((x0 - ci) * (x0 - ci) + (x1 - ci) * (x1 - ci)) +
+                ((x2 - ci) * (x2 - ci) + (x3 - ci) * (x3 - ci));
+        break;
+      case LAK_RPROD: break;
+    }
+  }
+}
+
 void LAK(rowsum)(lak_Rows op, size_t m, size_t n, const LAK_REAL *a, size_t lda, const double *c,
                  double *out, double *t) {
-  size_t i, j, b;
+  size_t i, j, b, e;
   for (i = 0; i < m; i++) out[i] = op == LAK_RPROD ? 1.0 : 0.0;
   if (op == LAK_RPROD) {
     for (j = 0; j < n; j++) LAK(rowcol)(op, m, a + j * lda, c, out);
@@ -501,7 +575,9 @@ void LAK(rowsum)(lak_Rows op, size_t m, size_t n, const LAK_REAL *a, size_t lda,
   }
   for (b = 0; b < n; b += LAK_BLOCK) {
     for (i = 0; i < m; i++) t[i] = 0.0;
-    for (j = b; j < n && j < b + LAK_BLOCK; j++) LAK(rowcol)(op, m, a + j * lda, c, t);
+    e = n - b < LAK_BLOCK ? n : b + LAK_BLOCK;
+    for (j = b; j + 4 <= e; j += 4) LAK(rowcol4)(op, m, a + j * lda, lda, c, t);
+    for (; j < e; j++) LAK(rowcol)(op, m, a + j * lda, c, t);
     for (i = 0; i < m; i++) out[i] += t[i];
   }
 }
