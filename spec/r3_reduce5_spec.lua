@@ -155,4 +155,21 @@ describe("linalg.sum/var along dim 2", function()
       if i < 4 or i > 6 then assert.equal(c[i], s[i]) end
     end
   end)
+
+  it("float32 row sums stay within 2^-22 sum|t| (+ float32 rounding) of exact", function()
+    -- kernels/reduce.c: a float32 row adds four columns in float, then in
+    -- double; the float64 sum of the same (exact float32) values is the
+    -- reference, its own error far below the bound
+    for _, s in ipairs{{13, 37}, {64, 4}, {1000, 130}, {3, 3}, {9, 7}} do
+      local A = la.emul(la.randn(s[1], s[2], s[1] + s[2]), la.exp(la.randn(s[1], s[2], 7) * 4))
+      local F = A:astype("float32")
+      local D = F:astype("float64")
+      local got, want, mag = la.sum(F, 2), la.sum(D, 2), la.sum(la.abs(D), 2)
+      for i = 1, s[1] do
+        local err = math.abs(got:get(i, 1) - want:get(i, 1))
+        local bound = 2 ^ -22 * mag:get(i, 1) + 2 ^ -24 * math.abs(want:get(i, 1))
+        assert(err <= bound, string.format("row %d of %dx%d: error %g > %g", i, s[1], s[2], err, bound))
+      end
+    end
+  end)
 end)
