@@ -89,6 +89,8 @@ $(BUILD)/obj/kernels/arith.o: ALLCFLAGS += -O3 -fno-math-errno -fno-trapping-mat
 # Training's elementwise loops (softmax backward, clipping): vectorized at -O3;
 # no reassociation, so the results are those of -O2.
 $(BUILD)/obj/kernels/train.o: ALLCFLAGS += -O3
+# flip's column reversal: a permute after each vector load, at -O3 only.
+$(BUILD)/obj/kernels/reverse.o: ALLCFLAGS += -O3
 
 $(BUILD)/obj/%.o: src/%.c $(HDR) $(LUASTAMP)
 	@mkdir -p $(dir $@)

@@ -246,34 +246,20 @@ static void movelines(const la_Mat *A, la_Mat *B, int dim, int from, int to, int
   la_copyto(&S, &D);
 }
 
-/* b[i] = a[-i], i = 0..n-1: four at a time (vector loads and a shuffle) */
-#define REVERSE(T) \
-  static void reverse_##T(const T *a, T *b, int n) { \
-    int i = 0; \
-    for (; i + 4 <= n; i += 4) { \
-      T t0 = a[-i], t1 = a[-i - 1], t2 = a[-i - 2], t3 = a[-i - 3]; \
-      b[i] = t0; b[i + 1] = t1; b[i + 2] = t2; b[i + 3] = t3; \
-    } \
-    for (; i < n; i++) b[i] = a[-i]; \
-  }
-REVERSE(double)
-REVERSE(float)
-
 /* flip(A [, dim]): reversed along dim (default: la_optlinedim); fliplr, flipud */
 static int flip(lua_State *L, const char *fname, int dim) {
   la_Mat *A = la_checkany(L, 1, fname), *B;
   int j;
   if (dim == 0) dim = la_optlinedim(L, fname, 2, A->rows, A->cols);
   B = la_newt(L, fname, A->rows, A->cols, A->dtype);
-  for (j = 0; j < A->cols && A->rows > 0; j++) {
-    if (dim == 2) {                       /* columns in reverse order, each a memcpy */
-      la_Mat S = la_block(A, 0, A->cols - 1 - j, A->rows, 1), D = la_block(B, 0, j, A->rows, 1);
-      la_copyto(&S, &D);
-    } else if (A->dtype == LA_F32) {      /* each column reversed */
-      reverse_float(&LA_ATF(A, A->rows - 1, j), &LA_ATF(B, 0, j), A->rows);
-    } else {
-      reverse_double(&LA_AT(A, A->rows - 1, j), &LA_AT(B, 0, j), A->rows);
-    }
+  if (dim == 1) {                         /* each column reversed (vector permutes) */
+    if (A->dtype == LA_F32) lak_sflipud(A->rows, A->cols, A->fdata, A->ld, B->fdata, B->ld);
+    else lak_flipud(A->rows, A->cols, A->data, A->ld, B->data, B->ld);
+    return 1;
+  }
+  for (j = 0; j < A->cols && A->rows > 0; j++) {   /* columns in reverse order, each a memcpy */
+    la_Mat S = la_block(A, 0, A->cols - 1 - j, A->rows, 1), D = la_block(B, 0, j, A->rows, 1);
+    la_copyto(&S, &D);
   }
   return 1;
 }

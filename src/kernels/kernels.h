@@ -29,6 +29,11 @@ typedef enum { LAK_ADD, LAK_SUB, LAK_MUL, LAK_DIV, LAK_POW } lak_Op;
 ** (-1 where loops have one width) */
 int lak_isa_cap(int level);
 
+/* B (m x n) = A (m x n) with each column reversed: B(i, j) = A(m-1-i, j)
+** (kernels/reverse.c); B does not overlap A */
+void lak_flipud(int m, int n, const double *A, int lda, double *B, int ldb);
+void lak_sflipud(int m, int n, const float *A, int lda, float *B, int ldb);
+
 /* Random numbers: xoshiro256** seeded by splitmix64. Only integer and IEEE
 ** basic operations (no libm), so a seed gives the same numbers everywhere. */
 typedef struct lak_Rng { uint64_t s[4]; } lak_Rng;
