@@ -89,8 +89,8 @@ $(BUILD)/obj/kernels/arith.o: ALLCFLAGS += -O3 -fno-math-errno -fno-trapping-mat
 # Training's elementwise loops (softmax backward, clipping): vectorized at -O3;
 # no reassociation, so the results are those of -O2.
 $(BUILD)/obj/kernels/train.o: ALLCFLAGS += -O3
-# flip's column reversal: a permute after each vector load, at -O3 only.
-$(BUILD)/obj/kernels/reverse.o: ALLCFLAGS += -O3
+# Column copies: vector loops, never glibc's memcpy (kernels/copy.c says why).
+$(BUILD)/obj/kernels/copy.o: ALLCFLAGS += -O3 -fno-tree-loop-distribute-patterns
 
 $(BUILD)/obj/%.o: src/%.c $(HDR) $(LUASTAMP)
 	@mkdir -p $(dir $@)

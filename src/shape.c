@@ -249,18 +249,11 @@ static void movelines(const la_Mat *A, la_Mat *B, int dim, int from, int to, int
 /* flip(A [, dim]): reversed along dim (default: la_optlinedim); fliplr, flipud */
 static int flip(lua_State *L, const char *fname, int dim) {
   la_Mat *A = la_checkany(L, 1, fname), *B;
-  int j;
+  size_t es = A->dtype == LA_F32 ? sizeof(float) : sizeof(double);
   if (dim == 0) dim = la_optlinedim(L, fname, 2, A->rows, A->cols);
   B = la_newt(L, fname, A->rows, A->cols, A->dtype);
-  if (dim == 1) {                         /* each column reversed (vector permutes) */
-    if (A->dtype == LA_F32) lak_sflipud(A->rows, A->cols, A->fdata, A->ld, B->fdata, B->ld);
-    else lak_flipud(A->rows, A->cols, A->data, A->ld, B->data, B->ld);
-    return 1;
-  }
-  for (j = 0; j < A->cols && A->rows > 0; j++) {   /* columns in reverse order, each a memcpy */
-    la_Mat S = la_block(A, 0, A->cols - 1 - j, A->rows, 1), D = la_block(B, 0, j, A->rows, 1);
-    la_copyto(&S, &D);
-  }
+  if (dim == 1) lak_flipud(es, A->rows, A->cols, LA_DATA(A), A->ld, LA_DATA(B), B->ld);
+  else lak_fliplr(es, A->rows, A->cols, LA_DATA(A), A->ld, LA_DATA(B), B->ld);
   return 1;
 }
 
@@ -280,6 +273,11 @@ static int roll(lua_State *L, const char *fname) {
   if (LA_EMPTY(A)) return 1;
   s = (int)(k % len);
   if (s < 0) s += len;                    /* A's lines [0, len - s) go to [s, len) */
+  if (dim == 1) {                         /* each column's two pieces in one pass */
+    lak_rollud(A->dtype == LA_F32 ? sizeof(float) : sizeof(double), A->rows, A->cols, s,
+               LA_DATA(A), A->ld, LA_DATA(B), B->ld);
+    return 1;
+  }
   movelines(A, B, dim, 0, s, len - s);
   movelines(A, B, dim, len - s, 0, s);
   return 1;

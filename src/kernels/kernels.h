@@ -29,10 +29,14 @@ typedef enum { LAK_ADD, LAK_SUB, LAK_MUL, LAK_DIV, LAK_POW } lak_Op;
 ** (-1 where loops have one width) */
 int lak_isa_cap(int level);
 
-/* B (m x n) = A (m x n) with each column reversed: B(i, j) = A(m-1-i, j)
-** (kernels/reverse.c); B does not overlap A */
-void lak_flipud(int m, int n, const double *A, int lda, double *B, int ldb);
-void lak_sflipud(int m, int n, const float *A, int lda, float *B, int ldb);
+/* Copies of m x n matrices of elements of es bytes (8: double, 4: float)
+** column by column, B not overlapping A (kernels/copy.c): B = A
+** (lak_copycols), B(:, j) = A(:, n-1-j) (lak_fliplr), B(i, j) = A(m-1-i, j)
+** (lak_flipud), B(i, j) = A((i - s) mod m, j) for 0 <= s < m (lak_rollud) */
+void lak_copycols(size_t es, int m, int n, const void *A, int lda, void *B, int ldb);
+void lak_fliplr(size_t es, int m, int n, const void *A, int lda, void *B, int ldb);
+void lak_flipud(size_t es, int m, int n, const void *A, int lda, void *B, int ldb);
+void lak_rollud(size_t es, int m, int n, int s, const void *A, int lda, void *B, int ldb);
 
 /* Random numbers: xoshiro256** seeded by splitmix64. Only integer and IEEE
 ** basic operations (no libm), so a seed gives the same numbers everywhere. */
