@@ -91,6 +91,8 @@ $(BUILD)/obj/kernels/arith.o: ALLCFLAGS += -O3 -fno-math-errno -fno-trapping-mat
 $(BUILD)/obj/kernels/train.o: ALLCFLAGS += -O3
 # Column copies: vector loops, never glibc's memcpy (kernels/copy.c says why).
 $(BUILD)/obj/kernels/copy.o: ALLCFLAGS += -O3 -fno-tree-loop-distribute-patterns
+# Arithmetic progressions (arange, linspace): vectorized at -O3.
+$(BUILD)/obj/kernels/fill.o: ALLCFLAGS += -O3
 
 $(BUILD)/obj/%.o: src/%.c $(HDR) $(LUASTAMP)
 	@mkdir -p $(dir $@)

@@ -215,3 +215,45 @@ describe("storage of large matrices", function()
     assert.is_true(after - before >= 4096, string.format("huge pages %d kB -> %d kB", before, after))
   end)
 end)
+
+-- arange and linspace's vector loop (kernels/fill.c) rounds as the scalar
+-- expression does: value i is start + i * delta, delta = (start + step) -
+-- start (NumPy's), computed here by Lua in doubles, so equal bit for bit
+describe("linalg.arange / linalg.linspace (vectorized progressions)", function()
+  local cases = {{0, 1, 1}, {0, 7, 1}, {0.1, 100, 0.7}, {-3.3, 7.1, 0.013}, {1e6, -1e6, -3700.37},
+    {5, 5, 1}, {0.5, 17.5, 1}}
+  for _, c in ipairs(cases) do
+    it(string.format("arange(%g, %g, %g) in both types", c[1], c[2], c[3]), function()
+      local start, stop, step = c[1], c[2], c[3]
+      local n = math.max(0, math.ceil((stop - start) / step))
+      local delta = (start + step) - start
+      local want = {}
+      for i = 0, n - 1 do want[i + 1] = start + i * delta end
+      local x = la.arange(start, stop, step)
+      check(x, n, 1, "float64", function(i) return want[i] end, "arange")
+      if n > 0 then
+        local w32 = la.vector(want, {dtype = "float32"})     -- each value rounded once
+        check(la.arange(start, stop, step, {dtype = "float32"}), n, 1, "float32",
+          function(i) return w32:get(i, 1) end, "arange float32")
+      end
+    end)
+  end
+
+  it("linspace's values are i * step + a, the last one b", function()
+    for _, c in ipairs{{-1.7, 2.3, 1001}, {0, 1, 2}, {3, -5, 37}, {1e-3, 1e3, 10}} do
+      local a, b, n = c[1], c[2], c[3]
+      local step = (b - a) / (n - 1)
+      check(la.linspace(a, b, n), n, 1, "float64", function(i)
+        if i == n then return b end
+        return (i - 1) * step + a
+      end, "linspace")
+    end
+  end)
+
+  it("matches NumPy 1.24's arange at a few entries", function()
+    local x = la.arange(-3.3, 7.1, 0.013)
+    -- numpy 1.24: x = np.arange(-3.3, 7.1, 0.013); len(x), repr(x[-1])
+    assert.are.equal(800, (x:shape()))
+    assert.are.equal(7.086999999999921, x:get(800, 1))
+  end)
+end)

@@ -33,7 +33,7 @@ static double checknum(lua_State *L, const char *fname, int arg) {
 static int l_arange(lua_State *L) {
   const char *F = la_fname(L);
   int t = la_dtypeargs(L, 2, LA_F64, F);
-  int one = lua_isnoneornil(L, 2), n, i;
+  int one = lua_isnoneornil(L, 2), n;
   double start = one ? 0.0 : checknum(L, F, 1);
   double stop = checknum(L, F, one ? 1 : 2);
   double step = lua_isnoneornil(L, 3) ? 1.0 : checknum(L, F, 3);
@@ -42,8 +42,7 @@ static int l_arange(lua_State *L) {
   n = count(L, F, ceil((stop - start) / step));
   v = la_newt(L, F, n, 1, t);
   step = (start + step) - start;        /* NumPy's delta: the same values */
-  if (v->dtype == LA_F32) for (i = 0; i < n; i++) v->fdata[i] = (float)(start + i * step);
-  else for (i = 0; i < n; i++) v->data[i] = start + i * step;
+  lak_progression(n, start, step, v->data, v->fdata);   /* start + i * step */
   return 1;
 }
 
@@ -68,8 +67,8 @@ static void spaced(lua_State *L, const char *fname, int t, int logbase, double b
   div = (double)(n - 1);
   step = n > 1 ? delta / div : 0.0;
   if (n == 1) la_put(v, 0, 0, logbase ? pow(base, 0.0 * delta + a) : 0.0 * delta + a);
-  else if (!logbase && step != 0.0 && t == LA_F64)     /* the common case, one plain loop */
-    for (i = 0; i < n; i++) v->data[i] = (double)i * step + a;
+  else if (!logbase && step != 0.0 && t == LA_F64)     /* the common case: i * step + a */
+    lak_progression((int)n, a, step, v->data, NULL);
   else
     for (i = 0; i < n; i++) {
       double x = step == 0.0 ? (double)i / div * delta + a : (double)i * step + a;

@@ -38,6 +38,11 @@ void lak_fliplr(size_t es, int m, int n, const void *A, int lda, void *B, int ld
 void lak_flipud(size_t es, int m, int n, const void *A, int lda, void *B, int ldb);
 void lak_rollud(size_t es, int m, int n, int s, const void *A, int lda, void *B, int ldb);
 
+/* x[i] = a + i * step, i = 0..n-1, both roundings as written (NumPy's
+** arange and linspace); into xs rounded to float when x is NULL
+** (kernels/fill.c) */
+void lak_progression(int n, double a, double step, double *x, float *xs);
+
 /* Random numbers: xoshiro256** seeded by splitmix64. Only integer and IEEE
 ** basic operations (no libm), so a seed gives the same numbers everywhere. */
 typedef struct lak_Rng { uint64_t s[4]; } lak_Rng;
