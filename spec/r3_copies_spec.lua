@@ -192,11 +192,10 @@ end)
 -- of its time. Checked through the kernel's count of this process's huge
 -- pages, where the kernel gives them on request.
 describe("storage of large matrices", function()
-  local function read(path)
+  local function read(path)               -- nil when the file is not there
     local f = io.open(path, "r")
-    if not f then return nil end
-    local s = f:read("*a")
-    f:close()
+    local s = f and f:read("*a")
+    if f then f:close() end
     return s
   end
   local function hugekb()
