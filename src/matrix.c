@@ -41,25 +41,6 @@ const char *const la_dtypes[] = {"float64", "float32", NULL};
 
 static size_t esize(int dtype) { return dtype == LA_F32 ? sizeof(float) : sizeof(double); }
 
-/* the decimal digits of x (0 <= x <= INT_MAX, checked) at p; returns the end */
-static char *digits(char *p, lua_Integer x) {
-  char t[16];
-  int k = 0;
-  do { t[k++] = (char)('0' + x % 10); x /= 10; } while (x > 0);
-  while (k > 0) *p++ = t[--k];
-  return p;
-}
-
-/* "a MxN matrix" into what (64 bytes), for the message if the allocation
-** fails: written by hand, as snprintf's cost showed on every 100 x 100 */
-static void sizename(char *what, lua_Integer m, lua_Integer n) {
-  char *p = digits(what + 2, m);
-  what[0] = 'a'; what[1] = ' ';
-  *p++ = 'x';
-  p = digits(p, n);
-  memcpy(p, " matrix", 8);
-}
-
 /* Pushes a new m x n matrix of type dtype with uninitialised contents. mt
 ** is where the matrix metatable is: a stack index, or 0 for the registry
 ** (the C API, which runs inside the host's functions). */
@@ -76,7 +57,7 @@ static la_Mat *newmat(lua_State *L, const char *fname, lua_Integer m, lua_Intege
     /* the owner first: la_allocext steps the collector before anything
     ** new exists (helpers.c says why) */
     char what[64];
-    sizename(what, m, n);
+    snprintf(what, sizeof what, "a %lldx%lld matrix", (long long)m, (long long)n);
     p = la_allocext(L, fname, sz - LA_HDR, what);
     A = (la_Mat *)lua_newuserdatauv(L, LA_HDR, 1);
     lua_insert(L, -2);
@@ -87,9 +68,9 @@ static la_Mat *newmat(lua_State *L, const char *fname, lua_Integer m, lua_Intege
       A = (la_Mat *)lua_newuserdatauv(L, sz, 0);
       la_headroom(sz);
     } else {
-      char what[64];                  /* not a Lua string: this runs for every 100 x 100 */
-      sizename(what, m, n);
-      A = (la_Mat *)la_allocud(L, fname, sz, 0, what);
+      la_pushfstring(L, "a %Ix%I matrix", m, n);
+      A = (la_Mat *)la_allocud(L, fname, sz, 0, lua_tostring(L, -1));
+      lua_remove(L, -2);
     }
     p = (void *)((char *)A + LA_HDR);               /* owned data follows the header */
     la_hugepages(p, (size_t)(m * n) * esize(dtype));
