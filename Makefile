@@ -77,6 +77,10 @@ all: $(MOD) $(if $(HAVE_RL),$(RLMOD))
 deps:
 	@sh tools/deps.sh
 
+# Column copies: vector loops, never glibc's memcpy (kernels/copy.c says why).
+$(BUILD)/obj/kernels/copy.o: ALLCFLAGS += -O3 -fno-tree-loop-distribute-patterns
+# Arithmetic progressions (arange, linspace): vectorized at -O3.
+$(BUILD)/obj/kernels/fill.o: ALLCFLAGS += -O3
 # The softmax exp loop only vectorizes when comparisons may be if-converted;
 # nothing here reads floating-point exception flags, and NaN/Inf results
 # are unchanged.

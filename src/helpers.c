@@ -5,6 +5,7 @@
 ** registration under public names. Nothing here knows the matrix type.
 */
 #define _POSIX_C_SOURCE 200809L   /* getrlimit */
+#define _DEFAULT_SOURCE           /* madvise, MADV_HUGEPAGE (not POSIX) */
 
 #include <limits.h>
 #include <math.h>

@@ -115,8 +115,9 @@ void la_copyto(const la_Mat *A, la_Mat *B) {
     const char *a = (const char *)LA_DATA(A);
     char *b = (char *)LA_DATA(B);
     if (A->ld == A->rows && B->ld == B->rows) { memcpy(b, a, col * (size_t)A->cols); return; }
-    for (j = 0; j < A->cols; j++)
-      memcpy(b + (size_t)j * (size_t)B->ld * es, a + (size_t)j * (size_t)A->ld * es, col);
+    for (j = 0; j < A->cols; j++)       /* vector loops, not memcpy (kernels/copy.c) */
+      lak_copycols(es, A->rows, 1, a + (size_t)j * (size_t)A->ld * es, A->ld,
+                   b + (size_t)j * (size_t)B->ld * es, B->ld);
     return;
   }
   /* between types: every float32 argument of float64 code comes this way */

@@ -33,7 +33,7 @@ static double checknum(lua_State *L, const char *fname, int arg) {
 static int l_arange(lua_State *L) {
   const char *F = la_fname(L);
   int t = la_dtypeargs(L, 2, LA_F64, F);
-  int one = lua_isnoneornil(L, 2), n, i;
+  int one = lua_isnoneornil(L, 2), n;
   double start = one ? 0.0 : checknum(L, F, 1);
   double stop = checknum(L, F, one ? 1 : 2);
   double step = lua_isnoneornil(L, 3) ? 1.0 : checknum(L, F, 3);
@@ -42,8 +42,7 @@ static int l_arange(lua_State *L) {
   n = count(L, F, ceil((stop - start) / step));
   v = la_newt(L, F, n, 1, t);
   step = (start + step) - start;        /* NumPy's delta: the same values */
-  if (v->dtype == LA_F32) for (i = 0; i < n; i++) v->fdata[i] = (float)(start + i * step);
-  else for (i = 0; i < n; i++) v->data[i] = start + i * step;
+  lak_progression(n, start, step, v->data, v->fdata);   /* start + i * step */
   return 1;
 }
 
@@ -68,8 +67,8 @@ static void spaced(lua_State *L, const char *fname, int t, int logbase, double b
   div = (double)(n - 1);
   step = n > 1 ? delta / div : 0.0;
   if (n == 1) la_put(v, 0, 0, logbase ? pow(base, 0.0 * delta + a) : 0.0 * delta + a);
-  else if (!logbase && step != 0.0 && t == LA_F64)     /* the common case, one plain loop */
-    for (i = 0; i < n; i++) v->data[i] = (double)i * step + a;
+  else if (!logbase && step != 0.0 && t == LA_F64)     /* the common case: i * step + a */
+    lak_progression((int)n, a, step, v->data, NULL);
   else
     for (i = 0; i < n; i++) {
       double x = step == 0.0 ? (double)i / div * delta + a : (double)i * step + a;
@@ -246,35 +245,14 @@ static void movelines(const la_Mat *A, la_Mat *B, int dim, int from, int to, int
   la_copyto(&S, &D);
 }
 
-/* b[i] = a[-i], i = 0..n-1: four at a time (vector loads and a shuffle) */
-#define REVERSE(T) \
-  static void reverse_##T(const T *a, T *b, int n) { \
-    int i = 0; \
-    for (; i + 4 <= n; i += 4) { \
-      T t0 = a[-i], t1 = a[-i - 1], t2 = a[-i - 2], t3 = a[-i - 3]; \
-      b[i] = t0; b[i + 1] = t1; b[i + 2] = t2; b[i + 3] = t3; \
-    } \
-    for (; i < n; i++) b[i] = a[-i]; \
-  }
-REVERSE(double)
-REVERSE(float)
-
 /* flip(A [, dim]): reversed along dim (default: la_optlinedim); fliplr, flipud */
 static int flip(lua_State *L, const char *fname, int dim) {
   la_Mat *A = la_checkany(L, 1, fname), *B;
-  int j;
+  size_t es = A->dtype == LA_F32 ? sizeof(float) : sizeof(double);
   if (dim == 0) dim = la_optlinedim(L, fname, 2, A->rows, A->cols);
   B = la_newt(L, fname, A->rows, A->cols, A->dtype);
-  for (j = 0; j < A->cols && A->rows > 0; j++) {
-    if (dim == 2) {                       /* columns in reverse order, each a memcpy */
-      la_Mat S = la_block(A, 0, A->cols - 1 - j, A->rows, 1), D = la_block(B, 0, j, A->rows, 1);
-      la_copyto(&S, &D);
-    } else if (A->dtype == LA_F32) {      /* each column reversed */
-      reverse_float(&LA_ATF(A, A->rows - 1, j), &LA_ATF(B, 0, j), A->rows);
-    } else {
-      reverse_double(&LA_AT(A, A->rows - 1, j), &LA_AT(B, 0, j), A->rows);
-    }
-  }
+  if (dim == 1) lak_flipud(es, A->rows, A->cols, LA_DATA(A), A->ld, LA_DATA(B), B->ld);
+  else lak_fliplr(es, A->rows, A->cols, LA_DATA(A), A->ld, LA_DATA(B), B->ld);
   return 1;
 }
 
@@ -294,6 +272,11 @@ static int roll(lua_State *L, const char *fname) {
   if (LA_EMPTY(A)) return 1;
   s = (int)(k % len);
   if (s < 0) s += len;                    /* A's lines [0, len - s) go to [s, len) */
+  if (dim == 1) {                         /* each column's two pieces in one pass */
+    lak_rollud(A->dtype == LA_F32 ? sizeof(float) : sizeof(double), A->rows, A->cols, s,
+               LA_DATA(A), A->ld, LA_DATA(B), B->ld);
+    return 1;
+  }
   movelines(A, B, dim, 0, s, len - s);
   movelines(A, B, dim, len - s, 0, s);
   return 1;

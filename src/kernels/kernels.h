@@ -29,6 +29,20 @@ typedef enum { LAK_ADD, LAK_SUB, LAK_MUL, LAK_DIV, LAK_POW } lak_Op;
 ** (-1 where loops have one width) */
 int lak_isa_cap(int level);
 
+/* Copies of m x n matrices of elements of es bytes (8: double, 4: float)
+** column by column, B not overlapping A (kernels/copy.c): B = A
+** (lak_copycols), B(:, j) = A(:, n-1-j) (lak_fliplr), B(i, j) = A(m-1-i, j)
+** (lak_flipud), B(i, j) = A((i - s) mod m, j) for 0 <= s < m (lak_rollud) */
+void lak_copycols(size_t es, int m, int n, const void *A, int lda, void *B, int ldb);
+void lak_fliplr(size_t es, int m, int n, const void *A, int lda, void *B, int ldb);
+void lak_flipud(size_t es, int m, int n, const void *A, int lda, void *B, int ldb);
+void lak_rollud(size_t es, int m, int n, int s, const void *A, int lda, void *B, int ldb);
+
+/* x[i] = a + i * step, i = 0..n-1, both roundings as written (NumPy's
+** arange and linspace); into xs rounded to float when x is NULL
+** (kernels/fill.c) */
+void lak_progression(int n, double a, double step, double *x, float *xs);
+
 /* Random numbers: xoshiro256** seeded by splitmix64. Only integer and IEEE
 ** basic operations (no libm), so a seed gives the same numbers everywhere. */
 typedef struct lak_Rng { uint64_t s[4]; } lak_Rng;
