@@ -218,21 +218,52 @@ static double cosine(lua_State *L, const char *fname) {
 static int l_cosine(lua_State *L) { lua_pushnumber(L, cosine(L, la_fname(L))); return 1; }
 static int l_angle(lua_State *L) { lua_pushnumber(L, acos(cosine(L, la_fname(L)))); return 1; }
 
-/* norms of the rows of A into out; a zero row is an error naming it */
+/* norms of the rows of A into out; a zero row is an error naming it. The
+** sums of squares a column at a time (lak_rowsum, vectorized down the
+** column); a row whose sum left [2^-968, DBL_MAX] (or is 0, or NaN) is
+** taken again by la_lnorm, which scales (a strided norm a row was a
+** third of cosine_matrix at 100 x 100) */
 static void rownorms(lua_State *L, la_Mat *A, double *out, const char *which) {
+  double *t = la_scratch(L, (size_t)A->rows);
   int i;
+  if (A->dtype == LA_F32)
+    lak_srowsum(LAK_RSQ, (size_t)A->rows, (size_t)A->cols, A->fdata, (size_t)A->ld, NULL, out, t);
+  else
+    lak_rowsum(LAK_RSQ, (size_t)A->rows, (size_t)A->cols, A->data, (size_t)A->ld, NULL, out, t);
   for (i = 0; i < A->rows; i++) {
-    out[i] = la_lnorm(la_line(A, 2, i), 2.0);
+    out[i] = out[i] >= 0x1p-968 && out[i] <= DBL_MAX ? sqrt(out[i])
+                                                      : la_lnorm(la_line(A, 2, i), 2.0);
     if (out[i] == 0.0)
       la_error(L, la_fname(L), "row %d of %s is zero (the angle is undefined)",
                i + 1, which);
   }
+  lua_pop(L, 1);
 }
 
-/* the exponent of row i's largest |entry|, 0 for a zero or non-finite row */
-static int rowexp(const la_Mat *A, int i) {
-  double b = la_lnorm(la_line(A, 2, i), HUGE_VAL);
-  return b > 0 && isfinite(b) ? ilogb(b) : 0;
+/* the exponent of each row's largest |entry| into e (0 for a zero or
+** non-finite row): the rows' largest and smallest entries, a column at a
+** time (lak_rowext, vectorized down the columns; A has columns) */
+static void rowexps(lua_State *L, const la_Mat *A, int *e) {
+  size_t m = (size_t)A->rows, i;
+  double b;
+  if (A->dtype == LA_F32) {
+    float *v = LA_SCRATCH(L, float, 3 * m);
+    lak_srowext(1, m, (size_t)A->cols, A->fdata, (size_t)A->ld, v, NULL, v + 2 * m);
+    lak_srowext(0, m, (size_t)A->cols, A->fdata, (size_t)A->ld, v + m, NULL, v + 2 * m);
+    for (i = 0; i < m; i++) {
+      b = fabs(v[i]) > fabs(v[m + i]) ? fabs(v[i]) : fabs(v[m + i]);
+      e[i] = b > 0 && isfinite(b) && isfinite(v[m + i]) ? ilogb(b) : 0;
+    }
+  } else {
+    double *v = la_scratch(L, 3 * m);
+    lak_rowext(1, m, (size_t)A->cols, A->data, (size_t)A->ld, v, NULL, v + 2 * m);
+    lak_rowext(0, m, (size_t)A->cols, A->data, (size_t)A->ld, v + m, NULL, v + 2 * m);
+    for (i = 0; i < m; i++) {
+      b = fabs(v[i]) > fabs(v[m + i]) ? fabs(v[i]) : fabs(v[m + i]);
+      e[i] = b > 0 && isfinite(b) && isfinite(v[m + i]) ? ilogb(b) : 0;
+    }
+  }
+  lua_pop(L, 1);
 }
 
 /* A, or when a row's largest |entry| is beyond 2^+-400 (2^+-40 in float32,
@@ -240,12 +271,19 @@ static int rowexp(const la_Mat *A, int i) {
 ** that entry's exponent (pushed): cosines do not change, and the products
 ** of the gemm neither overflow nor underflow */
 static la_Mat *inrange(lua_State *L, la_Mat *A, const char *fname) {
-  int lim = A->dtype == LA_F32 ? 40 : 400, i, j, e, out = 0;
-  for (i = 0; i < A->rows && !out; i++) out = abs(rowexp(A, i)) > lim;
-  if (!out) return A;
-  A = la_copyof(L, A, fname);
-  for (i = 0; i < A->rows; i++)
-    for (e = rowexp(A, i), j = 0; j < A->cols; j++) la_put(A, i, j, ldexp(la_get(A, i, j), -e));
+  int lim = A->dtype == LA_F32 ? 40 : 400, i, j, out = 0, *e;
+  if (LA_EMPTY(A)) return A;
+  e = LA_SCRATCH(L, int, (size_t)A->rows);
+  rowexps(L, A, e);
+  for (i = 0; i < A->rows && !out; i++) out = abs(e[i]) > lim;
+  if (out) {
+    la_Mat *C = la_copyof(L, A, fname);
+    lua_insert(L, -2);                      /* the copy below e */
+    for (i = 0; i < C->rows; i++)
+      for (j = 0; j < C->cols; j++) la_put(C, i, j, ldexp(la_get(C, i, j), -e[i]));
+    A = C;
+  }
+  lua_pop(L, 1);
   return A;
 }
 
@@ -255,7 +293,7 @@ static la_Mat *inrange(lua_State *L, la_Mat *A, const char *fname) {
 static int l_cosine_matrix(lua_State *L) {
   const char *F = la_fname(L);
   la_Mat *U = la_testany(L, 1), *V = la_testany(L, 2), *C;
-  int f32 = U && V && U->dtype == LA_F32 && V->dtype == LA_F32, i, j;
+  int f32 = U && V && U->dtype == LA_F32 && V->dtype == LA_F32;
   double *nu, *nv;
   U = f32 ? la_checkany(L, 1, F) : la_check(L, 1, F);
   V = f32 ? la_checkany(L, 2, F) : la_check(L, 2, F);
@@ -275,8 +313,8 @@ static int l_cosine_matrix(lua_State *L) {
   else
     lak_gemm('N', 'T', U->rows, V->rows, U->cols, 1.0, U->data, U->ld, V->data,
              V->ld, 0.0, C->data, C->ld);
-  for (j = 0; j < V->rows; j++)
-    for (i = 0; i < U->rows; i++) la_put(C, i, j, clamp1(la_get(C, i, j) / (nu[i] * nv[j])));
+  if (f32) lak_scosscale(U->rows, V->rows, C->fdata, C->ld, nu, nv);
+  else lak_cosscale(U->rows, V->rows, C->data, C->ld, nu, nv);
   return 1;
 }
 
