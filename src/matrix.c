@@ -41,6 +41,18 @@ const char *const la_dtypes[] = {"float64", "float32", NULL};
 
 static size_t esize(int dtype) { return dtype == LA_F32 ? sizeof(float) : sizeof(double); }
 
+/* Pushes the matrix metatable: the value at stack index mt when that is a
+** table (an entry point's upvalue 1), else the registry's (a pointer key,
+** still a lookup: on LuaJIT the key is a light userdata made anew) */
+static void pushmeta(lua_State *L, int mt) {
+  if (mt) {
+    lua_pushvalue(L, mt);
+    if (lua_type(L, -1) == LUA_TTABLE) return;
+    lua_pop(L, 1);
+  }
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &mt_key);
+}
+
 /* Pushes a new m x n matrix of type dtype with uninitialised contents. mt
 ** is where the matrix metatable is: a stack index, or 0 for the registry
 ** (the C API, which runs inside the host's functions). */
@@ -80,11 +92,7 @@ static la_Mat *newmat(lua_State *L, const char *fname, lua_Integer m, lua_Intege
   A->dtype = dtype;
   A->rows = (int)m; A->cols = (int)n; A->ld = m > 0 ? (int)m : 1;
   A->flags = 0;
-  if (mt) {
-    lua_pushvalue(L, mt);
-    if (lua_type(L, -1) != LUA_TTABLE) { lua_pop(L, 1); mt = 0; }
-  }
-  if (!mt) lua_rawgetp(L, LUA_REGISTRYINDEX, &mt_key);
+  pushmeta(L, mt);
   lua_setmetatable(L, -2);
   return A;
 }
@@ -565,7 +573,7 @@ la_Mat *la_view(lua_State *L, la_Mat *P, int i, int j, int m, int n, int ld) {
   la_Mat *V = (la_Mat *)lua_newuserdatauv(L, sizeof(la_Mat), 1);
   *V = la_block(P, i, j, m, n);
   V->ld = ld; V->flags = LA_VIEW;
-  lua_rawgetp(L, LUA_REGISTRYINDEX, &mt_key);
+  pushmeta(L, lua_upvalueindex(1));
   lua_setmetatable(L, -2);
   lua_pushvalue(L, 1);
   la_keepalive(L, -2);
@@ -729,6 +737,9 @@ static int badindex(lua_State *L) {
   return la_error(L, "matrix", "no method or field '%s'", lua_tostring(L, 2));
 }
 
+/* A.T, A.dtype, else the module's function k (on LuaJIT the Lua front's
+** compat.methodindex answers first and calls this for these two keys and
+** for misses) */
 static int m_index(lua_State *L) {
   const char *k = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : NULL;
   if (k && k[0] == 'T' && k[1] == '\0') {
