@@ -7,7 +7,8 @@
 -- are doubles), `pack`/`unpack`, `rawlen`, `searchpath`, `load` with an environment
 -- (5.1: `loadstring` and `setfenv`), `methodindex` (LuaJIT's method lookup),
 -- `u16le`/`u32le`/`readle` (5.3's `string.pack`), `utf8len`/`utf8codes`/`utf8char`,
--- `log10`. No `\x` escapes either (5.1 reads "\x41" as "x41"): bytes are written in decimal, "\147". Pure Lua.
+-- `log10`. No `\x` escapes either (5.1 reads "\x41" as "x41"): bytes are
+-- written in decimal, "\147". Pure Lua.
 -- @module linalg.compat
 local M = {}
 
