@@ -98,3 +98,51 @@ describe("views", function()
     assert.are.equal(3, V:get(1, 2))
   end)
 end)
+
+describe("linalg.map's loop", function()
+  local hasffi = isjit and pcall(require, "ffi")
+
+  it("is compat.maploop on LuaJIT with its FFI, and the C loop elsewhere", function()
+    assert.are.equal(hasffi and "function" or "nil", type(compat.maploop))
+  end)
+
+  it("calls f(x, i, j) column by column, on a view (leading dimension > rows)", function()
+    local A = la.matrix{{1, 2, 3, 4}, {5, 6, 7, 8}, {9, 10, 11, 12}}
+    local V = A:sub(2, 3, 2, 4)                 -- {{6, 7, 8}, {10, 11, 12}}
+    local seen = {}
+    local B = V:map(function(x, i, j) seen[#seen + 1] = {x, i, j}; return x * 100 + i * 10 + j end)
+    assert.are.same({{6, 1, 1}, {10, 2, 1}, {7, 1, 2}, {11, 2, 2}, {8, 1, 3}, {12, 2, 3}}, seen)
+    assert.are.same({{611, 712, 813}, {1021, 1122, 1223}}, B:totable())
+    assert.are.same({{6, 7, 8}, {10, 11, 12}}, V:totable())   -- A untouched
+    assert.are.same({0, 3}, {la.zeros(0, 3):map(function() return 1 end):shape()})
+  end)
+
+  it("keeps map's messages, errors and float32 results", function()
+    local X = la.matrix{{1, 2}, {3, 4}}
+    assert.are.equal("linalg.map: function returned nil at (2,1), expected a number",
+      errmsg(la.map, X, function(x) if x == 3 then return nil end return x end))
+    assert.are.equal("linalg.map: function returned string at (1,1), expected a number",
+      errmsg(la.map, X, function() return "1" end))
+    assert.matches("stop", errmsg(la.map, X, function(_, _, j) if j == 2 then error("stop") end return 0 end))
+    local co = coroutine.create(function() return X:map(function(x) coroutine.yield(x); return x end) end)
+    local ok, e = coroutine.resume(co)
+    assert.is_false(ok)
+    assert.matches("yield across", tostring(e))
+    local F = la.matrix({{1, 2}, {3, 4}}, {dtype = "float32"}):map(function(x) return x / 4 end)
+    assert.are.equal("float32", F.dtype)
+    assert.are.same({{0.25, 0.5}, {0.75, 1}}, F:totable())
+    -- math functions as f (fast functions of LuaJIT's JIT): the same numbers
+    local E = la.matrix{{0, 1}, {-1, 0.5}}:map(math.exp)
+    assert.are.equal(math.exp(-1), E:get(2, 1))
+    assert.are.equal(math.exp(0.5), E:get(2, 2))
+  end)
+
+  it("reads and writes within the sizes it is given (LuaJIT, direct call)", function()
+    if not hasffi then return end
+    local ffi = require "ffi"
+    local a = ffi.new("double[8]", {1, 2, 99, 99, 3, 4, 99, 99})   -- 2 x 2, lda 4
+    local b = ffi.new("double[7]", {-1, -1, -1, -1, -1, -1, -1})    -- 2 x 2, ldb 3
+    compat.maploop(function(x) return -x end, ffi.cast("void *", a), ffi.cast("void *", b), 2, 2, 4, 3, "map")
+    assert.are.same({-1, -2, -1, -3, -4, -1, -1}, {b[0], b[1], b[2], b[3], b[4], b[5], b[6]})
+  end)
+end)

@@ -54,6 +54,8 @@ la.argtype = nil
 la.nargs = nil                  -- internal: util.arity bounds argument counts through it
 la.files = nil                  -- internal: util keeps the file access of src/files.c
 la.csv = nil                    -- internal: util keeps load_csv's parser (src/csv.c)
+la.setmaploop(compat.maploop)   -- internal: LuaJIT's loop for map (nil: the C loop)
+la.setmaploop = nil
 
 local EPS = 2.220446049250313e-16
 local EPS32 = 1.1920928955078125e-07
