@@ -251,14 +251,14 @@ static lua_Integer tlen(lua_State *L, int idx) {
   return (lua_Integer)lua_rawlen(L, idx);
 }
 
-static double tnumber(lua_State *L, const char *fname, lua_Integer i,
+/* entry (i, j), on top, of type t (what lua_rawgeti returned: one call
+** less an entry) */
+static double tnumber(lua_State *L, const char *fname, int t, lua_Integer i,
                       lua_Integer j) {
-  int isnum;
-  double x = lua_tonumberx(L, -1, &isnum);
-  if (isnum && lua_type(L, -1) == LUA_TNUMBER) return x;
+  if (t == LUA_TNUMBER) return (double)lua_tonumber(L, -1);
   la_error(L, fname, "entry (%I,%I) is not a number (got %s)", i, j,
              luaL_typename(L, -1));
-  return x;
+  return 0;
 }
 
 /* Converts the table at idx: a table of rows, or a flat table (a column
@@ -274,7 +274,7 @@ static la_Mat *fromtable(lua_State *L, int idx, const char *fname, int dtype) {
   for (i = 1; i <= m; i++) {
     int t = lua_rawgeti(L, idx, i);
     if (!rowsmode) {
-      la_put(A, (int)i - 1, 0, tnumber(L, fname, i, 1));
+      la_put(A, (int)i - 1, 0, tnumber(L, fname, t, i, 1));
     } else {
       if (t != LUA_TTABLE)
         la_error(L, fname, "row %I is not a table (got %s)", i, luaL_typename(L, -1));
@@ -282,8 +282,8 @@ static la_Mat *fromtable(lua_State *L, int idx, const char *fname, int dtype) {
         la_error(L, fname, "row %I has %I entries, expected %I (ragged rows)",
                  i, tlen(L, -1), n);
       for (j = 1; j <= n; j++) {
-        lua_rawgeti(L, -1, j);
-        la_put(A, (int)i - 1, (int)j - 1, tnumber(L, fname, i, j));
+        t = lua_rawgeti(L, -1, j);
+        la_put(A, (int)i - 1, (int)j - 1, tnumber(L, fname, t, i, j));
         lua_pop(L, 1);
       }
     }
