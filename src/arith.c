@@ -170,14 +170,43 @@ static int l_outer(lua_State *L) {
   return 1;
 }
 
-/* map(A, f): f(x, i, j) for every entry, column by column */
+/* the loop map runs over the arrays, when the Lua front gave one (LuaJIT:
+** compat.maploop, which its JIT compiles with f inlined; a C loop leaves
+** compiled code at each call of f): registry[&maploop_key] */
+static const char maploop_key = 'P';
+
+/* setmaploop(loop): map runs loop(f, a, b, m, n, lda, ldb, fname) from now
+** on (a, b: the arrays as light userdata; nil: the C loop). Internal. */
+static int l_setmaploop(lua_State *L) {
+  if (!lua_isnil(L, 1)) la_checktype(L, la_fname(L), 1, LUA_TFUNCTION);
+  lua_settop(L, 1);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &maploop_key);
+  return 0;
+}
+
+/* map(A, f): f(x, i, j) for every entry, column by column. The front's
+** loop runs inside this call, so f cannot yield there either. */
 static int l_map(lua_State *L) {
   const char *F = la_fname(L);
   la_Mat *A = la_check(L, 1, F), *B;
   int i, j;
   la_checktype(L, F, 2, LUA_TFUNCTION);
   B = la_new(L, F, A->rows, A->cols);
-  for (j = 0; j < A->cols && A->rows > 0; j++)
+  if (A->rows == 0 || A->cols == 0) return 1;
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &maploop_key) == LUA_TFUNCTION) {
+    lua_pushvalue(L, 2);
+    lua_pushlightuserdata(L, A->data);
+    lua_pushlightuserdata(L, B->data);
+    lua_pushinteger(L, A->rows);
+    lua_pushinteger(L, A->cols);
+    lua_pushinteger(L, A->ld);
+    lua_pushinteger(L, B->ld);
+    lua_pushstring(L, F);
+    lua_call(L, 8, 0);
+    return 1;
+  }
+  lua_pop(L, 1);
+  for (j = 0; j < A->cols; j++)
     for (i = 0; i < A->rows; i++) {
       lua_pushvalue(L, 2);
       lua_pushnumber(L, LA_AT(A, i, j));
@@ -195,7 +224,8 @@ static int l_map(lua_State *L) {
 
 static const la_Reg funcs[] = {
   {"emul", l_emul, 2}, {"ediv", l_ediv, 2}, {"pow", l_pow, 2}, {"matmul", l_matmul, 2},
-  {"dot", l_dot, 2}, {"outer", l_outer, 2}, {"map", l_map, 2}, {NULL, NULL, 0}
+  {"dot", l_dot, 2}, {"outer", l_outer, 2}, {"map", l_map, 2},
+  {"setmaploop", l_setmaploop, 1}, {NULL, NULL, 0}
 };
 
 static const la_Reg meta[] = {

@@ -41,6 +41,18 @@ const char *const la_dtypes[] = {"float64", "float32", NULL};
 
 static size_t esize(int dtype) { return dtype == LA_F32 ? sizeof(float) : sizeof(double); }
 
+/* Pushes the matrix metatable: the value at stack index mt when that is a
+** table (an entry point's upvalue 1), else the registry's (a pointer key,
+** still a lookup: on LuaJIT the key is a light userdata made anew) */
+static void pushmeta(lua_State *L, int mt) {
+  if (mt) {
+    lua_pushvalue(L, mt);
+    if (lua_type(L, -1) == LUA_TTABLE) return;
+    lua_pop(L, 1);
+  }
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &mt_key);
+}
+
 /* Pushes a new m x n matrix of type dtype with uninitialised contents. mt
 ** is where the matrix metatable is: a stack index, or 0 for the registry
 ** (the C API, which runs inside the host's functions). */
@@ -78,11 +90,7 @@ static la_Mat *newmat(lua_State *L, const char *fname, lua_Integer m, lua_Intege
   A->dtype = dtype;
   A->rows = (int)m; A->cols = (int)n; A->ld = m > 0 ? (int)m : 1;
   A->flags = 0;
-  if (mt) {
-    lua_pushvalue(L, mt);
-    if (lua_type(L, -1) != LUA_TTABLE) { lua_pop(L, 1); mt = 0; }
-  }
-  if (!mt) lua_rawgetp(L, LUA_REGISTRYINDEX, &mt_key);
+  pushmeta(L, mt);
   lua_setmetatable(L, -2);
   return A;
 }
@@ -233,14 +241,14 @@ static lua_Integer tlen(lua_State *L, int idx) {
   return (lua_Integer)lua_rawlen(L, idx);
 }
 
-static double tnumber(lua_State *L, const char *fname, lua_Integer i,
+/* entry (i, j), on top, of type t (what lua_rawgeti returned: one call
+** less an entry) */
+static double tnumber(lua_State *L, const char *fname, int t, lua_Integer i,
                       lua_Integer j) {
-  int isnum;
-  double x = lua_tonumberx(L, -1, &isnum);
-  if (isnum && lua_type(L, -1) == LUA_TNUMBER) return x;
+  if (t == LUA_TNUMBER) return (double)lua_tonumber(L, -1);
   la_error(L, fname, "entry (%I,%I) is not a number (got %s)", i, j,
              luaL_typename(L, -1));
-  return x;
+  return 0;
 }
 
 /* Converts the table at idx: a table of rows, or a flat table (a column
@@ -256,7 +264,7 @@ static la_Mat *fromtable(lua_State *L, int idx, const char *fname, int dtype) {
   for (i = 1; i <= m; i++) {
     int t = lua_rawgeti(L, idx, i);
     if (!rowsmode) {
-      la_put(A, (int)i - 1, 0, tnumber(L, fname, i, 1));
+      la_put(A, (int)i - 1, 0, tnumber(L, fname, t, i, 1));
     } else {
       if (t != LUA_TTABLE)
         la_error(L, fname, "row %I is not a table (got %s)", i, luaL_typename(L, -1));
@@ -264,8 +272,8 @@ static la_Mat *fromtable(lua_State *L, int idx, const char *fname, int dtype) {
         la_error(L, fname, "row %I has %I entries, expected %I (ragged rows)",
                  i, tlen(L, -1), n);
       for (j = 1; j <= n; j++) {
-        lua_rawgeti(L, -1, j);
-        la_put(A, (int)i - 1, (int)j - 1, tnumber(L, fname, i, j));
+        t = lua_rawgeti(L, -1, j);
+        la_put(A, (int)i - 1, (int)j - 1, tnumber(L, fname, t, i, j));
         lua_pop(L, 1);
       }
     }
@@ -555,7 +563,7 @@ la_Mat *la_view(lua_State *L, la_Mat *P, int i, int j, int m, int n, int ld) {
   la_Mat *V = (la_Mat *)lua_newuserdatauv(L, sizeof(la_Mat), 1);
   *V = la_block(P, i, j, m, n);
   V->ld = ld; V->flags = LA_VIEW;
-  lua_rawgetp(L, LUA_REGISTRYINDEX, &mt_key);
+  pushmeta(L, lua_upvalueindex(1));
   lua_setmetatable(L, -2);
   lua_pushvalue(L, 1);
   la_keepalive(L, -2);
@@ -719,6 +727,9 @@ static int badindex(lua_State *L) {
   return la_error(L, "matrix", "no method or field '%s'", lua_tostring(L, 2));
 }
 
+/* A.T, A.dtype, else the module's function k (on LuaJIT the Lua front's
+** compat.methodindex answers first and calls this for these two keys and
+** for misses) */
 static int m_index(lua_State *L) {
   const char *k = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : NULL;
   if (k && k[0] == 'T' && k[1] == '\0') {

@@ -34,6 +34,12 @@ end
 if la.lua_built ~= _VERSION then rebuild("was built for " .. tostring(la.lua_built)) end
 la.lua_built = nil              -- la.config().lua names the running Lua
 local core = la                 -- the same table (core.attention below: a C function)
+do  -- LuaJIT: A:f(...) looked up by a Lua function (compat.methodindex); once per core
+  local mt = debug and debug.getmetatable and debug.getmetatable(la.zeros(0, 0))
+  local c = mt and mt.__index
+  local index = c and debug.getinfo(c, "S").what == "C" and compat.methodindex(la, c)
+  if index then mt.__index = index end
+end
 
 -- util keeps the option reader (core.checkopts, shared with C) in a local
 -- when it loads, so it is required before the entry leaves the public table.
@@ -48,6 +54,8 @@ la.argtype = nil
 la.nargs = nil                  -- internal: util.arity bounds argument counts through it
 la.files = nil                  -- internal: util keeps the file access of src/files.c
 la.csv = nil                    -- internal: util keeps load_csv's parser (src/csv.c)
+la.setmaploop(compat.maploop)   -- internal: LuaJIT's loop for map (nil: the C loop)
+la.setmaploop = nil
 
 local EPS = 2.220446049250313e-16
 local EPS32 = 1.1920928955078125e-07
