@@ -6,6 +6,11 @@ local clock = require "benchclock"
 local f32 = require "f32"
 
 local threads = tonumber(arg[1])
+-- the lua5.4 command runs its collector in generational mode; a host's
+-- lua_newstate gives incremental (LINALG_BENCH_GC=incremental: that one)
+if os.getenv("LINALG_BENCH_GC") == "incremental" and _VERSION == "Lua 5.4" then
+  collectgarbage("incremental")
+end
 la.threads(threads)
 
 local function median(t)
