@@ -396,6 +396,23 @@ describe("linspace and logspace at non-finite ends", function()
     same({1, 2, 4}, la.logspace(0, 2, 3, 2), "logspace(0, 2, 3, 2)")
   end)
 
+  it("logspace matches NumPy within 2 ulp (one vector pow loop)", function()
+    -- np.logspace(0, 2, 7), np.logspace(-3, 1, 5, base=2), np.logspace(1, -1, 4) (NumPy 1.24.2)
+    local cases = {
+      {{0, 2, 7}, {1.0, 2.1544346900318834, 4.641588833612778, 10.0, 21.544346900318832,
+                   46.41588833612778, 100.0}},
+      {{-3, 1, 5, 2}, {0.125, 0.25, 0.5, 1.0, 2.0}},
+      {{1, -1, 4}, {10.0, 2.154434690031884, 0.464158883361278, 0.09999999999999999}},
+    }
+    for _, c in ipairs(cases) do
+      local v = la.logspace((table.unpack or unpack)(c[1]))
+      for i, w in ipairs(c[2]) do
+        assert(math.abs(v(i) - w) <= 2 * 2.220446049250313e-16 * w,
+               string.format("logspace entry %d: %.17g, NumPy %.17g", i, v(i), w))
+      end
+    end
+  end)
+
   it("still refuses what NumPy refuses", function()
     assert.error_matches(function() la.linspace(0, 1, -1) end, "linalg.linspace: bad argument #3")
     assert.error_matches(function() la.linspace(0, 1, 2.5) end, "linalg.linspace: bad argument #3")

@@ -69,7 +69,17 @@ static void spaced(lua_State *L, const char *fname, int t, int logbase, double b
   if (n == 1) la_put(v, 0, 0, logbase ? pow(base, 0.0 * delta + a) : 0.0 * delta + a);
   else if (!logbase && step != 0.0 && t == LA_F64)     /* the common case: i * step + a */
     lak_progression((int)n, a, step, v->data, NULL);
-  else
+  else if (logbase && step != 0.0 && t == LA_F64) {    /* base ^ that, in one vector loop */
+    double *x = la_scratch(L, (size_t)n);
+    lak_Arg pb, px;
+    lak_progression((int)n, a, step, x, NULL);
+    x[n - 1] = b;
+    pb.p = &base; pb.rs = pb.cs = 0;
+    px.p = x; px.rs = 1; px.cs = (ptrdiff_t)n;
+    lak_ewise(LAK_POW, (int)n, 1, pb, px, v->data, (int)n);
+    lua_pop(L, 1);
+    return;
+  } else
     for (i = 0; i < n; i++) {
       double x = step == 0.0 ? (double)i / div * delta + a : (double)i * step + a;
       la_put(v, i, 0, logbase ? pow(base, x) : x);
