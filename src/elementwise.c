@@ -2,7 +2,8 @@
 ** elementwise.c: elementwise functions, comparisons, masks and index selection
 ** (NumPy's ufuncs and Octave's logical functions). Every function takes
 ** matrices (or tables) and numbers; a number in gives a number out, as math
-** does. Comparisons and predicates give 1/0 masks, or a boolean for numbers.
+** does. Comparisons and predicates give bool matrices (1/0 float masks with
+** {dtype = "float64"} or "float32"), or a boolean for numbers.
 */
 #include <math.h>
 
@@ -32,6 +33,41 @@ static int l_unary(lua_State *L) {
   B = la_newt(L, la_fname(L), A->rows, A->cols, A->dtype);
   if (A->dtype == LA_F32) lak_sunary(f, A->rows, A->cols, A->fdata, A->ld, B->fdata, B->ld);
   else lak_unary(f, A->rows, A->cols, A->data, A->ld, B->data, B->ld);
+  return 1;
+}
+
+/* The dtype option of a comparison or test, its options table at oi: bool
+** by default; "float64" or "float32" give a 1/0 mask of that type. */
+static int maskdtype(lua_State *L, int oi, const char *fname) {
+  static const char *const keys[] = {"dtype", NULL};
+  la_checkopts(L, oi, fname, keys);
+  return la_optdtypeb(L, oi, LA_BOOL, fname);
+}
+
+/* The 1/0 mask on top (a matrix of its operands' type, or a boolean for
+** numbers) as type t, in place. */
+static int masktype(lua_State *L, int t, const char *fname) {
+  la_Mat *C = la_testmat(L, -1);
+  if (C && C->dtype != t) la_convert(L, C, t, fname);
+  return 1;
+}
+
+/* isnan / isinf / isfinite (A [, {dtype}]): own upvalue 1 is the lak_Fn;
+** a bool matrix, or a boolean for a number. */
+static int l_test(lua_State *L) {
+  lak_Fn f = (lak_Fn)lua_tointeger(L, LA_UPVALUE(1));
+  const char *F = la_fname(L);
+  int t = maskdtype(L, 2, F);
+  la_Mat *A, *B;
+  lua_settop(L, 1);
+  if (t != LA_BOOL || lua_type(L, 1) == LUA_TNUMBER) {   /* the float mask, converted */
+    l_unary(L);
+    return masktype(L, t, F);
+  }
+  A = la_checkany(L, 1, F);
+  B = la_newt(L, F, A->rows, A->cols, LA_BOOL);
+  if (A->dtype == LA_F32) lak_stest(f, A->rows, A->cols, A->fdata, A->ld, B->bdata, B->ld);
+  else lak_test(f, A->rows, A->cols, A->data, A->ld, B->bdata, B->ld);
   return 1;
 }
 
@@ -93,6 +129,32 @@ static int l_binary(lua_State *L) {
   return 1;
 }
 
+/* lt, le, gt, ge, eq, ne (A, B [, {dtype}]) broadcasting as A + B: a bool
+** matrix; two numbers give a boolean. */
+static int l_compare(lua_State *L) {
+  lak_Bin op = (lak_Bin)lua_tointeger(L, LA_UPVALUE(1));
+  const char *F = bin_names[op];
+  int t = maskdtype(L, 3, F), m, n;
+  la_Operand o[2];
+  lak_sArg a[2];
+  float s[2];
+  la_Mat *C;
+  lua_settop(L, 2);
+  if (t != LA_BOOL) {                  /* the float mask, converted */
+    l_binary(L);
+    return masktype(L, t, F);
+  }
+  if (la_broadcast32(L, F, a, s, 2, &m, &n)) {
+    C = la_newt(L, F, m, n, LA_BOOL);
+    lak_scompare(op, m, n, a[0], a[1], C->bdata, C->ld);
+    return 1;
+  }
+  if (la_broadcast(L, F, o, 2, &m, &n)) return l_binary(L);   /* two numbers: a boolean */
+  C = la_newt(L, F, m, n, LA_BOOL);
+  lak_compare(op, m, n, o[0].a, o[1].a, C->bdata, C->ld);
+  return 1;
+}
+
 /* ---------------------------------------------------------------- ternary */
 
 typedef void (*Ternary)(int, int, lak_Arg, lak_Arg, lak_Arg, double *, int);
@@ -131,17 +193,18 @@ static int l_clip(lua_State *L) { return ternary(L, la_fname(L), lak_clip, lak_s
 
 enum { ANY, ALL, COUNT };
 
-/* any / all / count_nonzero (NaN is nonzero) of a matrix of either type:
+/* any / all / count_nonzero (NaN is nonzero) of a matrix of any type:
 ** over every entry (a boolean, or an integer count), or along dim (a 1 x n
-** row or m x 1 column of 1/0 of A's type, or of counts, float64 as indices
-** are). Empty: any false, all true, count 0. */
+** row or m x 1 column of 1/0 of A's type, bool for bool, or of counts,
+** float64 as indices are). Empty: any false, all true, count 0. */
 static int logical(lua_State *L, const char *fname, int what) {
-  la_Mat *A = la_checkany(L, 1, fname), *R = NULL;
+  la_Mat *A = la_checkall(L, 1, fname), *R = NULL;
   int dim = la_optdim(L, fname, 2);
   size_t i;
   double cnt;
   if (dim) R = la_new(L, fname, dim == 1 ? 1 : A->rows, dim == 1 ? A->cols : 1);
-  if (A->dtype == LA_F32) lak_snonzeros(dim, A->rows, A->cols, A->fdata, A->ld, R ? R->data : &cnt);
+  if (A->dtype == LA_BOOL) lak_bnonzeros(dim, A->rows, A->cols, A->bdata, A->ld, R ? R->data : &cnt);
+  else if (A->dtype == LA_F32) lak_snonzeros(dim, A->rows, A->cols, A->fdata, A->ld, R ? R->data : &cnt);
   else lak_nonzeros(dim, A->rows, A->cols, A->data, A->ld, R ? R->data : &cnt);
   if (!R) {
     double all = (double)A->rows * A->cols;
@@ -153,7 +216,7 @@ static int logical(lua_State *L, const char *fname, int what) {
     double full = dim == 1 ? A->rows : A->cols;
     for (i = 0; i < (size_t)R->rows * R->cols; i++)
       R->data[i] = what == ANY ? R->data[i] > 0 : R->data[i] == full;
-    if (A->dtype == LA_F32) la_convert(L, R, LA_F32, fname);
+    if (A->dtype != LA_F64) la_convert(L, R, A->dtype, fname);
   }
   return 1;
 }
@@ -166,16 +229,15 @@ static int l_count_nonzero(lua_State *L) { return logical(L, la_fname(L), COUNT)
 ** nonzero entries (Octave's find), at most k of them */
 static int l_find(lua_State *L) {
   const char *F = la_fname(L);
-  la_Mat *A = la_checkany(L, 1, F);
+  la_Mat *A = la_checkall(L, 1, F);
   lua_Integer k = lua_isnoneornil(L, 2) ? -1 : la_checkint(L, F, 2), cnt = 0;
   int i, j;
   if (lua_gettop(L) >= 2 && !lua_isnil(L, 2) && k < 0)
     la_argerror(L, F, 2, "count must be >= 0");
   lua_newtable(L);
   for (j = 0; j < A->cols && A->rows > 0 && cnt != k; j++) {
-    la_Line l = la_line(A, 1, j);
     for (i = 0; i < A->rows && cnt != k; i++)
-      if (LA_LX(l, i) != 0.0) {
+      if (la_get(A, i, j) != 0.0) {
         lua_pushinteger(L, (lua_Integer)j * A->rows + i + 1);
         lua_rawseti(L, -2, ++cnt);
       }
@@ -187,15 +249,14 @@ static int l_find(lua_State *L) {
 ** entries in row-major order (NumPy's nonzero, 1-based) */
 static int l_nonzero(lua_State *L) {
   const char *F = la_fname(L);
-  la_Mat *A = la_checkany(L, 1, F);
+  la_Mat *A = la_checkall(L, 1, F);
   lua_Integer cnt = 0;
   int i, j;
   lua_newtable(L);
   lua_newtable(L);
   for (i = 0; i < A->rows && A->cols > 0; i++) {
-    la_Line l = la_line(A, 2, i);
     for (j = 0; j < A->cols; j++)
-      if (LA_LX(l, j) != 0.0) {
+      if (la_get(A, i, j) != 0.0) {
         cnt++;
         lua_pushinteger(L, i + 1); lua_rawseti(L, -3, cnt);
         lua_pushinteger(L, j + 1); lua_rawseti(L, -2, cnt);
@@ -212,9 +273,10 @@ static const la_Reg funcs[] = {
 
 /* one closure per function of a family, as la_setfuncs makes them, with
 ** own upvalue 1 the operation (the function's index in names) */
-static void family(lua_State *L, const char *const names[], int n, const la_Reg *r) {
+static void family(lua_State *L, const char *const names[], int first, int n,
+                   const la_Reg *r) {
   int i;
-  for (i = 0; i < n; i++) {
+  for (i = first; i < n; i++) {
     lua_pushinteger(L, i);
     la_pushfunc(L, r, names[i], 1);
     lua_setfield(L, -2, names[i]);
@@ -224,13 +286,18 @@ static void family(lua_State *L, const char *const names[], int n, const la_Reg 
 void la_open_elementwise(lua_State *L) {
   static const la_Reg unary = {"unary", l_unary, 1}, binary = {"binary", l_binary, 2};
   static const la_Reg round = {"round", l_round, 2};
-  family(L, fn_names, LAK_NFN, &unary);
+  static const la_Reg test = {"test", l_test, 1 + LA_OPTS};
+  static const la_Reg compare = {"compare", l_compare, 2 + LA_OPTS};
+  family(L, fn_names, 0, LAK_ISNAN, &unary);
+  family(L, fn_names, LAK_ISNAN, LAK_NFN, &test);
   lua_pushinteger(L, LAK_ROUND);       /* round takes decimals */
   la_pushfunc(L, &round, "round", 1);
   lua_setfield(L, -2, "round");
   lua_pushinteger(L, LAK_TRUNC);       /* fix: Octave's name of trunc */
   la_pushfunc(L, &unary, "fix", 1);
   lua_setfield(L, -2, "fix");
-  family(L, bin_names, LAK_NBIN, &binary);
+  family(L, bin_names, 0, LAK_LT, &binary);
+  family(L, bin_names, LAK_LT, LAK_NE + 1, &compare);
+  family(L, bin_names, LAK_NE + 1, LAK_NBIN, &binary);
   la_setfuncs(L, funcs, 0);
 }

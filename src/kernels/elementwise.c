@@ -60,5 +60,37 @@ double lak_pow10(int n) {
   return r;
 }
 
+/* the true entries of a column of bool bytes (each 0 or 1): their sum, in
+** blocks of 255 so that a byte-wide lane cannot overflow */
+LAK_CLONES static size_t bcount_col(size_t m, const unsigned char *restrict a) {
+  size_t c = 0, i = 0, k;
+  while (i < m) {
+    size_t e = m - i < 255 * 32 ? m : i + 255 * 32;
+    unsigned s = 0;
+    for (k = i; k < e; k++) s += a[k];
+    c += s;
+    i = e;
+  }
+  return c;
+}
+
+void lak_bnonzeros(int dim, int m, int n, const unsigned char *A, int lda, double *r) {
+  size_t all = 0;
+  int i, j;
+  if (dim == 2) {
+    for (i = 0; i < m; i++) r[i] = 0;
+    for (j = 0; j < n && m > 0; j++)
+      for (i = 0; i < m; i++) r[i] += A[i + (ptrdiff_t)j * lda];
+    return;
+  }
+  if (m > 0 && dim == 0 && lda == m) all = bcount_col((size_t)m * (size_t)n, A);
+  else for (j = 0; j < n; j++) {
+    size_t c = m > 0 ? bcount_col((size_t)m, A + (ptrdiff_t)j * lda) : 0;
+    if (dim == 1) r[j] = (double)c;
+    all += c;
+  }
+  if (dim == 0) r[0] = (double)all;
+}
+
 #define LAK_GENERIC_FILE "elementwise_gen.h"
 #include "generate.h"

@@ -87,6 +87,42 @@ void LAK(binary)(lak_Bin op, int m, int n, LAK(Arg) a, LAK(Arg) b, LAK_REAL *c, 
   if (m > 0 && n > 0) LAK_DRIVE2(f, m, n, a, b, c, ldc);
 }
 
+/* The comparisons and the tests isnan, isinf, isfinite into bytes, 1 or 0
+** (bool matrices): each a compare and a pack, no branch. */
+#define COMPARE(name, expr) LAK_COL2B(LAK(c_##name), LAK_REAL, unsigned char, expr)
+COMPARE(lt, x < y)  COMPARE(le, x <= y)  COMPARE(gt, x > y)
+COMPARE(ge, x >= y) COMPARE(eq, x == y)  COMPARE(ne, x != y)
+
+typedef void (*LAK(Compare))(size_t, const LAK_REAL *, ptrdiff_t, const LAK_REAL *, ptrdiff_t,
+                             unsigned char *);
+
+static const LAK(Compare) LAK(compares)[LAK_NE - LAK_LT + 1] = {
+  LAK(c_lt), LAK(c_le), LAK(c_gt), LAK(c_ge), LAK(c_eq), LAK(c_ne)
+};
+
+void LAK(compare)(lak_Bin op, int m, int n, LAK(Arg) a, LAK(Arg) b, unsigned char *c, int ldc) {
+  LAK(Compare) f = LAK(compares)[op - LAK_LT];
+  if (m > 0 && n > 0) LAK_DRIVE2(f, m, n, a, b, c, ldc);
+}
+
+#define TEST(name, expr) \
+  LAK_CLONES static void LAK(t_##name)(const LAK_REAL *restrict x, unsigned char *restrict y, \
+                                       size_t n) { \
+    size_t i; \
+    for (i = 0; i < n; i++) { LAK_REAL v = x[i]; y[i] = (unsigned char)(expr); } }
+TEST(isnan, v != v)
+TEST(isinf, LAK_M(fabs)(v) == (LAK_REAL)INFINITY)
+TEST(isfinite, LAK_M(fabs)(v) < (LAK_REAL)INFINITY)
+
+void LAK(test)(lak_Fn f, int m, int n, const LAK_REAL *A, int lda, unsigned char *B, int ldb) {
+  void (*t)(const LAK_REAL *, unsigned char *, size_t) =
+    f == LAK_ISNAN ? LAK(t_isnan) : f == LAK_ISINF ? LAK(t_isinf) : LAK(t_isfinite);
+  int j;
+  if (m <= 0 || n <= 0) return;
+  if (lda == m && ldb == m) { t(A, B, (size_t)m * (size_t)n); return; }
+  for (j = 0; j < n; j++) t(A + (ptrdiff_t)j * lda, B + (ptrdiff_t)j * ldb, (size_t)m);
+}
+
 /* ---------------------------------------------------------------- ternary */
 
 /* c = x ~= 0 ? y : z (NaN counts as nonzero, as bool(nan) in NumPy) */

@@ -108,6 +108,10 @@ void LAK(round)(int d, int m, int n, const LAK_REAL *A, int lda, LAK_REAL *B, in
 /* Broadcasting binary operations (operands as lak_ewise's): NaN-propagating
 ** maximum / minimum, comparisons giving 1 / 0, atan2, hypot. */
 void LAK(binary)(lak_Bin op, int m, int n, LAK(Arg) a, LAK(Arg) b, LAK_REAL *c, int ldc);
+/* the comparisons op (LAK_LT ... LAK_NE) into bytes 1 / 0 (bool matrices);
+** the tests f (LAK_ISNAN, LAK_ISINF, LAK_ISFINITE) of A into bytes B */
+void LAK(compare)(lak_Bin op, int m, int n, LAK(Arg) a, LAK(Arg) b, unsigned char *c, int ldc);
+void LAK(test)(lak_Fn f, int m, int n, const LAK_REAL *A, int lda, unsigned char *B, int ldb);
 
 /* Counts of A's nonzero entries (NaN included), into r: dim 1 per column
 ** (r[j], j < n), dim 2 per row (r[i], i < m), 0 over all (r[0]). */

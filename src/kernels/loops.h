@@ -93,4 +93,23 @@
           (k).p + j_ * (k).cs, (k).rs, (c) + (ptrdiff_t)j_ * (ldc)); \
   } while (0)
 
+/* LAK_COL2 with a result of type U (bool bytes from comparisons): the
+** compare of a vector of T, then its mask packed to bytes */
+#define LAK_COL2B(name, T, U, expr) \
+  LAK_CLONES static void name(size_t m, const T *restrict pa, ptrdiff_t ra, \
+                              const T *restrict pb, ptrdiff_t rb, U *restrict pc) { \
+    size_t i; \
+    if (ra == 1 && rb == 1) { \
+      for (i = 0; i < m; i++) { T x = pa[i], y = pb[i]; pc[i] = (U)(expr); } \
+    } else if (ra == 1 && rb == 0) { \
+      const T y = *pb; \
+      for (i = 0; i < m; i++) { T x = pa[i]; pc[i] = (U)(expr); } \
+    } else if (ra == 0 && rb == 1) { \
+      const T x = *pa; \
+      for (i = 0; i < m; i++) { T y = pb[i]; pc[i] = (U)(expr); } \
+    } else { \
+      for (i = 0; i < m; i++) { \
+        T x = pa[(ptrdiff_t)i * ra], y = pb[(ptrdiff_t)i * rb]; pc[i] = (U)(expr); } \
+    } }
+
 #endif
