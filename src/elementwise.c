@@ -184,8 +184,43 @@ static int ternary(lua_State *L, const char *fname, Ternary f, Ternary32 f32) {
   return 1;
 }
 
-/* where(mask, A, B): A where mask is nonzero (NaN included), else B */
-static int l_where(lua_State *L) { return ternary(L, la_fname(L), lak_where, lak_swhere); }
+/* where's fast path: an open bool mask K at 1, and A and B each a number or
+** an open matrix of K's shape, the matrices of one type (numbers do not
+** vote); else 0, having pushed nothing, and the mask is read as 1/0. */
+static int boolwhere(lua_State *L, const la_Mat *K, const char *fname) {
+  double d[2];
+  float f[2];
+  lak_Arg a[2];
+  lak_sArg s[2];
+  la_Mat *C;
+  int i, t = LA_ANY;
+  for (i = 0; i < 2; i++) {
+    la_Mat *X = la_testmat(L, i + 2);
+    if (lua_type(L, i + 2) == LUA_TNUMBER) {
+      d[i] = lua_tonumber(L, i + 2); f[i] = (float)d[i];
+      a[i].p = &d[i]; s[i].p = &f[i]; a[i].rs = a[i].cs = s[i].rs = s[i].cs = 0;
+      continue;
+    }
+    if (!X || X->dtype == LA_BOOL || (X->flags & LA_CLOSED) || X->rows != K->rows ||
+        X->cols != K->cols || (t != LA_ANY && X->dtype != t)) return 0;
+    t = X->dtype;
+    a[i].p = X->data; s[i].p = X->fdata;
+    a[i].rs = s[i].rs = 1; a[i].cs = s[i].cs = X->ld;
+  }
+  C = la_newt(L, fname, K->rows, K->cols, t == LA_F32 ? LA_F32 : LA_F64);
+  if (t == LA_F32) lak_sbwhere(K->rows, K->cols, K->bdata, K->ld, s[0], s[1], C->fdata, C->ld);
+  else lak_bwhere(K->rows, K->cols, K->bdata, K->ld, a[0], a[1], C->data, C->ld);
+  return 1;
+}
+
+/* where(mask, A, B): A where mask is true or nonzero (NaN included), else B */
+static int l_where(lua_State *L) {
+  const char *F = la_fname(L);
+  la_Mat *K = la_testmat(L, 1);
+  lua_settop(L, 3);
+  if (K && K->dtype == LA_BOOL && !(K->flags & LA_CLOSED) && boolwhere(L, K, F)) return 1;
+  return ternary(L, F, lak_where, lak_swhere);
+}
 /* clip(A, lo, hi): min(max(A, lo), hi) */
 static int l_clip(lua_State *L) { return ternary(L, la_fname(L), lak_clip, lak_sclip); }
 

@@ -405,7 +405,8 @@ static void rangesel(lua_State *L, int arg, int len, const char *what, Sel *s) {
 ** dimension's length, else a list of indices */
 static void selparse(lua_State *L, int arg, int len, const char *what, Sel *s) {
   int i, t = lua_type(L, arg);
-  la_Mat *M;
+  la_Mat *M = la_testmat(L, arg);
+  int isbool = M && M->dtype == LA_BOOL;   /* before la_test makes it float64 */
   s->range = 0; s->idx = NULL;
   if (t == LUA_TNONE || t == LUA_TNIL) { s->n = len; s->range = 1; s->first = 0; s->step = 1; }
   else if (t == LUA_TSTRING) rangesel(L, arg, len, what, s);
@@ -430,7 +431,7 @@ static void selparse(lua_State *L, int arg, int len, const char *what, Sel *s) {
       s->idx[i] = (int)k - 1;
     }
   } else {
-    int mask = 1, isbool = (M = la_testmat(L, arg)) != NULL && M->dtype == LA_BOOL;
+    int mask = 1;
     size_t N, k;
     M = la_checkarg(L, arg, la_fname(L), arg);
     N = (size_t)M->rows * M->cols;

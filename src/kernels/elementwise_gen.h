@@ -137,6 +137,24 @@ static inline LAK_REAL LAK(clip1)(LAK_REAL x, LAK_REAL lo, LAK_REAL hi) {
 }
 LAK_COL3(LAK(t_clip), LAK_REAL, LAK(clip1)(x, y, z))
 
+/* c = k ? x : y down a column, k a bool mask's bytes */
+LAK_CLONES static void LAK(bwhere_col)(size_t m, const unsigned char *restrict k,
+                                       const LAK_REAL *restrict pa, ptrdiff_t ra,
+                                       const LAK_REAL *restrict pb, ptrdiff_t rb,
+                                       LAK_REAL *restrict pc) {
+  size_t i;
+  if (ra == 1 && rb == 1) for (i = 0; i < m; i++) pc[i] = k[i] ? pa[i] : pb[i];
+  else for (i = 0; i < m; i++) pc[i] = k[i] ? pa[(ptrdiff_t)i * ra] : pb[(ptrdiff_t)i * rb];
+}
+
+void LAK(bwhere)(int m, int n, const unsigned char *K, int ldk, LAK(Arg) a, LAK(Arg) b,
+                 LAK_REAL *c, int ldc) {
+  int j;
+  for (j = 0; j < n && m > 0; j++)
+    LAK(bwhere_col)((size_t)m, K + (ptrdiff_t)j * ldk, a.p + j * a.cs, a.rs, b.p + j * b.cs,
+                    b.rs, c + (ptrdiff_t)j * ldc);
+}
+
 void LAK(where)(int m, int n, LAK(Arg) a, LAK(Arg) b, LAK(Arg) k, LAK_REAL *c, int ldc) {
   if (m > 0 && n > 0) LAK_DRIVE3(LAK(t_where), m, n, a, b, k, c, ldc);
 }

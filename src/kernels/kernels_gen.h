@@ -119,6 +119,9 @@ void LAK(nonzeros)(int dim, int m, int n, const LAK_REAL *A, int lda, double *r)
 
 /* c = a ~= 0 ? b : k (NumPy's where); c = min(max(a, b), k) (NumPy's clip) */
 void LAK(where)(int m, int n, LAK(Arg) a, LAK(Arg) b, LAK(Arg) k, LAK_REAL *c, int ldc);
+/* c = K ? a : b, K an m x n bool mask (bytes), a and b as lak_ewise's */
+void LAK(bwhere)(int m, int n, const unsigned char *K, int ldk, LAK(Arg) a, LAK(Arg) b,
+                 LAK_REAL *c, int ldc);
 void LAK(clip)(int m, int n, LAK(Arg) a, LAK(Arg) b, LAK(Arg) k, LAK_REAL *c, int ldc);
 
 /* Reductions of a line of n elements x[0], x[s], x[2s], ..., accumulated
