@@ -60,6 +60,77 @@ double lak_pow10(int n) {
   return r;
 }
 
+/* Comparisons into bool bytes, by hand on x86-64: the compare's lane mask
+** (AVX-512's k register, AVX2's movemask) as 8 bits, and those bits as 8
+** bytes 0/1 by one table load (GCC's own vectorization of c[i] = a[i] < b[i]
+** narrows the 64-bit lanes by a chain of shuffles, several per 4 entries).
+** cmpfast_d / cmpfast_s do the first multiple of 8 entries of a column
+** whose operands move by one or stay (ra, rb 0 or 1: a number then points
+** at 16 copies of itself) and return how many; 0 without AVX2. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__GLIBC__)
+#include <immintrin.h>
+#include <stdint.h>
+#include <string.h>
+
+#define BY(k) ((uint64_t)((k) & 1) | (uint64_t)((k) >> 1 & 1) << 8 | \
+  (uint64_t)((k) >> 2 & 1) << 16 | (uint64_t)((k) >> 3 & 1) << 24 | \
+  (uint64_t)((k) >> 4 & 1) << 32 | (uint64_t)((k) >> 5 & 1) << 40 | \
+  (uint64_t)((k) >> 6 & 1) << 48 | (uint64_t)((k) >> 7 & 1) << 56)
+#define BY4(k) BY(k), BY((k) + 1), BY((k) + 2), BY((k) + 3)
+#define BY16(k) BY4(k), BY4((k) + 4), BY4((k) + 8), BY4((k) + 12)
+#define BY64(k) BY16(k), BY16((k) + 16), BY16((k) + 32), BY16((k) + 48)
+/* bytes8[k]: bit j of k as byte j (little-endian) */
+static const uint64_t bytes8[256] = {BY64(0), BY64(64), BY64(128), BY64(192)};
+
+/* 8 entries' compare as 8 bits: x, y point at them, P the predicate */
+#define M512D(x, y, P) ((unsigned)_mm512_cmp_pd_mask(_mm512_loadu_pd(x), _mm512_loadu_pd(y), P))
+#define M256D(x, y, P) ((unsigned)_mm256_movemask_pd(_mm256_cmp_pd(_mm256_loadu_pd(x), \
+  _mm256_loadu_pd(y), P)) | (unsigned)_mm256_movemask_pd(_mm256_cmp_pd( \
+  _mm256_loadu_pd((x) + 4), _mm256_loadu_pd((y) + 4), P)) << 4)
+#define M256S(x, y, P) ((unsigned)_mm256_movemask_ps(_mm256_cmp_ps(_mm256_loadu_ps(x), \
+  _mm256_loadu_ps(y), P)))
+
+#define CMPFAST(tgt, name, T, MASK8, P) \
+  __attribute__((target(tgt))) static size_t name(size_t m, const T *pa, ptrdiff_t ra, \
+                                                  const T *pb, ptrdiff_t rb, unsigned char *pc) { \
+    size_t i; \
+    for (i = 0; i + 8 <= m; i += 8) \
+      memcpy(pc + i, &bytes8[MASK8(pa + i * ra, pb + i * rb, P)], 8); \
+    return i; }
+/* the six comparisons (lak_Bin's order from LAK_LT) of one kind, and their table */
+#define CMPSET(tgt, pre, T, MASK8) \
+  CMPFAST(tgt, pre##lt, T, MASK8, _CMP_LT_OQ) CMPFAST(tgt, pre##le, T, MASK8, _CMP_LE_OQ) \
+  CMPFAST(tgt, pre##gt, T, MASK8, _CMP_GT_OQ) CMPFAST(tgt, pre##ge, T, MASK8, _CMP_GE_OQ) \
+  CMPFAST(tgt, pre##eq, T, MASK8, _CMP_EQ_OQ) CMPFAST(tgt, pre##ne, T, MASK8, _CMP_NEQ_UQ) \
+  static size_t (*const pre##all[6])(size_t, const T *, ptrdiff_t, const T *, ptrdiff_t, \
+                                      unsigned char *) = { \
+    pre##lt, pre##le, pre##gt, pre##ge, pre##eq, pre##ne };
+CMPSET("avx512f", c512d_, double, M512D)
+CMPSET("avx2", c256d_, double, M256D)
+CMPSET("avx2", c256s_, float, M256S)
+
+/* 2: AVX-512F, 1: AVX2, 0: neither */
+static int cmp_isa;
+__attribute__((constructor)) static void cmp_isainit(void) {
+  __builtin_cpu_init();
+  cmp_isa = __builtin_cpu_supports("avx512f") ? 2 : __builtin_cpu_supports("avx2") ? 1 : 0;
+}
+
+static size_t cmpfast_d(int k, size_t m, const double *pa, ptrdiff_t ra, const double *pb,
+                        ptrdiff_t rb, unsigned char *pc) {
+  if (cmp_isa == 2) return c512d_all[k](m, pa, ra, pb, rb, pc);
+  return cmp_isa ? c256d_all[k](m, pa, ra, pb, rb, pc) : 0;
+}
+
+static size_t cmpfast_s(int k, size_t m, const float *pa, ptrdiff_t ra, const float *pb,
+                        ptrdiff_t rb, unsigned char *pc) {
+  return cmp_isa ? c256s_all[k](m, pa, ra, pb, rb, pc) : 0;
+}
+#define LAK_CMPFAST 1
+#else
+#define LAK_CMPFAST 0
+#endif
+
 /* the true entries of a column of bool bytes (each 0 or 1): their sum, in
 ** blocks of 255 so that a byte-wide lane cannot overflow */
 LAK_CLONES static size_t bcount_col(size_t m, const unsigned char *restrict a) {

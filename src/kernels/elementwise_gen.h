@@ -100,9 +100,28 @@ static const LAK(Compare) LAK(compares)[LAK_NE - LAK_LT + 1] = {
   LAK(c_lt), LAK(c_le), LAK(c_gt), LAK(c_ge), LAK(c_eq), LAK(c_ne)
 };
 
+/* a column of comparison k (op - LAK_LT): the x86 code's multiple of 8
+** entries when the operands move by one or stay, the loop above for the rest */
+static void LAK(ccol)(int k, size_t m, const LAK_REAL *pa, ptrdiff_t ra, const LAK_REAL *pb,
+                      ptrdiff_t rb, unsigned char *pc) {
+  size_t i = 0;
+#if LAK_CMPFAST
+  LAK_REAL ta[16], tb[16];
+  int j;
+  if (m >= 8 && ((ra | rb) & ~(ptrdiff_t)1) == 0) {
+    if (ra == 0) { for (j = 0; j < 16; j++) ta[j] = *pa; pa = ta; }
+    if (rb == 0) { for (j = 0; j < 16; j++) tb[j] = *pb; pb = tb; }
+    i = LAK_PICK(cmpfast_d, cmpfast_s)(k, m, pa, ra, pb, rb, pc);
+  }
+#endif
+  if (i < m) LAK(compares)[k](m - i, pa + (ptrdiff_t)i * ra, ra, pb + (ptrdiff_t)i * rb, rb, pc + i);
+}
+
 void LAK(compare)(lak_Bin op, int m, int n, LAK(Arg) a, LAK(Arg) b, unsigned char *c, int ldc) {
-  LAK(Compare) f = LAK(compares)[op - LAK_LT];
-  if (m > 0 && n > 0) LAK_DRIVE2(f, m, n, a, b, c, ldc);
+  int k = op - LAK_LT;
+#define LAK_CCOL(len, pa, ra, pb, rb, pc) LAK(ccol)(k, len, pa, ra, pb, rb, pc)
+  if (m > 0 && n > 0) LAK_DRIVE2(LAK_CCOL, m, n, a, b, c, ldc);
+#undef LAK_CCOL
 }
 
 #define TEST(name, expr) \
