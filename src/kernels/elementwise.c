@@ -66,7 +66,8 @@ double lak_pow10(int n) {
 ** narrows the 64-bit lanes by a chain of shuffles, several per 4 entries).
 ** cmpfast_d / cmpfast_s do the first multiple of 8 entries of a column
 ** whose operands move by one or stay (ra, rb 0 or 1: a number then points
-** at 16 copies of itself) and return how many; 0 without AVX2. */
+** at 16 copies of itself) and return how many; 0 without AVX2. The result
+** is the same on every path: each entry is one IEEE compare. */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__GLIBC__)
 #include <immintrin.h>
 #include <stdint.h>
@@ -109,22 +110,69 @@ CMPSET("avx512f", c512d_, double, M512D)
 CMPSET("avx2", c256d_, double, M256D)
 CMPSET("avx2", c256s_, float, M256S)
 
-/* 2: AVX-512F, 1: AVX2, 0: neither */
+/* With AVX-512BW, 64 entries a step: their lane masks joined into one
+** 64-bit k register (kunpck), then 64 bytes 0/1 by one masked move. The
+** operands are loads (XD, YD: 8 doubles j of the step; XS, YS: 16 floats)
+** or a number in every lane (xv, yv). */
+#define XD(j) _mm512_loadu_pd(x + 8 * (j))
+#define YD(j) _mm512_loadu_pd(y + 8 * (j))
+#define XS(j) _mm512_loadu_ps(x + 16 * (j))
+#define YS(j) _mm512_loadu_ps(y + 16 * (j))
+#define XV(j) xv
+#define YV(j) yv
+#define BWD(j, P, A, B) _mm512_cmp_pd_mask(A(j), B(j), P)
+#define BWS(j, P, A, B) _mm512_cmp_ps_mask(A(j), B(j), P)
+#define MASK64D(P, A, B) _mm512_kunpackd(_mm512_kunpackw( \
+  _mm512_kunpackb(BWD(7, P, A, B), BWD(6, P, A, B)), _mm512_kunpackb(BWD(5, P, A, B), BWD(4, P, A, B))), \
+  _mm512_kunpackw(_mm512_kunpackb(BWD(3, P, A, B), BWD(2, P, A, B)), \
+                  _mm512_kunpackb(BWD(1, P, A, B), BWD(0, P, A, B))))
+#define MASK64S(P, A, B) _mm512_kunpackd(_mm512_kunpackw(BWS(3, P, A, B), BWS(2, P, A, B)), \
+                                         _mm512_kunpackw(BWS(1, P, A, B), BWS(0, P, A, B)))
+#define LOOP64(T, MASK64, P, A, B) \
+  for (i = 0; i + 64 <= m; i += 64) { \
+    const T *x = pa + i * ra, *y = pb + i * rb; (void)x; (void)y; \
+    _mm512_storeu_si512(pc + i, _mm512_maskz_mov_epi8(MASK64(P, A, B), one)); }
+#define CMP64(name, T, V, SET1, XL, YL, MASK64, P) \
+  __attribute__((target("avx512f,avx512bw"))) static size_t name(size_t m, const T *pa, \
+      ptrdiff_t ra, const T *pb, ptrdiff_t rb, unsigned char *pc) { \
+    const __m512i one = _mm512_set1_epi8(1); \
+    const V xv = SET1(*pa), yv = SET1(*pb); \
+    size_t i; \
+    if (ra && rb) LOOP64(T, MASK64, P, XL, YL) \
+    else if (ra) LOOP64(T, MASK64, P, XL, YV) \
+    else LOOP64(T, MASK64, P, XV, YL) \
+    return i; }
+#define CMP64SET(pre, T, ARGS) \
+  CMP64(pre##lt, T, ARGS, _CMP_LT_OQ) CMP64(pre##le, T, ARGS, _CMP_LE_OQ) \
+  CMP64(pre##gt, T, ARGS, _CMP_GT_OQ) CMP64(pre##ge, T, ARGS, _CMP_GE_OQ) \
+  CMP64(pre##eq, T, ARGS, _CMP_EQ_OQ) CMP64(pre##ne, T, ARGS, _CMP_NEQ_UQ) \
+  static size_t (*const pre##all[6])(size_t, const T *, ptrdiff_t, const T *, ptrdiff_t, \
+                                      unsigned char *) = { \
+    pre##lt, pre##le, pre##gt, pre##ge, pre##eq, pre##ne };
+#define ARGSD __m512d, _mm512_set1_pd, XD, YD, MASK64D
+#define ARGSS __m512, _mm512_set1_ps, XS, YS, MASK64S
+CMP64SET(bwd_, double, ARGSD)
+CMP64SET(bws_, float, ARGSS)
+
+/* 3: AVX-512BW, 2: AVX-512F, 1: AVX2, 0: none of them */
 static int cmp_isa;
 __attribute__((constructor)) static void cmp_isainit(void) {
   __builtin_cpu_init();
-  cmp_isa = __builtin_cpu_supports("avx512f") ? 2 : __builtin_cpu_supports("avx2") ? 1 : 0;
+  cmp_isa = !__builtin_cpu_supports("avx512f") ? (__builtin_cpu_supports("avx2") ? 1 : 0)
+          : __builtin_cpu_supports("avx512bw") ? 3 : 2;
 }
 
 static size_t cmpfast_d(int k, size_t m, const double *pa, ptrdiff_t ra, const double *pb,
                         ptrdiff_t rb, unsigned char *pc) {
-  if (cmp_isa == 2) return c512d_all[k](m, pa, ra, pb, rb, pc);
+  size_t i = cmp_isa == 3 ? bwd_all[k](m, pa, ra, pb, rb, pc) : 0;
+  if (cmp_isa >= 2) return i + c512d_all[k](m - i, pa + i * ra, ra, pb + i * rb, rb, pc + i);
   return cmp_isa ? c256d_all[k](m, pa, ra, pb, rb, pc) : 0;
 }
 
 static size_t cmpfast_s(int k, size_t m, const float *pa, ptrdiff_t ra, const float *pb,
                         ptrdiff_t rb, unsigned char *pc) {
-  return cmp_isa ? c256s_all[k](m, pa, ra, pb, rb, pc) : 0;
+  size_t i = cmp_isa == 3 ? bws_all[k](m, pa, ra, pb, rb, pc) : 0;
+  return cmp_isa ? i + c256s_all[k](m - i, pa + i * ra, ra, pb + i * rb, rb, pc + i) : 0;
 }
 #define LAK_CMPFAST 1
 #else
