@@ -161,9 +161,14 @@ LAK_CLONES static void LAK(bwhere_col)(size_t m, const unsigned char *restrict k
                                        const LAK_REAL *restrict pa, ptrdiff_t ra,
                                        const LAK_REAL *restrict pb, ptrdiff_t rb,
                                        LAK_REAL *restrict pc) {
-  size_t i;
-  if (ra == 1 && rb == 1) for (i = 0; i < m; i++) pc[i] = k[i] ? pa[i] : pb[i];
-  else for (i = 0; i < m; i++) pc[i] = k[i] ? pa[(ptrdiff_t)i * ra] : pb[(ptrdiff_t)i * rb];
+  size_t i;          /* both read, then a select: a blend, not masked loads */
+  if (ra == 1 && rb == 1)
+    for (i = 0; i < m; i++) { LAK_REAL x = pa[i], y = pb[i]; pc[i] = k[i] ? x : y; }
+  else
+    for (i = 0; i < m; i++) {
+      LAK_REAL x = pa[(ptrdiff_t)i * ra], y = pb[(ptrdiff_t)i * rb];
+      pc[i] = k[i] ? x : y;
+    }
 }
 
 void LAK(bwhere)(int m, int n, const unsigned char *K, int ldk, LAK(Arg) a, LAK(Arg) b,
