@@ -78,6 +78,54 @@ describe("bool matrices from comparisons and tests", function()
   end)
 end)
 
+describe("bool loops against plain Lua, every length through two 64-entry steps", function()
+  -- special values in every position: the 64-entry (AVX-512) and 8-entry
+  -- steps and the tails must all give the scalar answer
+  local special = {0 / 0, math.huge, -math.huge, 0, -0.0, 1, -1, 2.5e-308, 4.9e-324, 1e308, 3.4e38,
+                   1e39, 1.5, 0.1}
+  local function column(n, seed)
+    local t = {}
+    for i = 1, n do t[i] = special[(i * 7 + seed) % #special + 1] end
+    return la.vector(t)
+  end
+  local tests = {isnan = function(x) return x ~= x end,
+                 isinf = function(x) return x == math.huge or x == -math.huge end,
+                 isfinite = function(x) return x == x and x ~= math.huge and x ~= -math.huge end}
+  local cmps = {lt = function(x, y) return x < y end, le = function(x, y) return x <= y end,
+                gt = function(x, y) return x > y end, ge = function(x, y) return x >= y end,
+                eq = function(x, y) return x == y end, ne = function(x, y) return x ~= y end}
+  it("isnan, isinf, isfinite and the comparisons, float64 and float32, packed and views", function()
+    for _, n in ipairs{1, 7, 8, 9, 63, 64, 65, 127, 128, 129, 200} do
+      for _, dtype in ipairs{"float64", "float32"} do
+        local X, Y = column(n, 1):astype(dtype), column(n, 4):astype(dtype)
+        local P = la.vstack{column(3, 2), column(n, 1), column(2, 3)}:astype(dtype)
+        local XV = la.hstack{P, P}:sub(4, n + 3, 2, 2)            -- a column view of a matrix
+        local x, y = X:totable(), Y:totable()
+        for name, f in pairs(tests) do
+          local R, RV = la[name](X):totable(), la[name](XV):totable()
+          for i = 1, n do
+            assert(R[i] == f(x[i]), string.format("%s %s n=%d at %d (%g)", name, dtype, n, i, x[i]))
+            assert(RV[i] == f(x[i]), string.format("%s view %s n=%d at %d", name, dtype, n, i))
+          end
+        end
+        for name, f in pairs(cmps) do
+          local R, R0, R1 = la[name](X, Y):totable(), la[name](X, 1.5):totable(), la[name](0.1, Y):totable()
+          local c = 1.5
+          if dtype == "float32" then c = la.matrix({{1.5}}, {dtype = "float32"})(1, 1) end
+          for i = 1, n do
+            assert(R[i] == f(x[i], y[i]), string.format("%s %s n=%d at %d", name, dtype, n, i))
+            assert(R0[i] == f(x[i], c), string.format("%s with a number %s n=%d at %d", name, dtype, n, i))
+          end
+          local c1 = la.matrix({{0.1}}, {dtype = dtype})(1, 1)     -- 0.1 as the operands' type
+          for i = 1, n do
+            assert(R1[i] == f(c1, y[i]), string.format("%s number first %s n=%d at %d", name, dtype, n, i))
+          end
+        end
+      end
+    end
+  end)
+end)
+
 describe("a bool matrix as a value", function()
   it("reads as booleans: get, A(i, j), linear index, totable", function()
     local M = la.gt(A, 0)

@@ -154,12 +154,47 @@ CMPSET("avx2", c256s_, float, M256S)
 CMP64SET(bwd_, double, ARGSD)
 CMP64SET(bws_, float, ARGSS)
 
-/* 3: AVX-512BW, 2: AVX-512F, 1: AVX2, 0: none of them */
-static int cmp_isa;
+/* isnan, isinf, isfinite the same way: each lane's class (vfpclass, AVX-512DQ):
+** NaN (quiet 0x01, signalling 0x80), infinite (+0x08, -0x10), finite (neither) */
+#define FCD(j, C) _mm512_fpclass_pd_mask(_mm512_loadu_pd(x + i + 8 * (j)), C)
+#define FCS(j, C) _mm512_fpclass_ps_mask(_mm512_loadu_ps(x + i + 16 * (j)), C)
+#define CLASS64D(C) _mm512_kunpackd( \
+  _mm512_kunpackw(_mm512_kunpackb(FCD(7, C), FCD(6, C)), _mm512_kunpackb(FCD(5, C), FCD(4, C))), \
+  _mm512_kunpackw(_mm512_kunpackb(FCD(3, C), FCD(2, C)), _mm512_kunpackb(FCD(1, C), FCD(0, C))))
+#define CLASS64S(C) _mm512_kunpackd(_mm512_kunpackw(FCS(3, C), FCS(2, C)), \
+                                    _mm512_kunpackw(FCS(1, C), FCS(0, C)))
+#define TEST64(name, T, CLASS64) \
+  __attribute__((target("avx512f,avx512bw,avx512dq"))) static size_t name(int f, size_t n, \
+      const T *x, unsigned char *y) { \
+    const __m512i one = _mm512_set1_epi8(1); \
+    const int c = f == LAK_ISNAN ? 0x81 : f == LAK_ISINF ? 0x18 : 0x99; \
+    size_t i; \
+    if (c == 0x81) for (i = 0; i + 64 <= n; i += 64) \
+      _mm512_storeu_si512(y + i, _mm512_maskz_mov_epi8(CLASS64(0x81), one)); \
+    else if (c == 0x18) for (i = 0; i + 64 <= n; i += 64) \
+      _mm512_storeu_si512(y + i, _mm512_maskz_mov_epi8(CLASS64(0x18), one)); \
+    else for (i = 0; i + 64 <= n; i += 64)   /* finite: not NaN, not infinite */ \
+      _mm512_storeu_si512(y + i, _mm512_maskz_mov_epi8(_knot_mask64(CLASS64(0x99)), one)); \
+    return i; }
+TEST64(tst_d, double, CLASS64D)
+TEST64(tst_s, float, CLASS64S)
+
+/* 3: AVX-512BW, 2: AVX-512F, 1: AVX2, 0: none of them; dq: AVX-512BW and DQ */
+static int cmp_isa, cmp_dq;
 __attribute__((constructor)) static void cmp_isainit(void) {
   __builtin_cpu_init();
   cmp_isa = !__builtin_cpu_supports("avx512f") ? (__builtin_cpu_supports("avx2") ? 1 : 0)
           : __builtin_cpu_supports("avx512bw") ? 3 : 2;
+  cmp_dq = cmp_isa == 3 && __builtin_cpu_supports("avx512dq");
+}
+
+/* the tests' first multiple of 64 entries (0 without AVX-512BW and DQ) */
+static size_t testfast_d(int f, size_t n, const double *x, unsigned char *y) {
+  return cmp_dq ? tst_d(f, n, x, y) : 0;
+}
+
+static size_t testfast_s(int f, size_t n, const float *x, unsigned char *y) {
+  return cmp_dq ? tst_s(f, n, x, y) : 0;
 }
 
 static size_t cmpfast_d(int k, size_t m, const double *pa, ptrdiff_t ra, const double *pb,

@@ -133,13 +133,23 @@ TEST(isnan, v != v)
 TEST(isinf, LAK_M(fabs)(v) == (LAK_REAL)INFINITY)
 TEST(isfinite, LAK_M(fabs)(v) < (LAK_REAL)INFINITY)
 
+/* a column of test f: the x86 code's multiple of 64 entries, the loops
+** above for the rest */
+static void LAK(tcol)(lak_Fn f, const LAK_REAL *x, unsigned char *y, size_t n) {
+  size_t i = 0;
+#if LAK_CMPFAST
+  i = LAK_PICK(testfast_d, testfast_s)((int)f, n, x, y);
+#endif
+  if (f == LAK_ISNAN) LAK(t_isnan)(x + i, y + i, n - i);
+  else if (f == LAK_ISINF) LAK(t_isinf)(x + i, y + i, n - i);
+  else LAK(t_isfinite)(x + i, y + i, n - i);
+}
+
 void LAK(test)(lak_Fn f, int m, int n, const LAK_REAL *A, int lda, unsigned char *B, int ldb) {
-  void (*t)(const LAK_REAL *, unsigned char *, size_t) =
-    f == LAK_ISNAN ? LAK(t_isnan) : f == LAK_ISINF ? LAK(t_isinf) : LAK(t_isfinite);
   int j;
   if (m <= 0 || n <= 0) return;
-  if (lda == m && ldb == m) { t(A, B, (size_t)m * (size_t)n); return; }
-  for (j = 0; j < n; j++) t(A + (ptrdiff_t)j * lda, B + (ptrdiff_t)j * ldb, (size_t)m);
+  if (lda == m && ldb == m) { LAK(tcol)(f, A, B, (size_t)m * (size_t)n); return; }
+  for (j = 0; j < n; j++) LAK(tcol)(f, A + (ptrdiff_t)j * lda, B + (ptrdiff_t)j * ldb, (size_t)m);
 }
 
 /* ---------------------------------------------------------------- ternary */
