@@ -94,34 +94,34 @@ describe("bool loops against plain Lua, every length through two 64-entry steps"
   local cmps = {lt = function(x, y) return x < y end, le = function(x, y) return x <= y end,
                 gt = function(x, y) return x > y end, ge = function(x, y) return x >= y end,
                 eq = function(x, y) return x == y end, ne = function(x, y) return x ~= y end}
+  -- one length and type: X, Y packed columns, XV a view of X's values
+  local function check(n, dtype)
+    local X, Y = column(n, 1):astype(dtype), column(n, 4):astype(dtype)
+    local P = la.vstack{column(3, 2), column(n, 1), column(2, 3)}:astype(dtype)
+    local XV = la.hstack{P, P}:sub(4, n + 3, 2, 2)            -- a column view of a matrix
+    local x, y = X:totable(), Y:totable()
+    local c1 = la.matrix({{0.1}}, {dtype = dtype})(1, 1)     -- 0.1 as the operands' type
+    for name, f in pairs(tests) do
+      local R, RV = la[name](X):totable(), la[name](XV):totable()
+      for i = 1, n do
+        assert(R[i] == f(x[i]), string.format("%s %s n=%d at %d (%g)", name, dtype, n, i, x[i]))
+        assert(RV[i] == f(x[i]), string.format("%s view %s n=%d at %d", name, dtype, n, i))
+      end
+    end
+    for name, f in pairs(cmps) do
+      local R, R0, R1 = la[name](X, Y):totable(), la[name](X, 1.5):totable(), la[name](0.1, Y):totable()
+      for i = 1, n do
+        assert(R[i] == f(x[i], y[i]), string.format("%s %s n=%d at %d", name, dtype, n, i))
+        assert(R0[i] == f(x[i], 1.5), string.format("%s with a number %s n=%d at %d", name, dtype, n, i))
+        assert(R1[i] == f(c1, y[i]), string.format("%s number first %s n=%d at %d", name, dtype, n, i))
+      end
+    end
+  end
+
   it("isnan, isinf, isfinite and the comparisons, float64 and float32, packed and views", function()
     for _, n in ipairs{1, 7, 8, 9, 63, 64, 65, 127, 128, 129, 200} do
-      for _, dtype in ipairs{"float64", "float32"} do
-        local X, Y = column(n, 1):astype(dtype), column(n, 4):astype(dtype)
-        local P = la.vstack{column(3, 2), column(n, 1), column(2, 3)}:astype(dtype)
-        local XV = la.hstack{P, P}:sub(4, n + 3, 2, 2)            -- a column view of a matrix
-        local x, y = X:totable(), Y:totable()
-        for name, f in pairs(tests) do
-          local R, RV = la[name](X):totable(), la[name](XV):totable()
-          for i = 1, n do
-            assert(R[i] == f(x[i]), string.format("%s %s n=%d at %d (%g)", name, dtype, n, i, x[i]))
-            assert(RV[i] == f(x[i]), string.format("%s view %s n=%d at %d", name, dtype, n, i))
-          end
-        end
-        for name, f in pairs(cmps) do
-          local R, R0, R1 = la[name](X, Y):totable(), la[name](X, 1.5):totable(), la[name](0.1, Y):totable()
-          local c = 1.5
-          if dtype == "float32" then c = la.matrix({{1.5}}, {dtype = "float32"})(1, 1) end
-          for i = 1, n do
-            assert(R[i] == f(x[i], y[i]), string.format("%s %s n=%d at %d", name, dtype, n, i))
-            assert(R0[i] == f(x[i], c), string.format("%s with a number %s n=%d at %d", name, dtype, n, i))
-          end
-          local c1 = la.matrix({{0.1}}, {dtype = dtype})(1, 1)     -- 0.1 as the operands' type
-          for i = 1, n do
-            assert(R1[i] == f(c1, y[i]), string.format("%s number first %s n=%d at %d", name, dtype, n, i))
-          end
-        end
-      end
+      check(n, "float64")
+      check(n, "float32")
     end
   end)
 end)
