@@ -26,7 +26,8 @@ local DIR = "build/bench/breadth"
 local MINTIME = 2e-3
 
 -- NumPy's semantics where they differ from linalg's (the note column)
-local BOOL = "NumPy: bool result; la: float64 1/0"
+local BOOL = "bool results on both sides"
+local FLOATMASK = "NumPy: bool result; la: float64 1/0"
 local VIEW = "NumPy gives a view: timed with .copy(order='F')"
 local IDX = "NumPy: int64 0-based; la: float64 1-based"
 
@@ -94,7 +95,7 @@ local function operations(I)
     op("la.minimum(A, B)", function() return la.minimum(A, B) end, "np.minimum(A, B)")
     op("la.clip(A, -.5, .5)", function() return la.clip(A, -0.5, 0.5) end, "np.clip(A, -0.5, 0.5)")
     op("la.where(M, A, B)", function() return la.where(Mk, A, B) end, "np.where(Mb, A, B)",
-      "NumPy: a bool mask; la: float64 1/0")
+      "a bool mask on both sides")
     op("la.hypot(A, B)", function() return la.hypot(A, B) end, "np.hypot(A, B)")
     op("la.atan2(A, B)", function() return la.atan2(A, B) end, "np.arctan2(A, B)")
     -- comparisons and predicates
@@ -131,7 +132,7 @@ local function operations(I)
     op("la.ptp(A, 1)", function() return la.ptp(A, 1) end, "np.ptp(A, axis=0)")
     op("la.all(A)", function() return la.all(A) end, "np.all(A)")
     op("la.any(Z)", function() return la.any(Z) end, "np.any(Z)", "all zeros: a full scan")
-    op("la.any(A, 1)", function() return la.any(A, 1) end, "np.any(A, axis=0)", BOOL)
+    op("la.any(A, 1)", function() return la.any(A, 1) end, "np.any(A, axis=0)", FLOATMASK)
     op("la.count_nonzero(A)", function() return la.count_nonzero(A) end, "np.count_nonzero(A)")
     -- running reductions and differences
     for _, cum in ipairs{{"cumsum", "A", "np.cumsum(%s, axis=%d)"}, {"cumprod", "Q", "np.cumprod(%s, axis=%d)"},
@@ -224,6 +225,7 @@ local now = clock.now
 -- and the count, column-major, w_k = k mod 7 + 1; idx: 1-based indices made 0-based
 local function checksum(r, idx)
   if type(r) == "boolean" then r = r and 1 or 0 end
+  if type(r) ~= "number" and r.dtype == "bool" then r = r:astype("float64") end
   local off = idx and 1 or 0
   if type(r) == "number" then return r - off, math.abs(r - off), 1 end
   local s, a, n = 0, 0, r:numel()

@@ -39,7 +39,7 @@ def define(key, size, expr):
     for name, a in data.items():
         if name.endswith(size):
             env[name[:-len(size)]] = a
-    env["Mb"] = env["A"] > 0 if "A" in env else None   # a bool mask (la: 1/0 float64)
+    env["Mb"] = env["A"] > 0 if "A" in env else None   # a bool mask (la's too: la.gt gives bool)
     f = eval("lambda: " + expr, env)
     f()                                                 # fails here, not in a timing
     ops[key] = f

@@ -6,6 +6,11 @@ local la = require "linalg"
 local nan, inf = 0 / 0, math.huge
 local x = la.matrix{{-2.5, -0.5, 0.0}, {0.5, 1.5, 2.5}}     -- rows of 3
 local function flat(t) return la.matrix{{t[1], t[2], t[3]}, {t[4], t[5], t[6]}} end
+-- a bool matrix (what comparisons and tests return) with the 1/0 entries want
+local function ismask(want, M)
+  assert.are.equal("bool", M.dtype)
+  assert.near(want, M:astype("float64"))
+end
 
 describe("elementwise functions", function()
   -- np.<f>([-2.5, -0.5, 0.0, 0.5, 1.5, 2.5])
@@ -92,11 +97,13 @@ describe("elementwise functions", function()
     assert.are.same({2, 0}, {la.isnan(la.zeros(2, 0)):shape()})
   end)
 
-  it("isnan, isinf and isfinite give 1/0 masks", function()
+  it("isnan, isinf and isfinite give bool masks (1/0 float masks on request)", function()
     local A = la.matrix{{1, nan}, {inf, -inf}}
-    assert.near({{0, 1}, {0, 0}}, la.isnan(A))
-    assert.near({{0, 0}, {1, 1}}, la.isinf(A))
-    assert.near({{1, 0}, {0, 0}}, la.isfinite(A))
+    ismask({{0, 1}, {0, 0}}, la.isnan(A))
+    ismask({{0, 0}, {1, 1}}, la.isinf(A))
+    ismask({{1, 0}, {0, 0}}, la.isfinite(A))
+    local F = la.isfinite(A, {dtype = "float64"})
+    assert.are.equal("float64", F.dtype); assert.near({{1, 0}, {0, 0}}, F)
   end)
 
   it("name the function and argument in errors", function()
@@ -147,15 +154,16 @@ end)
 
 describe("comparisons and masks", function()
   local A = la.matrix{{1, 2}, {3, nan}}
-  it("give 1/0 masks, broadcasting, NaN false except ne", function()
-    assert.near({{1, 0}, {0, 0}}, la.lt(A, 2))
-    assert.near({{1, 1}, {0, 0}}, la.le(A, 2))
-    assert.near({{0, 0}, {1, 0}}, la.gt(A, 2))
-    assert.near({{0, 1}, {1, 0}}, la.ge(A, 2))
-    assert.near({{0, 1}, {0, 0}}, la.eq(A, 2))
-    assert.near({{1, 0}, {1, 1}}, la.ne(A, 2))
-    assert.near({{0, 1}, {1, 0}}, la.ge(A, la.matrix{{2, 2}}))   -- row broadcast
-    assert.near({{0, 1}, {0, 0}}, A:gt{{1}, {5}})                   -- column broadcast
+  it("give bool masks, broadcasting, NaN false except ne", function()
+    ismask({{1, 0}, {0, 0}}, la.lt(A, 2))
+    ismask({{1, 1}, {0, 0}}, la.le(A, 2))
+    ismask({{0, 0}, {1, 0}}, la.gt(A, 2))
+    ismask({{0, 1}, {1, 0}}, la.ge(A, 2))
+    ismask({{0, 1}, {0, 0}}, la.eq(A, 2))
+    ismask({{1, 0}, {1, 1}}, la.ne(A, 2))
+    ismask({{0, 1}, {1, 0}}, la.ge(A, la.matrix{{2, 2}}))   -- row broadcast
+    ismask({{0, 1}, {0, 0}}, A:gt{{1}, {5}})                   -- column broadcast
+    assert.near({{1, 0}, {1, 1}}, la.ne(A, 2, {dtype = "float64"}))   -- the 1/0 float mask
     assert.is_true(la.lt(1, 2)); assert.is_false(la.eq(nan, nan))
   end)
 
@@ -219,16 +227,18 @@ describe("float32 elementwise functions, comparisons and masks", function()
     local p = la.matrix({{0.125, 0.5, 1}, {2, 3.5, 1000}}, F32)            -- positive
     for _, f in ipairs{"exp", "expm1", "sqrt", "abs", "sign", "floor", "ceil", "round", "sin", "cos",
                        "tan", "tanh", "sinh", "cosh", "asin", "acos", "atan", "log", "log1p", "log2",
-                       "log10", "isnan", "isinf", "isfinite"} do
+                       "log10"} do
       local a = (f == "asin" or f == "acos" or f == "tan") and u or
                 (f:sub(1, 3) == "log" or f == "sqrt") and p or x32
       close32(la[f](a:astype("float64")), la[f](a), 4, f)
     end
     assert.are.same({0, 2, -2}, la.round(la.vector({0.5, 1.5, -2.5}, F32)):totable())   -- half to even
     local s = la.matrix({{nan, inf, -inf, 1}}, F32)
-    assert.are.same({{1, 0, 0, 0}}, la.isnan(s):totable())
-    assert.are.same({{0, 1, 1, 0}}, la.isinf(s):totable())
-    assert.are.equal("float32", la.isfinite(s).dtype)
+    assert.are.same({{true, false, false, false}}, la.isnan(s):totable())
+    assert.are.same({{false, true, true, false}}, la.isinf(s):totable())
+    assert.are.same({{false, false, false, true}}, la.isfinite(s):totable())
+    assert.are.equal("float32", la.isfinite(s, F32).dtype)
+    assert.are.same({{0, 0, 0, 1}}, la.isfinite(s, F32):totable())
     assert.are.equal("float32", la.exp(x32:sub(1, 2, 2, 3)).dtype)               -- a view
     close32(la.exp(x:sub(1, 2, 2, 3)), la.exp(x32:sub(1, 2, 2, 3)), 4, "exp of a view")
   end)
@@ -236,7 +246,13 @@ describe("float32 elementwise functions, comparisons and masks", function()
   it("binary functions: float32 with numbers stays float32, with float64 gives float64", function()
     local y = la.matrix{{1, -1, 0.5}}                                       -- a row, broadcasts
     local y32 = y:astype("float32")
-    for _, f in ipairs{"maximum", "minimum", "lt", "le", "gt", "ge", "eq", "ne", "atan2", "hypot"} do
+    for _, f in ipairs{"lt", "le", "gt", "ge", "eq", "ne"} do   -- bool whatever the operands
+      assert.are.same(la[f](x, y):totable(), la[f](x32, y32):totable(), f)
+      assert.are.same(la[f](x, 0.5):totable(), la[f](x32, 0.5):totable(), f)
+      assert.are.equal("bool", la[f](x32, y32).dtype, f)
+      close32(la[f](x, y, {dtype = "float64"}), la[f](x32, y32, F32), 0, f .. " as float32")
+    end
+    for _, f in ipairs{"maximum", "minimum", "atan2", "hypot"} do
       close32(la[f](x, y), la[f](x32, y32), 4, f)
       close32(la[f](x, 0.5), la[f](x32, 0.5), 4, f .. " with a number")
       close32(la[f](-1, x), la[f](-1, x32), 4, f .. " after a number")

@@ -71,7 +71,7 @@ local cases = {
   matmul = {{G, S}}, emul = {{W, P}}, ediv = {{W, P}}, pow = {{P, 2}},
   dot = {{v, w}}, outer = {{v, w}}, trace = {{G}}, norm = {{G}}, cosine = {{v, w}},
   angle = {{v, w}}, cosine_matrix = {{W, P}}, allclose = {{W, W}, same = {1}},
-  isclose = {{W, W:copy():set(1, 1, 0.5000001)}}, inner = {{W, P}},
+  isclose = {{W, W:copy():set(1, 1, 0.5000001)}, mask = true}, inner = {{W, P}},
   sum = {{W}}, mean = {{W}}, min = {{W}}, max = {{W}}, prod = {{W}}, var = {{W, 1}},
   std = {{W, 1}}, argmin = {{W, 1}, index = {1}}, argmax = {{W, 1}, index = {1}},
   cumsum = {{W, 2}}, cumprod = {{W, 2}}, sort = {{W, 2}, index = {2}}, argsort = {{W, 2}, index = {1}},
@@ -87,9 +87,12 @@ local cases = {
   exp = {{W}}, log = {{P}}, log1p = {{P}}, expm1 = {{W}}, sqrt = {{P}}, abs = {{W}},
   sign = {{W}}, floor = {{W}}, ceil = {{W}}, round = {{W}}, sin = {{W}}, cos = {{W}},
   tan = {{U}}, tanh = {{W}}, sinh = {{W}}, cosh = {{W}}, asin = {{U}}, acos = {{U}},
-  atan = {{W}}, log2 = {{P}}, log10 = {{P}}, isnan = {{W}}, isinf = {{W}}, isfinite = {{W}},
+  atan = {{W}}, log2 = {{P}}, log10 = {{P}}, isnan = {{W}, mask = true}, isinf = {{W}, mask = true},
+  isfinite = {{W}, mask = true},
   maximum = {{W, P}}, minimum = {{W, P}}, atan2 = {{W, P}}, hypot = {{W, P}},
-  lt = {{W, P}}, le = {{W, P}}, gt = {{W, P}}, ge = {{W, P}}, eq = {{W, W}}, ne = {{W, P}},
+  -- comparisons and tests (mask): a bool matrix whatever the operands' type
+  lt = {{W, P}, mask = true}, le = {{W, P}, mask = true}, gt = {{W, P}, mask = true},
+  ge = {{W, P}, mask = true}, eq = {{W, W}, mask = true}, ne = {{W, P}, mask = true},
   where = {{m{{1, 0, 1}, {0, 1, 0}}, W, P}}, clip = {{W, -1, 1}},
   -- factorizations and solvers
   qr = {{T}, abs = true}, svd = {{T}, abs = true}, eigh = {{S}, abs = true}, eigvalsh = {{S}},
@@ -166,7 +169,7 @@ local function maxabs(A)
   local s = 0
   for _, row in ipairs(A:totable()) do
     for _, x in ipairs(type(row) == "table" and row or {row}) do
-      if x == x and math.abs(x) > s and math.abs(x) < math.huge then s = math.abs(x) end
+      if type(x) == "number" and x == x and math.abs(x) > s and math.abs(x) < math.huge then s = math.abs(x) end
     end
   end
   return s
@@ -186,10 +189,14 @@ local function compare(a, b, want, c, where)
       if type(rb) ~= "table" then ra, rb = {ra}, {rb} end
       for j, y in ipairs(rb) do
         local x = ra[j]
+        if type(y) == "boolean" then                    -- a bool matrix: the same entries
+          assert.are.equal(y, x, string.format("%s: entry (%d,%d)", where, i, j))
+        else
         if c.abs then x, y = math.abs(x), math.abs(y) end
         local ok = x == y or (x ~= x and y ~= y) or math.abs(x - y) <= (c.tol or 1e-5) * scale
         assert(ok, string.format("%s: entry (%d,%d) is %.9g in float32, %.17g in float64 (tol %g of %g)",
                                  where, i, j, x, y, c.tol or 1e-5, scale))
+        end
       end
     end
   elseif type(b) == "number" then
@@ -235,7 +242,9 @@ local function check_results(r32, r64, want, c, name)
     local where = string.format("%s result %d", name, k)
     if inlist(c.same, k) then assert.are.same(r64[k], r32[k], where)
     elseif inlist(c.index, k) then compare(r32[k], r64[k], nil, {tol = 0}, where)
-    elseif not inlist(c.skip, k) then compare(r32[k], r64[k], not c.keep and want or nil, c, where) end
+    elseif not inlist(c.skip, k) then
+      compare(r32[k], r64[k], c.mask and "bool" or not c.keep and want or nil, c, where)
+    end
   end
 end
 
@@ -569,7 +578,7 @@ describe("float32 views and elements", function()
     assert.are_not.equal(99, A32(1, 1))
     assert.are.equal("float64", A:astype("float64").dtype)
     assert.error_matches(function() A:astype("float16") end,
-      'linalg.astype: bad argument #2 (dtype must be "float64" or "float32", got "float16")', 1, true)
+      'linalg.astype: bad argument #2 (dtype must be "float64", "float32" or "bool", got "float16")', 1, true)
   end)
 
   it("a 0 x 2^31-1 float32 matrix costs nothing, converted or computed on", function()

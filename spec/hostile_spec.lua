@@ -134,7 +134,7 @@ local api = {
 
 -- the error each hostile value gives in a slot of each kind
 local hostile = {
-  {"a string", "x", {D = 'dtype must be "float64" or "float32", got "x"', S = "2x2 elements of 8 bytes need 32 bytes, the buffer holds 1",
+  {"a string", "x", {D = 'dtype must be "float64", "float32" or "bool", got "x"', S = "2x2 elements of 8 bytes need 32 bytes, the buffer holds 1",
     P = "x: No such file or directory", X = "(table, matrix or size expected, got string)", M = "(matrix expected, got string)", I = "expected, got string",
     N = "(number expected, got string)", T = "(number expected, got string)", O = "(options table expected, got string)",
     F = "(function expected, got string)", L = "expected, got string"}},
@@ -651,9 +651,9 @@ describe("hostile float32", function()
   it("astype and the dtype option refuse every other type name", function()
     local A = la.ones(2, 2, F32)
     for _, d in ipairs{"float16", "", "FLOAT32", "float32 ", " float64", "f4", "<f4", "double", "int32"} do
-      expect_error(string.format('linalg.astype: bad argument #2 (dtype must be "float64" or "float32", got "%s")', d),
+      expect_error(string.format('linalg.astype: bad argument #2 (dtype must be "float64", "float32" or "bool", got "%s")', d),
         la.astype, A, d)
-      expect_error(string.format([[linalg.zeros: option 'dtype' must be "float64" or "float32", got "%s"]], d),
+      expect_error(string.format([[linalg.zeros: option 'dtype' must be "float64", "float32" or "bool", got "%s"]], d),
         la.zeros, 2, 2, {dtype = d})
       expect_error(string.format([[linalg.arange: option 'dtype' must be "float64" or "float32", got "%s"]], d),
         la.arange, 3, {dtype = d})

@@ -162,10 +162,12 @@ describe("la.isclose", function()
     -- numpy 1.24: np.isclose(a, b) and with equal_nan=True
     local a = {1, 1e10, 1e-8, inf, inf, nan, 1, 0, -inf, 1e-300}
     local b = {1 + 1e-6, 1.00001e10, 0, inf, -inf, nan, inf, 1e-8, -inf, 0}
-    assert.are.same({1, 1, 1, 1, 0, 0, 0, 1, 1, 1}, la.isclose(a, b):totable())
-    assert.are.same({1, 1, 1, 1, 0, 1, 0, 1, 1, 1}, la.isclose(a, b, {equal_nan = true}):totable())
+    local T, F = true, false
+    assert.are.same({T, T, T, T, F, F, F, T, T, T}, la.isclose(a, b):totable())
+    assert.are.same({T, T, T, T, F, T, F, T, T, T}, la.isclose(a, b, {equal_nan = true}):totable())
     -- np.isclose([1, 2, 3], [1.5, 2.5, 4], rtol=0.2, atol=0.1) -> [0, 1, 0]
-    assert.are.same({0, 1, 0}, la.isclose({1, 2, 3}, {1.5, 2.5, 4}, {rtol = 0.2, atol = 0.1}):totable())
+    assert.are.same({0, 1, 0}, la.isclose({1, 2, 3}, {1.5, 2.5, 4}, {rtol = 0.2, atol = 0.1,
+                                                                  dtype = "float64"}):totable())
   end)
 
   it("is asymmetric as NumPy's (rtol scales |b|)", function()
@@ -173,15 +175,17 @@ describe("la.isclose", function()
     assert.is_false(la.isclose(2, 1, {rtol = 0.5, atol = 0}))
   end)
 
-  it("broadcasts as the comparisons do and keeps float32", function()
+  it("broadcasts as the comparisons do; a bool mask, or a float one of the type asked", function()
     -- numpy 1.24: np.isclose(M, [[1], [3.00001], [5.1]])
     local M = la.matrix{{1, 2}, {3, 4}, {5, 6}}
-    assert.are.same({{1, 0}, {1, 0}, {0, 0}}, la.isclose(M, {1, 3.00001, 5.1}):totable())
-    assert.are.same({{1, 0}, {0, 0}, {0, 0}}, la.isclose(M, 1):totable())
-    assert.are.same({{0, 1}, {0, 0}, {0, 0}}, la.isclose(M, {{1.5, 2}}):totable())
+    local T, F = true, false
+    assert.are.same({{T, F}, {T, F}, {F, F}}, la.isclose(M, {1, 3.00001, 5.1}):totable())
+    assert.are.same({{T, F}, {F, F}, {F, F}}, la.isclose(M, 1):totable())
+    assert.are.same({{F, T}, {F, F}, {F, F}}, la.isclose(M, {{1.5, 2}}):totable())
     local R = la.isclose(M:astype("float32"), 2)
-    assert.are.equal("float32", R.dtype)
-    assert.are.equal("float64", la.isclose(M:astype("float32"), M).dtype)
+    assert.are.equal("bool", R.dtype)
+    assert.are.equal("float32", la.isclose(M:astype("float32"), 2, {dtype = "float32"}).dtype)
+    assert.are.same({{0, 1}, {0, 0}, {0, 0}}, la.isclose(M, 2, {dtype = "float32"}):totable())
     assert.is_true(la.isclose(0.1, 0.1 + 1e-12))
     assert.has_error(function() la.isclose(M, la.ones(2, 2)) end, "linalg.isclose: shapes 3x2 and 2x2 do not broadcast")
   end)

@@ -103,11 +103,17 @@ describe("argument counts", function()
   }
   for _, f in ipairs{"exp", "log", "log1p", "expm1", "sqrt", "abs", "sign", "floor", "ceil",
                       "sin", "cos", "tan", "tanh", "sinh", "cosh", "asin", "acos",
-                      "atan", "log2", "log10", "isnan", "isinf", "isfinite", "trunc", "fix"} do
+                      "atan", "log2", "log10", "trunc", "fix"} do
     cases[#cases + 1] = {f, {la.matrix{{0.5}}}}
   end
-  for _, f in ipairs{"maximum", "minimum", "lt", "le", "gt", "ge", "eq", "ne", "atan2", "hypot"} do
+  for _, f in ipairs{"isnan", "isinf", "isfinite"} do      -- {dtype}: the mask's type
+    cases[#cases + 1] = {f, {la.matrix{{0.5}}}, opts = {dtype = "float64"}}
+  end
+  for _, f in ipairs{"maximum", "minimum", "atan2", "hypot"} do
     cases[#cases + 1] = {f, {A, A}}
+  end
+  for _, f in ipairs{"lt", "le", "gt", "ge", "eq", "ne"} do
+    cases[#cases + 1] = {f, {A, A}, opts = {dtype = "bool"}}
   end
   -- methods: self counts, as Lua passes it
   local methods = {

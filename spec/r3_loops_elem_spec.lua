@@ -67,7 +67,7 @@ local function reference(f, ops, m, n, dtype)
   return la.matrix(t, dtype == "float32" and F32 or {})
 end
 
-local function check(name, got, f, ops, dtype, zerosign)
+local function check(name, got, f, ops, dtype, zerosign, mask)
   local m, n = 0, 0
   if dtype == "float32" then             -- numbers meet float32 matrices as float32 values
     local r = {}
@@ -89,11 +89,12 @@ local function check(name, got, f, ops, dtype, zerosign)
   assert(la.is_matrix(got), name .. ": not a matrix")
   local gm, gn = got:shape()
   assert(gm == m and gn == n, name .. ": shape")
-  assert(got.dtype == dtype, name .. ": dtype " .. got.dtype)
+  assert(got.dtype == (mask and "bool" or dtype), name .. ": dtype " .. got.dtype)
   local R = reference(f, ops, m, n, dtype)
   for j = 1, n do
     for i = 1, m do
       local x, y = got(i, j), R(i, j)
+      if mask then x = x and 1 or 0 end      -- a bool entry against the reference's 1/0
       if not same(x, y, zerosign) then
         error(string.format("%s (%s, %dx%d) at (%d,%d): %.17g, expected %.17g",
                             name, dtype, m, n, i, j, x, y), 2)
@@ -109,12 +110,13 @@ local function max(x, y) if isnan(x) or isnan(y) then return NAN end return x > 
 local function min(x, y) if isnan(x) or isnan(y) then return NAN end return x < y and x or y end
 
 local BINARY = {
-  {"lt", la.lt, function(x, y) return b(x < y) end},
-  {"le", la.le, function(x, y) return b(x <= y) end},
-  {"gt", la.gt, function(x, y) return b(x > y) end},
-  {"ge", la.ge, function(x, y) return b(x >= y) end},
-  {"eq", la.eq, function(x, y) return b(x == y) end},
-  {"ne", la.ne, function(x, y) return b(x ~= y) end},
+  -- the comparisons give bool matrices (mask)
+  {"lt", la.lt, function(x, y) return b(x < y) end, mask = true},
+  {"le", la.le, function(x, y) return b(x <= y) end, mask = true},
+  {"gt", la.gt, function(x, y) return b(x > y) end, mask = true},
+  {"ge", la.ge, function(x, y) return b(x >= y) end, mask = true},
+  {"eq", la.eq, function(x, y) return b(x == y) end, mask = true},
+  {"ne", la.ne, function(x, y) return b(x ~= y) end, mask = true},
   {"maximum", la.maximum, max, nozero = true},     -- max(0, -0): either zero (NumPy's too)
   {"minimum", la.minimum, min, nozero = true},
   {"add", function(x, y) return x + y end, function(x, y) return x + y end},
@@ -134,8 +136,8 @@ describe("vectorized elementwise loops (bit for bit against plain Lua)", functio
           local Ar, Br = mat(1, len, 6, dtype, view), mat(1, len, 9, dtype, false)
           for _, op in ipairs(BINARY) do
             local zs = not op.nozero
-            check(op[1], op[2](A, B), op[3], {A, B}, dtype, zs)
-            check(op[1] .. " row", op[2](Ar, Br), op[3], {Ar, Br}, dtype, zs)
+            check(op[1], op[2](A, B), op[3], {A, B}, dtype, zs, op.mask)
+            check(op[1] .. " row", op[2](Ar, Br), op[3], {Ar, Br}, dtype, zs, op.mask)
           end
         end
       end
@@ -153,8 +155,8 @@ describe("vectorized elementwise loops (bit for bit against plain Lua)", functio
           for _, s in ipairs{0, -0.0, 2, 0.5, NAN, INF, -3} do others[#others + 1] = s end
           for _, op in ipairs(BINARY) do
             for _, X in ipairs(others) do
-              check(op[1], op[2](A, X), op[3], {A, X}, dtype, not op.nozero)
-              check(op[1] .. " swapped", op[2](X, A), op[3], {X, A}, dtype, not op.nozero)
+              check(op[1], op[2](A, X), op[3], {A, X}, dtype, not op.nozero, op.mask)
+              check(op[1] .. " swapped", op[2](X, A), op[3], {X, A}, dtype, not op.nozero, op.mask)
             end
           end
         end

@@ -46,7 +46,8 @@ static int ewise(lua_State *L, lak_Op op, const char *fname) {
   /* the common case, two open matrices of one shape, skips the general
   ** operand and broadcasting code (it matters for tiny matrices) */
   if (A && top >= 2 && (B = quick_test(L, 2)) != NULL && A->rows == B->rows &&
-      A->cols == B->cols && A->dtype == B->dtype && !((A->flags | B->flags) & LA_CLOSED)) {
+      A->cols == B->cols && A->dtype == B->dtype && A->dtype != LA_BOOL &&
+      !((A->flags | B->flags) & LA_CLOSED)) {
     C = la_newatt(L, fname, A->rows, A->cols, -1, A->dtype);   /* B's metatable is on top */
     if (A->dtype == LA_F32) {
       lak_sArg a, b;

@@ -1,7 +1,8 @@
 /*
 ** bytes.c: frombuffer and tobytes, matrices from and to raw bytes (the
 ** bulk of .npy input and output; headers are parsed by the Lua front).
-** float32 stays float32 both ways; integers are read into float64.
+** float32 stays float32 both ways, and bool (one byte) too; integers are
+** read into float64.
 */
 #include <stdint.h>
 #include <string.h>
@@ -32,15 +33,18 @@ static double element_at(const unsigned char *p, int size, int kind, int swap) {
 ** which decode as the first two. */
 static const char *const dtypes[] = {
   "f8", "f4", "i8", "i4", "<f8", "<f4", "<i8", "<i4", ">f8", ">f4", ">i8", ">i4",
-  "=f8", "=f4", "=i8", "=i4", "|f8", "|f4", "|i8", "|i4", "float64", "float32", NULL
+  "=f8", "=f4", "=i8", "=i4", "|f8", "|f4", "|i8", "|i4", "float64", "float32",
+  "b1", "|b1", "<b1", ">b1", "=b1", "bool", NULL
 };
 #define NAMED 20    /* the index of "float64" */
+#define BOOL 22     /* the first of the bool ones: bytes 0 or 1 (any other byte reads true) */
 
 /* frombuffer(s, rows, cols [, {dtype = "<f8", order = "C", offset = 0}]):
 ** dtype is NumPy's descr: byte order < > = or |, kind f or i, size 4 or 8,
-** or "float64" / "float32"; order "C" (rows first) or "F" (columns first).
-** The string must hold exactly rows * cols elements after offset. f4
-** gives a float32 matrix, f8 and the integers a float64 one. */
+** or "float64" / "float32", or a bool's b1 (any order mark) or "bool";
+** order "C" (rows first) or "F" (columns first). The string must hold
+** exactly rows * cols elements after offset. f4 gives a float32 matrix, f8
+** and the integers a float64 one, b1 a bool one. */
 static int l_frombuffer(lua_State *L) {
   const char *F = la_fname(L);
   static const char *const keys[] = {"dtype", "order", "offset", NULL};
@@ -57,8 +61,9 @@ static int l_frombuffer(lua_State *L) {
   dt = la_optenum(L, 4, "dtype", 4, dtypes, F);
   fortran = la_optenum(L, 4, "order", 0, orders, F);
   off = la_optnum(L, 4, "offset", 0, F);
-  if (dt >= NAMED) dt -= NAMED;
-  size = dt % 2 ? 4 : 8;
+  if (dt >= BOOL) dt = -1;
+  else if (dt >= NAMED) dt -= NAMED;
+  size = dt < 0 ? 1 : dt % 2 ? 4 : 8;
   kind = dt % 4 < 2 ? 'f' : 'i';
   swap = (dt / 4 == 1 && host_big()) || (dt / 4 == 2 && !host_big());
   if (!(off >= 0) || off > (double)len || off != (double)(size_t)off)
@@ -68,21 +73,24 @@ static int l_frombuffer(lua_State *L) {
   if ((size_t)m * (size_t)n > ((size_t)-1) / 8 || len - base != need)
     la_error(L, F, "%dx%d elements of %d bytes need %I bytes, the buffer holds %I",
              m, n, size, (lua_Integer)need, (lua_Integer)(len - base));
-  A = la_newt(L, F, m, n, kind == 'f' && size == 4 ? LA_F32 : LA_F64);
+  A = la_newt(L, F, m, n, size == 1 ? LA_BOOL : kind == 'f' && size == 4 ? LA_F32 : LA_F64);
   for (j = 0; j < n && m > 0; j++)
     for (i = 0; i < m; i++) {
       size_t k = !fortran ? (size_t)i * n + j : (size_t)j * m + i;
-      la_put(A, i, j, element_at(s + base + k * size, size, kind, swap));
+      if (size == 1) LA_ATB(A, i, j) = s[base + k] != 0;
+      else la_put(A, i, j, element_at(s + base + k * size, size, kind, swap));
     }
   return 1;
 }
 
 /* element (i, j) of A as `size` little-endian bytes at b (8: float64, 4:
-** float32) */
+** float32, 1: bool) */
 static void put_le(const la_Mat *A, int i, int j, char *b) {
   uint64_t u;
-  int k, size = A->dtype == LA_F32 ? 4 : 8;
-  if (size == 4) {
+  int k, size = (int)LA_ESIZE(A->dtype);
+  if (size == 1) {
+    u = LA_ATB(A, i, j);
+  } else if (size == 4) {
     uint32_t w;
     memcpy(&w, &LA_ATF(A, i, j), 4);
     u = w;
@@ -93,11 +101,11 @@ static void put_le(const la_Mat *A, int i, int j, char *b) {
 }
 
 /* tobytes(A): little-endian elements of A's type (float64: 8 bytes,
-** float32: 4) in column-major (Fortran) order */
+** float32: 4, bool: 1, 0 or 1) in column-major (Fortran) order */
 static int l_tobytes(lua_State *L) {
   const char *F = la_fname(L);
-  la_Mat *A = la_checkany(L, 1, F);
-  size_t size = A->dtype == LA_F32 ? 4 : 8;
+  la_Mat *A = la_checkall(L, 1, F);
+  size_t size = LA_ESIZE(A->dtype);
   luaL_Buffer B;
   int i, j;
   luaL_buffinit(L, &B);

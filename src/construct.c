@@ -46,7 +46,7 @@ static int l_matrix(lua_State *L) {
 
 /* an m x n matrix of v, m and n the arguments 1 and 2 (pushes 1) */
 static void fill(lua_State *L, const char *fname, double v) {
-  int t = la_dtypeargs(L, 3, LA_F64, fname);
+  int t = la_dtypeargsb(L, 3, LA_F64, fname);
   int m = la_checksize(L, fname, 1), n = la_checksize(L, fname, 2);
   la_fill(la_newt(L, fname, m, n, t), v);
 }

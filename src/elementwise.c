@@ -2,7 +2,8 @@
 ** elementwise.c: elementwise functions, comparisons, masks and index selection
 ** (NumPy's ufuncs and Octave's logical functions). Every function takes
 ** matrices (or tables) and numbers; a number in gives a number out, as math
-** does. Comparisons and predicates give 1/0 masks, or a boolean for numbers.
+** does. Comparisons and predicates give bool matrices (1/0 float masks with
+** {dtype = "float64"} or "float32"), or a boolean for numbers.
 */
 #include <limits.h>
 #include <math.h>
@@ -33,6 +34,41 @@ static int l_unary(lua_State *L) {
   B = la_newt(L, la_fname(L), A->rows, A->cols, A->dtype);
   if (A->dtype == LA_F32) lak_sunary(f, A->rows, A->cols, A->fdata, A->ld, B->fdata, B->ld);
   else lak_unary(f, A->rows, A->cols, A->data, A->ld, B->data, B->ld);
+  return 1;
+}
+
+/* The dtype option of a comparison or test, its options table at oi: bool
+** by default; "float64" or "float32" give a 1/0 mask of that type. */
+static int maskdtype(lua_State *L, int oi, const char *fname) {
+  static const char *const keys[] = {"dtype", NULL};
+  la_checkopts(L, oi, fname, keys);
+  return la_optdtypeb(L, oi, LA_BOOL, fname);
+}
+
+/* The 1/0 mask on top (a matrix of its operands' type, or a boolean for
+** numbers) as type t, in place. */
+static int masktype(lua_State *L, int t, const char *fname) {
+  la_Mat *C = la_testmat(L, -1);
+  if (C && C->dtype != t) la_convert(L, C, t, fname);
+  return 1;
+}
+
+/* isnan / isinf / isfinite (A [, {dtype}]): own upvalue 1 is the lak_Fn;
+** a bool matrix, or a boolean for a number. */
+static int l_test(lua_State *L) {
+  lak_Fn f = (lak_Fn)lua_tointeger(L, LA_UPVALUE(1));
+  const char *F = la_fname(L);
+  int t = maskdtype(L, 2, F);
+  la_Mat *A, *B;
+  lua_settop(L, 1);
+  if (t != LA_BOOL || lua_type(L, 1) == LUA_TNUMBER) {   /* the float mask, converted */
+    l_unary(L);
+    return masktype(L, t, F);
+  }
+  A = la_checkany(L, 1, F);
+  B = la_newt(L, F, A->rows, A->cols, LA_BOOL);
+  if (A->dtype == LA_F32) lak_stest(f, A->rows, A->cols, A->fdata, A->ld, B->bdata, B->ld);
+  else lak_test(f, A->rows, A->cols, A->data, A->ld, B->bdata, B->ld);
   return 1;
 }
 
@@ -94,6 +130,32 @@ static int l_binary(lua_State *L) {
   return 1;
 }
 
+/* lt, le, gt, ge, eq, ne (A, B [, {dtype}]) broadcasting as A + B: a bool
+** matrix; two numbers give a boolean. */
+static int l_compare(lua_State *L) {
+  lak_Bin op = (lak_Bin)lua_tointeger(L, LA_UPVALUE(1));
+  const char *F = bin_names[op];
+  int t = maskdtype(L, 3, F), m, n;
+  la_Operand o[2];
+  lak_sArg a[2];
+  float s[2];
+  la_Mat *C;
+  lua_settop(L, 2);
+  if (t != LA_BOOL) {                  /* the float mask, converted */
+    l_binary(L);
+    return masktype(L, t, F);
+  }
+  if (la_broadcast32(L, F, a, s, 2, &m, &n)) {
+    C = la_newt(L, F, m, n, LA_BOOL);
+    lak_scompare(op, m, n, a[0], a[1], C->bdata, C->ld);
+    return 1;
+  }
+  if (la_broadcast(L, F, o, 2, &m, &n)) return l_binary(L);   /* two numbers: a boolean */
+  C = la_newt(L, F, m, n, LA_BOOL);
+  lak_compare(op, m, n, o[0].a, o[1].a, C->bdata, C->ld);
+  return 1;
+}
+
 /* ---------------------------------------------------------------- ternary */
 
 typedef void (*Ternary)(int, int, lak_Arg, lak_Arg, lak_Arg, double *, int);
@@ -123,8 +185,43 @@ static int ternary(lua_State *L, const char *fname, Ternary f, Ternary32 f32) {
   return 1;
 }
 
-/* where(mask, A, B): A where mask is nonzero (NaN included), else B */
-static int l_where(lua_State *L) { return ternary(L, la_fname(L), lak_where, lak_swhere); }
+/* where's fast path: an open bool mask K at 1, and A and B each a number or
+** an open matrix of K's shape, the matrices of one type (numbers do not
+** vote); else 0, having pushed nothing, and the mask is read as 1/0. */
+static int boolwhere(lua_State *L, const la_Mat *K, const char *fname) {
+  double d[2];
+  float f[2];
+  lak_Arg a[2];
+  lak_sArg s[2];
+  la_Mat *C;
+  int i, t = LA_ANY;
+  for (i = 0; i < 2; i++) {
+    la_Mat *X = la_testmat(L, i + 2);
+    if (lua_type(L, i + 2) == LUA_TNUMBER) {
+      d[i] = lua_tonumber(L, i + 2); f[i] = (float)d[i];
+      a[i].p = &d[i]; s[i].p = &f[i]; a[i].rs = a[i].cs = s[i].rs = s[i].cs = 0;
+      continue;
+    }
+    if (!X || X->dtype == LA_BOOL || (X->flags & LA_CLOSED) || X->rows != K->rows ||
+        X->cols != K->cols || (t != LA_ANY && X->dtype != t)) return 0;
+    t = X->dtype;
+    a[i].p = X->data; s[i].p = X->fdata;
+    a[i].rs = s[i].rs = 1; a[i].cs = s[i].cs = X->ld;
+  }
+  C = la_newt(L, fname, K->rows, K->cols, t == LA_F32 ? LA_F32 : LA_F64);
+  if (t == LA_F32) lak_sbwhere(K->rows, K->cols, K->bdata, K->ld, s[0], s[1], C->fdata, C->ld);
+  else lak_bwhere(K->rows, K->cols, K->bdata, K->ld, a[0], a[1], C->data, C->ld);
+  return 1;
+}
+
+/* where(mask, A, B): A where mask is true or nonzero (NaN included), else B */
+static int l_where(lua_State *L) {
+  const char *F = la_fname(L);
+  la_Mat *K = la_testmat(L, 1);
+  lua_settop(L, 3);
+  if (K && K->dtype == LA_BOOL && !(K->flags & LA_CLOSED) && boolwhere(L, K, F)) return 1;
+  return ternary(L, F, lak_where, lak_swhere);
+}
 /* clip(A, lo, hi): min(max(A, lo), hi) */
 static int l_clip(lua_State *L) { return ternary(L, la_fname(L), lak_clip, lak_sclip); }
 
@@ -132,17 +229,18 @@ static int l_clip(lua_State *L) { return ternary(L, la_fname(L), lak_clip, lak_s
 
 enum { ANY, ALL, COUNT };
 
-/* any / all / count_nonzero (NaN is nonzero) of a matrix of either type:
+/* any / all / count_nonzero (NaN is nonzero) of a matrix of any type:
 ** over every entry (a boolean, or an integer count), or along dim (a 1 x n
-** row or m x 1 column of 1/0 of A's type, or of counts, float64 as indices
-** are). Empty: any false, all true, count 0. */
+** row or m x 1 column of 1/0 of A's type, bool for bool, or of counts,
+** float64 as indices are). Empty: any false, all true, count 0. */
 static int logical(lua_State *L, const char *fname, int what) {
-  la_Mat *A = la_checkany(L, 1, fname), *R = NULL;
+  la_Mat *A = la_checkall(L, 1, fname), *R = NULL;
   int dim = la_optdim(L, fname, 2);
   size_t i;
   double cnt;
   if (dim) R = la_new(L, fname, dim == 1 ? 1 : A->rows, dim == 1 ? A->cols : 1);
-  if (A->dtype == LA_F32) lak_snonzeros(dim, A->rows, A->cols, A->fdata, A->ld, R ? R->data : &cnt);
+  if (A->dtype == LA_BOOL) lak_bnonzeros(dim, A->rows, A->cols, A->bdata, A->ld, R ? R->data : &cnt);
+  else if (A->dtype == LA_F32) lak_snonzeros(dim, A->rows, A->cols, A->fdata, A->ld, R ? R->data : &cnt);
   else lak_nonzeros(dim, A->rows, A->cols, A->data, A->ld, R ? R->data : &cnt);
   if (!R) {
     double all = (double)A->rows * A->cols;
@@ -154,7 +252,7 @@ static int logical(lua_State *L, const char *fname, int what) {
     double full = dim == 1 ? A->rows : A->cols;
     for (i = 0; i < (size_t)R->rows * R->cols; i++)
       R->data[i] = what == ANY ? R->data[i] > 0 : R->data[i] == full;
-    if (A->dtype == LA_F32) la_convert(L, R, LA_F32, fname);
+    if (A->dtype != LA_F64) la_convert(L, R, A->dtype, fname);
   }
   return 1;
 }
@@ -166,7 +264,8 @@ static int l_count_nonzero(lua_State *L) { return logical(L, la_fname(L), COUNT)
 /* A's nonzero count (NaN included) over everything (dim 0) or per row
 ** (dim 2, into r) */
 static void nonzeros(const la_Mat *A, int dim, double *r) {
-  if (A->dtype == LA_F32) lak_snonzeros(dim, A->rows, A->cols, A->fdata, A->ld, r);
+  if (A->dtype == LA_BOOL) lak_bnonzeros(dim, A->rows, A->cols, A->bdata, A->ld, r);
+  else if (A->dtype == LA_F32) lak_snonzeros(dim, A->rows, A->cols, A->fdata, A->ld, r);
   else lak_nonzeros(dim, A->rows, A->cols, A->data, A->ld, r);
 }
 
@@ -181,7 +280,10 @@ static void newlist(lua_State *L, double n) {
 ** a branch per entry was mispredicted half the time. */
 static int column_nz(const la_Mat *A, int j, int *at) {
   int i, c = 0;
-  if (A->dtype == LA_F32) {
+  if (A->dtype == LA_BOOL) {
+    const unsigned char *a = A->bdata + (ptrdiff_t)j * A->ld;
+    for (i = 0; i < A->rows; i++) { at[c] = i; c += a[i] != 0; }
+  } else if (A->dtype == LA_F32) {
     const float *a = A->fdata + (ptrdiff_t)j * A->ld;
     for (i = 0; i < A->rows; i++) { at[c] = i; c += a[i] != 0; }
   } else {
@@ -195,7 +297,7 @@ static int column_nz(const la_Mat *A, int j, int *at) {
 ** nonzero entries (Octave's find), at most k of them */
 static int l_find(lua_State *L) {
   const char *F = la_fname(L);
-  la_Mat *A = la_checkany(L, 1, F);
+  la_Mat *A = la_checkall(L, 1, F);
   lua_Integer k = lua_isnoneornil(L, 2) ? -1 : la_checkint(L, F, 2), cnt = 0;
   double total;
   int *at, c, j, t;
@@ -219,7 +321,7 @@ static int l_find(lua_State *L) {
 ** to its row's next place, from the rows' counts. */
 static int l_nonzero(lua_State *L) {
   const char *F = la_fname(L);
-  la_Mat *A = la_checkany(L, 1, F);
+  la_Mat *A = la_checkall(L, 1, F);
   double *next, total = 0;
   int *at, c, i, j, t;
   if (LA_EMPTY(A)) { lua_newtable(L); lua_newtable(L); return 2; }
@@ -248,9 +350,10 @@ static const la_Reg funcs[] = {
 
 /* one closure per function of a family, as la_setfuncs makes them, with
 ** own upvalue 1 the operation (the function's index in names) */
-static void family(lua_State *L, const char *const names[], int n, const la_Reg *r) {
+static void family(lua_State *L, const char *const names[], int first, int n,
+                   const la_Reg *r) {
   int i;
-  for (i = 0; i < n; i++) {
+  for (i = first; i < n; i++) {
     lua_pushinteger(L, i);
     la_pushfunc(L, r, names[i], 1);
     lua_setfield(L, -2, names[i]);
@@ -260,13 +363,18 @@ static void family(lua_State *L, const char *const names[], int n, const la_Reg 
 void la_open_elementwise(lua_State *L) {
   static const la_Reg unary = {"unary", l_unary, 1}, binary = {"binary", l_binary, 2};
   static const la_Reg round = {"round", l_round, 2};
-  family(L, fn_names, LAK_NFN, &unary);
+  static const la_Reg test = {"test", l_test, 1 + LA_OPTS};
+  static const la_Reg compare = {"compare", l_compare, 2 + LA_OPTS};
+  family(L, fn_names, 0, LAK_ISNAN, &unary);
+  family(L, fn_names, LAK_ISNAN, LAK_NFN, &test);
   lua_pushinteger(L, LAK_ROUND);       /* round takes decimals */
   la_pushfunc(L, &round, "round", 1);
   lua_setfield(L, -2, "round");
   lua_pushinteger(L, LAK_TRUNC);       /* fix: Octave's name of trunc */
   la_pushfunc(L, &unary, "fix", 1);
   lua_setfield(L, -2, "fix");
-  family(L, bin_names, LAK_NBIN, &binary);
+  family(L, bin_names, 0, LAK_LT, &binary);
+  family(L, bin_names, LAK_LT, LAK_NE + 1, &compare);
+  family(L, bin_names, LAK_NE + 1, LAK_NBIN, &binary);
   la_setfuncs(L, funcs, 0);
 }

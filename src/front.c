@@ -142,7 +142,7 @@ static int l_check_finite(lua_State *L) {
 }
 
 static int l_is_matrix(lua_State *L) {
-  lua_pushboolean(L, la_testany(L, 1) != NULL);
+  lua_pushboolean(L, la_testmat(L, 1) != NULL);
   return 1;
 }
 
@@ -194,8 +194,9 @@ static void tofloat32(lua_State *L, int idx) {
 static int l_float32call(lua_State *L) {
   int n = lua_gettop(L), i, any32 = 0, any64 = 0, nres;
   for (i = 1; i <= n; i++) {
-    la_Mat *A = la_testany(L, i);
-    if (A) { if (A->dtype == LA_F32) any32 = 1; else any64 = 1; }
+    la_Mat *A = la_testmat(L, i);
+    if (A && A->dtype == LA_BOOL) la_testany(L, i);   /* a float64 copy; bool does not vote */
+    else if (A) { if (A->dtype == LA_F32) any32 = 1; else any64 = 1; }
   }
   lua_pushvalue(L, lua_upvalueindex(3));
   lua_insert(L, 1);

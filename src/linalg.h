@@ -69,7 +69,9 @@ LINALG_API float *linalg_checkmatrixf(lua_State *L, int idx, int *rows,
 LINALG_API float *linalg_testmatrixf(lua_State *L, int idx, int *rows,
                                      int *cols, int *ld);
 
-/* "float64" or "float32" for a matrix at idx, NULL for anything else. */
+/* "float64", "float32" or "bool" for a matrix at idx, NULL for anything
+** else. A bool matrix (one byte an element, what comparisons return) has
+** no pointer functions here: convert it with A:astype("float64"). */
 LINALG_API const char *linalg_dtype(lua_State *L, int idx);
 
 #ifdef __cplusplus

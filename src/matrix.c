@@ -38,8 +38,9 @@ static void checkdims(lua_State *L, const char *fname, lua_Integer m,
 }
 
 const char *const la_dtypes[] = {"float64", "float32", NULL};
+const char *const la_dtypesb[] = {"float64", "float32", "bool", NULL};
 
-static size_t esize(int dtype) { return dtype == LA_F32 ? sizeof(float) : sizeof(double); }
+static size_t esize(int dtype) { return LA_ESIZE(dtype); }
 
 /* Pushes the matrix metatable: the value at stack index mt when that is a
 ** table (an entry point's upvalue 1), else the registry's (a pointer key,
@@ -87,6 +88,7 @@ static la_Mat *newmat(lua_State *L, const char *fname, lua_Integer m, lua_Intege
   }
   A->data = dtype == LA_F64 ? (double *)p : NULL;
   A->fdata = dtype == LA_F32 ? (float *)p : NULL;
+  A->bdata = dtype == LA_BOOL ? (unsigned char *)p : NULL;
   A->dtype = dtype;
   A->rows = (int)m; A->cols = (int)n; A->ld = m > 0 ? (int)m : 1;
   A->flags = 0;
@@ -114,6 +116,23 @@ la_Mat *la_newt(lua_State *L, const char *fname, lua_Integer m, lua_Integer n, i
   return newmat(L, fname, m, n, lua_upvalueindex(1), dtype);
 }
 
+/* la_copyto between a bool matrix and another type: to bool, x ~= 0 (NaN
+** is true, as NumPy's astype(bool)); from bool, 1 or 0 */
+static void boolcopy(const la_Mat *A, la_Mat *B) {
+  int i, j;
+  for (j = 0; j < A->cols; j++) {
+    ptrdiff_t a = (ptrdiff_t)j * A->ld, b = (ptrdiff_t)j * B->ld;
+    if (B->dtype == LA_BOOL && A->dtype == LA_F64)
+      for (i = 0; i < A->rows; i++) B->bdata[b + i] = A->data[a + i] != 0;
+    else if (B->dtype == LA_BOOL)
+      for (i = 0; i < A->rows; i++) B->bdata[b + i] = A->fdata[a + i] != 0;
+    else if (B->dtype == LA_F64)
+      for (i = 0; i < A->rows; i++) B->data[b + i] = A->bdata[a + i];
+    else
+      for (i = 0; i < A->rows; i++) B->fdata[b + i] = A->bdata[a + i];
+  }
+}
+
 /* B = A, element types converted as needed (B packed or a view) */
 void la_copyto(const la_Mat *A, la_Mat *B) {
   int j;
@@ -128,6 +147,7 @@ void la_copyto(const la_Mat *A, la_Mat *B) {
                    b + (size_t)j * (size_t)B->ld * es, B->ld);
     return;
   }
+  if (A->dtype == LA_BOOL || B->dtype == LA_BOOL) { boolcopy(A, B); return; }
   /* between types: every float32 argument of float64 code comes this way */
   if (A->dtype == LA_F32) lak_s2d(A->rows, A->cols, A->fdata, A->ld, B->data, B->ld);
   else lak_d2s(A->rows, A->cols, A->data, A->ld, B->fdata, B->ld);
@@ -147,10 +167,13 @@ void la_fill(la_Mat *A, double x) {
   int j, f = A->dtype == LA_F32, packed = A->ld == A->rows;
   size_t es = esize(A->dtype);
   if (LA_EMPTY(A)) return;
-  if (x == 0 && !signbit(x)) {        /* +0.0: all bits zero, memset */
+  if (A->dtype == LA_BOOL) x = x != 0;      /* a byte 0 or 1 */
+  if (A->dtype == LA_BOOL || (x == 0 && !signbit(x))) {   /* all bytes alike: memset */
+    int c = A->dtype == LA_BOOL && x != 0;
+    if (packed) { memset(LA_DATA(A), c, (size_t)A->rows * (size_t)A->cols * es); return; }        /* +0.0: all bits zero, memset */
     if (packed) { memset(LA_DATA(A), 0, (size_t)A->rows * (size_t)A->cols * es); return; }
     for (j = 0; j < A->cols; j++)
-      memset((char *)LA_DATA(A) + (size_t)j * (size_t)A->ld * es, 0, (size_t)A->rows * es);
+      memset((char *)LA_DATA(A) + (size_t)j * (size_t)A->ld * es, c, (size_t)A->rows * es);
     return;
   }
   for (j = 0; j < A->cols; j++) {
@@ -164,18 +187,28 @@ la_Mat la_block(const la_Mat *A, int i, int j, int m, int n) {
   if (m > 0 && n > 0) {            /* an empty block keeps A's pointers */
     if (B.data) B.data = &LA_AT(A, i, j);
     if (B.fdata) B.fdata = &LA_ATF(A, i, j);
+    if (B.bdata) B.bdata = &LA_ATB(A, i, j);
   }
   B.rows = m; B.cols = n;
   return B;
 }
 
-int la_dtypeargs(lua_State *L, int first, int def, const char *fname) {
+static int dtypeargs(lua_State *L, int first, int def, const char *fname,
+                     const char *const choices[]) {
   static const char *const keys[] = {"dtype", NULL};
   int oi = la_optsat(L, first), t;
   la_checkopts(L, oi, fname, keys);
-  t = la_optdtype(L, oi, def, fname);
+  t = la_optenum(L, oi, "dtype", def, choices, fname);
   if (oi) lua_settop(L, oi - 1);
   return t;
+}
+
+int la_dtypeargs(lua_State *L, int first, int def, const char *fname) {
+  return dtypeargs(L, first, def, fname, la_dtypes);
+}
+
+int la_dtypeargsb(lua_State *L, int first, int def, const char *fname) {
+  return dtypeargs(L, first, def, fname, la_dtypesb);
 }
 
 la_Mat *la_convert(lua_State *L, const la_Mat *A, int dtype, const char *fname) {
@@ -186,6 +219,10 @@ la_Mat *la_convert(lua_State *L, const la_Mat *A, int dtype, const char *fname) 
 
 int la_optdtype(lua_State *L, int idx, int def, const char *fname) {
   return la_optenum(L, idx, "dtype", def, la_dtypes, fname);
+}
+
+int la_optdtypeb(lua_State *L, int idx, int def, const char *fname) {
+  return la_optenum(L, idx, "dtype", def, la_dtypesb, fname);
 }
 
 la_Mat *la_newzero(lua_State *L, const char *fname, lua_Integer m, lua_Integer n) {
@@ -207,7 +244,7 @@ la_Mat *la_copyof(lua_State *L, const la_Mat *A, const char *fname) {
 /* The module's closures carry the metatable as upvalue 1, which makes the
 ** common check one comparison; from elsewhere (the C API) the registry
 ** decides. */
-la_Mat *la_testany(lua_State *L, int idx) {
+la_Mat *la_testmat(lua_State *L, int idx) {
   void *p = lua_touserdata(L, idx);
   int same;
   /* the size check keeps a foreign userdata that was given our metatable
@@ -222,6 +259,22 @@ la_Mat *la_testany(lua_State *L, int idx) {
   }
   lua_pop(L, 1);
   return same ? (la_Mat *)p : NULL;
+}
+
+/* A bool matrix at idx replaced by its float64 copy (closed if it was),
+** which is returned. */
+static la_Mat *unbool(lua_State *L, la_Mat *A, int idx) {
+  la_Mat *B;
+  idx = lua_absindex(L, idx);
+  B = la_convert(L, A, LA_F64, la_fname(L));
+  B->flags |= A->flags & LA_CLOSED;
+  lua_replace(L, idx);
+  return B;
+}
+
+la_Mat *la_testany(lua_State *L, int idx) {
+  la_Mat *A = la_testmat(L, idx);
+  return A && A->dtype == LA_BOOL ? unbool(L, A, idx) : A;
 }
 
 la_Mat *la_testoptmat(lua_State *L, int idx, const char *fname, const char *key) {
@@ -288,22 +341,23 @@ static la_Mat *fromtable(lua_State *L, int idx, const char *fname, int dtype) {
 ** and replaces the argument, which keeps it anchored. Every reader of a
 ** matrix argument comes here: this is the one place of both rules. */
 static la_Mat *checkarg(lua_State *L, int idx, const char *fname, int argno, int want) {
-  la_Mat *A = la_testany(L, idx);
+  la_Mat *A = la_testmat(L, idx);
   if (A && (A->flags & LA_CLOSED))
     la_error(L, fname, "bad argument #%d (matrix is closed)", argno);
   if (A == NULL && lua_istable(L, idx)) {
     idx = lua_absindex(L, idx);
-    A = fromtable(L, idx, fname, want == LA_ANY ? LA_F64 : want);   /* in the type wanted */
+    A = fromtable(L, idx, fname, want < 0 ? LA_F64 : want);   /* in the type wanted */
     lua_replace(L, idx);
   } else if (A == NULL && lua_type(L, idx) == LUA_TNUMBER) {
     double x = lua_tonumber(L, idx);
     idx = lua_absindex(L, idx);
-    A = la_newt(L, fname, 1, 1, want == LA_ANY ? LA_F64 : want);
+    A = la_newt(L, fname, 1, 1, want < 0 ? LA_F64 : want);
     la_put(A, 0, 0, x);
     lua_replace(L, idx);
   }
   if (A) {
-    if (want != LA_ANY && A->dtype != want) {
+    if (want == LA_ANY && A->dtype == LA_BOOL) want = LA_F64;  /* bool: computed as 1.0/0.0 */
+    if (want >= 0 && A->dtype != want) {
       idx = lua_absindex(L, idx);
       A = la_convert(L, A, want, fname);
       lua_replace(L, idx);
@@ -329,6 +383,10 @@ la_Mat *la_checkany(lua_State *L, int idx, const char *fname) {
 
 la_Mat *la_checkargany(lua_State *L, int idx, const char *fname, int argno) {
   return checkarg(L, idx, fname, argno, LA_ANY);
+}
+
+la_Mat *la_checkall(lua_State *L, int idx, const char *fname) {
+  return checkarg(L, idx, fname, idx, LA_ALL);
 }
 
 la_Mat *la_checkt(lua_State *L, int idx, const char *fname, int dtype) {
@@ -359,11 +417,13 @@ int la_isbatch(lua_State *L, int idx, int empty) {
 
 /* NumPy's rule for the result type of the matrices at first..first+n-1:
 ** float32 when at least one is a float32 matrix and none a float64 one
-** (Lua tables and numbers do not vote, as numbers do not promote). */
+** (Lua tables and numbers do not vote, as numbers do not promote, and nor
+** do bool matrices: bool with float32 is float32). */
 int la_argtype(lua_State *L, int first, int n) {
   int i, any32 = 0;
   for (i = first; i < first + n; i++) {
-    la_Mat *A = la_testany(L, i);
+    la_Mat *A = la_testmat(L, i);
+    if (A && A->dtype == LA_BOOL) continue;
     if (A && A->dtype == LA_F64) return LA_F64;
     if (A) any32 = 1;
   }
@@ -512,18 +572,18 @@ void la_checksym(lua_State *L, const la_Mat *A, const char *fname) {
 
 static int l_shape(lua_State *L) {
   const char *F = la_fname(L);
-  la_Mat *A = la_checkany(L, 1, F);
+  la_Mat *A = la_checkall(L, 1, F);
   lua_pushinteger(L, A->rows); lua_pushinteger(L, A->cols);
   return 2;
 }
 
-static int l_rows(lua_State *L) { lua_pushinteger(L, la_checkany(L, 1, "rows")->rows); return 1; }
+static int l_rows(lua_State *L) { lua_pushinteger(L, la_checkall(L, 1, "rows")->rows); return 1; }
 
-static int l_cols(lua_State *L) { lua_pushinteger(L, la_checkany(L, 1, la_fname(L))->cols); return 1; }
+static int l_cols(lua_State *L) { lua_pushinteger(L, la_checkall(L, 1, la_fname(L))->cols); return 1; }
 
 static int l_numel(lua_State *L) {
   const char *F = la_fname(L);
-  la_Mat *A = la_checkany(L, 1, F);
+  la_Mat *A = la_checkall(L, 1, F);
   lua_pushinteger(L, (lua_Integer)A->rows * A->cols);
   return 1;
 }
@@ -552,10 +612,11 @@ void la_element(lua_State *L, la_Mat *A, const char *fname, int linear, int *pi,
 }
 
 static int l_get(lua_State *L) {
-  la_Mat *A = la_checkany(L, 1, "get");
+  la_Mat *A = la_checkall(L, 1, "get");
   int i, j;
   la_element(L, A, "get", lua_isnoneornil(L, 3), &i, &j);
-  lua_pushnumber(L, la_get(A, i, j));
+  if (A->dtype == LA_BOOL) lua_pushboolean(L, LA_ATB(A, i, j));
+  else lua_pushnumber(L, la_get(A, i, j));
   return 1;
 }
 
@@ -572,14 +633,14 @@ la_Mat *la_view(lua_State *L, la_Mat *P, int i, int j, int m, int n, int ld) {
 
 static int l_row(lua_State *L) {
   const char *F = la_fname(L);
-  la_Mat *A = la_checkany(L, 1, F);
+  la_Mat *A = la_checkall(L, 1, F);
   la_view(L, A, checkindex(L, F, 2, A->rows, "row"), 0, 1, A->cols, A->ld);
   return 1;
 }
 
 static int l_col(lua_State *L) {
   const char *F = la_fname(L);
-  la_Mat *A = la_checkany(L, 1, F);
+  la_Mat *A = la_checkall(L, 1, F);
   la_view(L, A, 0, checkindex(L, F, 2, A->cols, "column"), A->rows, 1, A->ld);
   return 1;
 }
@@ -587,7 +648,7 @@ static int l_col(lua_State *L) {
 /* sub(i1, i2, j1, j2): inclusive ranges; i2 = i1 - 1 gives an empty view */
 static int l_sub(lua_State *L) {
   const char *F = la_fname(L);
-  la_Mat *A = la_checkany(L, 1, F);
+  la_Mat *A = la_checkall(L, 1, F);
   lua_Integer r[4];
   int k;
   for (k = 0; k < 4; k++) r[k] = la_checkint(L, F, k + 2);
@@ -604,7 +665,7 @@ static int l_sub(lua_State *L) {
 
 static int l_copy(lua_State *L) {
   const char *F = la_fname(L);
-  la_copyof(L, la_checkany(L, 1, F), F);
+  la_copyof(L, la_checkall(L, 1, F), F);
   return 1;
 }
 
@@ -631,7 +692,7 @@ static int inferred(lua_State *L, const char *fname, const la_Mat *A, int m, int
 ** or -1: all of them as a column */
 static int l_reshape(lua_State *L) {
   const char *F = la_fname(L);
-  la_Mat *A = la_checkany(L, 1, F), *B, D;
+  la_Mat *A = la_checkall(L, 1, F), *B, D;
   int m = rsize(L, F, 2), n = lua_isnoneornil(L, 3) ? 1 : rsize(L, F, 3);
   if (m < 0) m = inferred(L, F, A, m, n);
   else if (n < 0) n = inferred(L, F, A, m, n);
@@ -646,15 +707,20 @@ static int l_reshape(lua_State *L) {
 
 /* totable's building step, run protected: the matrix (a light userdata at
 ** 1, anchored by the caller) as a new table (pushes 1) */
+static void pushentry(lua_State *L, const la_Mat *A, int i, int j) {
+  if (A->dtype == LA_BOOL) lua_pushboolean(L, LA_ATB(A, i, j));
+  else lua_pushnumber(L, la_get(A, i, j));
+}
+
 static int buildtable(lua_State *L) {
   const la_Mat *A = (const la_Mat *)lua_touserdata(L, 1);
   int i, j;
   lua_createtable(L, A->rows, 0);
   for (i = 0; i < A->rows; i++) {
-    if (A->cols == 1) { lua_pushnumber(L, la_get(A, i, 0)); lua_rawseti(L, -2, i + 1); continue; }
+    if (A->cols == 1) { pushentry(L, A, i, 0); lua_rawseti(L, -2, i + 1); continue; }
     lua_createtable(L, A->cols, 0);
     for (j = 0; j < A->cols; j++) {
-      lua_pushnumber(L, la_get(A, i, j));
+      pushentry(L, A, i, j);
       lua_rawseti(L, -2, j + 1);
     }
     lua_rawseti(L, -2, i + 1);
@@ -664,7 +730,7 @@ static int buildtable(lua_State *L) {
 
 static int l_totable(lua_State *L) {
   const char *F = la_fname(L);
-  la_Mat *A = la_checkany(L, 1, F);
+  la_Mat *A = la_checkall(L, 1, F);
   /* a table's only limit is memory (lua_createtable takes any int size and
   ** fails by running out; LuaJIT's array part also stops near 2^27 entries,
   ** "table overflow"), and the tables cost more than the matrix (16 bytes
@@ -678,28 +744,33 @@ static int l_totable(lua_State *L) {
 }
 
 void la_transposeto(const la_Mat *A, la_Mat *B) {
-  if (A->dtype == LA_F64) lak_transpose(A->rows, A->cols, A->data, A->ld, B->data, B->ld);
+  int i, j;
+  if (A->dtype == LA_BOOL) {            /* bytes: a plain loop */
+    for (j = 0; j < A->cols; j++)
+      for (i = 0; i < A->rows; i++) LA_ATB(B, j, i) = LA_ATB(A, i, j);
+  } else if (A->dtype == LA_F64) lak_transpose(A->rows, A->cols, A->data, A->ld, B->data, B->ld);
   else lak_stranspose(A->rows, A->cols, A->fdata, A->ld, B->fdata, B->ld);
 }
 
 static int l_t(lua_State *L) {
-  la_Mat *A = la_checkany(L, 1, "t");
+  la_Mat *A = la_checkall(L, 1, "t");
   la_transposeto(A, la_newt(L, "t", A->cols, A->rows, A->dtype));
   return 1;
 }
 
-/* astype(A, dtype) -> a copy of A with elements of type dtype ("float64"
-** or "float32"), as NumPy's astype */
+/* astype(A, dtype) -> a copy of A with elements of type dtype ("float64",
+** "float32" or "bool": nonzero, NaN included, is true), as NumPy's astype */
 static int l_astype(lua_State *L) {
   const char *F = la_fname(L);
-  la_Mat *A = la_checkany(L, 1, F);
+  la_Mat *A = la_checkall(L, 1, F);
   const char *s;
   int t;
   if (lua_type(L, 2) != LUA_TSTRING) return la_typeerror(L, F, 2, "string");
   s = lua_tostring(L, 2);
-  t = strcmp(s, "float32") == 0 ? LA_F32 : strcmp(s, "float64") == 0 ? LA_F64 : -1;
-  if (t < 0)
-    return la_argerror(L, F, 2, lua_pushfstring(L, "dtype must be \"float64\" or \"float32\", got \"%s\"", s));
+  for (t = 0; la_dtypesb[t] && strcmp(s, la_dtypesb[t]) != 0; t++) {}
+  if (!la_dtypesb[t])
+    return la_argerror(L, F, 2, lua_pushfstring(L, "dtype must be \"float64\", \"float32\" or "
+                       "\"bool\", got \"%s\"", s));
   la_convert(L, A, t, F);
   return 1;
 }
@@ -737,8 +808,8 @@ static int m_index(lua_State *L) {
     return l_t(L);
   }
   if (k && strcmp(k, "dtype") == 0) {
-    la_Mat *A = la_testany(L, 1);
-    if (A) { lua_pushstring(L, la_dtypes[A->dtype]); return 1; }
+    la_Mat *A = la_testmat(L, 1);
+    if (A) { lua_pushstring(L, la_dtypesb[A->dtype]); return 1; }
   }
   lua_pushvalue(L, 2);
   if (lua_rawget(L, LA_UPVALUE(1)) == LUA_TNIL) return badindex(L);
@@ -757,7 +828,7 @@ static int m_newindex(lua_State *L) {
 /* #A: Lua calls it on matrices only (a direct call with a number is an
 ** error, as __close's, though rows(5) is 1) */
 static int m_len(lua_State *L) {
-  if (la_testany(L, 1) == NULL) return la_typeerror(L, "rows", 1, "matrix");
+  if (la_testmat(L, 1) == NULL) return la_typeerror(L, "rows", 1, "matrix");
   return l_rows(L);
 }
 
@@ -770,7 +841,7 @@ static int m_call(lua_State *L) {
 /* __close: later use is an error; closing twice is harmless. No memory is
 ** released early: views of this matrix may still point into it. */
 static int m_close(lua_State *L) {
-  la_Mat *A = la_testany(L, 1);
+  la_Mat *A = la_testmat(L, 1);
   if (A == NULL) return la_typeerror(L, "close", 1, "matrix");
   A->flags |= LA_CLOSED;
   return 0;
@@ -874,7 +945,7 @@ static void *typed(lua_State *L, int idx, int dtype, int check, int *rows, int *
   if (A)
     la_argerror(L, "checkmatrix", idx, lua_pushfstring(L, "%s matrix expected, got a %s "
                 "matrix (A:astype(\"%s\") converts it)", la_dtypes[dtype],
-                la_dtypes[A->dtype], la_dtypes[dtype]));
+                la_dtypesb[A->dtype], la_dtypes[dtype]));
   la_typeerror(L, "checkmatrix", idx, "matrix");
   return NULL;
 }
@@ -902,5 +973,5 @@ LINALG_API float *linalg_checkmatrixf(lua_State *L, int idx, int *rows, int *col
 
 LINALG_API const char *linalg_dtype(lua_State *L, int idx) {
   la_Mat *A = testapi(L, idx);
-  return A ? la_dtypes[A->dtype] : NULL;
+  return A ? la_dtypesb[A->dtype] : NULL;
 }

@@ -8,20 +8,30 @@
 #include <stddef.h>
 #include <lua.h>
 
-/* Element types: float64 (the default) and float32. */
-enum { LA_F64, LA_F32, LA_ANY = -1 };
-extern const char *const la_dtypes[];   /* "float64", "float32", NULL */
+/* Element types: float64 (the default), float32, and bool (one byte an
+** element, 0 or 1: what comparisons return). LA_ALL asks a checker for a
+** matrix of any of the three as it is; LA_ANY for float64 or float32, a
+** bool one converted to float64. */
+enum { LA_F64, LA_F32, LA_BOOL, LA_ANY = -1, LA_ALL = -2 };
+/* the dtype option's choices of most functions: "float64", "float32", NULL;
+** la_dtypesb adds "bool" (comparisons, zeros, ones, full, astype); a
+** matrix's dtype name is la_dtypesb[A->dtype] */
+extern const char *const la_dtypes[];
+extern const char *const la_dtypesb[];
 
 /* A matrix userdata. Owned storage follows the header in the same block,
 ** so Lua accounts for it; a view points into its parent's storage and keeps
-** the parent alive through its user value 1. Exactly one of data (float64)
-** and fdata (float32) is set: code that reads data sees float64 only. */
+** the parent alive through its user value 1. Exactly one of data (float64),
+** fdata (float32) and bdata (bool) is set: code that reads data sees
+** float64 only. Only code that asks for LA_ALL (la_checkall, la_testmat)
+** ever sees a bool matrix; every other checker hands it a converted copy. */
 typedef struct la_Mat {
   double *data;
   int rows, cols, ld;   /* ld >= max(1, rows) so BLAS accepts it */
   int flags;
-  int dtype;            /* LA_F64 or LA_F32 */
+  int dtype;            /* LA_F64, LA_F32 or LA_BOOL */
   float *fdata;
+  unsigned char *bdata; /* 0 or 1 an element */
 } la_Mat;
 
 #define LA_VIEW   1
@@ -29,17 +39,25 @@ typedef struct la_Mat {
 
 #define LA_AT(A, i, j) ((A)->data[(i) + (ptrdiff_t)(j) * (A)->ld])
 #define LA_ATF(A, i, j) ((A)->fdata[(i) + (ptrdiff_t)(j) * (A)->ld])
-/* A's storage, of either type (memset, memcpy, pointer tests) */
-#define LA_DATA(A) ((A)->dtype == LA_F32 ? (void *)(A)->fdata : (void *)(A)->data)
+#define LA_ATB(A, i, j) ((A)->bdata[(i) + (ptrdiff_t)(j) * (A)->ld])
+/* A's storage, of any type (memset, memcpy, pointer tests) */
+#define LA_DATA(A) ((A)->dtype == LA_F32 ? (void *)(A)->fdata : \
+                    (A)->dtype == LA_BOOL ? (void *)(A)->bdata : (void *)(A)->data)
+/* bytes an element of type dtype */
+#define LA_ESIZE(dtype) ((dtype) == LA_F32 ? sizeof(float) : \
+                         (dtype) == LA_BOOL ? (size_t)1 : sizeof(double))
 /* element (i, j) of either type, as a double / set from one (a float32
 ** element goes through a double exactly: moving elements with these copies
 ** them bit for bit, and a product of two float32 values computed in double
-** rounds to the float32 product) */
+** rounds to the float32 product); a bool element reads as 1.0 or 0.0 and is
+** set true by any x ~= 0 (NaN included, as NumPy's bool(nan)) */
 static inline double la_get(const la_Mat *A, int i, int j) {
-  return A->dtype == LA_F32 ? (double)LA_ATF(A, i, j) : LA_AT(A, i, j);
+  return A->dtype == LA_F32 ? (double)LA_ATF(A, i, j) :
+         A->dtype == LA_BOOL ? (double)LA_ATB(A, i, j) : LA_AT(A, i, j);
 }
 static inline void la_put(la_Mat *A, int i, int j, double x) {
   if (A->dtype == LA_F32) LA_ATF(A, i, j) = (float)x;
+  else if (A->dtype == LA_BOOL) LA_ATB(A, i, j) = x != 0;
   else LA_AT(A, i, j) = x;
 }
 /* no elements: loops over such a matrix's columns are skipped (a 0 x 2^31-1
@@ -60,8 +78,10 @@ la_Mat *la_newatt(lua_State *L, const char *fname, lua_Integer m, lua_Integer n,
 /* a packed copy of A (pushes 1), of A's type / of type dtype */
 la_Mat *la_copyof(lua_State *L, const la_Mat *A, const char *fname);
 la_Mat *la_convert(lua_State *L, const la_Mat *A, int dtype, const char *fname);
-/* the dtype option of the options table at idx (0: none), def if absent */
+/* the dtype option of the options table at idx (0: none), def if absent;
+** la_optdtypeb also takes "bool" */
 int la_optdtype(lua_State *L, int idx, int def, const char *fname);
+int la_optdtypeb(lua_State *L, int idx, int def, const char *fname);
 /* B = A (same shape; B packed or a view, not overlapping A), element types
 ** converted; of one type, a memcpy a column */
 void la_copyto(const la_Mat *A, la_Mat *B);
@@ -78,6 +98,8 @@ la_Mat la_block(const la_Mat *A, int i, int j, int m, int n);
 ** when absent; any other key is an error) and removes the table, so the
 ** positional arguments read as without it. */
 int la_dtypeargs(lua_State *L, int first, int def, const char *fname);
+/* the same where "bool" is a choice too (zeros, ones, full) */
+int la_dtypeargsb(lua_State *L, int first, int def, const char *fname);
 
 /* The float64 matrix at idx or NULL. la_checkarg: a matrix argument
 ** reported as argument argno; a Lua table is converted and replaces the
@@ -91,6 +113,12 @@ la_Mat *la_check(lua_State *L, int idx, const char *fname);
 la_Mat *la_testany(lua_State *L, int idx);
 la_Mat *la_checkany(lua_State *L, int idx, const char *fname);
 la_Mat *la_checkargany(lua_State *L, int idx, const char *fname, int argno);
+/* a matrix of any type, bool included, as it is: for the functions that
+** read bool matrices themselves (views, get/set, masks, comparisons).
+** la_testany converts a bool matrix at idx into a float64 copy in its slot
+** (a closed one into a closed copy); la_testmat leaves it. */
+la_Mat *la_testmat(lua_State *L, int idx);
+la_Mat *la_checkall(lua_State *L, int idx, const char *fname);
 /* A matrix given as option `key` of an options table, at idx: the matrix
 ** (either type) or NULL when the value is none; a closed one is an error
 ** naming the option ("option 'mask' is a closed matrix"). */

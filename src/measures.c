@@ -344,9 +344,9 @@ static int l_allclose(lua_State *L) {
 ** is an error, as allclose's (NumPy answers False, or True nowhere). */
 static int l_isclose(lua_State *L) {
   const char *F = la_fname(L);
-  static const char *const keys[] = {"rtol", "atol", "equal_nan", NULL};
+  static const char *const keys[] = {"rtol", "atol", "equal_nan", "dtype", NULL};
   double rtol, atol;
-  int eqnan, m, n;
+  int eqnan, m, n, t;
   la_Operand o[2];
   lak_sArg a[2];
   float s[2];
@@ -355,6 +355,7 @@ static int l_isclose(lua_State *L) {
   rtol = la_optnum(L, 3, "rtol", 1e-5, F);
   atol = la_optnum(L, 3, "atol", 1e-8, F);
   eqnan = la_optbool(L, 3, "equal_nan", 0, F);
+  t = la_optdtypeb(L, 3, LA_BOOL, F);     /* the mask's type: bool, or a 1/0 float mask */
   if (isnan(rtol) || isnan(atol)) la_error(L, F, "%s is NaN", isnan(rtol) ? "rtol" : "atol");
   if (rtol < 0 || atol < 0) la_error(L, F, "%s must be >= 0", rtol < 0 ? "rtol" : "atol");
   lua_settop(L, 2);
@@ -369,6 +370,7 @@ static int l_isclose(lua_State *L) {
     C = la_new(L, F, m, n);
     lak_isclose(m, n, o[0].a, o[1].a, rtol, atol, eqnan, C->data, C->ld);
   }
+  if ((C = la_testmat(L, -1)) != NULL && C->dtype != t) la_convert(L, C, t, F);
   return 1;
 }
 

@@ -128,8 +128,16 @@ static int shown(int n, int elide, int edge, int *idx) {
   return k;
 }
 
+/* entry (i, j) of A as format writes it; a bool entry is "true" or
+** "false", right-aligned in 5 */
+static void cell(const la_Mat *A, int i, int j, const Fmt *f, char *buf, size_t sz) {
+  if (A->dtype == LA_BOOL) snprintf(buf, sz, "%5s", LA_ATB(A, i, j) ? "true" : "false");
+  else format(la_get(A, i, j), f, buf, sz);
+}
+
 static void header(lua_State *L, luaL_Buffer *B, const la_Mat *A) {
-  lua_pushfstring(L, "%dx%d%s matrix%s", A->rows, A->cols, A->dtype == LA_F32 ? " float32" : "",
+  lua_pushfstring(L, "%dx%d%s matrix%s", A->rows, A->cols,
+                  A->dtype == LA_F32 ? " float32" : A->dtype == LA_BOOL ? " bool" : "",
                   (A->flags & LA_VIEW) ? " (view)" : "");
   luaL_addvalue(B);
 }
@@ -144,7 +152,7 @@ static void vector(luaL_Buffer *B, const la_Mat *A, const int *ix, int n,
   for (k = 0; k < n; k++) {
     int i = ix[k], len, last = k == n - 1, end;
     if (i < 0) snprintf(buf, sizeof buf, "...");
-    else format(A->cols == 1 ? la_get(A, i, 0) : la_get(A, 0, i), f, buf, sizeof buf);
+    else cell(A, A->cols == 1 ? i : 0, A->cols == 1 ? 0 : i, f, buf, sizeof buf);
     len = (int)strlen(buf) + (k > 0) + last;
     if (k > 0 && col + len > o->linewidth) { luaL_addstring(B, "\n "); col = 1; len -= 1; }
     else if (k > 0) { for (; pad > 0; pad--) luaL_addchar(B, ' '); luaL_addchar(B, ' '); }
@@ -161,12 +169,12 @@ static void vector(luaL_Buffer *B, const la_Mat *A, const int *ix, int n,
 static void table(luaL_Buffer *B, const la_Mat *A, const int *ri, int nr,
                   const int *ci, int nc, const Fmt *f) {
   char buf[600];
-  int a, b, w = width(f);
+  int a, b, w = A->dtype == LA_BOOL ? 5 : width(f);
   if (w < 3 && (nr < 1 || ri[nr / 2] < 0 || ci[nc / 2] < 0)) w = 3;   /* room for "..." */
   for (a = 0; a < nr; a++) {
     luaL_addchar(B, '\n');
     for (b = 0; b < nc; b++) {
-      if (ri[a] >= 0 && ci[b] >= 0) format(la_get(A, ri[a], ci[b]), f, buf, sizeof buf);
+      if (ri[a] >= 0 && ci[b] >= 0) cell(A, ri[a], ci[b], f, buf, sizeof buf);
       else snprintf(buf, sizeof buf, "%s", ri[a] < 0 && ci[b] < 0 ? "" : ri[a] < 0 ? ":" : "...");
       luaL_addstring(B, "  ");
       for (int pad = w - (int)strlen(buf); pad > 0; pad--) luaL_addchar(B, ' ');
@@ -178,7 +186,7 @@ static void table(luaL_Buffer *B, const la_Mat *A, const int *ri, int nr,
 /* "3x2 matrix" then the numbers; beyond threshold entries only the first
 ** and last edgeitems rows and columns, as NumPy does. */
 static int m_tostring(lua_State *L) {
-  la_Mat *A = la_checkany(L, 1, "tostring");
+  la_Mat *A = la_checkall(L, 1, "tostring");
   POpts *o = getopts(L);
   int elide = (lua_Integer)A->rows * A->cols > o->threshold, nr, nc, a, b, edge;
   int *ri, *ci, isvec = A->rows == 1 || A->cols == 1;

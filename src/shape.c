@@ -105,7 +105,7 @@ static int l_logspace(lua_State *L) {
 /* full(m, n, x [, {dtype}]): m x n filled with x */
 static int l_full(lua_State *L) {
   const char *F = la_fname(L);
-  int t = la_dtypeargs(L, 4, LA_F64, F);
+  int t = la_dtypeargsb(L, 4, LA_F64, F);
   int m = la_checksize(L, F, 1), n = la_checksize(L, F, 2);
   double x = checknum(L, F, 3);
   la_fill(la_newt(L, F, m, n, t), x);
@@ -394,11 +394,12 @@ static void rangesel(lua_State *L, int arg, int len, const char *what, Sel *s) {
 }
 
 /* the selection at arg: nil or ":" (all), an index, a range string, a
-** table of indices, or a matrix: a 1/0 mask of the dimension's length, else
-** a list of indices */
+** table of indices, or a matrix: a bool mask or a 1/0 mask of the
+** dimension's length, else a list of indices */
 static void selparse(lua_State *L, int arg, int len, const char *what, Sel *s) {
   int i, t = lua_type(L, arg);
-  la_Mat *M;
+  la_Mat *M = la_testmat(L, arg);
+  int isbool = M && M->dtype == LA_BOOL;   /* before la_test makes it float64 */
   s->range = 0; s->idx = NULL;
   if (t == LUA_TNONE || t == LUA_TNIL) { s->n = len; s->range = 1; s->first = 0; s->step = 1; }
   else if (t == LUA_TSTRING) rangesel(L, arg, len, what, s);
@@ -427,6 +428,8 @@ static void selparse(lua_State *L, int arg, int len, const char *what, Sel *s) {
     size_t N, k;
     M = la_checkarg(L, arg, la_fname(L), arg);
     N = (size_t)M->rows * M->cols;
+    if (isbool && N != (size_t)len)
+      la_error(L, la_fname(L), "%s mask has %d entries, expected %d", what, (int)N, len);
     if (!la_isvec(M) && N > 0) la_error(L, la_fname(L), "%s selection is a %dx%d matrix, expected a vector", what, M->rows, M->cols);
     for (k = 0; k < N; k++) {
       double x = M->rows == 1 ? LA_AT(M, 0, k) : LA_AT(M, k, 0);
@@ -455,7 +458,7 @@ static int selat(const Sel *s, int k) {
 ** positive step; a copy otherwise. */
 static int l_slice(lua_State *L) {
   const char *F = la_fname(L);
-  la_Mat *A = la_checkany(L, 1, F), *B;
+  la_Mat *A = la_checkall(L, 1, F), *B;
   Sel r, c;
   int i, j;
   lua_settop(L, 3);
@@ -491,12 +494,20 @@ static void valueshape(lua_State *L, const char *fname, const la_Mat *B, int r, 
 
 /* whether the storage spans of A and B (either type) share a byte */
 static int overlaps(const la_Mat *A, const la_Mat *B) {
-  size_t ea = A->dtype == LA_F32 ? sizeof(float) : sizeof(double);
-  size_t eb = B->dtype == LA_F32 ? sizeof(float) : sizeof(double);
+  size_t ea = LA_ESIZE(A->dtype), eb = LA_ESIZE(B->dtype);
   const char *a = (const char *)LA_DATA(A), *b = (const char *)LA_DATA(B);
   if (LA_EMPTY(A) || LA_EMPTY(B)) return 0;
   return a < b + ((size_t)(B->cols - 1) * (size_t)B->ld + (size_t)B->rows) * eb &&
          b < a + ((size_t)(A->cols - 1) * (size_t)A->ld + (size_t)A->rows) * ea;
+}
+
+/* the value x at arg of an entry of A: a number, or for a bool A also a
+** boolean (a number ~= 0 is true, la_put's rule) */
+static double checkvalue(lua_State *L, const char *fname, int arg, const la_Mat *A) {
+  if (A->dtype == LA_BOOL && lua_type(L, arg) == LUA_TBOOLEAN) return lua_toboolean(L, arg);
+  if (lua_type(L, arg) != LUA_TNUMBER)
+    la_typeerror(L, fname, arg, A->dtype == LA_BOOL ? "boolean or number" : "number");
+  return lua_tonumber(L, arg);
 }
 
 /* set(A, rows, cols, B): NumPy's A[rows, cols] = B. rows and cols as slice
@@ -510,9 +521,10 @@ static void setsel(lua_State *L, const char *fname, la_Mat *A) {
   ptrdiff_t rs = 0, cs = 0;
   int i, j, t = lua_type(L, 4);
   double x = 0.0;
+  if (A->dtype == LA_BOOL && t == LUA_TBOOLEAN) t = LUA_TNUMBER;   /* checkvalue reads it */
   if (t != LUA_TNUMBER && t != LUA_TTABLE && la_testany(L, 4) == NULL)
     la_typeerror(L, fname, 4, "number, matrix or table");
-  if (t == LUA_TNUMBER) x = lua_tonumber(L, 4);
+  if (t == LUA_TNUMBER) x = checkvalue(L, fname, 4, A);
   else B = la_checkargany(L, 4, fname, 4);
   selparse(L, 2, A->rows, "row", &r);
   selparse(L, 3, A->cols, "column", &c);
@@ -536,14 +548,13 @@ static void setsel(lua_State *L, const char *fname, la_Mat *A) {
 ** Returns A. */
 static int l_set(lua_State *L) {
   const char *F = la_fname(L);
-  la_Mat *A = la_checkany(L, 1, F);
+  la_Mat *A = la_checkall(L, 1, F);
   int top = lua_gettop(L), i, j;
   if (top <= 3 || (lua_type(L, 2) == LUA_TNUMBER && lua_type(L, 3) == LUA_TNUMBER &&
-                   lua_type(L, 4) != LUA_TTABLE && la_testany(L, 4) == NULL)) {
+                   lua_type(L, 4) != LUA_TTABLE && la_testmat(L, 4) == NULL)) {
     int varg = top <= 3 ? 3 : 4;
-    if (lua_type(L, varg) != LUA_TNUMBER) la_typeerror(L, F, varg, "number");
     la_element(L, A, F, top <= 3, &i, &j);
-    la_put(A, i, j, lua_tonumber(L, varg));
+    la_put(A, i, j, checkvalue(L, F, varg, A));
   } else {
     lua_settop(L, 4);
     setsel(L, F, A);
@@ -556,9 +567,8 @@ static int l_set(lua_State *L) {
 ** returns A */
 static int l_fill(lua_State *L) {
   const char *F = la_fname(L);
-  la_Mat *A = la_checkany(L, 1, F);
-  if (lua_type(L, 2) != LUA_TNUMBER) la_typeerror(L, F, 2, "number");
-  la_fill(A, lua_tonumber(L, 2));
+  la_Mat *A = la_checkall(L, 1, F);
+  la_fill(A, checkvalue(L, F, 2, A));
   lua_settop(L, 1);
   return 1;
 }

@@ -143,8 +143,8 @@ local function read_header(f, path, fname)
   if #shape ~= 1 and #shape ~= 2 then
     filefail(fname, path, "%d-D array (shape %s) is not supported: 1-D and 2-D are", #shape, text)
   end
-  if not descr:match("^[<>|=]?[fi][48]$") then
-    filefail(fname, path, "unsupported dtype '%s' (float64/32 and int64/32 are)", descr)
+  if not descr:match("^[<>|=]?[fi][48]$") and not descr:match("^[<>|=]?b1$") then
+    filefail(fname, path, "unsupported dtype '%s' (float64/32, int64/32 and bool are)", descr)
   end
   local size = tonumber(descr:sub(-1))
   -- entries as integers, their product (the bytes) without overflow
@@ -193,7 +193,8 @@ end
 
 --- Reads a NumPy .npy file (format 1.0, 2.0 or 3.0).
 -- The file's float type is kept: `<f8` (or `>f8`) gives a float64 matrix,
--- `<f4` (or `>f4`) a float32 one; int32 and int64 are converted to float64;
+-- `<f4` (or `>f4`) a float32 one, `|b1` a bool one; int32 and int64 are
+-- converted to float64;
 -- either byte order, C or Fortran order. A 1-D array becomes a column vector.
 -- Anything else (more dimensions, other dtypes, a truncated file, a bad
 -- magic string, a header that is not the Python literal NumPy writes or
@@ -245,16 +246,17 @@ end
 
 --- Writes a matrix as a NumPy .npy file (format 1.0, Fortran order, 2-D: an
 -- n x 1 vector is saved with shape (n, 1)) in the matrix's type:
--- little-endian float64 (`<f8`) or float32 (`<f4`). A file written over
+-- little-endian float64 (`<f8`) or float32 (`<f4`), or bool (`|b1`). A file written over
 -- keeps its permission bits, and a symbolic link its target (as `save_csv`
 -- and the SVG writers do).
 -- @param A matrix (or table)
 -- @string path
 function M.save_npy(A, path)
-  A = core.asmatrix(A, "save_npy", 1)
+  local B = core.asmatrix(A, "save_npy", 1)  -- checked; a bool matrix comes back as float64
+  if not (core.is_matrix(A) and A.dtype == "bool") then A = B end
   util.checkpath(path, "save_npy", 2)
   local m, n = A:shape()
-  local descr = A.dtype == "float32" and "<f4" or "<f8"
+  local descr = A.dtype == "float32" and "<f4" or A.dtype == "bool" and "|b1" or "<f8"
   local dict = string.format("{'descr': '%s', 'fortran_order': True, 'shape': (%d, %d), }", descr, m, n)
   local total = 10 + #dict + 1
   local pad = (64 - total % 64) % 64

@@ -171,6 +171,12 @@ int main(void) {
   r = run(L, "return table.concat({foo.dtype(la.zeros(1, 1)), foo.dtype(la.zeros(1, 1, {dtype = 'float32'})), "
              "tostring(foo.dtype(foo.new())), tostring(foo.dtype(42))}, ' ')");
   check(r && strcmp(r, "float64 float32 nil nil") == 0, "linalg_dtype", r);
+  /* bool: named by linalg_dtype, refused by both pointer functions */
+  r = run(L, "local M = la.gt(la.ones(2, 2), 0) return foo.dtype(M) .. ' ' .. tostring(foo.test(M)) .. ' ' "
+             ".. tostring(foo.testf(M)) .. ' ' .. select(2, pcall(foo.check, M))");
+  check(r && strcmp(r, "bool false false linalg.checkmatrix: bad argument #1 (float64 matrix expected, "
+                       "got a bool matrix (A:astype(\"float64\") converts it))") == 0,
+        "a bool matrix: linalg_dtype names it, testmatrix NULL, checkmatrix an error", r);
   lua_close(L);
   printf("capi: %d passed, %d failed\n", passed, failed);
   return failed != 0;

@@ -293,11 +293,13 @@ static void value(In *in, Out *o, int depth) {
   else put(o, "%s", next(in) & 1 ? "{}" : "setmetatable({}, {__index = function() error(\"x\") end})");
 }
 
-/* a dtype name ('Y'): mostly a valid one, else any string */
+/* a dtype name ('Y'): mostly a valid one ("bool" is for astype, zeros,
+** ones and full; elsewhere an error), else any string */
 static void dtype_(In *in, Out *o) {
-  unsigned k = next(in) % 4;
+  unsigned k = next(in) % 5;
   if (k <= 1) put(o, "\"float32\"");
   else if (k == 2) put(o, "\"float64\"");
+  else if (k == 3) put(o, "\"bool\"");
   else string_(in, o);
 }
 
@@ -704,7 +706,7 @@ static void typed(In *in, Out *o) {
 static const char *sels[] = {
   "nil", "\":\"", "\"1:2\"", "\"2:end\"", "\"1:2:end\"", "\"end:-1:1\"", "\"3:2\"", "\"0:1\"",
   "1", "2", "{1, 1}", "{2, 1}", "{}", "la.ones(1, 2, {dtype = 'float32'})",
-  "la.matrix({{0, 1}}, {dtype = 'float32'})", "(0/0)"
+  "la.matrix({{0, 1}}, {dtype = 'float32'})", "(0/0)", "la.gt({{0, 1}}, 0)", "la.isnan({0, 0/0})"
 };
 
 /* a view or slice of a register ('Y'): VW makes it, writes through it and
@@ -916,6 +918,7 @@ static const char prelude[] =
   "  if ok and not SAME(A, B) then FAIL('save_npy/load_npy round trip changed the matrix') end\n"
   "  if ok and A.dtype ~= B.dtype then FAIL('save_npy/load_npy round trip changed ' .. A.dtype .. ' to ' .. B.dtype) end\n"
   "  if A:numel() == 0 then return end\n"
+  "  if A.dtype == 'bool' then A = A:astype('float64') end\n"   /* CSV holds its 1/0 */
   "  la.save_csv(A, P'r.csv', {sep = sep})\n"
   "  ok, B = pcall(la.load_csv, P'r.csv', {sep = sep})\n"
   "  if ok and not SAME(A, B) then FAIL('save_csv/load_csv round trip changed the matrix') end\n"
@@ -927,7 +930,8 @@ static const char prelude[] =
   "  if B.dtype ~= d then FAIL('astype to ' .. tostring(d) .. ' gave ' .. tostring(B.dtype)) end\n"
   "  local F = B:astype('float32')\n"
   "  if not SAME(F, F:astype('float64'):astype('float32')) then FAIL('float32 -> float64 -> float32 changed numbers') end\n"
-  "  if la.is_matrix(A) and A.dtype == 'float32' and not SAME(A, B) then FAIL('astype changed a float32 matrix') end\n"
+  "  if la.is_matrix(A) and A.dtype == 'float32' and d ~= 'bool' and not SAME(A, B) then FAIL('astype changed a float32 matrix') end\n"
+  "  if d == 'bool' and not SAME(B, la.ne(A, 0):astype('float64'):astype('bool')) then FAIL('astype to bool is not ~= 0') end\n"
   "  return B\n"
   "end\n"
   /* a view or slice of A: A's type; a write through it reads back (rounded
@@ -938,7 +942,7 @@ static const char prelude[] =
   "  if V.dtype ~= t then FAIL(name .. ' of a ' .. t .. ' matrix gave ' .. V.dtype) end\n"
   "  if V:numel() > 0 then\n"
   "    V:set(1, 1, 0.1)\n"
-  "    local x = t == 'float32' and 0.10000000149011612 or 0.1\n"
+  "    local x = t == 'float32' and 0.10000000149011612 or t == 'bool' or 0.1\n"
   "    if V(1, 1) ~= x then FAIL(name .. ': a write did not read back') end\n"
   "  end\n"
   "  return V\n"

@@ -87,6 +87,71 @@ void LAK(binary)(lak_Bin op, int m, int n, LAK(Arg) a, LAK(Arg) b, LAK_REAL *c, 
   if (m > 0 && n > 0) LAK_DRIVE2(f, m, n, a, b, c, ldc);
 }
 
+/* The comparisons and the tests isnan, isinf, isfinite into bytes, 1 or 0
+** (bool matrices): each a compare and a pack, no branch. */
+#define COMPARE(name, expr) LAK_COL2B(LAK(c_##name), LAK_REAL, unsigned char, expr)
+COMPARE(lt, x < y)  COMPARE(le, x <= y)  COMPARE(gt, x > y)
+COMPARE(ge, x >= y) COMPARE(eq, x == y)  COMPARE(ne, x != y)
+
+typedef void (*LAK(Compare))(size_t, const LAK_REAL *, ptrdiff_t, const LAK_REAL *, ptrdiff_t,
+                             unsigned char *);
+
+static const LAK(Compare) LAK(compares)[LAK_NE - LAK_LT + 1] = {
+  LAK(c_lt), LAK(c_le), LAK(c_gt), LAK(c_ge), LAK(c_eq), LAK(c_ne)
+};
+
+/* a column of comparison k (op - LAK_LT): the x86 code's multiple of 8
+** entries when the operands move by one or stay, the loop above for the rest */
+static void LAK(ccol)(int k, size_t m, const LAK_REAL *pa, ptrdiff_t ra, const LAK_REAL *pb,
+                      ptrdiff_t rb, unsigned char *pc) {
+  size_t i = 0;
+#if LAK_CMPFAST
+  LAK_REAL ta[16], tb[16];
+  int j;
+  if (m >= 8 && ((ra | rb) & ~(ptrdiff_t)1) == 0) {
+    if (ra == 0) { for (j = 0; j < 16; j++) ta[j] = *pa; pa = ta; }
+    if (rb == 0) { for (j = 0; j < 16; j++) tb[j] = *pb; pb = tb; }
+    i = LAK_PICK(cmpfast_d, cmpfast_s)(k, m, pa, ra, pb, rb, pc);
+  }
+#endif
+  if (i < m) LAK(compares)[k](m - i, pa + (ptrdiff_t)i * ra, ra, pb + (ptrdiff_t)i * rb, rb, pc + i);
+}
+
+void LAK(compare)(lak_Bin op, int m, int n, LAK(Arg) a, LAK(Arg) b, unsigned char *c, int ldc) {
+  int k = op - LAK_LT;
+#define LAK_CCOL(len, pa, ra, pb, rb, pc) LAK(ccol)(k, len, pa, ra, pb, rb, pc)
+  if (m > 0 && n > 0) LAK_DRIVE2(LAK_CCOL, m, n, a, b, c, ldc);
+#undef LAK_CCOL
+}
+
+#define TEST(name, expr) \
+  LAK_CLONES static void LAK(t_##name)(const LAK_REAL *restrict x, unsigned char *restrict y, \
+                                       size_t n) { \
+    size_t i; \
+    for (i = 0; i < n; i++) { LAK_REAL v = x[i]; y[i] = (unsigned char)(expr); } }
+TEST(isnan, v != v)
+TEST(isinf, LAK_M(fabs)(v) == (LAK_REAL)INFINITY)
+TEST(isfinite, LAK_M(fabs)(v) < (LAK_REAL)INFINITY)
+
+/* a column of test f: the x86 code's multiple of 64 entries, the loops
+** above for the rest */
+static void LAK(tcol)(lak_Fn f, const LAK_REAL *x, unsigned char *y, size_t n) {
+  size_t i = 0;
+#if LAK_CMPFAST
+  i = LAK_PICK(testfast_d, testfast_s)((int)f, n, x, y);
+#endif
+  if (f == LAK_ISNAN) LAK(t_isnan)(x + i, y + i, n - i);
+  else if (f == LAK_ISINF) LAK(t_isinf)(x + i, y + i, n - i);
+  else LAK(t_isfinite)(x + i, y + i, n - i);
+}
+
+void LAK(test)(lak_Fn f, int m, int n, const LAK_REAL *A, int lda, unsigned char *B, int ldb) {
+  int j;
+  if (m <= 0 || n <= 0) return;
+  if (lda == m && ldb == m) { LAK(tcol)(f, A, B, (size_t)m * (size_t)n); return; }
+  for (j = 0; j < n; j++) LAK(tcol)(f, A + (ptrdiff_t)j * lda, B + (ptrdiff_t)j * ldb, (size_t)m);
+}
+
 /* ---------------------------------------------------------------- ternary */
 
 /* c = x ~= 0 ? y : z (NaN counts as nonzero, as bool(nan) in NumPy) */
@@ -100,6 +165,29 @@ static inline LAK_REAL LAK(clip1)(LAK_REAL x, LAK_REAL lo, LAK_REAL hi) {
   return t != t ? t : u;
 }
 LAK_COL3(LAK(t_clip), LAK_REAL, LAK(clip1)(x, y, z))
+
+/* c = k ? x : y down a column, k a bool mask's bytes */
+LAK_CLONES static void LAK(bwhere_col)(size_t m, const unsigned char *restrict k,
+                                       const LAK_REAL *restrict pa, ptrdiff_t ra,
+                                       const LAK_REAL *restrict pb, ptrdiff_t rb,
+                                       LAK_REAL *restrict pc) {
+  size_t i;          /* both read, then a select: a blend, not masked loads */
+  if (ra == 1 && rb == 1)
+    for (i = 0; i < m; i++) { LAK_REAL x = pa[i], y = pb[i]; pc[i] = k[i] ? x : y; }
+  else
+    for (i = 0; i < m; i++) {
+      LAK_REAL x = pa[(ptrdiff_t)i * ra], y = pb[(ptrdiff_t)i * rb];
+      pc[i] = k[i] ? x : y;
+    }
+}
+
+void LAK(bwhere)(int m, int n, const unsigned char *K, int ldk, LAK(Arg) a, LAK(Arg) b,
+                 LAK_REAL *c, int ldc) {
+  int j;
+  for (j = 0; j < n && m > 0; j++)
+    LAK(bwhere_col)((size_t)m, K + (ptrdiff_t)j * ldk, a.p + j * a.cs, a.rs, b.p + j * b.cs,
+                    b.rs, c + (ptrdiff_t)j * ldc);
+}
 
 void LAK(where)(int m, int n, LAK(Arg) a, LAK(Arg) b, LAK(Arg) k, LAK_REAL *c, int ldc) {
   if (m > 0 && n > 0) LAK_DRIVE3(LAK(t_where), m, n, a, b, k, c, ldc);

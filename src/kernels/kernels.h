@@ -269,6 +269,8 @@ typedef enum { LAK_RSUM, LAK_RABS, LAK_RSQ, LAK_RDEV, LAK_RPROD } lak_Rows;
 /* 10^n for n >= 0 as NumPy's round computes it (exact to 1e8, then
 ** multiplied by 10 again and again: the factor np.round(x, n) uses) */
 double lak_pow10(int n);
+/* lak_nonzeros of a bool matrix (bytes 0 or 1) */
+void lak_bnonzeros(int dim, int m, int n, const unsigned char *A, int lda, double *r);
 
 /* Stable sorts of a line (kernels/sort.c): the n entries x[0], x[incx],
 ** ... in ascending order, NaN last (descending, desc = 1: NaN first), -0.0

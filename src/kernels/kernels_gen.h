@@ -111,6 +111,10 @@ void LAK(round)(int d, int m, int n, const LAK_REAL *A, int lda, LAK_REAL *B, in
 /* Broadcasting binary operations (operands as lak_ewise's): NaN-propagating
 ** maximum / minimum, comparisons giving 1 / 0, atan2, hypot. */
 void LAK(binary)(lak_Bin op, int m, int n, LAK(Arg) a, LAK(Arg) b, LAK_REAL *c, int ldc);
+/* the comparisons op (LAK_LT ... LAK_NE) into bytes 1 / 0 (bool matrices);
+** the tests f (LAK_ISNAN, LAK_ISINF, LAK_ISFINITE) of A into bytes B */
+void LAK(compare)(lak_Bin op, int m, int n, LAK(Arg) a, LAK(Arg) b, unsigned char *c, int ldc);
+void LAK(test)(lak_Fn f, int m, int n, const LAK_REAL *A, int lda, unsigned char *B, int ldb);
 
 /* Counts of A's nonzero entries (NaN included), into r: dim 1 per column
 ** (r[j], j < n), dim 2 per row (r[i], i < m), 0 over all (r[0]). */
@@ -118,6 +122,9 @@ void LAK(nonzeros)(int dim, int m, int n, const LAK_REAL *A, int lda, double *r)
 
 /* c = a ~= 0 ? b : k (NumPy's where); c = min(max(a, b), k) (NumPy's clip) */
 void LAK(where)(int m, int n, LAK(Arg) a, LAK(Arg) b, LAK(Arg) k, LAK_REAL *c, int ldc);
+/* c = K ? a : b, K an m x n bool mask (bytes), a and b as lak_ewise's */
+void LAK(bwhere)(int m, int n, const unsigned char *K, int ldk, LAK(Arg) a, LAK(Arg) b,
+                 LAK_REAL *c, int ldc);
 void LAK(clip)(int m, int n, LAK(Arg) a, LAK(Arg) b, LAK(Arg) k, LAK_REAL *c, int ldc);
 
 /* Reductions of a line of n elements x[0], x[s], x[2s], ..., accumulated

@@ -23,23 +23,26 @@
 #endif
 
 /* static void name(size_t m, const T *a, ptrdiff_t ra, const T *b,
-** ptrdiff_t rb, T *c): c[i] = expr of x = a[i ra], y = b[i rb] */
-#define LAK_COL2(name, T, expr) \
+** ptrdiff_t rb, U *c): c[i] = expr of x = a[i ra], y = b[i rb], as U (U
+** other than T: bool bytes from comparisons, the compare of a vector of T
+** then its mask packed to bytes) */
+#define LAK_COL2B(name, T, U, expr) \
   LAK_CLONES static void name(size_t m, const T *restrict pa, ptrdiff_t ra, \
-                              const T *restrict pb, ptrdiff_t rb, T *restrict pc) { \
+                              const T *restrict pb, ptrdiff_t rb, U *restrict pc) { \
     size_t i; \
     if (ra == 1 && rb == 1) { \
-      for (i = 0; i < m; i++) { T x = pa[i], y = pb[i]; pc[i] = (T)(expr); } \
+      for (i = 0; i < m; i++) { T x = pa[i], y = pb[i]; pc[i] = (U)(expr); } \
     } else if (ra == 1 && rb == 0) { \
       const T y = *pb; \
-      for (i = 0; i < m; i++) { T x = pa[i]; pc[i] = (T)(expr); } \
+      for (i = 0; i < m; i++) { T x = pa[i]; pc[i] = (U)(expr); } \
     } else if (ra == 0 && rb == 1) { \
       const T x = *pa; \
-      for (i = 0; i < m; i++) { T y = pb[i]; pc[i] = (T)(expr); } \
+      for (i = 0; i < m; i++) { T y = pb[i]; pc[i] = (U)(expr); } \
     } else { \
       for (i = 0; i < m; i++) { \
-        T x = pa[(ptrdiff_t)i * ra], y = pb[(ptrdiff_t)i * rb]; pc[i] = (T)(expr); } \
+        T x = pa[(ptrdiff_t)i * ra], y = pb[(ptrdiff_t)i * rb]; pc[i] = (U)(expr); } \
     } }
+#define LAK_COL2(name, T, expr) LAK_COL2B(name, T, T, expr)
 
 /* the same with three operands, x = a[i ra], y = b[i rb], z = k[i rk] */
 #define LAK_COL3(name, T, expr) \

@@ -1,0 +1,342 @@
+-- The bool element type: one byte an element (0 or 1), what comparisons,
+-- isnan/isinf/isfinite and isclose return; accepted wherever a mask is;
+-- every other function computes with it as 1.0/0.0 (a float64 copy).
+-- Reference values: NumPy 1.24.2 (/usr/bin/python3), as noted.
+local la = require "linalg"
+
+local nan, inf = 0 / 0, math.huge
+local T, F = true, false
+local A = la.matrix{{1.5, -2, nan}, {0, inf, 3}}
+
+-- a bool matrix with the entries want (a table of rows of booleans)
+local function isbool(want, M)
+  assert.are.equal("bool", M.dtype)
+  assert.are.same(want, M:totable())
+end
+
+describe("bool matrices from comparisons and tests", function()
+  it("comparisons give bool matrices, NaN false except ne, broadcasting", function()
+    -- numpy 1.24: (A > 0).tolist() = [[True, False, False], [False, True, True]]
+    isbool({{T, F, F}, {F, T, T}}, la.gt(A, 0))
+    isbool({{F, T, F}, {F, F, F}}, la.lt(A, 0))
+    isbool({{T, F, F}, {T, T, T}}, la.ge(A, 0))
+    isbool({{F, T, F}, {T, F, F}}, la.le(A, 0))
+    isbool({{F, F, F}, {T, F, F}}, la.eq(A, 0))
+    isbool({{T, T, T}, {F, T, T}}, la.ne(A, 0))
+    isbool({{T, F, F}, {F, T, F}}, la.gt(A, {{1}, {3}}))          -- a column broadcasts
+    isbool({{F, F, F}, {F, F, F}}, la.lt(A, la.matrix{{-5, -5, -5}}))
+    assert.are.equal(true, la.lt(1, 2)); assert.are.equal(false, la.eq(nan, nan))
+  end)
+
+  it("isnan, isinf, isfinite give bool matrices; numbers give booleans", function()
+    -- numpy 1.24: np.isfinite(A).tolist() = [[True, True, False], [True, False, True]]
+    isbool({{T, T, F}, {T, F, T}}, la.isfinite(A))
+    isbool({{F, F, T}, {F, F, F}}, la.isnan(A))
+    isbool({{F, F, F}, {F, T, F}}, la.isinf(A))
+    isbool({{F, F, F}, {F, T, F}}, la.isinf(A:astype("float32")))
+    assert.are.equal(true, la.isnan(nan)); assert.are.equal(false, la.isinf(1))
+    isbool({{T, F, F}, {F, T, T}}, la.isclose(A, {{1.5, 0, 0}, {1, inf, 3}}))
+  end)
+
+  it("float32 operands give bool too; {dtype} gives the 1/0 float mask", function()
+    local A32 = A:astype("float32")
+    isbool(la.gt(A, 0):totable(), la.gt(A32, 0))
+    isbool(la.isnan(A):totable(), la.isnan(A32))
+    local G = la.gt(A, 0, {dtype = "float64"})
+    assert.are.equal("float64", G.dtype)
+    assert.are.same({{1, 0, 0}, {0, 1, 1}}, G:totable())
+    assert.are.equal("float32", la.gt(A, 0, {dtype = "float32"}).dtype)
+    assert.are.equal("float32", la.isnan(A, {dtype = "float32"}).dtype)
+    assert.are.same({{0, 0, 1}, {0, 0, 0}}, la.isnan(A32, {dtype = "float64"}):totable())
+    assert.are.equal("float64", la.isclose(A, A, {dtype = "float64"}).dtype)
+    assert.are.equal("bool", la.gt(A, 0, {dtype = "bool"}).dtype)
+    assert.error_matches(function() la.gt(A, 0, {dtype = "int8"}) end,
+      [[linalg.gt: option 'dtype' must be "float64", "float32" or "bool", got "int8"]], 1, true)
+    assert.error_matches(function() la.isnan(A, {dtyp = "bool"}) end,
+      "linalg.isnan: unknown option 'dtyp' (did you mean 'dtype'?)", 1, true)
+  end)
+
+  it("every length 0..40 and views agree with the float mask (the vector loops' tails)", function()
+    for n = 0, 40 do
+      local X = la.randn(n, 3, n + 1)
+      local Y = la.randn(n, 3, n + 2)
+      local V = la.randn(n + 3, 4, 9):sub(2, n + 1, 2, 4)      -- a view with a gap
+      for _, f in ipairs{"lt", "le", "gt", "ge", "eq", "ne"} do
+        assert.are.same(la[f](X, Y, {dtype = "float64"}):totable(),
+                        la[f](X, Y):astype("float64"):totable(), f)
+        assert.are.same(la[f](V, 0.25, {dtype = "float64"}):totable(),
+                        la[f](V, 0.25):astype("float64"):totable(), f .. " view")
+        assert.are.same(la[f](X:astype("float32"), 0, {dtype = "float64"}):totable(),
+                        la[f](X:astype("float32"), 0):astype("float64"):totable(), f .. " float32")
+      end
+      if n > 0 then X:set(n, 2, nan); X:set(1, 3, -inf) end
+      for _, f in ipairs{"isnan", "isinf", "isfinite"} do
+        assert.are.same(la[f](X, {dtype = "float64"}):totable(), la[f](X):astype("float64"):totable())
+        assert.are.same(la[f](V, {dtype = "float64"}):totable(), la[f](V):astype("float64"):totable())
+      end
+    end
+  end)
+end)
+
+describe("bool loops against plain Lua, every length through two 64-entry steps", function()
+  -- special values in every position: the 64-entry (AVX-512) and 8-entry
+  -- steps and the tails must all give the scalar answer
+  local special = {0 / 0, math.huge, -math.huge, 0, -0.0, 1, -1, 2.5e-308, 4.9e-324, 1e308, 3.4e38,
+                   1e39, 1.5, 0.1}
+  local function column(n, seed)
+    local t = {}
+    for i = 1, n do t[i] = special[(i * 7 + seed) % #special + 1] end
+    return la.vector(t)
+  end
+  local tests = {isnan = function(x) return x ~= x end,
+                 isinf = function(x) return x == math.huge or x == -math.huge end,
+                 isfinite = function(x) return x == x and x ~= math.huge and x ~= -math.huge end}
+  local cmps = {lt = function(x, y) return x < y end, le = function(x, y) return x <= y end,
+                gt = function(x, y) return x > y end, ge = function(x, y) return x >= y end,
+                eq = function(x, y) return x == y end, ne = function(x, y) return x ~= y end}
+  -- one length and type: X, Y packed columns, XV a view of X's values
+  local function check(n, dtype)
+    local X, Y = column(n, 1):astype(dtype), column(n, 4):astype(dtype)
+    local P = la.vstack{column(3, 2), column(n, 1), column(2, 3)}:astype(dtype)
+    local XV = la.hstack{P, P}:sub(4, n + 3, 2, 2)            -- a column view of a matrix
+    local x, y = X:totable(), Y:totable()
+    local c1 = la.matrix({{0.1}}, {dtype = dtype})(1, 1)     -- 0.1 as the operands' type
+    for name, f in pairs(tests) do
+      local R, RV = la[name](X):totable(), la[name](XV):totable()
+      for i = 1, n do
+        assert(R[i] == f(x[i]), string.format("%s %s n=%d at %d (%g)", name, dtype, n, i, x[i]))
+        assert(RV[i] == f(x[i]), string.format("%s view %s n=%d at %d", name, dtype, n, i))
+      end
+    end
+    for name, f in pairs(cmps) do
+      local R, R0, R1 = la[name](X, Y):totable(), la[name](X, 1.5):totable(), la[name](0.1, Y):totable()
+      for i = 1, n do
+        assert(R[i] == f(x[i], y[i]), string.format("%s %s n=%d at %d", name, dtype, n, i))
+        assert(R0[i] == f(x[i], 1.5), string.format("%s with a number %s n=%d at %d", name, dtype, n, i))
+        assert(R1[i] == f(c1, y[i]), string.format("%s number first %s n=%d at %d", name, dtype, n, i))
+      end
+    end
+  end
+
+  it("isnan, isinf, isfinite and the comparisons, float64 and float32, packed and views", function()
+    for _, n in ipairs{1, 7, 8, 9, 63, 64, 65, 127, 128, 129, 200} do
+      check(n, "float64")
+      check(n, "float32")
+    end
+  end)
+end)
+
+describe("a bool matrix as a value", function()
+  it("reads as booleans: get, A(i, j), linear index, totable", function()
+    local M = la.gt(A, 0)
+    assert.are.equal(true, M(1, 1)); assert.are.equal(false, M(1, 2))
+    assert.are.equal(true, M:get(2, 3)); assert.are.equal(true, M(4))   -- column-major (2, 2)
+    assert.are.same({{T, F, F}, {F, T, T}}, M:totable())
+    assert.are.same({T, F}, la.gt(la.vector{1, -1}, 0):totable())
+    assert.are.same({2, 3}, {M:shape()})
+    assert.are.equal(2, M:rows()); assert.are.equal(3, M:cols()); assert.are.equal(6, M:numel())
+    assert.are.equal(2, #M)
+    assert.is_true(la.is_matrix(M))
+  end)
+
+  it("set takes booleans and numbers (nonzero is true), fill too", function()
+    local M = la.zeros(2, 2, {dtype = "bool"})
+    M:set(1, 2, true); M:set(2, 1, 5); M:set(2, 2, nan); M:set(1, 1, 0)
+    isbool({{F, T}, {T, T}}, M)
+    M:set(3, false)
+    isbool({{F, F}, {T, T}}, M)
+    M:set(1, ":", la.matrix{{1, 0}})
+    isbool({{T, F}, {T, T}}, M)
+    M:set(2, ":", true)
+    isbool({{T, F}, {T, T}}, M)
+    M:fill(false); isbool({{F, F}, {F, F}}, M)
+    M:fill(-0.5); isbool({{T, T}, {T, T}}, M)
+    assert.error_matches(function() M:set(1, 1, "x") end,
+      "linalg.set: bad argument #4 (boolean or number expected, got string)", 1, true)
+    assert.error_matches(function() la.zeros(2, 2):set(1, 1, true) end,
+      "linalg.set: bad argument #4 (number expected, got boolean)", 1, true)
+  end)
+
+  it("views (row, col, sub, slice) write through to their bool parent", function()
+    local M = la.zeros(3, 3, {dtype = "bool"})
+    M:row(2):fill(true)
+    M:col(3):set(1, true)
+    M:sub(3, 3, 1, 2):set(1, 2, true)
+    M:slice("1:2", 1):set(1, true)
+    isbool({{T, F, T}, {T, T, T}, {F, T, F}}, M)
+    isbool({{T, T, F}, {F, T, T}, {T, T, F}}, M:t())
+    isbool({{T, T, F}, {F, T, T}, {T, T, F}}, M.T)
+    local C = M:copy(); C:set(1, 1, false)
+    assert.are.equal(true, M(1, 1))
+    isbool({T, T, F, F, T, T, T, T, F}, M:reshape(9, 1))
+    assert.is_true(M == M:copy())
+    assert.is_true(la.gt(A, 0) == la.matrix{{1, 0, 0}, {0, 1, 1}})   -- equal values
+  end)
+
+  it("prints true/false", function()
+    local s = tostring(la.matrix{{1, 0}, {-1, 2}}:gt(0))
+    assert.are.equal("2x2 bool matrix\n   true  false\n  false   true", s)
+    assert.are.equal("1x3 bool matrix (view)\n[ true false  true]", tostring(la.matrix{{1, 0, 3}, {0, 0, 0}}:gt(0):row(1)))
+  end)
+
+  it("astype to and from bool: nonzero and NaN are true (NumPy's astype(bool))", function()
+    -- numpy 1.24: np.array([0.0, -0.0, nan, 2, -inf]).astype(bool) = [F, F, T, T, T]
+    local v = la.vector{0, -0.0, nan, 2, -inf}
+    isbool({F, F, T, T, T}, v:astype("bool"))
+    isbool({F, F, T, T, T}, v:astype("float32"):astype("bool"))
+    local M = la.gt(A, 0)
+    assert.are.same({{1, 0, 0}, {0, 1, 1}}, M:astype("float64"):totable())
+    assert.are.equal("float32", M:astype("float32").dtype)
+    assert.are.same({{1, 0, 0}, {0, 1, 1}}, M:astype("float32"):totable())
+    isbool(M:totable(), M:astype("bool"))
+  end)
+
+  it("zeros, ones and full make bool matrices", function()
+    isbool({{F, F}}, la.zeros(1, 2, {dtype = "bool"}))
+    isbool({{T, T}}, la.ones(1, 2, {dtype = "bool"}))
+    isbool({T, T}, la.full(2, 1, 7, {dtype = "bool"}))
+    isbool({F}, la.full(1, 1, 0, {dtype = "bool"}))
+    assert.are.same({0, 4}, {la.zeros(0, 4, {dtype = "bool"}):shape()})
+    assert.are.equal("0x4 bool matrix", tostring(la.zeros(0, 4, {dtype = "bool"})))
+  end)
+end)
+
+describe("a bool matrix as a mask", function()
+  local M = la.gt(A, 0)                      -- {{T, F, F}, {F, T, T}}
+
+  it("where picks by it (fast path and broadcast path)", function()
+    -- numpy 1.24: np.where(A > 0, A, -1).tolist() = [[1.5, -1, -1], [-1, inf, 3]]
+    assert.are.same({{1.5, -1, -1}, {-1, inf, 3}}, la.where(M, A, -1):totable())
+    assert.are.same({{1.5, 7, 7}, {7, inf, 3}}, la.where(M, A, la.full(2, 3, 7)):totable())
+    local W = la.where(M, A:astype("float32"), -1)
+    assert.are.equal("float32", W.dtype)
+    assert.are.same({{1.5, -1, -1}, {-1, inf, 3}}, W:totable())
+    assert.are.same({{1, 2, 2}, {2, 1, 1}}, la.where(M, 1, 2):totable())
+    -- a row of the mask broadcasts (the general path)
+    assert.are.same({{1.5, 0, 0}, {0, 0, 0}}, la.where(M:row(1), A, 0):totable())
+    assert.are.same({{5, 0, 0}, {5, 0, 0}}, la.where(la.gt({{1, 0, 0}}, 0), 5, {{0, 0, 0}, {0, 0, 0}}):totable())
+    assert.are.same({{1.5, 9, 9}, {9, inf, 3}}, la.where(M, A:sub(1, 2, 1, 3), 9):totable())
+  end)
+
+  it("any, all, count_nonzero, sum and mean count its true entries", function()
+    -- numpy 1.24: np.sum(M) = 3, np.mean(M) = 0.5, np.any(M, axis=0) = [T, T, T],
+    -- np.all(M, axis=1) = [F, F]
+    assert.is_true(la.any(M)); assert.is_false(la.all(M))
+    assert.are.equal(3, la.count_nonzero(M))
+    assert.are.equal(3, la.sum(M)); assert.are.equal(0.5, la.mean(M))
+    isbool({{T, T, T}}, la.any(M, 1))
+    isbool({F, F}, la.all(M, 2))
+    assert.are.same({{1, 1, 1}}, la.count_nonzero(M, 1):totable())
+    assert.are.same({1, 2}, la.count_nonzero(M, 2):totable())
+    assert.are.same({{1, 1, 1}}, la.sum(M, 1):totable())
+    assert.is_true(la.all(la.ones(0, 3, {dtype = "bool"})))
+    assert.are.equal(0, la.count_nonzero(la.zeros(300, 301, {dtype = "bool"})))
+    assert.are.equal(300 * 301, la.count_nonzero(la.ones(300, 301, {dtype = "bool"})))
+    assert.are.equal(4, la.count_nonzero(la.ones(3, 3, {dtype = "bool"}):sub(1, 2, 2, 3)))
+  end)
+
+  it("find and nonzero give its true entries' indices", function()
+    -- numpy 1.24: np.nonzero(M) = ([0, 1, 1], [0, 1, 2]), here 1-based
+    assert.are.same({1, 4, 6}, la.find(M))
+    local r, c = la.nonzero(M)
+    assert.are.same({1, 2, 2}, r); assert.are.same({1, 2, 3}, c)
+  end)
+
+  it("selects rows and columns in slice, and must have the dimension's length", function()
+    local B = la.matrix{{1, 2, 3}, {4, 5, 6}, {7, 8, 9}}
+    local keep = la.vector{1, 0, 1}:gt(0)
+    assert.are.same({{1, 3}, {4, 6}, {7, 9}}, B:slice(nil, keep):totable())
+    assert.are.same({{1, 2, 3}, {7, 8, 9}}, B:slice(keep, ":"):totable())
+    assert.are.same({{4, 5, 6}}, B:slice(la.vector{0, 1, 0}:gt(0)):totable())   -- one true
+    assert.error_matches(function() B:slice(la.vector{1, 1}:gt(0)) end,
+      "linalg.slice: row mask has 2 entries, expected 3", 1, true)
+    isbool({{T, F}}, la.gt(A, 0):slice(1, keep))        -- a bool matrix sliced stays bool
+  end)
+
+  it("is read as 1/0 in arithmetic: float64, or float32 with float32 (NumPy's promotion)", function()
+    -- numpy 1.24: (A * M)[0] = [1.5, -0.0, nan]; M + np.float32 array: float32
+    local P = A:emul(M)
+    assert.are.equal("float64", P.dtype)
+    assert.are.equal(1.5, P(1, 1)); assert.are.equal(0, P(1, 2)); assert.is_true(P(1, 3) ~= P(1, 3))
+    assert.are.same({{2, 1, 1}, {1, 2, 2}}, (M + 1):totable())
+    assert.are.same({{2, 0, 0}, {0, 2, 2}}, (M * 2):totable())
+    assert.are.same({{2, 0, 0}, {0, 2, 2}}, (M + M):totable())
+    assert.are.same({{-1, 0, 0}, {0, -1, -1}}, (-M):totable())
+    local S = M + la.ones(2, 3, {dtype = "float32"})
+    assert.are.equal("float32", S.dtype)
+    assert.are.same({{2, 1, 1}, {1, 2, 2}}, S:totable())
+    assert.are.equal("float32", la.emul(M, la.ones(2, 3, {dtype = "float32"})).dtype)
+    assert.are.same({1, 2}, (M * la.ones(3, 1)):totable())     -- matmul
+  end)
+
+  it("masks attention as a table of booleans does (true attends)", function()
+    local Q, K, V = la.randn(2, 4, 1), la.randn(3, 4, 2), la.randn(3, 2, 3)
+    local tbl = {{true, false, true}, {true, true, false}}
+    local bm = la.matrix{{1, 0, 1}, {1, 1, 0}}:gt(0)
+    assert.is_true(la.attention(Q, K, V, {mask = tbl}) == la.attention(Q, K, V, {mask = bm}))
+    local O32 = la.attention(Q:astype("float32"), K:astype("float32"), V:astype("float32"), {mask = bm})
+    assert.are.equal("float32", O32.dtype)
+  end)
+end)
+
+describe("a bool matrix anywhere else", function()
+  local M = la.gt(la.matrix{{2, -1}, {1, 3}}, 0)   -- {{T, F}, {T, T}}
+  local M64 = M:astype("float64")
+
+  it("is computed as its 1.0/0.0 float64 copy", function()
+    for _, f in ipairs{"exp", "sqrt", "abs", "det", "inv", "trace", "norm", "cumsum", "sort",
+                       "flip", "triu", "diag", "max", "argmax", "softmax", "vec", "prod"} do
+      local a, b = la[f](M), la[f](M64)
+      if la.is_matrix(b) then
+        assert.are.equal("float64", a.dtype, f)
+        assert.are.same(b:totable(), a:totable(), f)
+      else
+        assert.are.equal(b, a, f)
+      end
+    end
+    assert.are.same(la.solve(M, {1, 2}):totable(), la.solve(M64, {1, 2}):totable())
+    assert.are.same(la.hstack{M, M64}:totable(), la.hstack{M64, M64}:totable())
+    assert.are.same(la.matrix(M):totable(), M64:totable())
+    assert.are.equal(la.dot(la.vector{1, 0}:gt(0), la.vector{3, 4}), 3)
+    assert.are.same(la.map(M, function(x) return x + 1 end):totable(), {{2, 1}, {2, 2}})
+  end)
+
+  it("is an error when closed, as any matrix", function()
+    local C = la.gt(la.ones(2, 2), 0)
+    debug.getmetatable(C).__close(C)
+    assert.error_matches(function() C:get(1, 1) end, "matrix is closed", 1, true)
+    assert.error_matches(function() la.exp(C) end, "matrix is closed", 1, true)
+    assert.error_matches(function() la.sum(C) end, "matrix is closed", 1, true)
+    assert.error_matches(function() la.where(C, 1, 2) end, "matrix is closed", 1, true)
+    assert.error_matches(function() la.attention(la.ones(1, 1), la.ones(1, 1), la.ones(1, 1), {mask = C}) end,
+      "closed", 1, true)
+  end)
+end)
+
+describe("bool in bytes and .npy files", function()
+  it("tobytes and frombuffer: one byte an element, 0 or 1", function()
+    local M = la.matrix{{1, 0, 1}, {0, 0, 1}}:gt(0)
+    assert.are.equal("\1\0\0\0\1\1", la.tobytes(M))           -- column-major
+    isbool({{T, F, T}, {F, F, T}}, la.frombuffer("\1\0\1\0\0\7", 2, 3, {dtype = "|b1"}))
+    isbool({{T, F}, {T, F}}, la.frombuffer("\1\1\0\0", 2, 2, {dtype = "bool", order = "F"}))
+    assert.error_matches(function() la.frombuffer("\1\0", 1, 3, {dtype = "b1"}) end,
+      "1x3 elements of 1 bytes need 3 bytes, the buffer holds 2", 1, true)
+  end)
+
+  it("save_npy writes '|b1', which load_npy reads back as bool", function()
+    local path = os.tmpname()
+    local M = la.matrix{{1, 0, 1}, {0, 0, 1}}:gt(0)
+    la.save_npy(M, path)
+    assert.are.equal("|b1", la.npy_info(path).dtype)
+    isbool(M:totable(), la.load_npy(path))
+    isbool({{T, F, T}}, la.load_npy(path, {rows = {1, 1}}))
+    -- np.save(path, np.array([[True, False], [False, True]])): a C-order '|b1' file
+    local f = io.open(path, "wb")
+    local dict = "{'descr': '|b1', 'fortran_order': False, 'shape': (2, 2), }"
+    dict = dict .. string.rep(" ", 64 - 10 - #dict - 1) .. "\n"
+    f:write("\147NUMPY\1\0", string.char(#dict, 0), dict, "\1\0\0\1")
+    f:close()
+    isbool({{T, F}, {F, T}}, la.load_npy(path))
+    os.remove(path)
+  end)
+end)
