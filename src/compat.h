@@ -320,6 +320,28 @@ static inline void la_compat_gcpace(lua_State *L, size_t kb, size_t p[2],
 #endif
 }
 
+/* After kb KiB allocated in the heap at once (a userdata of 64 KiB and
+** more): 5.1's and LuaJIT's collector does a fixed amount of work at each
+** allocation whatever its size, so a loop making and dropping 8 MiB
+** userdata outran it (resident memory grew by 100-180 MiB over 500 of
+** them). One more allocation check a MiB (an empty table made and
+** dropped: each check steps the collector when it is behind) keeps its
+** pace. A step call (LUA_GCSTEP) would not do: with data 0 LuaJIT's drops
+** the debt it has, and with kb it runs until kb KiB are freed, a whole
+** cycle when they are not garbage yet. 5.2+: the debt counts bytes, and
+** each allocation pays in proportion. */
+static inline void la_compat_heapstep(lua_State *L, size_t kb) {
+#if LUA_VERSION_NUM >= 502
+  (void)L; (void)kb;
+#else
+  size_t i;
+  for (i = 0; i <= kb >> 10; i++) {
+    lua_createtable(L, 0, 0);
+    lua_pop(L, 1);
+  }
+#endif
+}
+
 #if LUA_VERSION_NUM <= 503
 /* user values are reached through la_compat_keep alone */
 static inline void *la_compat_newuserdatauv(lua_State *L, size_t sz, int nuv) {

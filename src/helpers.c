@@ -668,7 +668,7 @@ void *la_allocud(lua_State *L, const char *fname, size_t sz, int nuv,
   lua_pushlightuserdata(L, &sz);
   lua_pushinteger(L, nuv);
   switch (lua_pcall(L, 2, 1, 0)) {
-    case LUA_OK: la_headroom(sz); return lua_touserdata(L, -1);
+    case LUA_OK: la_compat_heapstep(L, sz >> 10); la_headroom(sz); return lua_touserdata(L, -1);
     case LUA_ERRMEM: nomem(L, fname, sz, what, dims);
     /* FALLTHROUGH */
     default: lua_error(L);
