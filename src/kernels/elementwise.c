@@ -17,6 +17,7 @@
 
 #include "kernels.h"
 #include "loops.h"
+#include "vecmath.h"
 
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && \
     defined(__GLIBC__) && defined(__GLIBC_PREREQ)

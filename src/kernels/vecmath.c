@@ -1,0 +1,187 @@
+/*
+** kernels/vecmath.c: exp, log, tanh and pow of doubles, written for SIMD
+** (no Lua here). Each is a branch-free function of one element made of
+** IEEE operations only (+ - * /, fma, integer work on the bits, loads from
+** small tables), so a loop over them vectorizes (table loads become
+** gathers) and gives the same bits scalar, on AVX2 and on AVX-512, for any
+** split of the work. The loops are compiled for x86-64-v4 (AVX-512),
+** x86-64-v3 (AVX2 + FMA) and the baseline, chosen at load time; the
+** baseline calls libm's fma, correctly rounded, so its bits are the same.
+**
+** Method (the tables and coefficients come from tools/vecmath_tab.py):
+** - exp: x = (128 k + j) ln2/128 + r, |r| <= ln2/256; exp(x) = 2^k 2^(j/128)
+**   (1 + p(r)), 2^(j/128) as a double-double, p the Taylor polynomial of
+**   degree 5; the scale 2^k in two steps, so overflow, underflow and
+**   subnormal results need no branch.
+** - log: x = 2^k z, z in [0.707, 1.414) cut in 256 intervals; invc, a
+**   multiple of 2^-8 near 1/c, makes r = z invc - 1 exact (one fma);
+**   log(x) = k ln2 - log(invc) + log1p(r) summed as a double-double (hi,
+**   lo) with -r^2/2 exact, log1p's tail a polynomial of degree 9.
+** - pow: exp(y log|x|) with log's double-double carried through y * log
+**   (an fma gives y hi's rounding error), then C99's special cases as
+**   selects.
+** - tanh: |x| < 9/16: x + x u P(u), u = x^2 (P fitted by Chebyshev); else
+**   1 - 2/(exp(2|x|) + 1); the sign put back (tanh is odd exactly).
+** Measured errors (spec/kernels/vecmath.c against a long double
+** reference) are in that test and in the docs.
+*/
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "kernels.h"
+#include "vecmath.h"
+#include "vecmath_tab.h"
+
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && \
+    defined(__GLIBC__) && defined(__GLIBC_PREREQ)
+#define VM_CLONES \
+  __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#else
+#define VM_CLONES
+#endif
+
+#define VM_INLINE static inline __attribute__((always_inline))
+
+VM_INLINE uint64_t asu(double x) { uint64_t u; memcpy(&u, &x, 8); return u; }
+VM_INLINE double asd(uint64_t u) { double x; memcpy(&x, &u, 8); return x; }
+
+#define VM_SHIFT 0x1.8p52                     /* rounds to an integer in the bits */
+#define VM_SHIFTBITS 0x4338000000000000ULL
+
+/* exp(x + xl), xl a small correction (|xl| << ulp(x) ln2 / 128 in use) */
+VM_INLINE double vm_exp2d(double x, double xl) {
+  double kd, r, r2, p, u, s1, s2;
+  uint64_t n, j, kb, k1b;
+  x = x > 710.0 ? 710.0 : x;                  /* selects: NaN passes through */
+  x = x < -746.0 ? -746.0 : x;
+  kd = x * VM_INVLN2N + VM_SHIFT;
+  n = asu(kd) - VM_SHIFTBITS + (1ULL << 20);  /* 128 k + j + 2^20, positive */
+  kd -= VM_SHIFT;
+  r = fma(-kd, VM_LN2HIN, x);                 /* exact */
+  r = fma(-kd, VM_LN2LON, r) + xl;
+  j = n & (VM_EXP_N - 1);
+  kb = n >> 7;                                /* k + 8192 */
+  r2 = r * r;
+  p = fma(r, fma(r, fma(r, 1.0 / 120, 1.0 / 24), 1.0 / 6), 0.5);
+  p = fma(r2, p, r);                          /* expm1(r) */
+  u = vm_exp_hi[j] + fma(vm_exp_hi[j], p, vm_exp_lo[j]);
+  k1b = kb >> 1;                              /* k1 = floor(k / 2) + 4096 */
+  s1 = asd((k1b - 4096 + 1023) << 52);
+  s2 = asd((kb - k1b - 4096 + 1023) << 52);   /* 2^(k - k1) */
+  return u * s1 * s2;
+}
+
+/* log(x) = *hi + *lo for x > 0 finite (normal or subnormal), |lo| about
+** ulp(hi) or less */
+VM_INLINE void vm_logdd(double x, double *hi, double *lo) {
+  int sub = x < 0x1p-1022;
+  double xs = sub ? x * 0x1p52 : x, kd, invc, r, a, s, e1, h, bb, e2, h2, rr, rrl, t, e3, q;
+  uint64_t ix = asu(xs), tmp = ix - VM_LOG_OFF, i = (tmp >> 44) & 255, kb;
+  kb = (tmp ^ (1ULL << 63)) >> 52;            /* k + 2048 */
+  kd = asd(VM_SHIFTBITS + kb) - (VM_SHIFT + 2048) - (sub ? 52 : 0);
+  invc = vm_log_invc[i];
+  r = fma(asd(ix - (tmp & (0xfffULL << 52))), invc, -1.0);   /* exact */
+  a = kd * VM_LN2HI;                          /* exact */
+  s = a + vm_log_hi[i];                       /* |a| >= |log c| or a = 0 */
+  e1 = (a - s) + vm_log_hi[i];
+  h = s + r;                                  /* two-sum */
+  bb = h - s;
+  e2 = (s - (h - bb)) + (r - bb);
+  rr = r * r;
+  rrl = fma(r, r, -rr);
+  h2 = -0.5 * rr;                             /* exact */
+  t = h + h2;                                 /* two-sum */
+  bb = t - h;
+  e3 = (h - (t - bb)) + (h2 - bb);
+  q = fma(r, 1.0 / 9, -1.0 / 8);              /* log1p(r) - r + r^2/2 = r^3 q */
+  q = fma(r, q, 1.0 / 7);
+  q = fma(r, q, -1.0 / 6);
+  q = fma(r, q, 1.0 / 5);
+  q = fma(r, q, -1.0 / 4);
+  q = fma(r, q, 1.0 / 3);
+  *hi = t;
+  *lo = ((e1 + e2) + e3) + (kd * VM_LN2LO + vm_log_lo[i]) + (-0.5 * rrl + rr * r * q);
+}
+
+/* log(x), C99's specials: log(+-0) = -inf, log(x < 0) = NaN, log(inf) = inf */
+VM_INLINE double vm_log1(double x) {
+  double hi, lo, y;
+  vm_logdd(x, &hi, &lo);
+  y = hi + lo;
+  y = x == 0 ? -HUGE_VAL : y;
+  y = x < 0 ? NAN : y;
+  y = x == HUGE_VAL ? x : y;
+  return x != x ? x : y;
+}
+
+VM_INLINE double vm_exp1(double x) { return vm_exp2d(x, 0.0); }
+
+/* tanh(x): odd exactly; |x| <= 2^-27 or so gives x, |x| >= 19.1 gives +-1 */
+VM_INLINE double vm_tanh1(double x) {
+  double a = fabs(x), u = a * a, p = vm_tanh_p[0], e, big, y;
+#define VM_H(k) p = fma(p, u, vm_tanh_p[k]);
+  VM_H(1) VM_H(2) VM_H(3) VM_H(4) VM_H(5) VM_H(6) VM_H(7) VM_H(8) VM_H(9) VM_H(10) VM_H(11)
+#undef VM_H
+  e = vm_exp2d(2.0 * a, 0.0);
+  big = 1.0 - 2.0 / (e + 1.0);                /* exp overflows to inf: 1 */
+  y = a < VM_TANH_SMALL ? fma(a * u, p, a) : big;
+  return copysign(y, x);                      /* NaN stays NaN */
+}
+
+/* pow(x, y) with C99's special cases (F.9.4.4) */
+VM_INLINE double vm_pow1(double x, double y) {
+  double ax = fabs(x), hi, lo, eh, el, z, yh = 0.5 * y;
+  double yt = trunc(y), odd = yt == y && yh != trunc(yh) ? -1.0 : 1.0;   /* y odd: -1 */
+  vm_logdd(ax, &hi, &lo);
+  hi = ax == 0 ? -HUGE_VAL : hi;              /* log 0 = -inf, log inf = inf */
+  hi = ax == HUGE_VAL ? HUGE_VAL : hi;
+  eh = y * hi;
+  el = fma(y, hi, -eh) + y * lo;
+  el = fabs(eh) <= 1000.0 ? el : 0.0;         /* inf - inf and NaN out of the correction */
+  z = vm_exp2d(eh, el);
+  z = x < 0 || (x == 0 && 1 / x < 0) ? z * odd : z;   /* (-x)^odd = -(x^odd), -0 too */
+  z = x < 0 && yt != y && ax != HUGE_VAL ? NAN : z;   /* x < 0, y not an integer */
+  z = x != x || y != y ? x + y : z;
+  z = ax == 1 && fabs(y) == HUGE_VAL ? 1.0 : z;   /* (-1)^+-inf = 1 */
+  return x == 1 || y == 0 ? 1.0 : z;          /* even for NaN */
+}
+
+VM_CLONES void lak_vexp(const double *x, double *y, size_t n) {
+  size_t i;
+  for (i = 0; i < n; i++) y[i] = vm_exp1(x[i]);
+}
+
+VM_CLONES void lak_vlog(const double *x, double *y, size_t n) {
+  size_t i;
+  for (i = 0; i < n; i++) y[i] = vm_log1(x[i]);
+}
+
+VM_CLONES void lak_vtanh(const double *x, double *y, size_t n) {
+  size_t i;
+  for (i = 0; i < n; i++) y[i] = vm_tanh1(x[i]);
+}
+
+VM_CLONES static void vm_powvv(size_t m, const double *x, const double *y, double *z) {
+  size_t i;
+  for (i = 0; i < m; i++) z[i] = vm_pow1(x[i], y[i]);
+}
+
+/* the column loop of pow in loops.h's shape: z[i] = pow(x[i rx], y[i ry]).
+** A fixed operand (stride 0) is spread over a block first: GCC vectorizes
+** the loop of two moving operands, not the one with an invariant. */
+void lak_vpow(size_t m, const double *x, ptrdiff_t rx, const double *y, ptrdiff_t ry,
+              double *z) {
+  double xb[256], yb[256];
+  size_t i, k, b;
+  if ((rx != 0 && rx != 1) || (ry != 0 && ry != 1)) {
+    for (i = 0; i < m; i++) z[i] = vm_pow1(x[(ptrdiff_t)i * rx], y[(ptrdiff_t)i * ry]);
+    return;
+  }
+  if (rx == 1 && ry == 1) { vm_powvv(m, x, y, z); return; }
+  for (k = 0; k < 256; k++) { xb[k] = *x; yb[k] = *y; }
+  for (i = 0; i < m; i += b) {
+    b = m - i < 256 ? m - i : 256;
+    vm_powvv(b, rx ? x + i : xb, ry ? y + i : yb, z + i);
+  }
+}
