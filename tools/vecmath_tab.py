@@ -26,8 +26,8 @@ out = []
 w = out.append
 w("/* kernels/vecmath_tab.h: written by tools/vecmath_tab.py (mpmath); do not edit */")
 ln2 = mp.log(2)
-# exp: 2^(j/128) = T_hi[j] + T_lo[j]
-N = 128
+# exp: 2^(j/16) = T_hi[j] + T_lo[j] (16 entries: two AVX-512 registers)
+N = 16
 w("#define VM_EXP_N %d" % N)
 w("static const double vm_exp_hi[%d] = {" % N)
 w(",\n".join("  " + ", ".join(hexd(dd(mp.mpf(2) ** (mp.mpf(j) / N))[0]) for j in range(i, i + 4))
@@ -35,7 +35,7 @@ w(",\n".join("  " + ", ".join(hexd(dd(mp.mpf(2) ** (mp.mpf(j) / N))[0]) for j in
 w("static const double vm_exp_lo[%d] = {" % N)
 w(",\n".join("  " + ", ".join(hexd(dd(mp.mpf(2) ** (mp.mpf(j) / N))[1]) for j in range(i, i + 4))
              for i in range(0, N, 4)) + "};")
-hiN = roundbits(ln2 / N, 35)
+hiN = roundbits(ln2 / N, 38)
 w("#define VM_INVLN2N %s" % hexd(d(N / ln2)))
 w("#define VM_LN2HIN %s" % hexd(hiN))
 w("#define VM_LN2LON %s" % hexd(d(ln2 / N - mp.mpf(hiN))))

@@ -13,6 +13,21 @@
 
 #include "check.h"
 #include "vecmath.h"
+/* vecmath.c's own functions too (its statics: the AVX-512 and the portable
+** loops, one element's scalar code), its exported names renamed here */
+void t_vexp(const double *x, double *y, size_t n);
+void t_vlog(const double *x, double *y, size_t n);
+void t_vtanh(const double *x, double *y, size_t n);
+void t_vpow(size_t m, const double *x, ptrdiff_t rx, const double *y, ptrdiff_t ry, double *z);
+#define lak_vexp t_vexp
+#define lak_vlog t_vlog
+#define lak_vtanh t_vtanh
+#define lak_vpow t_vpow
+#include "../../src/kernels/vecmath.c"
+#undef lak_vexp
+#undef lak_vlog
+#undef lak_vtanh
+#undef lak_vpow
 
 static uint64_t rng_s = 0x9e3779b97f4a7c15ULL;
 static uint64_t rnd64(void) {          /* splitmix64 */
@@ -184,6 +199,33 @@ static void positions(void) {
   CHECK(bad == 0, "%d elements differ between a vector and alone", bad);
 }
 
+/* the AVX-512 loops, the portable loops (vectorized for this CPU) and one
+** element's scalar code (this file's build, libm's fma): the same bits */
+static void paths(void) {
+  enum { M = 100003 };
+  double *x = malloc(M * sizeof *x), *a = malloc(M * sizeof *a), *b = malloc(M * sizeof *b);
+  int i, bad = 0;
+  for (i = 0; i < M; i++) x[i] = i % 7 == 0 ? unif(-750, 750) : unif(-25, 25);
+  x[0] = NAN; x[1] = INFINITY; x[2] = -INFINITY; x[3] = -0.0; x[4] = 0x1p-1074;
+  vexp_c(x, a, M);
+  for (i = 0; i < M; i++) bad += !same(a[i], vm_exp1(x[i]));
+  vtanh_c(x, b, M);
+  for (i = 0; i < M; i++) bad += !same(b[i], vm_tanh1(x[i]));
+#ifdef VM_X86
+  if (vm_v4()) {
+    double *c = malloc(M * sizeof *c);
+    vexp_v4(x, c, M);
+    for (i = 0; i < M; i++) bad += !same(a[i], c[i]);
+    vtanh_v4(x, c, M);
+    for (i = 0; i < M; i++) bad += !same(b[i], c[i]);
+    free(c);
+    printf("  AVX-512, portable and scalar loops compared\n");
+  }
+#endif
+  CHECK(bad == 0, "%d results differ between the loops", bad);
+  free(x); free(a); free(b);
+}
+
 int main(void) {
   const char *env = getenv("VECMATH_N");
   if (env) N = (size_t)atol(env);
@@ -205,5 +247,6 @@ int main(void) {
   powsweep("pow near underflow", p_sub, 1.0);
   specials();
   positions();
+  paths();
   return ck_done("vecmath");
 }

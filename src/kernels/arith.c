@@ -10,7 +10,6 @@
 
 #include "kernels.h"
 #include "loops.h"
-#include "vecmath.h"
 
 /* Below this many multiply-adds a plain loop beats the BLAS call overhead
 ** (measured with bench/tiny.lua: the crossover on x86-64 is near 3000). */

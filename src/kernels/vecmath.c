@@ -35,6 +35,8 @@
 
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && \
     defined(__GLIBC__) && defined(__GLIBC_PREREQ)
+#include <immintrin.h>
+#define VM_X86 1
 #define VM_CLONES \
   __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #else
@@ -49,26 +51,35 @@ VM_INLINE double asd(uint64_t u) { double x; memcpy(&x, &u, 8); return x; }
 #define VM_SHIFT 0x1.8p52                     /* rounds to an integer in the bits */
 #define VM_SHIFTBITS 0x4338000000000000ULL
 
-/* exp(x + xl), xl a small correction (|xl| << ulp(x) ln2 / 128 in use) */
+/* exp(x + xl), xl a small correction (|xl| << ulp(x) in use), except
+** NaN (callers put NaN back): x = (16 k + j) ln2/16 + r, |r| <= ln2/32,
+** exp(x) = 2^k 2^(j/16) (1 + p(r)), p Taylor's degree 7 (remainder below
+** 2^-59 relative). The clamps are min/max in x86's order (NaN gives the
+** bound) so that they are one instruction each. vm_exp_v4 below is this,
+** operation for operation, on 8 lanes. */
 VM_INLINE double vm_exp2d(double x, double xl) {
   double kd, r, r2, p, u, s1, s2;
   uint64_t n, j, kb, k1b;
-  x = x > 710.0 ? 710.0 : x;                  /* selects: NaN passes through */
-  x = x < -746.0 ? -746.0 : x;
-  kd = x * VM_INVLN2N + VM_SHIFT;
-  n = asu(kd) - VM_SHIFTBITS + (1ULL << 20);  /* 128 k + j + 2^20, positive */
+  x = x < 710.0 ? x : 710.0;
+  x = x > -746.0 ? x : -746.0;
+  kd = fma(x, VM_INVLN2N, VM_SHIFT);
+  n = asu(kd) - VM_SHIFTBITS + (1ULL << 20);  /* 16 k + j + 2^20 */
   kd -= VM_SHIFT;
   r = fma(-kd, VM_LN2HIN, x);                 /* exact */
   r = fma(-kd, VM_LN2LON, r) + xl;
   j = n & (VM_EXP_N - 1);
-  kb = n >> 7;                                /* k + 8192 */
+  kb = n >> 4;                                /* k + 2^16 */
   r2 = r * r;
-  p = fma(r, fma(r, fma(r, 1.0 / 120, 1.0 / 24), 1.0 / 6), 0.5);
+  p = fma(r, 1.0 / 5040, 1.0 / 720);
+  p = fma(r, p, 1.0 / 120);
+  p = fma(r, p, 1.0 / 24);
+  p = fma(r, p, 1.0 / 6);
+  p = fma(r, p, 0.5);
   p = fma(r2, p, r);                          /* expm1(r) */
-  u = vm_exp_hi[j] + fma(vm_exp_hi[j], p, vm_exp_lo[j]);
-  k1b = kb >> 1;                              /* k1 = floor(k / 2) + 4096 */
-  s1 = asd((k1b - 4096 + 1023) << 52);
-  s2 = asd((kb - k1b - 4096 + 1023) << 52);   /* 2^(k - k1) */
+  u = fma(vm_exp_hi[j], p, vm_exp_lo[j]) + vm_exp_hi[j];
+  k1b = kb >> 1;                              /* floor(k / 2) + 2^15 */
+  s1 = asd((k1b - (1ULL << 15) + 1023) << 52);
+  s2 = asd((kb - k1b - (1ULL << 15) + 1023) << 52);   /* 2^(k - k1) */
   return u * s1 * s2;
 }
 
@@ -115,7 +126,7 @@ VM_INLINE double vm_log1(double x) {
   return x != x ? x : y;
 }
 
-VM_INLINE double vm_exp1(double x) { return vm_exp2d(x, 0.0); }
+VM_INLINE double vm_exp1(double x) { double y = vm_exp2d(x, -0.0); return x != x ? x : y; }
 
 /* tanh(x): odd exactly; |x| <= 2^-27 or so gives x, |x| >= 19.1 gives +-1 */
 VM_INLINE double vm_tanh1(double x) {
@@ -123,10 +134,11 @@ VM_INLINE double vm_tanh1(double x) {
 #define VM_H(k) p = fma(p, u, vm_tanh_p[k]);
   VM_H(1) VM_H(2) VM_H(3) VM_H(4) VM_H(5) VM_H(6) VM_H(7) VM_H(8) VM_H(9) VM_H(10) VM_H(11)
 #undef VM_H
-  e = vm_exp2d(2.0 * a, 0.0);
+  e = vm_exp2d(2.0 * a, -0.0);
   big = 1.0 - 2.0 / (e + 1.0);                /* exp overflows to inf: 1 */
   y = a < VM_TANH_SMALL ? fma(a * u, p, a) : big;
-  return copysign(y, x);                      /* NaN stays NaN */
+  y = a != a ? a : y;
+  return copysign(y, x);
 }
 
 /* pow(x, y) with C99's special cases (F.9.4.4) */
@@ -147,7 +159,7 @@ VM_INLINE double vm_pow1(double x, double y) {
   return x == 1 || y == 0 ? 1.0 : z;          /* even for NaN */
 }
 
-VM_CLONES void lak_vexp(const double *x, double *y, size_t n) {
+VM_CLONES static void vexp_c(const double *x, double *y, size_t n) {
   size_t i;
   for (i = 0; i < n; i++) y[i] = vm_exp1(x[i]);
 }
@@ -157,10 +169,97 @@ VM_CLONES void lak_vlog(const double *x, double *y, size_t n) {
   for (i = 0; i < n; i++) y[i] = vm_log1(x[i]);
 }
 
-VM_CLONES void lak_vtanh(const double *x, double *y, size_t n) {
+VM_CLONES static void vtanh_c(const double *x, double *y, size_t n) {
   size_t i;
   for (i = 0; i < n; i++) y[i] = vm_tanh1(x[i]);
 }
+
+#ifdef VM_X86
+/* AVX-512: exp and tanh with exp's table in two registers each
+** (vpermt2pd), the scalar functions above operation for operation (fnmadd
+** is fma with the product negated, exactly), so the bits are the same. */
+#define VM_V4 __attribute__((target("arch=x86-64-v4")))
+#define V8(c) _mm512_set1_pd(c)
+#define I8(c) _mm512_set1_epi64((long long)(c))
+
+VM_V4 static inline __m512d vm_exp_v4(__m512d x, const __m512d *t) {
+  __m512d kd, r, r2, p, u, s1, s2, th, tl;
+  __m512i n, kb, k1b;
+  x = _mm512_min_pd(x, V8(710.0));
+  x = _mm512_max_pd(x, V8(-746.0));
+  kd = _mm512_fmadd_pd(x, V8(VM_INVLN2N), V8(VM_SHIFT));
+  n = _mm512_add_epi64(_mm512_sub_epi64(_mm512_castpd_si512(kd), I8(VM_SHIFTBITS)), I8(1 << 20));
+  kd = _mm512_sub_pd(kd, V8(VM_SHIFT));
+  r = _mm512_fnmadd_pd(kd, V8(VM_LN2HIN), x);
+  r = _mm512_fnmadd_pd(kd, V8(VM_LN2LON), r);
+  th = _mm512_permutex2var_pd(t[0], n, t[1]);
+  tl = _mm512_permutex2var_pd(t[2], n, t[3]);
+  kb = _mm512_srli_epi64(n, 4);
+  r2 = _mm512_mul_pd(r, r);
+  p = _mm512_fmadd_pd(r, V8(1.0 / 5040), V8(1.0 / 720));
+  p = _mm512_fmadd_pd(r, p, V8(1.0 / 120));
+  p = _mm512_fmadd_pd(r, p, V8(1.0 / 24));
+  p = _mm512_fmadd_pd(r, p, V8(1.0 / 6));
+  p = _mm512_fmadd_pd(r, p, V8(0.5));
+  p = _mm512_fmadd_pd(r2, p, r);
+  u = _mm512_add_pd(_mm512_fmadd_pd(th, p, tl), th);
+  k1b = _mm512_srli_epi64(kb, 1);
+  s1 = _mm512_castsi512_pd(_mm512_slli_epi64(_mm512_add_epi64(k1b, I8(1023 - (1 << 15))), 52));
+  s2 = _mm512_castsi512_pd(_mm512_slli_epi64(
+         _mm512_add_epi64(_mm512_sub_epi64(kb, k1b), I8(1023 - (1 << 15))), 52));
+  return _mm512_mul_pd(_mm512_mul_pd(u, s1), s2);
+}
+
+VM_V4 static void vm_exptab_v4(__m512d *t) {
+  t[0] = _mm512_loadu_pd(vm_exp_hi); t[1] = _mm512_loadu_pd(vm_exp_hi + 8);
+  t[2] = _mm512_loadu_pd(vm_exp_lo); t[3] = _mm512_loadu_pd(vm_exp_lo + 8);
+}
+
+VM_V4 static __m512d vm_nanback_v4(__m512d x, __m512d y) {
+  return _mm512_mask_blend_pd(_mm512_cmp_pd_mask(x, x, _CMP_UNORD_Q), y, x);
+}
+
+VM_V4 static __m512d vm_tanh_v4(__m512d x, const __m512d *t) {
+  __m512d sign = V8(-0.0), a = _mm512_andnot_pd(sign, x), u = _mm512_mul_pd(a, a), e, big, y;
+  __m512d p = V8(vm_tanh_p[0]);
+  int k;
+  for (k = 1; k < 12; k++) p = _mm512_fmadd_pd(p, u, V8(vm_tanh_p[k]));
+  e = vm_exp_v4(_mm512_add_pd(a, a), t);
+  big = _mm512_sub_pd(V8(1.0), _mm512_div_pd(V8(2.0), _mm512_add_pd(e, V8(1.0))));
+  y = _mm512_mask_blend_pd(_mm512_cmp_pd_mask(a, V8(VM_TANH_SMALL), _CMP_LT_OQ), big,
+                           _mm512_fmadd_pd(_mm512_mul_pd(a, u), p, a));
+  y = vm_nanback_v4(a, y);
+  return _mm512_or_pd(y, _mm512_and_pd(x, sign));
+}
+
+/* y[i] = f(x[i]) for the 8-lane f, the tail under a mask */
+#define VM_LOOP_V4(f) do { \
+    __m512d t[4]; size_t i; \
+    vm_exptab_v4(t); \
+    for (i = 0; i + 8 <= n; i += 8) _mm512_storeu_pd(y + i, f(_mm512_loadu_pd(x + i), t)); \
+    if (i < n) { \
+      __mmask8 m = (__mmask8)((1u << (n - i)) - 1); \
+      _mm512_mask_storeu_pd(y + i, m, f(_mm512_maskz_loadu_pd(m, x + i), t)); } \
+  } while (0)
+
+VM_V4 static __m512d vm_exp1_v4(__m512d x, const __m512d *t) {
+  return vm_nanback_v4(x, vm_exp_v4(x, t));
+}
+VM_V4 static void vexp_v4(const double *x, double *y, size_t n) { VM_LOOP_V4(vm_exp1_v4); }
+VM_V4 static void vtanh_v4(const double *x, double *y, size_t n) { VM_LOOP_V4(vm_tanh_v4); }
+
+static int vm_v4(void) {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+         __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw");
+}
+#define VM_PICK(v4, c, args) do { if (vm_v4()) v4 args; else c args; } while (0)
+#else
+#define VM_PICK(v4, c, args) c args
+#endif
+
+void lak_vexp(const double *x, double *y, size_t n) { VM_PICK(vexp_v4, vexp_c, (x, y, n)); }
+void lak_vtanh(const double *x, double *y, size_t n) { VM_PICK(vtanh_v4, vtanh_c, (x, y, n)); }
 
 VM_CLONES static void vm_powvv(size_t m, const double *x, const double *y, double *z) {
   size_t i;

@@ -1,0 +1,144 @@
+-- exp and tanh of float64 matrices (src/kernels/vecmath.c): known answers
+-- within 1 ulp (exp) and 2 ulp (tanh) of the correctly rounded values
+-- (mpmath 1.2.1 at 50 digits, rounded to double), C99's special values,
+-- tanh's oddness, and the same bits for a value wherever it stands: alone
+-- (a number), in a 100x100 or a 1000x1000 matrix, at any place of a
+-- vector, on any thread count. float32 keeps its own loops: checked
+-- against the float64 results.
+local la = require "linalg"
+
+local NAN, INF = 0 / 0, math.huge
+
+-- |got - want| in units of the last place of want (a double)
+local function ulps(got, want)
+  if got == want then return 0 end
+  if got ~= got or want ~= want then return math.huge end
+  local a = math.abs(want)
+  if a < 2.2250738585072014e-308 then return math.abs(got - want) / 4.9406564584124654e-324 end
+  local e = math.floor(math.log(a) / math.log(2))
+  while 2 ^ e > a do e = e - 1 end
+  while 2 ^ (e + 1) <= a do e = e + 1 end
+  return math.abs(got - want) / 2 ^ (e - 52)
+end
+
+local function vec(t) return la.vector(t) end
+
+-- the same bits: equal, or both NaN, and zeros of one sign
+local function same(a, b)
+  if a ~= a then return b ~= b end
+  return a == b and (a ~= 0 or 1 / a == 1 / b)
+end
+
+-- mpmath: float(mp.tanh(x)), float(mp.exp(x))
+local TANH = {
+  {1e-300, 1e-300}, {2.5e-09, 2.5e-09}, {1e-05, 9.999999999666668e-06},
+  {0.1, 0.09966799462495582}, {0.25, 0.24491866240370913}, {0.5, 0.46211715726000974},
+  {0.5624999999999999, 0.5098299737352565}, {0.5625, 0.5098299737352566},
+  {0.57, 0.5153592780074097}, {0.75, 0.6351489523872873}, {1, 0.7615941559557649},
+  {1.5, 0.9051482536448664}, {2, 0.9640275800758169}, {3.75, 0.9988944427261528},
+  {7, 0.9999983369439447}, {12.5, 0.9999999999722241}, {18.9, 0.9999999999999999},
+  {19.1, 1.0}}
+local EXP = {
+  {-745.1, 5e-324}, {-744.4, 5e-324}, {-708.5, 2.006132305331306e-308},
+  {-700, 9.85967654375977e-305}, {-20.25, 1.6052280551856116e-09}, {-1, 0.36787944117144233},
+  {-1e-10, 0.9999999999}, {1e-10, 1.0000000001}, {0.5, 1.6487212707001282},
+  {1, 2.718281828459045}, {2.302585092994046, 10.000000000000002}, {10, 22026.465794806718},
+  {100.5, 4.4319559098458955e+43}, {300, 1.9424263952412558e+130},
+  {700, 1.0142320547350045e+304}, {709.78, 1.7928227943945155e+308}}
+
+-- f over the first entries of each pair, as one vector; the worst error
+local function worst(f, pairs, sign)
+  local x = {}
+  for i, p in ipairs(pairs) do x[i] = sign * p[1] end
+  local y, w = f(vec(x)), 0
+  for i, p in ipairs(pairs) do w = math.max(w, ulps(y(i), sign * p[2])) end
+  return w
+end
+
+describe("linalg.exp (float64)", function()
+  it("is within 1 ulp of the correctly rounded value", function()
+    assert.is_true(worst(la.exp, EXP, 1) <= 1)
+  end)
+
+  it("gives C99's special values", function()
+    local y = la.exp(vec({0, -0.0, INF, -INF, NAN, 710, 1e300, -746, -1e300, -745.1}))
+    local want = {1, 1, INF, 0, NAN, INF, INF, 0, 0, 4.9406564584124654e-324}
+    for i = 1, #want do assert.is_true(same(y(i), want[i]), "entry " .. i) end
+  end)
+end)
+
+describe("linalg.tanh (float64)", function()
+  it("is within 2 ulp of the correctly rounded value, both signs", function()
+    assert.is_true(worst(la.tanh, TANH, 1) <= 2)
+    assert.is_true(worst(la.tanh, TANH, -1) <= 2)
+  end)
+
+  it("gives +-1 for large |x|, x for tiny x, keeps the sign of zero and NaN", function()
+    local y = la.tanh(vec({0, -0.0, INF, -INF, NAN, 20, -20, 800, -1e300, 1e-200, -3e-320}))
+    local want = {0, -0.0, 1, -1, NAN, 1, -1, 1, -1, 1e-200, -3e-320}
+    for i = 1, #want do assert.is_true(same(y(i), want[i]), "entry " .. i) end
+  end)
+
+  it("is odd: tanh(-x) = -tanh(x) bit for bit", function()
+    local A = la.randn(300, 7) * 3
+    local P, N = la.tanh(A), la.tanh(-A)
+    for i = 1, 300 do
+      for j = 1, 7 do assert.is_true(same(N(i, j), -P(i, j))) end
+    end
+  end)
+end)
+
+describe("exp and tanh give the same bits wherever a value stands", function()
+  for _, name in ipairs({"exp", "tanh"}) do
+    local f = la[name]
+    it(name .. ": alone, in any place of a vector, in 100x100 and 1000x1000", function()
+      local big = la.randn(1000, 1000) * 4
+      local B = f(big)
+      local small = big:sub(1, 100, 1, 100):copy()
+      local S = f(small)
+      local bad = 0
+      for i = 1, 100 do
+        for j = 1, 100 do
+          if not same(S(i, j), B(i, j)) then bad = bad + 1 end
+        end
+      end
+      assert.are.equal(0, bad)
+      for n = 1, 19 do                 -- every tail length of an 8-lane loop
+        local x = {}
+        for i = 1, n do x[i] = big(i, n) end
+        local y = f(vec(x))
+        for i = 1, n do
+          if not (same(y(i), B(i, n)) and same(f(x[i]), B(i, n))) then bad = bad + 1 end
+        end
+      end
+      assert.are.equal(0, bad)
+    end)
+
+    it(name .. ": on 1 and on 2 threads", function()
+      local A = la.randn(600, 600) * 4
+      local old = la.threads()
+      la.threads(1)
+      local Y1 = f(A)
+      la.threads(2)
+      local Y2 = f(A)
+      la.threads(old)
+      assert.is_true(la.allclose(Y1, Y2, 0, 0))
+    end)
+  end
+end)
+
+describe("exp and tanh of float32", function()
+  it("stay float32 and agree with float64 to float32's precision", function()
+    local A = la.randn(50, 40) * 3
+    local A32 = A:astype("float32")
+    for _, name in ipairs({"exp", "tanh"}) do
+      local Y32, Y = la[name](A32), la[name](A32:astype("float64"))
+      assert.are.equal("float32", Y32.dtype)
+      for i = 1, 50 do
+        for j = 1, 40 do
+          assert.is_true(math.abs(Y32(i, j) - Y(i, j)) <= 4e-7 * math.abs(Y(i, j)) + 1e-45)
+        end
+      end
+    end
+  end)
+end)
