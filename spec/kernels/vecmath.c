@@ -192,7 +192,7 @@ static void positions(void) {
   lak_vlog(x, y, M);
   for (i = 0; i < M; i++) bad += !same(y[i], v1(lak_vlog, x[i]));
   lak_vpow(M, x, 1, &b, 0, y);
-  lak_vpow(M, x, 2, &b, 0, z);         /* strided: the scalar loop */
+  lak_vpow((M + 1) / 2, x, 2, &b, 0, z);   /* strided: the scalar loop */
   for (i = 0; i < M; i++) bad += !same(y[i], pw(x[i], b)) + (2 * i < M && !same(z[i], y[2 * i]));
   lak_vpow(M, &b, 0, x, 1, y);
   for (i = 0; i < M; i++) bad += !same(y[i], pw(b, x[i]));
