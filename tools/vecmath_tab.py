@@ -39,33 +39,27 @@ hiN = roundbits(ln2 / N, 38)
 w("#define VM_INVLN2N %s" % hexd(d(N / ln2)))
 w("#define VM_LN2HIN %s" % hexd(hiN))
 w("#define VM_LN2LON %s" % hexd(d(ln2 / N - mp.mpf(hiN))))
-# log: z in [OFF, 2 OFF) cut in 256 by the top 8 mantissa bits of bits(z) - OFF
+# log: z in [OFF, 2 OFF) cut in 16 by the top 4 mantissa bits of bits(z) - OFF;
+# invc = 1/c rounded (1 exactly for the interval holding 1), logc = -log(invc)
+# as hi + lo
 OFF = 0x3fe6955500000000
 w("#define VM_LOG_OFF 0x%xULL" % OFF)
 inv, lh, ll = [], [], []
-for i in range(256):
-    a = frombits(OFF + (i << 44)); b = frombits(OFF + ((i + 1) << 44))
+for i in range(16):
+    a = frombits(OFF + (i << 48)); b = frombits(OFF + ((i + 1) << 48))
     c = (mp.mpf(a) + mp.mpf(b)) / 2
-    # invc a multiple of 2^-8 near 1/c for which r = z invc - 1 is exact
-    # over the interval (|r| < 2^45 ulp(z) at both ends: the product's grid
-    # is ulp(z) 2^-8), the one nearest 1/c among those
-    def exact(ic):
-        for z in (a, frombits(bits(b) - 1)):
-            r = Fraction(z) * Fraction(ic) - 1
-            ulp = Fraction(2) ** (mp.frexp(z)[1] - 53)
-            if not abs(r) < ulp * 2 ** 45:
-                return False
-        return True
-    k0 = int(mp.nint(256 / c))
-    ks = [k for k in sorted(range(k0 - 3, k0 + 4), key=lambda k: abs(k - 256 / c)) if exact(k / 256.0)]
-    assert ks, i
-    ic = ks[0] / 256.0
+    ic = 1.0 if a <= 1.0 < b else d(1 / c)
     inv.append(ic)
-    h, l = dd(-mp.log(ic))
-    lh.append(h); ll.append(l)
+    # hi a multiple of 2^-42 (as k ln2hi is): k ln2hi + hi is exact
+    h = float(mp.nint(-mp.log(ic) * 2 ** 42) / 2 ** 42)
+    lh.append(h); ll.append(d(-mp.log(ic) - mp.mpf(h)))
+    # vecmath.c adds rh = z invc - 1 to k ln2 + hi by a fast two-sum: hi = 0
+    # or exponent(hi) >= exponent(rh) over the interval
+    rmax = max(abs(Fraction(z) * Fraction(ic) - 1) for z in (a, frombits(bits(b) - 1)))
+    assert h == 0 or mp.frexp(abs(h))[1] >= mp.frexp(float(rmax))[1], i
 for name, arr in (("vm_log_invc", inv), ("vm_log_hi", lh), ("vm_log_lo", ll)):
-    w("static const double %s[256] = {" % name)
-    w(",\n".join("  " + ", ".join(hexd(v) for v in arr[i:i + 4]) for i in range(0, 256, 4)) + "};")
+    w("static const double %s[16] = {" % name)
+    w(",\n".join("  " + ", ".join(hexd(v) for v in arr[i:i + 4]) for i in range(0, 16, 4)) + "};")
 l2h = roundbits(ln2, 42)
 w("#define VM_LN2HI %s" % hexd(l2h))
 w("#define VM_LN2LO %s" % hexd(d(ln2 - mp.mpf(l2h))))

@@ -84,35 +84,46 @@ VM_INLINE double vm_exp2d(double x, double xl) {
 }
 
 /* log(x) = *hi + *lo for x > 0 finite (normal or subnormal), |lo| about
-** ulp(hi) or less */
+** ulp(hi) or less: x = 2^k z, z in [0.707, 1.414) cut in 16 intervals;
+** z invc = 1 + rh + pl exactly (an fma gives pl; rh by Sterbenz), so
+** log(x) = k ln2 - log(invc) + log1p(rh + pl), summed as a double-double
+** with -rh^2/2 exact (k ln2hi - log(invc)'s hi is exact: multiples of 2^-42); log1p's tail Taylor's to degree 14 (|rh| < 2^-5).
+** vm_logdd_v4 below is this operation for operation. */
 VM_INLINE void vm_logdd(double x, double *hi, double *lo) {
   int sub = x < 0x1p-1022;
-  double xs = sub ? x * 0x1p52 : x, kd, invc, r, a, s, e1, h, bb, e2, h2, rr, rrl, t, e3, q;
-  uint64_t ix = asu(xs), tmp = ix - VM_LOG_OFF, i = (tmp >> 44) & 255, kb;
+  double xs = sub ? x * 0x1p52 : x, kd, invc, z, p, pl, rh, s, h, e2, h2, rr, rrl, t, e3, q, pc;
+  uint64_t ix = asu(xs), tmp = ix - VM_LOG_OFF, i = (tmp >> 48) & 15, kb;
   kb = (tmp ^ (1ULL << 63)) >> 52;            /* k + 2048 */
-  kd = asd(VM_SHIFTBITS + kb) - (VM_SHIFT + 2048) - (sub ? 52 : 0);
+  kd = asd(VM_SHIFTBITS + kb) - (VM_SHIFT + 2048);
+  kd = kd - (sub ? 52.0 : 0.0);
+  z = asd(ix - (tmp & (0xfffULL << 52)));
   invc = vm_log_invc[i];
-  r = fma(asd(ix - (tmp & (0xfffULL << 52))), invc, -1.0);   /* exact */
-  a = kd * VM_LN2HI;                          /* exact */
-  s = a + vm_log_hi[i];                       /* |a| >= |log c| or a = 0 */
-  e1 = (a - s) + vm_log_hi[i];
-  h = s + r;                                  /* two-sum */
-  bb = h - s;
-  e2 = (s - (h - bb)) + (r - bb);
-  rr = r * r;
-  rrl = fma(r, r, -rr);
+  p = z * invc;
+  pl = fma(z, invc, -p);                      /* z invc = p + pl */
+  rh = p - 1.0;                               /* exact */
+  s = kd * VM_LN2HI + vm_log_hi[i];           /* exact: both multiples of 2^-42 */
+  h = s + rh;                                 /* s = 0 or exponent(s) >= exponent(rh) */
+  e2 = (s - h) + rh;                          /* (tools/vecmath_tab.py checks): fast two-sum */
+  rr = rh * rh;
+  rrl = fma(rh, rh, -rr);
   h2 = -0.5 * rr;                             /* exact */
-  t = h + h2;                                 /* two-sum */
-  bb = t - h;
-  e3 = (h - (t - bb)) + (h2 - bb);
-  q = fma(r, 1.0 / 9, -1.0 / 8);              /* log1p(r) - r + r^2/2 = r^3 q */
-  q = fma(r, q, 1.0 / 7);
-  q = fma(r, q, -1.0 / 6);
-  q = fma(r, q, 1.0 / 5);
-  q = fma(r, q, -1.0 / 4);
-  q = fma(r, q, 1.0 / 3);
-  *hi = t;
-  *lo = ((e1 + e2) + e3) + (kd * VM_LN2LO + vm_log_lo[i]) + (-0.5 * rrl + rr * r * q);
+  t = h + h2;                                 /* |h| > |h2|: fast two-sum */
+  e3 = (h - t) + h2;
+  q = fma(rh, -1.0 / 14, 1.0 / 13);           /* log1p(r) - r + r^2/2 = r^3 q */
+  q = fma(rh, q, -1.0 / 12);
+  q = fma(rh, q, 1.0 / 11);
+  q = fma(rh, q, -1.0 / 10);
+  q = fma(rh, q, 1.0 / 9);
+  q = fma(rh, q, -1.0 / 8);
+  q = fma(rh, q, 1.0 / 7);
+  q = fma(rh, q, -1.0 / 6);
+  q = fma(rh, q, 1.0 / 5);
+  q = fma(rh, q, -1.0 / 4);
+  q = fma(rh, q, 1.0 / 3);
+  pc = fma(pl, rr - rh, pl);                  /* pl / (1 + rh) */
+  q = (e2 + e3) + (kd * VM_LN2LO + vm_log_lo[i]) + (-0.5 * rrl + pc) + rr * rh * q;
+  *hi = t + q;                                /* renormalized: |lo| <= ulp(hi) / 2 */
+  *lo = (t - *hi) + q;
 }
 
 /* log(x), C99's specials: log(+-0) = -inf, log(x < 0) = NaN, log(inf) = inf */
@@ -164,7 +175,7 @@ VM_CLONES static void vexp_c(const double *x, double *y, size_t n) {
   for (i = 0; i < n; i++) y[i] = vm_exp1(x[i]);
 }
 
-VM_CLONES void lak_vlog(const double *x, double *y, size_t n) {
+VM_CLONES static void vlog_c(const double *x, double *y, size_t n) {
   size_t i;
   for (i = 0; i < n; i++) y[i] = vm_log1(x[i]);
 }
@@ -182,16 +193,22 @@ VM_CLONES static void vtanh_c(const double *x, double *y, size_t n) {
 #define V8(c) _mm512_set1_pd(c)
 #define I8(c) _mm512_set1_epi64((long long)(c))
 
-VM_V4 static inline __m512d vm_exp_v4(__m512d x, const __m512d *t) {
+/* fast: the caller knows |x| < 708 (no clamp is needed, and 2^k is normal:
+** one scaling gives the two steps' bits) */
+VM_V4 static inline __m512d vm_exp_v4(__m512d x, __m512d xl, int addxl, int fast,
+                                      const __m512d *t) {
   __m512d kd, r, r2, p, u, s1, s2, th, tl;
   __m512i n, kb, k1b;
-  x = _mm512_min_pd(x, V8(710.0));
-  x = _mm512_max_pd(x, V8(-746.0));
+  if (!fast) {
+    x = _mm512_min_pd(x, V8(710.0));
+    x = _mm512_max_pd(x, V8(-746.0));
+  }
   kd = _mm512_fmadd_pd(x, V8(VM_INVLN2N), V8(VM_SHIFT));
   n = _mm512_add_epi64(_mm512_sub_epi64(_mm512_castpd_si512(kd), I8(VM_SHIFTBITS)), I8(1 << 20));
   kd = _mm512_sub_pd(kd, V8(VM_SHIFT));
   r = _mm512_fnmadd_pd(kd, V8(VM_LN2HIN), x);
   r = _mm512_fnmadd_pd(kd, V8(VM_LN2LON), r);
+  if (addxl) r = _mm512_add_pd(r, xl);       /* r + -0 is r: the scalar code's exp(x, -0) */
   th = _mm512_permutex2var_pd(t[0], n, t[1]);
   tl = _mm512_permutex2var_pd(t[2], n, t[3]);
   kb = _mm512_srli_epi64(n, 4);
@@ -203,6 +220,9 @@ VM_V4 static inline __m512d vm_exp_v4(__m512d x, const __m512d *t) {
   p = _mm512_fmadd_pd(r, p, V8(0.5));
   p = _mm512_fmadd_pd(r2, p, r);
   u = _mm512_add_pd(_mm512_fmadd_pd(th, p, tl), th);
+  if (fast)
+    return _mm512_mul_pd(u, _mm512_castsi512_pd(_mm512_slli_epi64(
+             _mm512_add_epi64(kb, I8(1023 - (1 << 16))), 52)));
   k1b = _mm512_srli_epi64(kb, 1);
   s1 = _mm512_castsi512_pd(_mm512_slli_epi64(_mm512_add_epi64(k1b, I8(1023 - (1 << 15))), 52));
   s2 = _mm512_castsi512_pd(_mm512_slli_epi64(
@@ -210,9 +230,96 @@ VM_V4 static inline __m512d vm_exp_v4(__m512d x, const __m512d *t) {
   return _mm512_mul_pd(_mm512_mul_pd(u, s1), s2);
 }
 
+/* the tables in registers: exp's hi, lo, then log's invc, hi, lo */
 VM_V4 static void vm_exptab_v4(__m512d *t) {
-  t[0] = _mm512_loadu_pd(vm_exp_hi); t[1] = _mm512_loadu_pd(vm_exp_hi + 8);
-  t[2] = _mm512_loadu_pd(vm_exp_lo); t[3] = _mm512_loadu_pd(vm_exp_lo + 8);
+  const double *tab[5] = {vm_exp_hi, vm_exp_lo, vm_log_invc, vm_log_hi, vm_log_lo};
+  int k;
+  for (k = 0; k < 5; k++) { t[2 * k] = _mm512_loadu_pd(tab[k]); t[2 * k + 1] = _mm512_loadu_pd(tab[k] + 8); }
+}
+
+#define VM_TAB(t, k, i) _mm512_permutex2var_pd((t)[2 * (k)], (i), (t)[2 * (k) + 1])
+
+/* vm_logdd on 8 lanes */
+VM_V4 static inline void vm_logdd_v4(__m512d x, const __m512d *t, __m512d *hi, __m512d *lo,
+                                     int normal) {
+  __mmask8 sub = normal ? 0 : _mm512_cmp_pd_mask(x, V8(0x1p-1022), _CMP_LT_OQ);
+  __m512d xs = normal ? x : _mm512_mask_mul_pd(x, sub, x, V8(0x1p52)), kd, invc, z, p, pl, rh, s, h;
+  __m512d e2, h2, rr, rrl, tt, e3, q, pc, lh;
+  __m512i ix = _mm512_castpd_si512(xs), tmp = _mm512_sub_epi64(ix, I8(VM_LOG_OFF)), i, kb;
+  i = _mm512_srli_epi64(tmp, 48);
+  kb = _mm512_srli_epi64(_mm512_xor_si512(tmp, I8(1ULL << 63)), 52);
+  kd = _mm512_sub_pd(_mm512_castsi512_pd(_mm512_add_epi64(kb, I8(VM_SHIFTBITS))), V8(VM_SHIFT + 2048));
+  if (!normal) kd = _mm512_sub_pd(kd, _mm512_maskz_mov_pd(sub, V8(52.0)));
+  z = _mm512_castsi512_pd(_mm512_sub_epi64(ix, _mm512_and_si512(tmp, I8(0xfffULL << 52))));
+  invc = VM_TAB(t, 2, i);
+  lh = VM_TAB(t, 3, i);
+  p = _mm512_mul_pd(z, invc);
+  pl = _mm512_fmsub_pd(z, invc, p);
+  rh = _mm512_sub_pd(p, V8(1.0));
+  s = _mm512_add_pd(_mm512_mul_pd(kd, V8(VM_LN2HI)), lh);
+  h = _mm512_add_pd(s, rh);
+  e2 = _mm512_add_pd(_mm512_sub_pd(s, h), rh);
+  rr = _mm512_mul_pd(rh, rh);
+  rrl = _mm512_fmsub_pd(rh, rh, rr);
+  h2 = _mm512_mul_pd(V8(-0.5), rr);
+  tt = _mm512_add_pd(h, h2);
+  e3 = _mm512_add_pd(_mm512_sub_pd(h, tt), h2);
+  q = _mm512_fmadd_pd(rh, V8(-1.0 / 14), V8(1.0 / 13));
+  q = _mm512_fmadd_pd(rh, q, V8(-1.0 / 12));
+  q = _mm512_fmadd_pd(rh, q, V8(1.0 / 11));
+  q = _mm512_fmadd_pd(rh, q, V8(-1.0 / 10));
+  q = _mm512_fmadd_pd(rh, q, V8(1.0 / 9));
+  q = _mm512_fmadd_pd(rh, q, V8(-1.0 / 8));
+  q = _mm512_fmadd_pd(rh, q, V8(1.0 / 7));
+  q = _mm512_fmadd_pd(rh, q, V8(-1.0 / 6));
+  q = _mm512_fmadd_pd(rh, q, V8(1.0 / 5));
+  q = _mm512_fmadd_pd(rh, q, V8(-1.0 / 4));
+  q = _mm512_fmadd_pd(rh, q, V8(1.0 / 3));
+  pc = _mm512_fmadd_pd(pl, _mm512_sub_pd(rr, rh), pl);
+  q = _mm512_add_pd(_mm512_add_pd(_mm512_add_pd(_mm512_add_pd(e2, e3),
+        _mm512_add_pd(_mm512_mul_pd(kd, V8(VM_LN2LO)), VM_TAB(t, 4, i))),
+        _mm512_add_pd(_mm512_mul_pd(V8(-0.5), rrl), pc)),
+        _mm512_mul_pd(_mm512_mul_pd(rr, rh), q));
+  *hi = _mm512_add_pd(tt, q);
+  *lo = _mm512_add_pd(_mm512_sub_pd(tt, *hi), q);
+}
+
+#define VM_CMP(a, b, op) _mm512_cmp_pd_mask((a), (b), (op))
+#define VM_SEL(m, a, y) _mm512_mask_blend_pd((m), (y), (a))   /* m ? a : y */
+
+VM_V4 static __m512d vm_log1_v4(__m512d x, const __m512d *t) {
+  __m512d hi, lo, y;
+  vm_logdd_v4(x, t, &hi, &lo, 0);
+  y = _mm512_add_pd(hi, lo);
+  y = VM_SEL(VM_CMP(x, V8(0.0), _CMP_EQ_OQ), V8(-HUGE_VAL), y);
+  y = VM_SEL(VM_CMP(x, V8(0.0), _CMP_LT_OQ), V8(NAN), y);
+  y = VM_SEL(VM_CMP(x, V8(HUGE_VAL), _CMP_EQ_OQ), x, y);
+  return VM_SEL(VM_CMP(x, x, _CMP_UNORD_Q), x, y);
+}
+
+/* vm_pow1 on 8 lanes */
+VM_V4 static __m512d vm_pow_v4(__m512d x, __m512d y, const __m512d *t) {
+  __m512d sign = V8(-0.0), ax = _mm512_andnot_pd(sign, x), hi, lo, eh, el, z;
+  __m512d yh = _mm512_mul_pd(V8(0.5), y), yt = _mm512_roundscale_pd(y, _MM_FROUND_TO_ZERO);
+  __mmask8 odd = VM_CMP(yt, y, _CMP_EQ_OQ) &
+                 VM_CMP(yh, _mm512_roundscale_pd(yh, _MM_FROUND_TO_ZERO), _CMP_NEQ_UQ);
+  __mmask8 neg = VM_CMP(x, V8(0.0), _CMP_LT_OQ) |
+                 (VM_CMP(x, V8(0.0), _CMP_EQ_OQ) & _mm512_test_epi64_mask(_mm512_castpd_si512(x),
+                                                                          _mm512_castpd_si512(sign)));
+  vm_logdd_v4(ax, t, &hi, &lo, 0);
+  hi = VM_SEL(VM_CMP(ax, V8(0.0), _CMP_EQ_OQ), V8(-HUGE_VAL), hi);
+  hi = VM_SEL(VM_CMP(ax, V8(HUGE_VAL), _CMP_EQ_OQ), V8(HUGE_VAL), hi);
+  eh = _mm512_mul_pd(y, hi);
+  el = _mm512_add_pd(_mm512_fmsub_pd(y, hi, eh), _mm512_mul_pd(y, lo));
+  el = _mm512_maskz_mov_pd(VM_CMP(_mm512_andnot_pd(sign, eh), V8(1000.0), _CMP_LE_OQ), el);
+  z = vm_exp_v4(eh, el, 1, 0, t);
+  z = VM_SEL(neg, _mm512_mul_pd(z, VM_SEL(odd, V8(-1.0), V8(1.0))), z);
+  z = VM_SEL(VM_CMP(x, V8(0.0), _CMP_LT_OQ) & VM_CMP(yt, y, _CMP_NEQ_UQ) &
+             VM_CMP(ax, V8(HUGE_VAL), _CMP_NEQ_UQ), V8(NAN), z);
+  z = VM_SEL(VM_CMP(x, x, _CMP_UNORD_Q) | VM_CMP(y, y, _CMP_UNORD_Q), _mm512_add_pd(x, y), z);
+  z = VM_SEL(VM_CMP(ax, V8(1.0), _CMP_EQ_OQ) &
+             VM_CMP(_mm512_andnot_pd(sign, y), V8(HUGE_VAL), _CMP_EQ_OQ), V8(1.0), z);
+  return VM_SEL(VM_CMP(x, V8(1.0), _CMP_EQ_OQ) | VM_CMP(y, V8(0.0), _CMP_EQ_OQ), V8(1.0), z);
 }
 
 VM_V4 static __m512d vm_nanback_v4(__m512d x, __m512d y) {
@@ -224,7 +331,7 @@ VM_V4 static __m512d vm_tanh_v4(__m512d x, const __m512d *t) {
   __m512d p = V8(vm_tanh_p[0]);
   int k;
   for (k = 1; k < 12; k++) p = _mm512_fmadd_pd(p, u, V8(vm_tanh_p[k]));
-  e = vm_exp_v4(_mm512_add_pd(a, a), t);
+  e = vm_exp_v4(_mm512_add_pd(a, a), a, 0, 0, t);
   big = _mm512_sub_pd(V8(1.0), _mm512_div_pd(V8(2.0), _mm512_add_pd(e, V8(1.0))));
   y = _mm512_mask_blend_pd(_mm512_cmp_pd_mask(a, V8(VM_TANH_SMALL), _CMP_LT_OQ), big,
                            _mm512_fmadd_pd(_mm512_mul_pd(a, u), p, a));
@@ -234,7 +341,7 @@ VM_V4 static __m512d vm_tanh_v4(__m512d x, const __m512d *t) {
 
 /* y[i] = f(x[i]) for the 8-lane f, the tail under a mask */
 #define VM_LOOP_V4(f) do { \
-    __m512d t[4]; size_t i; \
+    __m512d t[10]; size_t i; \
     vm_exptab_v4(t); \
     for (i = 0; i + 8 <= n; i += 8) _mm512_storeu_pd(y + i, f(_mm512_loadu_pd(x + i), t)); \
     if (i < n) { \
@@ -243,10 +350,43 @@ VM_V4 static __m512d vm_tanh_v4(__m512d x, const __m512d *t) {
   } while (0)
 
 VM_V4 static __m512d vm_exp1_v4(__m512d x, const __m512d *t) {
-  return vm_nanback_v4(x, vm_exp_v4(x, t));
+  return vm_nanback_v4(x, vm_exp_v4(x, x, 0, 0, t));
 }
 VM_V4 static void vexp_v4(const double *x, double *y, size_t n) { VM_LOOP_V4(vm_exp1_v4); }
 VM_V4 static void vtanh_v4(const double *x, double *y, size_t n) { VM_LOOP_V4(vm_tanh_v4); }
+VM_V4 static void vlog_v4(const double *x, double *y, size_t n) { VM_LOOP_V4(vm_log1_v4); }
+
+/* vm_pow_v4 where x is normal or more (not inf), y finite and |y log x| <
+** 708 (*ok: the lanes where this holds): there every select of vm_pow_v4
+** keeps the generic value and exp needs no clamp, so the bits are its */
+VM_V4 static inline __m512d vm_powfast_v4(__m512d x, __m512d y, const __m512d *t, __mmask8 *ok) {
+  __m512d sign = V8(-0.0), hi, lo, eh, el;
+  vm_logdd_v4(x, t, &hi, &lo, 1);
+  eh = _mm512_mul_pd(y, hi);
+  el = _mm512_add_pd(_mm512_fmsub_pd(y, hi, eh), _mm512_mul_pd(y, lo));
+  *ok = VM_CMP(x, V8(0x1p-1022), _CMP_GE_OQ) & VM_CMP(x, V8(HUGE_VAL), _CMP_LT_OQ) &
+        VM_CMP(_mm512_andnot_pd(sign, y), V8(HUGE_VAL), _CMP_LT_OQ) &
+        VM_CMP(_mm512_andnot_pd(sign, eh), V8(708.0), _CMP_LT_OQ);
+  return vm_exp_v4(eh, el, 1, 1, t);
+}
+
+/* z[i] = pow(x[i rx], y[i ry]), rx and ry 0 or 1; a vector with a lane
+** off the fast path (vm_powfast_v4) is done again in full */
+VM_V4 static void vpow_v4(size_t n, const double *x, ptrdiff_t rx, const double *y,
+                          ptrdiff_t ry, double *z) {
+  __m512d t[10];
+  size_t i;
+  vm_exptab_v4(t);
+  for (i = 0; i < n; i += 8) {
+    __mmask8 m = (__mmask8)(n - i >= 8 ? 0xff : (1u << (n - i)) - 1);
+    __m512d a = rx ? _mm512_maskz_loadu_pd(m, x + i) : _mm512_set1_pd(*x);
+    __m512d b = ry ? _mm512_maskz_loadu_pd(m, y + i) : _mm512_set1_pd(*y);
+    __mmask8 ok;
+    __m512d r = vm_powfast_v4(a, b, t, &ok);
+    if ((ok & m) != m) r = vm_pow_v4(a, b, t);
+    _mm512_mask_storeu_pd(z + i, m, r);
+  }
+}
 
 static int vm_v4(void) {
   __builtin_cpu_init();
@@ -260,6 +400,7 @@ static int vm_v4(void) {
 
 void lak_vexp(const double *x, double *y, size_t n) { VM_PICK(vexp_v4, vexp_c, (x, y, n)); }
 void lak_vtanh(const double *x, double *y, size_t n) { VM_PICK(vtanh_v4, vtanh_c, (x, y, n)); }
+void lak_vlog(const double *x, double *y, size_t n) { VM_PICK(vlog_v4, vlog_c, (x, y, n)); }
 
 VM_CLONES static void vm_powvv(size_t m, const double *x, const double *y, double *z) {
   size_t i;
@@ -277,6 +418,9 @@ void lak_vpow(size_t m, const double *x, ptrdiff_t rx, const double *y, ptrdiff_
     for (i = 0; i < m; i++) z[i] = vm_pow1(x[(ptrdiff_t)i * rx], y[(ptrdiff_t)i * ry]);
     return;
   }
+#ifdef VM_X86
+  if (vm_v4()) { vpow_v4(m, x, rx, y, ry, z); return; }
+#endif
   if (rx == 1 && ry == 1) { vm_powvv(m, x, y, z); return; }
   for (k = 0; k < 256; k++) { xb[k] = *x; yb[k] = *y; }
   for (i = 0; i < m; i += b) {
