@@ -142,3 +142,66 @@ describe("exp and tanh of float32", function()
     end
   end)
 end)
+
+-- mpmath: float(mp.power(x, y))
+local POW = {
+  {0.5, 2.5, 0.1767766952966369}, {1.4999, 2.5, 2.755216704268015},
+  {0.7, -3.3, 3.244714338485836}, {2.0, 0.5, 1.4142135623730951},
+  {10.0, -7.25, 5.6234132519034905e-08}, {1.0001, 7000.5, 2.0137829136518346},
+  {0.999, -70000.25, 2.605750376458301e+30}, {3.0, 1e-05, 1.0000109861832343},
+  {1e-300, 0.75, 1e-225}, {123.456, 140.125, 1.1834427490871249e+293},
+  {5e-324, 0.5, 2.2227587494850775e-162}, {0.9, 7000.0, 4.985e-321},
+  {-2.0, 5.0, -32.0}, {-1.5, -7.0, -0.05852766346593507}, {-0.5, 62.0, 2.168404344971009e-19}}
+
+describe("linalg.pow (float64)", function()
+  it("is within 1 ulp of the correctly rounded value, exact powers exact", function()
+    local x, y = {}, {}
+    for i, p in ipairs(POW) do x[i], y[i] = p[1], p[2] end
+    local z, w = la.pow(vec(x), vec(y)), 0
+    for i, p in ipairs(POW) do
+      w = math.max(w, ulps(z(i), p[3]))
+      assert.is_true(same(la.pow(p[1], p[2]), z(i)), "two numbers: entry " .. i)
+    end
+    assert.is_true(w <= 1)
+    local e = la.pow(vec({3, -3, 2, 10, 2, 4, 7, 0.5}), vec({4, 3, -3, 15, -1074, 0.5, 1, -3}))
+    local want = {81, -27, 0.125, 1e15, 4.9406564584124654e-324, 2, 7, 8}
+    for i = 1, #want do assert.is_true(same(e(i), want[i]), "exact entry " .. i) end
+  end)
+
+  it("gives C99's special values (F.9.4.4)", function()
+    local cases = {   -- x, y, pow(x, y)
+      {NAN, 0, 1}, {INF, -0.0, 1}, {1, NAN, 1}, {1, INF, 1}, {NAN, 1, NAN}, {2, NAN, NAN},
+      {-2, 0.5, NAN}, {-0.5, -1.5, NAN}, {-1, INF, 1}, {-1, -INF, 1},
+      {0, -1, INF}, {-0.0, -1, -INF}, {-0.0, -2, INF}, {0, -0.5, INF}, {-0.0, -INF, INF},
+      {0, 3, 0}, {-0.0, 3, -0.0}, {-0.0, 2, 0}, {-0.0, 0.5, 0}, {0, INF, 0},
+      {0.5, INF, 0}, {0.5, -INF, INF}, {2, INF, INF}, {2, -INF, 0}, {-0.5, INF, 0}, {-2, INF, INF},
+      {-INF, 3, -INF}, {-INF, 2, INF}, {-INF, 0.5, INF}, {-INF, -3, -0.0}, {-INF, -2, 0},
+      {-INF, -0.5, 0}, {INF, 0.5, INF}, {INF, -0.5, 0},
+      {2, 1024, INF}, {-2, 1025, -INF}, {10, 400, INF}, {2, -1075, 0}, {-2, -1077, -0.0}, {0.1, 400, 0}}
+    local x, y = {}, {}
+    for i, c in ipairs(cases) do x[i], y[i] = c[1], c[2] end
+    local z = la.pow(vec(x), vec(y))
+    for i, c in ipairs(cases) do
+      assert.is_true(same(z(i), c[3]), "pow(" .. tostring(c[1]) .. ", " .. tostring(c[2]) .. ")")
+      assert.is_true(same(la.pow(c[1], c[2]), c[3]), "two numbers, case " .. i)
+    end
+  end)
+
+  it("gives the same bits in 100x100 and 1000x1000, with a fixed or a moving exponent", function()
+    local P = la.rand(1000, 1000) + 0.5
+    local Q = la.randn(1000, 1000) * 3
+    local B, C = la.pow(P, 2.5), la.pow(P, Q)
+    local p, q = P:sub(1, 100, 1, 100):copy(), Q:sub(1, 100, 1, 100):copy()
+    local b, c = la.pow(p, 2.5), la.pow(p, q)
+    local bad = 0
+    for i = 1, 100 do
+      for j = 1, 100 do
+        if not (same(b(i, j), B(i, j)) and same(c(i, j), C(i, j))) then bad = bad + 1 end
+      end
+    end
+    for i = 1, 13 do
+      if not same(la.pow(P(i, 1), 2.5), B(i, 1)) then bad = bad + 1 end
+    end
+    assert.are.equal(0, bad)
+  end)
+end)

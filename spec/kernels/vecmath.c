@@ -200,10 +200,14 @@ static void positions(void) {
 }
 
 /* the AVX-512 loops, the portable loops (vectorized for this CPU) and one
-** element's scalar code (this file's build, libm's fma): the same bits */
+** element's scalar code (this file's build, libm's fma): the same bits, for
+** exp, tanh, log (some negative, zero, subnormal, inf) and pow (a mix of
+** specials: negative x, integer y, overflow) */
 static void paths(void) {
   enum { M = 100003 };
   double *x = malloc(M * sizeof *x), *a = malloc(M * sizeof *a), *b = malloc(M * sizeof *b);
+  double *w = malloc(M * sizeof *w), *v = malloc(M * sizeof *v), *d = malloc(M * sizeof *d);
+  double *e = malloc(M * sizeof *e);
   int i, bad = 0;
   for (i = 0; i < M; i++) x[i] = i % 7 == 0 ? unif(-750, 750) : unif(-25, 25);
   x[0] = NAN; x[1] = INFINITY; x[2] = -INFINITY; x[3] = -0.0; x[4] = 0x1p-1074;
@@ -211,19 +215,31 @@ static void paths(void) {
   for (i = 0; i < M; i++) bad += !same(a[i], vm_exp1(x[i]));
   vtanh_c(x, b, M);
   for (i = 0; i < M; i++) bad += !same(b[i], vm_tanh1(x[i]));
+  for (i = 0; i < M; i++) w[i] = i % 5 == 0 ? g_log_all() : i % 5 == 1 ? -x[i] : fabs(x[i]);
+  vlog_c(w, d, M);
+  for (i = 0; i < M; i++) bad += !same(d[i], vm_log1(w[i]));
+  for (i = 0; i < M; i++) v[i] = i % 3 == 0 ? unif(-30, 30) : i % 3 == 1 ? (double)(i % 11) - 5 : 1 / x[i];
+  vm_powvv(M, w, v, e);
+  for (i = 0; i < M; i++) bad += !same(e[i], vm_pow1(w[i], v[i]));
 #ifdef VM_X86
   if (vm_v4()) {
-    double *c = malloc(M * sizeof *c);
+    double *c = malloc(M * sizeof *c), two = 2.5;
     vexp_v4(x, c, M);
     for (i = 0; i < M; i++) bad += !same(a[i], c[i]);
     vtanh_v4(x, c, M);
     for (i = 0; i < M; i++) bad += !same(b[i], c[i]);
+    vlog_v4(w, c, M);
+    for (i = 0; i < M; i++) bad += !same(d[i], c[i]);
+    vpow_v4(M, w, 1, v, 1, c);
+    for (i = 0; i < M; i++) bad += !same(e[i], c[i]);
+    vpow_v4(M, w, 1, &two, 0, c);
+    for (i = 0; i < M; i++) bad += !same(vm_pow1(w[i], two), c[i]);
     free(c);
     printf("  AVX-512, portable and scalar loops compared\n");
   }
 #endif
   CHECK(bad == 0, "%d results differ between the loops", bad);
-  free(x); free(a); free(b);
+  free(x); free(a); free(b); free(w); free(v); free(d); free(e);
 }
 
 int main(void) {

@@ -33,8 +33,10 @@
 #include "vecmath.h"
 #include "vecmath_tab.h"
 
+/* LAK_VECMATH_PORTABLE: the portable loops alone, compiled for the target
+** only (a check that another instruction set gives the same bits) */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && \
-    defined(__GLIBC__) && defined(__GLIBC_PREREQ)
+    defined(__GLIBC__) && defined(__GLIBC_PREREQ) && !defined(LAK_VECMATH_PORTABLE)
 #include <immintrin.h>
 #define VM_X86 1
 #define VM_CLONES \
@@ -101,7 +103,7 @@ VM_INLINE void vm_logdd(double x, double *hi, double *lo) {
   p = z * invc;
   pl = fma(z, invc, -p);                      /* z invc = p + pl */
   rh = p - 1.0;                               /* exact */
-  s = kd * VM_LN2HI + vm_log_hi[i];           /* exact: both multiples of 2^-42 */
+  s = fma(kd, VM_LN2HI, vm_log_hi[i]);        /* exact: both multiples of 2^-42 */
   h = s + rh;                                 /* s = 0 or exponent(s) >= exponent(rh) */
   e2 = (s - h) + rh;                          /* (tools/vecmath_tab.py checks): fast two-sum */
   rr = rh * rh;
@@ -121,7 +123,7 @@ VM_INLINE void vm_logdd(double x, double *hi, double *lo) {
   q = fma(rh, q, -1.0 / 4);
   q = fma(rh, q, 1.0 / 3);
   pc = fma(pl, rr - rh, pl);                  /* pl / (1 + rh) */
-  q = (e2 + e3) + (kd * VM_LN2LO + vm_log_lo[i]) + (-0.5 * rrl + pc) + rr * rh * q;
+  q = fma(rr * rh, q, ((e2 + e3) + fma(kd, VM_LN2LO, vm_log_lo[i])) + fma(-0.5, rrl, pc));
   *hi = t + q;                                /* renormalized: |lo| <= ulp(hi) / 2 */
   *lo = (t - *hi) + q;
 }
@@ -256,7 +258,7 @@ VM_V4 static inline void vm_logdd_v4(__m512d x, const __m512d *t, __m512d *hi, _
   p = _mm512_mul_pd(z, invc);
   pl = _mm512_fmsub_pd(z, invc, p);
   rh = _mm512_sub_pd(p, V8(1.0));
-  s = _mm512_add_pd(_mm512_mul_pd(kd, V8(VM_LN2HI)), lh);
+  s = _mm512_fmadd_pd(kd, V8(VM_LN2HI), lh);
   h = _mm512_add_pd(s, rh);
   e2 = _mm512_add_pd(_mm512_sub_pd(s, h), rh);
   rr = _mm512_mul_pd(rh, rh);
@@ -276,10 +278,10 @@ VM_V4 static inline void vm_logdd_v4(__m512d x, const __m512d *t, __m512d *hi, _
   q = _mm512_fmadd_pd(rh, q, V8(-1.0 / 4));
   q = _mm512_fmadd_pd(rh, q, V8(1.0 / 3));
   pc = _mm512_fmadd_pd(pl, _mm512_sub_pd(rr, rh), pl);
-  q = _mm512_add_pd(_mm512_add_pd(_mm512_add_pd(_mm512_add_pd(e2, e3),
-        _mm512_add_pd(_mm512_mul_pd(kd, V8(VM_LN2LO)), VM_TAB(t, 4, i))),
-        _mm512_add_pd(_mm512_mul_pd(V8(-0.5), rrl), pc)),
-        _mm512_mul_pd(_mm512_mul_pd(rr, rh), q));
+  q = _mm512_fmadd_pd(_mm512_mul_pd(rr, rh), q,
+        _mm512_add_pd(_mm512_add_pd(_mm512_add_pd(e2, e3),
+                                    _mm512_fmadd_pd(kd, V8(VM_LN2LO), VM_TAB(t, 4, i))),
+                      _mm512_fmadd_pd(V8(-0.5), rrl, pc)));
   *hi = _mm512_add_pd(tt, q);
   *lo = _mm512_add_pd(_mm512_sub_pd(tt, *hi), q);
 }
@@ -377,14 +379,15 @@ VM_V4 static void vpow_v4(size_t n, const double *x, ptrdiff_t rx, const double 
   __m512d t[10];
   size_t i;
   vm_exptab_v4(t);
-  for (i = 0; i < n; i += 8) {
-    __mmask8 m = (__mmask8)(n - i >= 8 ? 0xff : (1u << (n - i)) - 1);
-    __m512d a = rx ? _mm512_maskz_loadu_pd(m, x + i) : _mm512_set1_pd(*x);
-    __m512d b = ry ? _mm512_maskz_loadu_pd(m, y + i) : _mm512_set1_pd(*y);
-    __mmask8 ok;
+  for (i = 0; i < n; i += 8) {            /* full vectors: plain loads and stores */
+    int full = n - i >= 8;
+    __mmask8 m = (__mmask8)(full ? 0xff : (1u << (n - i)) - 1), ok;
+    __m512d a = !rx ? _mm512_set1_pd(*x) : full ? _mm512_loadu_pd(x + i) : _mm512_maskz_loadu_pd(m, x + i);
+    __m512d b = !ry ? _mm512_set1_pd(*y) : full ? _mm512_loadu_pd(y + i) : _mm512_maskz_loadu_pd(m, y + i);
     __m512d r = vm_powfast_v4(a, b, t, &ok);
     if ((ok & m) != m) r = vm_pow_v4(a, b, t);
-    _mm512_mask_storeu_pd(z + i, m, r);
+    if (full) _mm512_storeu_pd(z + i, r);
+    else _mm512_mask_storeu_pd(z + i, m, r);
   }
 }
 
