@@ -205,3 +205,43 @@ describe("linalg.pow (float64)", function()
     assert.are.equal(0, bad)
   end)
 end)
+
+-- mpmath: float(mp.log(x))
+local LOG = {
+  {5e-324, -744.4400719213812}, {1e-310, -713.8013788281542},
+  {2.2250738585072014e-308, -708.3964185322641}, {1e-100, -230.25850929940458},
+  {0.5, -0.6931471805599453}, {0.7071, -0.346583180371942}, {0.99, -0.01005033585350145},
+  {0.9999999, -1.0000000494736474e-07}, {1.0000001, 9.999999505838704e-08},
+  {1.03, 0.02955880224154443}, {1.5, 0.4054651081081644}, {2.0, 0.6931471805599453},
+  {10.0, 2.302585092994046}, {1e+100, 230.25850929940458},
+  {1.7976931348623157e+308, 709.782712893384}}
+
+describe("linalg.log (float64)", function()
+  it("is within 1 ulp of the correctly rounded value", function()
+    assert.is_true(worst(la.log, LOG, 1) <= 1)
+  end)
+
+  it("gives C99's special values", function()
+    local y = la.log(vec({1, 0, -0.0, -1, -INF, INF, NAN, -4.9406564584124654e-324}))
+    local want = {0, -INF, -INF, NAN, NAN, INF, NAN, NAN}
+    for i = 1, #want do assert.is_true(same(y(i), want[i]), "entry " .. i) end
+  end)
+
+  it("gives the same bits alone, in 100x100 and 1000x1000, with subnormals among them", function()
+    local A = la.rand(1000, 1000) * 3
+    A:set(5, 5, 1e-310)
+    A:set(7, 3, 0)
+    local B = la.log(A)
+    local S = la.log(A:sub(1, 100, 1, 100):copy())
+    local bad = 0
+    for i = 1, 100 do
+      for j = 1, 100 do
+        if not same(S(i, j), B(i, j)) then bad = bad + 1 end
+      end
+    end
+    for i = 1, 9 do
+      if not (same(la.log(A(i, 5)), B(i, 5)) and same(la.log(A(i, 3)), B(i, 3))) then bad = bad + 1 end
+    end
+    assert.are.equal(0, bad)
+  end)
+end)

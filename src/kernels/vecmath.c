@@ -13,10 +13,12 @@
 **   (1 + p(r)), 2^(j/128) as a double-double, p the Taylor polynomial of
 **   degree 5; the scale 2^k in two steps, so overflow, underflow and
 **   subnormal results need no branch.
-** - log: x = 2^k z, z in [0.707, 1.414) cut in 256 intervals; invc, a
-**   multiple of 2^-8 near 1/c, makes r = z invc - 1 exact (one fma);
-**   log(x) = k ln2 - log(invc) + log1p(r) summed as a double-double (hi,
-**   lo) with -r^2/2 exact, log1p's tail a polynomial of degree 9.
+** - log: x = 2^k z, z in [0.707, 1.414) cut in 16 intervals (tables of
+**   16: two AVX-512 registers each); z invc = 1 + rh + pl exactly (an fma
+**   gives pl, Sterbenz rh); log(x) = k ln2 - log(invc) + log1p(rh + pl),
+**   k ln2hi - log(invc)'s hi exact, + rh by a fast two-sum, log1p's tail
+**   Taylor's to degree 12. pow's log (vm_logdd) keeps a double-double to
+**   the end (-rh^2/2 exact, degree 14).
 ** - pow: exp(y log|x|) with log's double-double carried through y * log
 **   (an fma gives y hi's rounding error), then C99's special cases as
 **   selects.
@@ -130,9 +132,33 @@ VM_INLINE void vm_logdd(double x, double *hi, double *lo) {
 
 /* log(x), C99's specials: log(+-0) = -inf, log(x < 0) = NaN, log(inf) = inf */
 VM_INLINE double vm_log1(double x) {
-  double hi, lo, y;
-  vm_logdd(x, &hi, &lo);
-  y = hi + lo;
+  int sub = x < 0x1p-1022;
+  double xs = sub ? x * 0x1p52 : x, kd, invc, z, p, pl, rh, s, h, e2, rr, q, lo, y;
+  uint64_t ix = asu(xs), tmp = ix - VM_LOG_OFF, i = (tmp >> 48) & 15, kb;
+  kb = (tmp ^ (1ULL << 63)) >> 52;            /* k + 2048 */
+  kd = asd(VM_SHIFTBITS + kb) - (VM_SHIFT + 2048);
+  kd = kd - (sub ? 52.0 : 0.0);
+  z = asd(ix - (tmp & (0xfffULL << 52)));
+  invc = vm_log_invc[i];
+  p = z * invc;
+  pl = fma(z, invc, -p);                      /* z invc = 1 + rh + pl exactly */
+  rh = p - 1.0;
+  s = fma(kd, VM_LN2HI, vm_log_hi[i]);        /* exact */
+  h = s + rh;                                 /* fast two-sum */
+  e2 = (s - h) + rh;
+  rr = rh * rh;
+  q = fma(rh, -1.0 / 12, 1.0 / 11);           /* log1p(r) = r + r^2 (-1/2 + r q) */
+  q = fma(rh, q, -1.0 / 10);
+  q = fma(rh, q, 1.0 / 9);
+  q = fma(rh, q, -1.0 / 8);
+  q = fma(rh, q, 1.0 / 7);
+  q = fma(rh, q, -1.0 / 6);
+  q = fma(rh, q, 1.0 / 5);
+  q = fma(rh, q, -1.0 / 4);
+  q = fma(rh, q, 1.0 / 3);
+  q = fma(rh, q, -0.5);
+  lo = fma(rr, q, (e2 + fma(kd, VM_LN2LO, vm_log_lo[i])) + fma(-pl, rh, pl));
+  y = h + lo;
   y = x == 0 ? -HUGE_VAL : y;
   y = x < 0 ? NAN : y;
   y = x == HUGE_VAL ? x : y;
@@ -289,14 +315,51 @@ VM_V4 static inline void vm_logdd_v4(__m512d x, const __m512d *t, __m512d *hi, _
 #define VM_CMP(a, b, op) _mm512_cmp_pd_mask((a), (b), (op))
 #define VM_SEL(m, a, y) _mm512_mask_blend_pd((m), (y), (a))   /* m ? a : y */
 
-VM_V4 static __m512d vm_log1_v4(__m512d x, const __m512d *t) {
-  __m512d hi, lo, y;
-  vm_logdd_v4(x, t, &hi, &lo, 0);
-  y = _mm512_add_pd(hi, lo);
+/* vm_log1 on 8 lanes; normal: every lane is normal or more and finite
+** (then the subnormal scaling and the selects change nothing) */
+VM_V4 static inline __m512d vm_log1_v4(__m512d x, const __m512d *t, int normal) {
+  __mmask8 sub = normal ? 0 : _mm512_cmp_pd_mask(x, V8(0x1p-1022), _CMP_LT_OQ);
+  __m512d xs = normal ? x : _mm512_mask_mul_pd(x, sub, x, V8(0x1p52)), kd, invc, z, p, pl, rh;
+  __m512d s, h, e2, rr, q, lo, y;
+  __m512i ix = _mm512_castpd_si512(xs), tmp = _mm512_sub_epi64(ix, I8(VM_LOG_OFF)), i, kb;
+  i = _mm512_srli_epi64(tmp, 48);
+  kb = _mm512_srli_epi64(_mm512_xor_si512(tmp, I8(1ULL << 63)), 52);
+  kd = _mm512_sub_pd(_mm512_castsi512_pd(_mm512_add_epi64(kb, I8(VM_SHIFTBITS))), V8(VM_SHIFT + 2048));
+  if (!normal) kd = _mm512_sub_pd(kd, _mm512_maskz_mov_pd(sub, V8(52.0)));
+  z = _mm512_castsi512_pd(_mm512_sub_epi64(ix, _mm512_and_si512(tmp, I8(0xfffULL << 52))));
+  invc = VM_TAB(t, 2, i);
+  p = _mm512_mul_pd(z, invc);
+  pl = _mm512_fmsub_pd(z, invc, p);
+  rh = _mm512_sub_pd(p, V8(1.0));
+  s = _mm512_fmadd_pd(kd, V8(VM_LN2HI), VM_TAB(t, 3, i));
+  h = _mm512_add_pd(s, rh);
+  e2 = _mm512_add_pd(_mm512_sub_pd(s, h), rh);
+  rr = _mm512_mul_pd(rh, rh);
+  q = _mm512_fmadd_pd(rh, V8(-1.0 / 12), V8(1.0 / 11));
+  q = _mm512_fmadd_pd(rh, q, V8(-1.0 / 10));
+  q = _mm512_fmadd_pd(rh, q, V8(1.0 / 9));
+  q = _mm512_fmadd_pd(rh, q, V8(-1.0 / 8));
+  q = _mm512_fmadd_pd(rh, q, V8(1.0 / 7));
+  q = _mm512_fmadd_pd(rh, q, V8(-1.0 / 6));
+  q = _mm512_fmadd_pd(rh, q, V8(1.0 / 5));
+  q = _mm512_fmadd_pd(rh, q, V8(-1.0 / 4));
+  q = _mm512_fmadd_pd(rh, q, V8(1.0 / 3));
+  q = _mm512_fmadd_pd(rh, q, V8(-0.5));
+  lo = _mm512_fmadd_pd(rr, q, _mm512_add_pd(_mm512_add_pd(e2, _mm512_fmadd_pd(kd, V8(VM_LN2LO),
+                                                                              VM_TAB(t, 4, i))),
+                                            _mm512_fnmadd_pd(pl, rh, pl)));
+  y = _mm512_add_pd(h, lo);
+  if (normal) return y;
   y = VM_SEL(VM_CMP(x, V8(0.0), _CMP_EQ_OQ), V8(-HUGE_VAL), y);
   y = VM_SEL(VM_CMP(x, V8(0.0), _CMP_LT_OQ), V8(NAN), y);
   y = VM_SEL(VM_CMP(x, V8(HUGE_VAL), _CMP_EQ_OQ), x, y);
   return VM_SEL(VM_CMP(x, x, _CMP_UNORD_Q), x, y);
+}
+
+/* log: a vector with a lane below DBL_MIN, infinite or NaN takes the full path */
+VM_V4 static __m512d vm_logv_v4(__m512d x, const __m512d *t) {
+  __mmask8 ok = VM_CMP(x, V8(0x1p-1022), _CMP_GE_OQ) & VM_CMP(x, V8(HUGE_VAL), _CMP_LT_OQ);
+  return ok == 0xff ? vm_log1_v4(x, t, 1) : vm_log1_v4(x, t, 0);
 }
 
 /* vm_pow1 on 8 lanes */
@@ -356,7 +419,7 @@ VM_V4 static __m512d vm_exp1_v4(__m512d x, const __m512d *t) {
 }
 VM_V4 static void vexp_v4(const double *x, double *y, size_t n) { VM_LOOP_V4(vm_exp1_v4); }
 VM_V4 static void vtanh_v4(const double *x, double *y, size_t n) { VM_LOOP_V4(vm_tanh_v4); }
-VM_V4 static void vlog_v4(const double *x, double *y, size_t n) { VM_LOOP_V4(vm_log1_v4); }
+VM_V4 static void vlog_v4(const double *x, double *y, size_t n) { VM_LOOP_V4(vm_logv_v4); }
 
 /* vm_pow_v4 where x is normal or more (not inf), y finite and |y log x| <
 ** 708 (*ok: the lanes where this holds): there every select of vm_pow_v4
