@@ -1,31 +1,31 @@
 /*
-** kernels/vecmath.c: exp, log, tanh and pow of doubles, written for SIMD
-** (no Lua here). Each is a branch-free function of one element made of
-** IEEE operations only (+ - * /, fma, integer work on the bits, loads from
-** small tables), so a loop over them vectorizes (table loads become
-** gathers) and gives the same bits scalar, on AVX2 and on AVX-512, for any
-** split of the work. The loops are compiled for x86-64-v4 (AVX-512),
-** x86-64-v3 (AVX2 + FMA) and the baseline, chosen at load time; the
-** baseline calls libm's fma, correctly rounded, so its bits are the same.
+** kernels/vecmath.c: exp, log, tanh and pow of doubles for SIMD loops (no
+** Lua here). Each is written twice, operation for operation: a branch-free
+** function of one element made of IEEE operations only (+ - * /, fma,
+** integer work on the bits, loads from tables of 16), whose loops GCC
+** vectorizes for AVX2 (x86-64-v3) and the baseline (libm's fma, correctly
+** rounded), and AVX-512 intrinsics with the tables in registers
+** (vpermt2pd), chosen at run time. Every path gives the same bits, at any
+** place of a vector and for any split of the work (spec/kernels/vecmath.c
+** compares them). AVX-512 pow and log take a shorter path for a vector
+** whose lanes are all ordinary (the selects of the special cases and the
+** subnormal scaling change nothing there).
 **
-** Method (the tables and coefficients come from tools/vecmath_tab.py):
-** - exp: x = (128 k + j) ln2/128 + r, |r| <= ln2/256; exp(x) = 2^k 2^(j/128)
-**   (1 + p(r)), 2^(j/128) as a double-double, p the Taylor polynomial of
-**   degree 5; the scale 2^k in two steps, so overflow, underflow and
-**   subnormal results need no branch.
-** - log: x = 2^k z, z in [0.707, 1.414) cut in 16 intervals (tables of
-**   16: two AVX-512 registers each); z invc = 1 + rh + pl exactly (an fma
-**   gives pl, Sterbenz rh); log(x) = k ln2 - log(invc) + log1p(rh + pl),
-**   k ln2hi - log(invc)'s hi exact, + rh by a fast two-sum, log1p's tail
-**   Taylor's to degree 12. pow's log (vm_logdd) keeps a double-double to
-**   the end (-rh^2/2 exact, degree 14).
-** - pow: exp(y log|x|) with log's double-double carried through y * log
-**   (an fma gives y hi's rounding error), then C99's special cases as
-**   selects.
-** - tanh: |x| < 9/16: x + x u P(u), u = x^2 (P fitted by Chebyshev); else
-**   1 - 2/(exp(2|x|) + 1); the sign put back (tanh is odd exactly).
-** Measured errors (spec/kernels/vecmath.c against a long double
-** reference) are in that test and in the docs.
+** Method (tables from tools/vecmath_tab.py):
+** - exp: x = (16 k + j) ln2/16 + r, |r| <= ln2/32; exp(x) = 2^k 2^(j/16)
+**   (1 + p(r)), 2^(j/16) a double-double, p Taylor's of degree 7; 2^k in
+**   two steps, so overflow, underflow and subnormal results need no branch.
+** - log: x = 2^k z, z in [0.707, 1.414) cut in 16; z invc = 1 + rh + pl
+**   exactly; log(x) = k ln2 - log(invc) + log1p(rh + pl) (vm_logred, then
+**   log1p's Taylor polynomial of degree 12).
+** - pow: exp(y log|x|) with log as a double-double (vm_logdd: -rh^2/2
+**   exact, degree 14) carried through y log|x| by an fma, then C99's
+**   special cases (F.9.4.4) as selects.
+** - tanh: |x| < 9/16: x + x u P(u), u = x^2 (P a Chebyshev fit of degree
+**   11); else 1 - 2/(exp(2|x|) + 1); the sign put back (odd exactly).
+** Largest errors measured against long double over 2e6 random arguments
+** a range (make ktest): exp 0.75 ulp (subnormal results; 0.55 on [-1, 1]),
+** log 0.53, pow 0.76 (0.56 for ordinary results), tanh 1.47.
 */
 #include <math.h>
 #include <stdint.h>
@@ -93,37 +93,54 @@ VM_INLINE double vm_exp2d(double x, double xl) {
 ** log(x) = k ln2 - log(invc) + log1p(rh + pl), summed as a double-double
 ** with -rh^2/2 exact (k ln2hi - log(invc)'s hi is exact: multiples of 2^-42); log1p's tail Taylor's to degree 14 (|rh| < 2^-5).
 ** vm_logdd_v4 below is this operation for operation. */
-VM_INLINE void vm_logdd(double x, double *hi, double *lo) {
+/* log1p's Taylor coefficients, (-1)^(n+1)/n at n */
+static const double vm_log1p_c[15] = {
+  0.0, 1.0, -1.0 / 2, 1.0 / 3, -1.0 / 4, 1.0 / 5, -1.0 / 6, 1.0 / 7, -1.0 / 8, 1.0 / 9,
+  -1.0 / 10, 1.0 / 11, -1.0 / 12, 1.0 / 13, -1.0 / 14};
+
+/* sum of c_n r^(n - bottom), n = bottom .. top, by Horner's rule (fma) */
+VM_INLINE double vm_horner(double r, int top, int bottom) {
+  double q = vm_log1p_c[top];
+  int n;
+  for (n = top - 1; n >= bottom; n--) q = fma(r, q, vm_log1p_c[n]);
+  return q;
+}
+
+/* log's reduction: x = 2^k z (x > 0, subnormals scaled first), z in
+** interval i, z invc = 1 + rh + pl exactly (an fma gives pl; rh by
+** Sterbenz); *kd = k; *h + *e2 = k ln2hi + log(c)'s hi + rh exactly (the
+** first sum exact: multiples of 2^-42; the second a fast two-sum: that
+** sum is 0 or of exponent >= rh's, tools/vecmath_tab.py checks). Shared by
+** vm_logdd and vm_log1. */
+VM_INLINE void vm_logred(double x, double *kd, double *rh, double *pl, uint64_t *i, double *h,
+                         double *e2) {
+  double s;
   int sub = x < 0x1p-1022;
-  double xs = sub ? x * 0x1p52 : x, kd, invc, z, p, pl, rh, s, h, e2, h2, rr, rrl, t, e3, q, pc;
-  uint64_t ix = asu(xs), tmp = ix - VM_LOG_OFF, i = (tmp >> 48) & 15, kb;
+  double xs = sub ? x * 0x1p52 : x, z, p;
+  uint64_t ix = asu(xs), tmp = ix - VM_LOG_OFF, kb;
+  *i = (tmp >> 48) & 15;
   kb = (tmp ^ (1ULL << 63)) >> 52;            /* k + 2048 */
-  kd = asd(VM_SHIFTBITS + kb) - (VM_SHIFT + 2048);
-  kd = kd - (sub ? 52.0 : 0.0);
+  *kd = asd(VM_SHIFTBITS + kb) - (VM_SHIFT + 2048);
+  *kd = *kd - (sub ? 52.0 : 0.0);
   z = asd(ix - (tmp & (0xfffULL << 52)));
-  invc = vm_log_invc[i];
-  p = z * invc;
-  pl = fma(z, invc, -p);                      /* z invc = p + pl */
-  rh = p - 1.0;                               /* exact */
-  s = fma(kd, VM_LN2HI, vm_log_hi[i]);        /* exact: both multiples of 2^-42 */
-  h = s + rh;                                 /* s = 0 or exponent(s) >= exponent(rh) */
-  e2 = (s - h) + rh;                          /* (tools/vecmath_tab.py checks): fast two-sum */
+  p = z * vm_log_invc[*i];
+  *pl = fma(z, vm_log_invc[*i], -p);
+  *rh = p - 1.0;
+  s = fma(*kd, VM_LN2HI, vm_log_hi[*i]);
+  *h = s + *rh;
+  *e2 = (s - *h) + *rh;
+}
+
+VM_INLINE void vm_logdd(double x, double *hi, double *lo) {
+  double kd, pl, rh, h, e2, h2, rr, rrl, t, e3, q, pc;
+  uint64_t i;
+  vm_logred(x, &kd, &rh, &pl, &i, &h, &e2);
   rr = rh * rh;
   rrl = fma(rh, rh, -rr);
   h2 = -0.5 * rr;                             /* exact */
   t = h + h2;                                 /* |h| > |h2|: fast two-sum */
   e3 = (h - t) + h2;
-  q = fma(rh, -1.0 / 14, 1.0 / 13);           /* log1p(r) - r + r^2/2 = r^3 q */
-  q = fma(rh, q, -1.0 / 12);
-  q = fma(rh, q, 1.0 / 11);
-  q = fma(rh, q, -1.0 / 10);
-  q = fma(rh, q, 1.0 / 9);
-  q = fma(rh, q, -1.0 / 8);
-  q = fma(rh, q, 1.0 / 7);
-  q = fma(rh, q, -1.0 / 6);
-  q = fma(rh, q, 1.0 / 5);
-  q = fma(rh, q, -1.0 / 4);
-  q = fma(rh, q, 1.0 / 3);
+  q = vm_horner(rh, 14, 3);                   /* log1p(r) - r + r^2/2 = r^3 q */
   pc = fma(pl, rr - rh, pl);                  /* pl / (1 + rh) */
   q = fma(rr * rh, q, ((e2 + e3) + fma(kd, VM_LN2LO, vm_log_lo[i])) + fma(-0.5, rrl, pc));
   *hi = t + q;                                /* renormalized: |lo| <= ulp(hi) / 2 */
@@ -132,31 +149,11 @@ VM_INLINE void vm_logdd(double x, double *hi, double *lo) {
 
 /* log(x), C99's specials: log(+-0) = -inf, log(x < 0) = NaN, log(inf) = inf */
 VM_INLINE double vm_log1(double x) {
-  int sub = x < 0x1p-1022;
-  double xs = sub ? x * 0x1p52 : x, kd, invc, z, p, pl, rh, s, h, e2, rr, q, lo, y;
-  uint64_t ix = asu(xs), tmp = ix - VM_LOG_OFF, i = (tmp >> 48) & 15, kb;
-  kb = (tmp ^ (1ULL << 63)) >> 52;            /* k + 2048 */
-  kd = asd(VM_SHIFTBITS + kb) - (VM_SHIFT + 2048);
-  kd = kd - (sub ? 52.0 : 0.0);
-  z = asd(ix - (tmp & (0xfffULL << 52)));
-  invc = vm_log_invc[i];
-  p = z * invc;
-  pl = fma(z, invc, -p);                      /* z invc = 1 + rh + pl exactly */
-  rh = p - 1.0;
-  s = fma(kd, VM_LN2HI, vm_log_hi[i]);        /* exact */
-  h = s + rh;                                 /* fast two-sum */
-  e2 = (s - h) + rh;
+  double kd, pl, rh, h, e2, rr, q, lo, y;
+  uint64_t i;
+  vm_logred(x, &kd, &rh, &pl, &i, &h, &e2);
   rr = rh * rh;
-  q = fma(rh, -1.0 / 12, 1.0 / 11);           /* log1p(r) = r + r^2 (-1/2 + r q) */
-  q = fma(rh, q, -1.0 / 10);
-  q = fma(rh, q, 1.0 / 9);
-  q = fma(rh, q, -1.0 / 8);
-  q = fma(rh, q, 1.0 / 7);
-  q = fma(rh, q, -1.0 / 6);
-  q = fma(rh, q, 1.0 / 5);
-  q = fma(rh, q, -1.0 / 4);
-  q = fma(rh, q, 1.0 / 3);
-  q = fma(rh, q, -0.5);
+  q = vm_horner(rh, 12, 2);                   /* log1p(r) = r + r^2 q */
   lo = fma(rr, q, (e2 + fma(kd, VM_LN2LO, vm_log_lo[i])) + fma(-pl, rh, pl));
   y = h + lo;
   y = x == 0 ? -HUGE_VAL : y;
@@ -267,42 +264,47 @@ VM_V4 static void vm_exptab_v4(__m512d *t) {
 
 #define VM_TAB(t, k, i) _mm512_permutex2var_pd((t)[2 * (k)], (i), (t)[2 * (k) + 1])
 
+/* vm_horner on 8 lanes */
+VM_V4 static inline __m512d vm_horner_v4(__m512d r, int top, int bottom) {
+  __m512d q = V8(vm_log1p_c[top]);
+  int n;
+  for (n = top - 1; n >= bottom; n--) q = _mm512_fmadd_pd(r, q, V8(vm_log1p_c[n]));
+  return q;
+}
+
+/* vm_logred on 8 lanes; normal: no lane is subnormal */
+VM_V4 static inline void vm_logred_v4(__m512d x, const __m512d *t, int normal, __m512d *kd,
+                                      __m512d *rh, __m512d *pl, __m512i *i, __m512d *h,
+                                      __m512d *e2) {
+  __mmask8 sub = normal ? 0 : _mm512_cmp_pd_mask(x, V8(0x1p-1022), _CMP_LT_OQ);
+  __m512d xs = normal ? x : _mm512_mask_mul_pd(x, sub, x, V8(0x1p52)), z, p, invc;
+  __m512i ix = _mm512_castpd_si512(xs), tmp = _mm512_sub_epi64(ix, I8(VM_LOG_OFF)), kb;
+  *i = _mm512_srli_epi64(tmp, 48);
+  kb = _mm512_srli_epi64(_mm512_xor_si512(tmp, I8(1ULL << 63)), 52);
+  *kd = _mm512_sub_pd(_mm512_castsi512_pd(_mm512_add_epi64(kb, I8(VM_SHIFTBITS))), V8(VM_SHIFT + 2048));
+  if (!normal) *kd = _mm512_sub_pd(*kd, _mm512_maskz_mov_pd(sub, V8(52.0)));
+  z = _mm512_castsi512_pd(_mm512_sub_epi64(ix, _mm512_and_si512(tmp, I8(0xfffULL << 52))));
+  invc = VM_TAB(t, 2, *i);
+  p = _mm512_mul_pd(z, invc);
+  *pl = _mm512_fmsub_pd(z, invc, p);
+  *rh = _mm512_sub_pd(p, V8(1.0));
+  p = _mm512_fmadd_pd(*kd, V8(VM_LN2HI), VM_TAB(t, 3, *i));   /* s */
+  *h = _mm512_add_pd(p, *rh);
+  *e2 = _mm512_add_pd(_mm512_sub_pd(p, *h), *rh);
+}
+
 /* vm_logdd on 8 lanes */
 VM_V4 static inline void vm_logdd_v4(__m512d x, const __m512d *t, __m512d *hi, __m512d *lo,
                                      int normal) {
-  __mmask8 sub = normal ? 0 : _mm512_cmp_pd_mask(x, V8(0x1p-1022), _CMP_LT_OQ);
-  __m512d xs = normal ? x : _mm512_mask_mul_pd(x, sub, x, V8(0x1p52)), kd, invc, z, p, pl, rh, s, h;
-  __m512d e2, h2, rr, rrl, tt, e3, q, pc, lh;
-  __m512i ix = _mm512_castpd_si512(xs), tmp = _mm512_sub_epi64(ix, I8(VM_LOG_OFF)), i, kb;
-  i = _mm512_srli_epi64(tmp, 48);
-  kb = _mm512_srli_epi64(_mm512_xor_si512(tmp, I8(1ULL << 63)), 52);
-  kd = _mm512_sub_pd(_mm512_castsi512_pd(_mm512_add_epi64(kb, I8(VM_SHIFTBITS))), V8(VM_SHIFT + 2048));
-  if (!normal) kd = _mm512_sub_pd(kd, _mm512_maskz_mov_pd(sub, V8(52.0)));
-  z = _mm512_castsi512_pd(_mm512_sub_epi64(ix, _mm512_and_si512(tmp, I8(0xfffULL << 52))));
-  invc = VM_TAB(t, 2, i);
-  lh = VM_TAB(t, 3, i);
-  p = _mm512_mul_pd(z, invc);
-  pl = _mm512_fmsub_pd(z, invc, p);
-  rh = _mm512_sub_pd(p, V8(1.0));
-  s = _mm512_fmadd_pd(kd, V8(VM_LN2HI), lh);
-  h = _mm512_add_pd(s, rh);
-  e2 = _mm512_add_pd(_mm512_sub_pd(s, h), rh);
+  __m512d kd, pl, rh, h, e2, h2, rr, rrl, tt, e3, q, pc;
+  __m512i i;
+  vm_logred_v4(x, t, normal, &kd, &rh, &pl, &i, &h, &e2);
   rr = _mm512_mul_pd(rh, rh);
   rrl = _mm512_fmsub_pd(rh, rh, rr);
   h2 = _mm512_mul_pd(V8(-0.5), rr);
   tt = _mm512_add_pd(h, h2);
   e3 = _mm512_add_pd(_mm512_sub_pd(h, tt), h2);
-  q = _mm512_fmadd_pd(rh, V8(-1.0 / 14), V8(1.0 / 13));
-  q = _mm512_fmadd_pd(rh, q, V8(-1.0 / 12));
-  q = _mm512_fmadd_pd(rh, q, V8(1.0 / 11));
-  q = _mm512_fmadd_pd(rh, q, V8(-1.0 / 10));
-  q = _mm512_fmadd_pd(rh, q, V8(1.0 / 9));
-  q = _mm512_fmadd_pd(rh, q, V8(-1.0 / 8));
-  q = _mm512_fmadd_pd(rh, q, V8(1.0 / 7));
-  q = _mm512_fmadd_pd(rh, q, V8(-1.0 / 6));
-  q = _mm512_fmadd_pd(rh, q, V8(1.0 / 5));
-  q = _mm512_fmadd_pd(rh, q, V8(-1.0 / 4));
-  q = _mm512_fmadd_pd(rh, q, V8(1.0 / 3));
+  q = vm_horner_v4(rh, 14, 3);
   pc = _mm512_fmadd_pd(pl, _mm512_sub_pd(rr, rh), pl);
   q = _mm512_fmadd_pd(_mm512_mul_pd(rr, rh), q,
         _mm512_add_pd(_mm512_add_pd(_mm512_add_pd(e2, e3),
@@ -318,33 +320,11 @@ VM_V4 static inline void vm_logdd_v4(__m512d x, const __m512d *t, __m512d *hi, _
 /* vm_log1 on 8 lanes; normal: every lane is normal or more and finite
 ** (then the subnormal scaling and the selects change nothing) */
 VM_V4 static inline __m512d vm_log1_v4(__m512d x, const __m512d *t, int normal) {
-  __mmask8 sub = normal ? 0 : _mm512_cmp_pd_mask(x, V8(0x1p-1022), _CMP_LT_OQ);
-  __m512d xs = normal ? x : _mm512_mask_mul_pd(x, sub, x, V8(0x1p52)), kd, invc, z, p, pl, rh;
-  __m512d s, h, e2, rr, q, lo, y;
-  __m512i ix = _mm512_castpd_si512(xs), tmp = _mm512_sub_epi64(ix, I8(VM_LOG_OFF)), i, kb;
-  i = _mm512_srli_epi64(tmp, 48);
-  kb = _mm512_srli_epi64(_mm512_xor_si512(tmp, I8(1ULL << 63)), 52);
-  kd = _mm512_sub_pd(_mm512_castsi512_pd(_mm512_add_epi64(kb, I8(VM_SHIFTBITS))), V8(VM_SHIFT + 2048));
-  if (!normal) kd = _mm512_sub_pd(kd, _mm512_maskz_mov_pd(sub, V8(52.0)));
-  z = _mm512_castsi512_pd(_mm512_sub_epi64(ix, _mm512_and_si512(tmp, I8(0xfffULL << 52))));
-  invc = VM_TAB(t, 2, i);
-  p = _mm512_mul_pd(z, invc);
-  pl = _mm512_fmsub_pd(z, invc, p);
-  rh = _mm512_sub_pd(p, V8(1.0));
-  s = _mm512_fmadd_pd(kd, V8(VM_LN2HI), VM_TAB(t, 3, i));
-  h = _mm512_add_pd(s, rh);
-  e2 = _mm512_add_pd(_mm512_sub_pd(s, h), rh);
+  __m512d kd, pl, rh, h, e2, rr, q, lo, y;
+  __m512i i;
+  vm_logred_v4(x, t, normal, &kd, &rh, &pl, &i, &h, &e2);
   rr = _mm512_mul_pd(rh, rh);
-  q = _mm512_fmadd_pd(rh, V8(-1.0 / 12), V8(1.0 / 11));
-  q = _mm512_fmadd_pd(rh, q, V8(-1.0 / 10));
-  q = _mm512_fmadd_pd(rh, q, V8(1.0 / 9));
-  q = _mm512_fmadd_pd(rh, q, V8(-1.0 / 8));
-  q = _mm512_fmadd_pd(rh, q, V8(1.0 / 7));
-  q = _mm512_fmadd_pd(rh, q, V8(-1.0 / 6));
-  q = _mm512_fmadd_pd(rh, q, V8(1.0 / 5));
-  q = _mm512_fmadd_pd(rh, q, V8(-1.0 / 4));
-  q = _mm512_fmadd_pd(rh, q, V8(1.0 / 3));
-  q = _mm512_fmadd_pd(rh, q, V8(-0.5));
+  q = vm_horner_v4(rh, 12, 2);
   lo = _mm512_fmadd_pd(rr, q, _mm512_add_pd(_mm512_add_pd(e2, _mm512_fmadd_pd(kd, V8(VM_LN2LO),
                                                                               VM_TAB(t, 4, i))),
                                             _mm512_fnmadd_pd(pl, rh, pl)));
