@@ -422,15 +422,28 @@ VM_V4 static void vpow_v4(size_t n, const double *x, ptrdiff_t rx, const double 
   __m512d t[10];
   size_t i;
   vm_exptab_v4(t);
-  for (i = 0; i < n; i += 8) {            /* full vectors: plain loads and stores */
+  for (i = 0; i + 16 <= n; i += 16) {     /* two vectors a step, one branch */
+    __mmask8 ok0, ok1;
+    __m512d a0 = rx ? _mm512_loadu_pd(x + i) : _mm512_set1_pd(*x);
+    __m512d b0 = ry ? _mm512_loadu_pd(y + i) : _mm512_set1_pd(*y);
+    __m512d a1 = rx ? _mm512_loadu_pd(x + i + 8) : a0;
+    __m512d b1 = ry ? _mm512_loadu_pd(y + i + 8) : b0;
+    __m512d r0 = vm_powfast_v4(a0, b0, t, &ok0), r1 = vm_powfast_v4(a1, b1, t, &ok1);
+    if ((ok0 & ok1) != 0xff) {
+      if (ok0 != 0xff) r0 = vm_pow_v4(a0, b0, t);
+      if (ok1 != 0xff) r1 = vm_pow_v4(a1, b1, t);
+    }
+    _mm512_storeu_pd(z + i, r0);
+    _mm512_storeu_pd(z + i + 8, r1);
+  }
+  for (; i < n; i += 8) {                 /* the rest: one vector, the last under a mask */
     int full = n - i >= 8;
     __mmask8 m = (__mmask8)(full ? 0xff : (1u << (n - i)) - 1), ok;
-    __m512d a = !rx ? _mm512_set1_pd(*x) : full ? _mm512_loadu_pd(x + i) : _mm512_maskz_loadu_pd(m, x + i);
-    __m512d b = !ry ? _mm512_set1_pd(*y) : full ? _mm512_loadu_pd(y + i) : _mm512_maskz_loadu_pd(m, y + i);
+    __m512d a = !rx ? _mm512_set1_pd(*x) : _mm512_maskz_loadu_pd(m, x + i);
+    __m512d b = !ry ? _mm512_set1_pd(*y) : _mm512_maskz_loadu_pd(m, y + i);
     __m512d r = vm_powfast_v4(a, b, t, &ok);
     if ((ok & m) != m) r = vm_pow_v4(a, b, t);
-    if (full) _mm512_storeu_pd(z + i, r);
-    else _mm512_mask_storeu_pd(z + i, m, r);
+    _mm512_mask_storeu_pd(z + i, m, r);
   }
 }
 
