@@ -1,5 +1,5 @@
--- exp and tanh of float64 matrices (src/kernels/vecmath.c): known answers
--- within 1 ulp (exp) and 2 ulp (tanh) of the correctly rounded values
+-- exp, log, tanh and pow of float64 matrices (src/kernels/vecmath.c): known answers
+-- within 1 ulp (exp, log, pow) and 2 ulp (tanh) of the correctly rounded values
 -- (mpmath 1.2.1 at 50 digits, rounded to double), C99's special values,
 -- tanh's oddness, and the same bits for a value wherever it stands: alone
 -- (a number), in a 100x100 or a 1000x1000 matrix, at any place of a
@@ -9,6 +9,15 @@ local la = require "linalg"
 
 local NAN, INF = 0 / 0, math.huge
 local NZ = -1 / INF   -- -0.0 made at run time: Lua 5.1 merges the constants 0 and -0.0
+
+-- vecmath's AVX-512 loops run on this CPU (elsewhere float64 exp, log, tanh
+-- and pow are libmvec's, within 4 ulp, whose vector body and scalar tail
+-- may differ in the last bit: the tests of the same bits wait)
+local NATIVE = la.config().simd_active == "avx512f"
+local ULP = NATIVE and 1 or 4
+local function native_it(name, f)
+  if NATIVE then it(name, f) else pending(name .. " (needs AVX-512)") end
+end
 
 -- |got - want| in units of the last place of want (a double)
 local function ulps(got, want)
@@ -69,7 +78,7 @@ end
 
 describe("linalg.exp (float64)", function()
   it("is within 1 ulp of the correctly rounded value", function()
-    assert.is_true(worst(la.exp, EXP, 1) <= 1)
+    assert.is_true(worst(la.exp, EXP, 1) <= ULP)
   end)
 
   it("gives C99's special values", function()
@@ -81,8 +90,8 @@ end)
 
 describe("linalg.tanh (float64)", function()
   it("is within 2 ulp of the correctly rounded value, both signs", function()
-    assert.is_true(worst(la.tanh, TANH, 1) <= 2)
-    assert.is_true(worst(la.tanh, TANH, -1) <= 2)
+    assert.is_true(worst(la.tanh, TANH, 1) <= 2 * ULP)
+    assert.is_true(worst(la.tanh, TANH, -1) <= 2 * ULP)
   end)
 
   it("gives +-1 for large |x|, x for tiny x, keeps the sign of zero and NaN", function()
@@ -103,7 +112,7 @@ end)
 describe("exp and tanh give the same bits wherever a value stands", function()
   for _, name in ipairs({"exp", "tanh"}) do
     local f = la[name]
-    it(name .. ": alone, in any place of a vector, in 100x100 and 1000x1000", function()
+    native_it(name .. ": alone, in any place of a vector, in 100x100 and 1000x1000", function()
       local big = la.randn(1000, 1000) * 4
       local B = f(big)
       local small = big:sub(1, 100, 1, 100):copy()
@@ -166,9 +175,9 @@ describe("linalg.pow (float64)", function()
     local z, w = la.pow(vec(x), vec(y)), 0
     for i, p in ipairs(POW) do
       w = math.max(w, ulps(z(i), p[3]))
-      assert.is_true(same(la.pow(p[1], p[2]), z(i)), "two numbers: entry " .. i)
+      assert.is_true(not NATIVE or same(la.pow(p[1], p[2]), z(i)), "two numbers: entry " .. i)
     end
-    assert.is_true(w <= 1)
+    assert.is_true(w <= ULP)
     local e = la.pow(vec({3, -3, 2, 10, 2, 4, 7, 0.5}), vec({4, 3, -3, 15, -1074, 0.5, 1, -3}))
     local want = {81, -27, 0.125, 1e15, 4.9406564584124654e-324, 2, 7, 8}
     for i = 1, #want do assert.is_true(same(e(i), want[i]), "exact entry " .. i) end
@@ -193,7 +202,7 @@ describe("linalg.pow (float64)", function()
     end
   end)
 
-  it("gives the same bits in 100x100 and 1000x1000, with a fixed or a moving exponent", function()
+  native_it("gives the same bits in 100x100 and 1000x1000, with a fixed or a moving exponent", function()
     local P = la.rand(1000, 1000) + 0.5
     local Q = la.randn(1000, 1000) * 3
     local B, C = la.pow(P, 2.5), la.pow(P, Q)
@@ -218,7 +227,7 @@ local LOG = {
 
 describe("linalg.log (float64)", function()
   it("is within 1 ulp of the correctly rounded value", function()
-    assert.is_true(worst(la.log, LOG, 1) <= 1)
+    assert.is_true(worst(la.log, LOG, 1) <= ULP)
   end)
 
   it("gives C99's special values", function()
@@ -227,7 +236,7 @@ describe("linalg.log (float64)", function()
     for i = 1, #want do assert.is_true(same(y(i), want[i]), "entry " .. i) end
   end)
 
-  it("gives the same bits alone, in 100x100 and 1000x1000, with subnormals among them", function()
+  native_it("gives the same bits alone, in 100x100 and 1000x1000, with subnormals among them", function()
     local A = la.rand(1000, 1000) * 3
     A:set(5, 5, 1e-310)
     A:set(7, 3, 0)

@@ -86,8 +86,9 @@ static int m_unm(lua_State *L) {
 static int l_pow(lua_State *L) {
   const char *F = la_fname(L);
   if (lua_type(L, 1) == LUA_TNUMBER && lua_type(L, 2) == LUA_TNUMBER) {
-    double x = lua_tonumber(L, 1), y = lua_tonumber(L, 2), z;
-    lak_vpow(1, &x, 0, &y, 0, &z);      /* the bits of an entry of a matrix */
+    double x = lua_tonumber(L, 1), y = lua_tonumber(L, 2), z = 0;
+    if (lak_vecmath_native()) lak_vpow(1, &x, 0, &y, 0, &z);   /* an entry's bits */
+    else z = pow(x, y);
     lua_pushnumber(L, z);
     return 1;
   }

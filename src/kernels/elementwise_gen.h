@@ -10,10 +10,13 @@
 ** np.round, IEEE rint in the default rounding mode). */
 static LAK_REAL LAK(sgn)(LAK_REAL x) { return x > 0 ? 1 : x < 0 ? -1 : x; }
 
-#if LAK_DOUBLE                   /* kernels/vecmath.c: exp, log within 1 ulp, tanh 1.5, same bits on every path */
-static void lak_u_exp(const double *x, double *y, size_t n) { lak_vexp(x, y, n); }
-static void lak_u_log(const double *x, double *y, size_t n) { lak_vlog(x, y, n); }
-static void lak_u_tanh(const double *x, double *y, size_t n) { lak_vtanh(x, y, n); }
+#if LAK_DOUBLE                   /* kernels/vecmath.c's where its AVX-512 loops run, else libmvec's */
+UNARY(exp_m, exp(v))            UNARY(log_m, log(v))            UNARY(tanh_m, tanh(v))
+#define LAK_VM(f) \
+  static void lak_u_##f(const double *x, double *y, size_t n) { \
+    if (lak_vecmath_native()) lak_v##f(x, y, n); else lak_u_##f##_m(x, y, n); }
+LAK_VM(exp) LAK_VM(log) LAK_VM(tanh)
+#undef LAK_VM
 #else
 UNARY(exp, LAK_M(exp)(v))       UNARY(log, LAK_M(log)(v))       UNARY(tanh, LAK_M(tanh)(v))
 #endif

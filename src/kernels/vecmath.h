@@ -9,6 +9,11 @@
 
 #include <stddef.h>
 
+/* 1 when the AVX-512 loops run: then they are faster than glibc's libmvec;
+** elsewhere the portable loops give the same bits but slower (gathers are
+** emulated), and callers may prefer libmvec's speed (elementwise.c, arith.c) */
+int lak_vecmath_native(void);
+
 /* y[i] = f(x[i]), i < n; y may be x */
 void lak_vexp(const double *x, double *y, size_t n);
 void lak_vlog(const double *x, double *y, size_t n);
