@@ -19,11 +19,14 @@ void t_vexp(const double *x, double *y, size_t n);
 void t_vlog(const double *x, double *y, size_t n);
 void t_vtanh(const double *x, double *y, size_t n);
 void t_vpow(size_t m, const double *x, ptrdiff_t rx, const double *y, ptrdiff_t ry, double *z);
+int t_native(void);
+#define lak_vecmath_native t_native
 #define lak_vexp t_vexp
 #define lak_vlog t_vlog
 #define lak_vtanh t_vtanh
 #define lak_vpow t_vpow
 #include "../../src/kernels/vecmath.c"
+#undef lak_vecmath_native
 #undef lak_vexp
 #undef lak_vlog
 #undef lak_vtanh
