@@ -90,6 +90,9 @@ $(BUILD)/obj/kernels/attention_bwd.o: ALLCFLAGS += -O3 -fno-trapping-math
 $(BUILD)/obj/kernels/elementwise.o: ALLCFLAGS += -O3 -fno-math-errno -fno-trapping-math
 # The same for the arithmetic loops (pow: libmvec's).
 $(BUILD)/obj/kernels/arith.o: ALLCFLAGS += -O3 -fno-math-errno -fno-trapping-math
+# vecmath's loops (exp, log, tanh, pow) if-convert only with these; PRE
+# would split them on the clamps of exp's argument
+$(BUILD)/obj/kernels/vecmath.o: ALLCFLAGS += -O3 -fno-math-errno -fno-trapping-math -fno-tree-pre -fno-unswitch-loops
 # Training's elementwise loops (softmax backward, clipping): vectorized at -O3;
 # no reassociation, so the results are those of -O2.
 $(BUILD)/obj/kernels/train.o: ALLCFLAGS += -O3

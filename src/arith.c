@@ -10,6 +10,7 @@
 
 #include "helpers.h"
 #include "kernels/kernels.h"
+#include "kernels/vecmath.h"
 
 /* ---------------------------------------------------------------- operators */
 
@@ -86,7 +87,10 @@ static int m_unm(lua_State *L) {
 static int l_pow(lua_State *L) {
   const char *F = la_fname(L);
   if (lua_type(L, 1) == LUA_TNUMBER && lua_type(L, 2) == LUA_TNUMBER) {
-    lua_pushnumber(L, pow(lua_tonumber(L, 1), lua_tonumber(L, 2)));
+    double x = lua_tonumber(L, 1), y = lua_tonumber(L, 2), z = 0;
+    if (lak_vecmath_native()) lak_vpow(1, &x, 0, &y, 0, &z);   /* an entry's bits */
+    else z = pow(x, y);
+    lua_pushnumber(L, z);
     return 1;
   }
   return ewise(L, LAK_POW, F);

@@ -10,6 +10,7 @@
 
 #include "kernels.h"
 #include "loops.h"
+#include "vecmath.h"
 
 /* Below this many multiply-adds a plain loop beats the BLAS call overhead
 ** (measured with bench/tiny.lua: the crossover on x86-64 is near 3000). */
@@ -17,7 +18,10 @@
 
 /* Speed: each operation is a set of column loops (loops.h) that vectorize
 ** (the compiler may not contract a * b + c into an FMA: -ffp-contract=off,
-** so results are those of the scalar code). pow calls libmvec's SIMD pow
+** so results are those of the scalar code). pow of doubles is
+** kernels/vecmath.c's where its AVX-512 loops run (within 1 ulp, C99's
+** special cases, the same bits at every place); elsewhere, and for floats,
+** libmvec's SIMD pow and powf
 ** (glibc >= 2.22 on x86-64, declared with the simd attribute, which glibc's
 ** headers only do under -ffast-math): within 1 ulp of libm's pow on
 ** ordinary arguments, exact where the power is an exactly representable

@@ -10,13 +10,22 @@
 ** np.round, IEEE rint in the default rounding mode). */
 static LAK_REAL LAK(sgn)(LAK_REAL x) { return x > 0 ? 1 : x < 0 ? -1 : x; }
 
-UNARY(exp, LAK_M(exp)(v))       UNARY(log, LAK_M(log)(v))
+#if LAK_DOUBLE                   /* kernels/vecmath.c's where its AVX-512 loops run, else libmvec's */
+UNARY(exp_m, exp(v))            UNARY(log_m, log(v))            UNARY(tanh_m, tanh(v))
+#define LAK_VM(f) \
+  static void lak_u_##f(const double *x, double *y, size_t n) { \
+    if (lak_vecmath_native()) lak_v##f(x, y, n); else lak_u_##f##_m(x, y, n); }
+LAK_VM(exp) LAK_VM(log) LAK_VM(tanh)
+#undef LAK_VM
+#else
+UNARY(exp, LAK_M(exp)(v))       UNARY(log, LAK_M(log)(v))       UNARY(tanh, LAK_M(tanh)(v))
+#endif
 UNARY(log1p, LAK_M(log1p)(v))   UNARY(expm1, LAK_M(expm1)(v))
 UNARY(sqrt, LAK_M(sqrt)(v))     UNARY(abs, LAK_M(fabs)(v))
 UNARY(sign, LAK(sgn)(v))        UNARY(floor, LAK_M(floor)(v))
 UNARY(ceil, LAK_M(ceil)(v))     UNARY(round, LAK_M(rint)(v))
 UNARY(sin, LAK_M(sin)(v))       UNARY(cos, LAK_M(cos)(v))
-UNARY(tan, LAK_M(tan)(v))       UNARY(tanh, LAK_M(tanh)(v))
+UNARY(tan, LAK_M(tan)(v))
 UNARY(sinh, LAK_M(sinh)(v))     UNARY(cosh, LAK_M(cosh)(v))
 UNARY(asin, LAK_M(asin)(v))     UNARY(acos, LAK_M(acos)(v))
 UNARY(atan, LAK_M(atan)(v))     UNARY(log2, LAK_M(log2)(v))
