@@ -24,6 +24,13 @@ LAK_COL2(LAK(c_square), LAK_REAL, ((void)y, x * x))
 LAK_COL2(LAK(c_sqrt), LAK_REAL,
          ((void)y, x == -(LAK_REAL)HUGE_VAL ? (LAK_REAL)HUGE_VAL : LAK_M(sqrt)(x) + 0))
 
+/* pow(x, -1) as 1 / x (correctly rounded; C99's values at 0, inf and NaN),
+** pow(x, 1) as x and pow(x, 0) as 1 (NaN included), as NumPy's fast
+** scalar powers */
+LAK_COL2(LAK(c_recip), LAK_REAL, ((void)y, 1 / x))
+LAK_COL2(LAK(c_ident), LAK_REAL, ((void)y, x))
+LAK_COL2(LAK(c_one), LAK_REAL, ((void)x, (void)y, 1))
+
 typedef void (*LAK(Col))(size_t, const LAK_REAL *, ptrdiff_t, const LAK_REAL *, ptrdiff_t,
                          LAK_REAL *);
 
@@ -49,6 +56,9 @@ void LAK(ewise)(lak_Op op, int m, int n, LAK(Arg) a, LAK(Arg) b,
     if (op == LAK_DIV && LAK(recip2)(y, &r)) { f = LAK(c_mul); b.p = &r; }
     else if (op == LAK_POW && y == 2) f = LAK(c_square);
     else if (op == LAK_POW && y == (LAK_REAL)0.5) f = LAK(c_sqrt);
+    else if (op == LAK_POW && y == -1) f = LAK(c_recip);
+    else if (op == LAK_POW && y == 1) f = LAK(c_ident);
+    else if (op == LAK_POW && y == 0) f = LAK(c_one);
   }
   LAK_DRIVE2(f, m, n, a, b, c, ldc);
 }
