@@ -1,0 +1,32 @@
+-- Hostile cases for this round's changes: row sums four columns at a time,
+-- the LuaJIT method lookup and its error messages. Every case has a known
+-- answer (exact arithmetic) or compares two ways to one result.
+local la = require "linalg"
+
+describe("linalg.sum along dim 2 (float32)", function()
+  -- README: float32 sums are accumulated in double and rounded once, so a
+  -- row sum is the sum of the same row as a column or a vector
+  it("adds in double: {2^24, 1, 1, 0} sums to 2^24 + 2 (a float32 number)", function()
+    local F = la.matrix({{2 ^ 24, 1, 1, 0}, {2 ^ 24, 1, 1, 0}}, {dtype = "float32"})
+    assert.equal(2 ^ 24 + 2, la.sum(F, 2):get(1, 1))
+    assert.equal(2 ^ 24 + 2, la.sum(F:t(), 1):get(1, 1))
+    assert.equal((2 ^ 24 + 2) / 4, la.mean(F, 2):get(2, 1))
+  end)
+
+  it("agrees with the sum down the columns of the transpose at every vector width", function()
+    -- 1 + k 2^-24 is exact in double, then rounded once to float32; in
+    -- float32 1 + 2^-24 alone rounds to 1
+    for _, m in ipairs{2, 7, 8, 9, 16, 17, 33} do
+      for _, n in ipairs{4, 5, 8, 9, 130} do
+        local F = la.zeros(m, n, {dtype = "float32"}) + 2 ^ -24
+        for i = 1, m do F:set(i, 1, 1) end
+        local r, c = la.sum(F, 2), la.sum(F:t(), 1)
+        local want = la.matrix({{1 + (n - 1) * 2 ^ -24}}, {dtype = "float32"}):get(1, 1)
+        for i = 1, m do
+          assert.equal(c:get(1, i), r:get(i, 1))
+          assert.equal(want, r:get(i, 1))
+        end
+      end
+    end
+  end)
+end)
