@@ -30,3 +30,27 @@ describe("linalg.sum along dim 2 (float32)", function()
     end
   end)
 end)
+
+describe("linalg.matrix's unknown-field message", function()
+  local LUA = require("interp").lua
+  -- the message in a fresh interpreter (5.4 seeds its string hashes anew
+  -- each run, so the module table's traversal order changes)
+  local function fresh(code)
+    local p = io.popen(string.format("LUA_PATH='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH='%s' "
+      .. LUA .. " -e %q 2>&1", package.cpath, code))
+    local out = p:read("*a")
+    p:close()
+    return out
+  end
+
+  it("suggests the same name every run: of equally close names, the first in byte order", function()
+    -- 'eps' is two edits from abs, cos, exp, eye, ...: 'abs' comes first
+    local code = "local la = require 'linalg'; print(select(2, pcall(function() return la.ones(1, 1).eps end)))"
+    for _ = 1, 6 do
+      assert.equal("linalg.matrix: no method or field 'eps' (did you mean 'abs'?)\n", fresh(code))
+    end
+    local ok, err = pcall(function() return la.ones(1, 1).eps end)
+    assert.is_false(ok)
+    assert.equal("linalg.matrix: no method or field 'eps' (did you mean 'abs'?)", err)
+  end)
+end)
