@@ -192,10 +192,16 @@ static int editdist(const char *a, const char *b) {
   return d[n][m];
 }
 
-/* Keeps cand in *best when it is closer to key than what *best holds. */
+/* Keeps cand in *best when it is closer to key than what *best holds, or
+** as close and first in byte order: callers walk tables with lua_next,
+** whose order changes from run to run (5.4 seeds its string hashes), and
+** the message must not. */
 void la_closest(const char *key, const char *cand, const char **best, int *bd) {
   int d = editdist(key, cand);
-  if (d < *bd && d <= 2 && d < (int)strlen(key)) { *bd = d; *best = cand; }
+  if (d <= 2 && d < (int)strlen(key) &&
+      (d < *bd || (d == *bd && *best != NULL && strcmp(cand, *best) < 0))) {
+    *bd = d; *best = cand;
+  }
 }
 
 /* --------------------------------------------------- arguments */

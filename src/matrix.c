@@ -802,12 +802,13 @@ static int badindex(lua_State *L) {
 ** compat.methodindex answers first and calls this for these two keys and
 ** for misses) */
 static int m_index(lua_State *L) {
-  const char *k = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : NULL;
-  if (k && k[0] == 'T' && k[1] == '\0') {
+  size_t len = 0;     /* the whole key: "T\0x" is not T */
+  const char *k = lua_type(L, 2) == LUA_TSTRING ? lua_tolstring(L, 2, &len) : NULL;
+  if (k && len == 1 && k[0] == 'T') {
     lua_settop(L, 1);
     return l_t(L);
   }
-  if (k && strcmp(k, "dtype") == 0) {
+  if (k && len == 5 && strcmp(k, "dtype") == 0) {
     la_Mat *A = la_testmat(L, 1);
     if (A) { lua_pushstring(L, la_dtypesb[A->dtype]); return 1; }
   }

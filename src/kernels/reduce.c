@@ -29,11 +29,11 @@
 ** row is summed in blocks of 128 columns, four columns at a time added
 ** pairwise, then to the block's sum (one load and store of the row sums
 ** for four columns): (34 + ceil(n / 128)) u sum |t_i|. A float32 row
-** sum adds its four columns in float first (one widening for four
-** entries, which bounded the loop: 1.4x NumPy's time at 1000 x 1000), 2
-** u_f = 2^-23 of sum |t_i| more; the result is rounded to float32 (u_f)
-** anyway, and NumPy's float32 row sums add in float one column at a time
-** (n u_f). The blocking is fixed (never by threads):
+** sum widens every entry to double before adding, as the other float32
+** sums (README): adding four columns in float first was faster (1.4x ->
+** ~1x NumPy's time at 1000 x 1000) but gave {2^24, 1, 1, 0} the sum
+** 2^24, not its exact 2^24 + 2, unlike the same row as a column. The
+** blocking is fixed (never by threads):
 ** results are identical run to run. Sums of integers stay exact while
 ** every partial sum is (below 2^53).
 **

@@ -538,17 +538,6 @@ LAK_CLONES static void LAK(rowcol4)(lak_Rows op, size_t m, const LAK_REAL *p, si
 #define LAK_TABS(v) LAK_VABS(v)
 #define LAK_TSQ(v) ((v) * (v))
 #define LAK_TDEV(v) (((v) - cv) * ((v) - cv))
-#if !LAK_DOUBLE
-  if (op == LAK_RSUM)          /* float32: four columns added in float (reduce.c) */
-    for (; i + 8 <= m; i += 8) {
-      lak_vf8 f0, f1, f2, f3;
-      memcpy(&f0, p + i, sizeof f0); memcpy(&f1, p1 + i, sizeof f1);
-      memcpy(&f2, p2 + i, sizeof f2); memcpy(&f3, p3 + i, sizeof f3);
-      memcpy(&a, t + i, sizeof a);
-      a += __builtin_convertvector((f0 + f1) + (f2 + f3), lak_vd);
-      memcpy(t + i, &a, sizeof a);
-    }
-#endif
   switch (op) {
     case LAK_RSUM: LAK_ROW4(LAK_TSUM) break;
     case LAK_RABS: LAK_ROW4(LAK_TABS) break;
@@ -566,7 +555,7 @@ LAK_CLONES static void LAK(rowcol4)(lak_Rows op, size_t m, const LAK_REAL *p, si
     double x0 = p[i], x1 = p1[i], x2 = p2[i], x3 = p3[i], ci = c ? c[i] : 0.0;
     switch (op) {
       case LAK_RSUM:
-        t[i] += LAK_DOUBLE ? (x0 + x1) + (x2 + x3) : (double)((p[i] + p1[i]) + (p2[i] + p3[i]));
+        t[i] += (x0 + x1) + (x2 + x3);
         break;
       case LAK_RABS: t[i] += (fabs(x0) + fabs(x1)) + (fabs(x2) + fabs(x3)); break;
       case LAK_RSQ: t[i] += (x0 * x0 + x1 * x1) + (x2 * x2 + x3 * x3); break;
