@@ -498,3 +498,187 @@ void lak_vpow(size_t m, const double *x, ptrdiff_t rx, const double *y, ptrdiff_
     vm_powvv(b, rx ? x + i : xb, ry ? y + i : yb, z + i);
   }
 }
+
+/* ---- pow of floats, in double precision (tables from tools/vecmath32_tab.py) ----
+** x and y widened to double; log2(x) = k + log2(c) + log2(1 + r) with x =
+** 2^k z, z in [0.707, 1.414) cut in 16, 1/c to 29 bits so that r = z/c - 1
+** is exact (z has 24), log2(1 + r) = r q(r) (degree 7); e = y log2(x),
+** clamped to +-200; 2^e = 2^k' 2^(j/16) (1 + f p(f)), |f| <= 1/32, p of
+** degree 4, the table's bits carrying 2^k'; rounded once to float. The
+** double is within about 2^-44 of pow(x, y) (relative), so the float is
+** correctly rounded but for about one argument in 10^5 or fewer, and then
+** less than 0.5 + 2^-20 ulp off (spec/kernels/vecmath.c measures it).
+** Floats' subnormals are normal doubles: neither they nor overflow and
+** underflow of the result (a double far inside its range, rounded once to
+** float) need a branch. */
+#include "vecmath32_tab.h"
+
+#define VM32_SHIFT 0x1.8p48                   /* e + it: e rounded to a sixteenth */
+#define VM32_BIG 200.0                        /* |e| clamped: 2^+-200 are doubles */
+
+/* log2(x), x > 0 finite and a float widened (else garbage, selected away) */
+VM_INLINE double vm32_log2(double x) {
+  uint64_t ix = asu(x), tmp = ix - VM32_LOG_OFF, i = (tmp >> 48) & 15;
+  double kd = (double)((int64_t)tmp >> 52), z, r, q;
+  z = asd(ix - (tmp & (0xfffULL << 52)));
+  r = fma(z, vm32_log_invc[i], -1.0);         /* exact */
+  q = vm32_log_q[7];
+#define VM32_H(k) q = fma(q, r, vm32_log_q[k]);
+  VM32_H(6) VM32_H(5) VM32_H(4) VM32_H(3) VM32_H(2) VM32_H(1) VM32_H(0)
+  return fma(r, q, kd + vm32_log_c[i]);
+}
+
+/* 2^e, e clamped to +-VM32_BIG (NaN gives the bound, as x86's min/max) */
+VM_INLINE double vm32_exp2(double e) {
+  double kd, f, s, p;
+  uint64_t m;
+  e = e < VM32_BIG ? e : VM32_BIG;
+  e = e > -VM32_BIG ? e : -VM32_BIG;
+  kd = e + VM32_SHIFT;
+  m = asu(kd);                                /* low bits: 16 k + j */
+  f = e - (kd - VM32_SHIFT);                  /* exact, |f| <= 1/32 */
+  s = asd(vm32_exp_tb[m & 15] + (m << 48));   /* 2^k 2^(j/16) */
+  p = fma(vm32_exp_e[4], f, vm32_exp_e[3]);
+  p = fma(p, f, vm32_exp_e[2]);
+  p = fma(p, f, vm32_exp_e[1]);
+  p = fma(p, f, vm32_exp_e[0]);
+  return fma(s, f * p, s);
+}
+
+/* powf(x, y) with C99's special cases (F.9.4.4), as vm_pow1 */
+VM_INLINE float vm32_pow1(float xf, float yf) {
+  double x = xf, y = yf, ax = fabs(x), yt = trunc(y), yh = 0.5 * y, t, z;
+  int odd = yt == y && trunc(yh) != yh;
+  t = vm32_log2(ax);
+  t = ax == 0 ? -HUGE_VAL : t;
+  t = ax == HUGE_VAL ? HUGE_VAL : t;
+  z = vm32_exp2(y * t);
+  z = (x < 0 || (x == 0 && 1 / x < 0)) && odd ? -z : z;   /* (-x)^odd, -0 too */
+  z = x < 0 && yt != y && ax != HUGE_VAL ? NAN : z;
+  z = x != x || y != y ? x + y : z;
+  z = ax == 1 && fabs(y) == HUGE_VAL ? 1.0 : z;
+  return (float)(x == 1 || y == 0 ? 1.0 : z);
+}
+
+VM_CLONES static void vm32_powvv(size_t m, const float *x, const float *y, float *z) {
+  size_t i;
+  for (i = 0; i < m; i++) z[i] = vm32_pow1(x[i], y[i]);
+}
+
+#ifdef VM_X86
+/* the tables in registers: invc, log2(c), 2^(j/16)'s bits */
+VM_V4 static void vm32_tab_v4(__m512d *t) {
+  t[0] = _mm512_loadu_pd(vm32_log_invc); t[1] = _mm512_loadu_pd(vm32_log_invc + 8);
+  t[2] = _mm512_loadu_pd(vm32_log_c); t[3] = _mm512_loadu_pd(vm32_log_c + 8);
+  t[4] = _mm512_castsi512_pd(_mm512_loadu_si512(vm32_exp_tb));
+  t[5] = _mm512_castsi512_pd(_mm512_loadu_si512(vm32_exp_tb + 8));
+}
+
+/* vm32_log2, vm32_exp2 on 8 lanes, operation for operation */
+VM_V4 static inline __m512d vm32_log2_v4(__m512d x, const __m512d *t) {
+  __m512i ix = _mm512_castpd_si512(x), tmp = _mm512_sub_epi64(ix, I8(VM32_LOG_OFF));
+  __m512i i = _mm512_srli_epi64(tmp, 48);
+  __m512d kd = _mm512_cvtepi64_pd(_mm512_srai_epi64(tmp, 52)), z, r, q;
+  z = _mm512_castsi512_pd(_mm512_sub_epi64(ix, _mm512_and_si512(tmp, I8(0xfffULL << 52))));
+  r = _mm512_fmadd_pd(z, VM_TAB(t, 0, i), V8(-1.0));
+  q = V8(vm32_log_q[7]);
+#define VM32_H8(k) q = _mm512_fmadd_pd(q, r, V8(vm32_log_q[k]));
+  VM32_H8(6) VM32_H8(5) VM32_H8(4) VM32_H8(3) VM32_H8(2) VM32_H8(1) VM32_H8(0)
+  return _mm512_fmadd_pd(r, q, _mm512_add_pd(kd, VM_TAB(t, 1, i)));
+}
+
+VM_V4 static inline __m512d vm32_exp2_v4(__m512d e, const __m512d *t) {
+  __m512d kd, f, s, p;
+  __m512i m;
+  e = _mm512_min_pd(e, V8(VM32_BIG));
+  e = _mm512_max_pd(e, V8(-VM32_BIG));
+  kd = _mm512_add_pd(e, V8(VM32_SHIFT));
+  m = _mm512_castpd_si512(kd);
+  f = _mm512_sub_pd(e, _mm512_sub_pd(kd, V8(VM32_SHIFT)));
+  s = _mm512_castsi512_pd(_mm512_add_epi64(_mm512_castpd_si512(VM_TAB(t, 2, m)),
+                                           _mm512_slli_epi64(m, 48)));
+  p = _mm512_fmadd_pd(V8(vm32_exp_e[4]), f, V8(vm32_exp_e[3]));
+  p = _mm512_fmadd_pd(p, f, V8(vm32_exp_e[2]));
+  p = _mm512_fmadd_pd(p, f, V8(vm32_exp_e[1]));
+  p = _mm512_fmadd_pd(p, f, V8(vm32_exp_e[0]));
+  return _mm512_fmadd_pd(s, _mm512_mul_pd(f, p), s);
+}
+
+/* vm32_pow1 on 8 lanes (x, y floats widened), before the rounding to float */
+VM_V4 static __m512d vm32_pow_v4(__m512d x, __m512d y, const __m512d *t) {
+  __m512d sign = V8(-0.0), ax = _mm512_andnot_pd(sign, x), tl, z;
+  __m512d yh = _mm512_mul_pd(V8(0.5), y), yt = _mm512_roundscale_pd(y, _MM_FROUND_TO_ZERO);
+  __mmask8 odd = VM_CMP(yt, y, _CMP_EQ_OQ) &
+                 VM_CMP(_mm512_roundscale_pd(yh, _MM_FROUND_TO_ZERO), yh, _CMP_NEQ_UQ);
+  __mmask8 neg = VM_CMP(x, V8(0.0), _CMP_LT_OQ) |
+                 (VM_CMP(x, V8(0.0), _CMP_EQ_OQ) & _mm512_test_epi64_mask(_mm512_castpd_si512(x),
+                                                                          _mm512_castpd_si512(sign)));
+  tl = vm32_log2_v4(ax, t);
+  tl = VM_SEL(VM_CMP(ax, V8(0.0), _CMP_EQ_OQ), V8(-HUGE_VAL), tl);
+  tl = VM_SEL(VM_CMP(ax, V8(HUGE_VAL), _CMP_EQ_OQ), V8(HUGE_VAL), tl);
+  z = vm32_exp2_v4(_mm512_mul_pd(y, tl), t);
+  z = _mm512_mask_sub_pd(z, neg & odd, V8(-0.0), z);     /* -z: the sign flipped */
+  z = VM_SEL(VM_CMP(x, V8(0.0), _CMP_LT_OQ) & VM_CMP(yt, y, _CMP_NEQ_UQ) &
+             VM_CMP(ax, V8(HUGE_VAL), _CMP_NEQ_UQ), V8(NAN), z);
+  z = VM_SEL(VM_CMP(x, x, _CMP_UNORD_Q) | VM_CMP(y, y, _CMP_UNORD_Q), _mm512_add_pd(x, y), z);
+  z = VM_SEL(VM_CMP(ax, V8(1.0), _CMP_EQ_OQ) &
+             VM_CMP(_mm512_andnot_pd(sign, y), V8(HUGE_VAL), _CMP_EQ_OQ), V8(1.0), z);
+  return VM_SEL(VM_CMP(x, V8(1.0), _CMP_EQ_OQ) | VM_CMP(y, V8(0.0), _CMP_EQ_OQ), V8(1.0), z);
+}
+
+/* 16 floats: the fast path where every lane has x > 0 finite and y finite
+** (there vm32_pow_v4's selects keep the generic value) */
+#define VM32_HALF(v, h) _mm512_cvtps_pd(h ? _mm512_extractf32x8_ps(v, 1) : _mm512_castps512_ps256(v))
+#define VM32_JOIN(lo, hi) \
+  _mm512_insertf32x8(_mm512_castps256_ps512(_mm512_cvtpd_ps(lo)), _mm512_cvtpd_ps(hi), 1)
+VM_V4 static inline __m512 vm32_pow16_v4(__m512 a, __m512 b, const __m512d *t) {
+  __m512i ua = _mm512_castps_si512(a), ub = _mm512_castps_si512(b);
+  __mmask16 ok = _mm512_cmplt_epu32_mask(_mm512_sub_epi32(ua, _mm512_set1_epi32(1)),
+                                         _mm512_set1_epi32(0x7f7fffff)) &
+                 _mm512_cmplt_epu32_mask(_mm512_and_si512(ub, _mm512_set1_epi32(0x7fffffff)),
+                                         _mm512_set1_epi32(0x7f800000));
+  __m512d x0 = VM32_HALF(a, 0), x1 = VM32_HALF(a, 1), y0 = VM32_HALF(b, 0), y1 = VM32_HALF(b, 1);
+  if (ok == 0xffff)
+    return VM32_JOIN(vm32_exp2_v4(_mm512_mul_pd(y0, vm32_log2_v4(x0, t)), t),
+                     vm32_exp2_v4(_mm512_mul_pd(y1, vm32_log2_v4(x1, t)), t));
+  return VM32_JOIN(vm32_pow_v4(x0, y0, t), vm32_pow_v4(x1, y1, t));
+}
+
+/* z[i] = powf(x[i rx], y[i ry]), rx and ry 0 or 1; the tail under a mask */
+VM_V4 static void vpowf_v4(size_t n, const float *x, ptrdiff_t rx, const float *y, ptrdiff_t ry,
+                           float *z) {
+  __m512d t[6];
+  size_t i;
+  vm32_tab_v4(t);
+  for (i = 0; i + 16 <= n; i += 16) {
+    __m512 a = rx ? _mm512_loadu_ps(x + i) : _mm512_set1_ps(*x);
+    __m512 b = ry ? _mm512_loadu_ps(y + i) : _mm512_set1_ps(*y);
+    _mm512_storeu_ps(z + i, vm32_pow16_v4(a, b, t));
+  }
+  if (i < n) {
+    __mmask16 m = (__mmask16)((1u << (n - i)) - 1);
+    __m512 a = rx ? _mm512_maskz_loadu_ps(m, x + i) : _mm512_set1_ps(*x);
+    __m512 b = ry ? _mm512_maskz_loadu_ps(m, y + i) : _mm512_set1_ps(*y);
+    _mm512_mask_storeu_ps(z + i, m, vm32_pow16_v4(a, b, t));
+  }
+}
+#endif
+
+/* lak_vpow for floats: z[i] = powf(x[i rx], y[i ry]) */
+void lak_vpowf(size_t m, const float *x, ptrdiff_t rx, const float *y, ptrdiff_t ry, float *z) {
+  float xb[256], yb[256];
+  size_t i, k, b;
+  if ((rx != 0 && rx != 1) || (ry != 0 && ry != 1)) {
+    for (i = 0; i < m; i++) z[i] = vm32_pow1(x[(ptrdiff_t)i * rx], y[(ptrdiff_t)i * ry]);
+    return;
+  }
+#ifdef VM_X86
+  if (vm_v4()) { vpowf_v4(m, x, rx, y, ry, z); return; }
+#endif
+  if (rx == 1 && ry == 1) { vm32_powvv(m, x, y, z); return; }
+  for (k = 0; k < 256; k++) { xb[k] = *x; yb[k] = *y; }
+  for (i = 0; i < m; i += b) {
+    b = m - i < 256 ? m - i : 256;
+    vm32_powvv(b, rx ? x + i : xb, ry ? y + i : yb, z + i);
+  }
+}

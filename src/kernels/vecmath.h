@@ -22,5 +22,7 @@ void lak_vtanh(const double *x, double *y, size_t n);
 ** special cases; z overlaps neither */
 void lak_vpow(size_t m, const double *x, ptrdiff_t rx, const double *y, ptrdiff_t ry,
               double *z);
+/* the same for floats (computed in double, rounded once: see vecmath.c) */
+void lak_vpowf(size_t m, const float *x, ptrdiff_t rx, const float *y, ptrdiff_t ry, float *z);
 
 #endif
