@@ -42,17 +42,17 @@ for i in range(16):
 w(arr("vm32_log_invc", "double", inv, float.hex))
 w(arr("vm32_log_c", "double", lc, float.hex))
 # log2(1 + r) = r q(r), q of degree LOGDEG
-LOGDEG = 7
+LOGDEG = 6
+w("#define VM32_LOGDEG %d" % LOGDEG)
 ql, err = fit(lambda r: mp.log(1 + r, 2) / r if r != 0 else 1 / mp.log(2),
               mp.mpf(float(rmin)), mp.mpf(float(rmax)), LOGDEG)
 w("/* log2(1 + r) = r q(r), r in [%s, %s]: relative error %s */" %
   (mp.nstr(float(rmin), 5), mp.nstr(float(rmax), 5), mp.nstr(err * mp.log(2), 3)))
 w(arr("vm32_log_q", "double", ql, float.hex))
-# exp2: 2^(m/16) for m = 16 k + j: bits(2^(j/16)) - j 2^48 + m 2^48 are
-# those of 2^k 2^(j/16)
-w(arr("vm32_exp_tb", "uint64_t", [bits(float(mp.mpf(2) ** (mp.mpf(j) / 16))) - (j << 48)
-                                  for j in range(16)], lambda v: "0x%016xULL" % v))
+# exp2: 2^(j/16)
+w(arr("vm32_exp_t", "double", [float(mp.mpf(2) ** (mp.mpf(j) / 16)) for j in range(16)], float.hex))
 EXPDEG = 5
+w("#define VM32_EXPDEG %d" % (EXPDEG - 1))
 qe, err = fit(lambda f: mp.expm1(f * mp.log(2)) / f if f != 0 else mp.log(2),
               mp.mpf(-1) / 32, mp.mpf(1) / 32, EXPDEG - 1)
 w("/* 2^f - 1 = f e(f), |f| <= 1/32: relative error %s */" % mp.nstr(err / mp.log(2), 3))

@@ -520,11 +520,11 @@ void lak_vpow(size_t m, const double *x, ptrdiff_t rx, const double *y, ptrdiff_
 VM_INLINE double vm32_log2(double x) {
   uint64_t ix = asu(x), tmp = ix - VM32_LOG_OFF, i = (tmp >> 48) & 15;
   double kd = (double)((int64_t)tmp >> 52), z, r, q;
+  int k;
   z = asd(ix - (tmp & (0xfffULL << 52)));
   r = fma(z, vm32_log_invc[i], -1.0);         /* exact */
-  q = vm32_log_q[7];
-#define VM32_H(k) q = fma(q, r, vm32_log_q[k]);
-  VM32_H(6) VM32_H(5) VM32_H(4) VM32_H(3) VM32_H(2) VM32_H(1) VM32_H(0)
+  q = vm32_log_q[VM32_LOGDEG];
+  for (k = VM32_LOGDEG - 1; k >= 0; k--) q = fma(q, r, vm32_log_q[k]);
   return fma(r, q, kd + vm32_log_c[i]);
 }
 
@@ -532,16 +532,14 @@ VM_INLINE double vm32_log2(double x) {
 VM_INLINE double vm32_exp2(double e) {
   double kd, f, s, p;
   uint64_t m;
-  e = e < VM32_BIG ? e : VM32_BIG;
-  e = e > -VM32_BIG ? e : -VM32_BIG;
+  int k;
+  e = fabs(e) < VM32_BIG ? e : copysign(VM32_BIG, e);   /* x86's vrangepd (NaN aside) */
   kd = e + VM32_SHIFT;
   m = asu(kd);                                /* low bits: 16 k + j */
   f = e - (kd - VM32_SHIFT);                  /* exact, |f| <= 1/32 */
-  s = asd(vm32_exp_tb[m & 15] + (m << 48));   /* 2^k 2^(j/16) */
-  p = fma(vm32_exp_e[4], f, vm32_exp_e[3]);
-  p = fma(p, f, vm32_exp_e[2]);
-  p = fma(p, f, vm32_exp_e[1]);
-  p = fma(p, f, vm32_exp_e[0]);
+  s = asd(asu(vm32_exp_t[m & 15]) + ((m >> 4) << 52));  /* 2^k 2^(j/16) */
+  p = vm32_exp_e[VM32_EXPDEG];
+  for (k = VM32_EXPDEG - 1; k >= 0; k--) p = fma(p, f, vm32_exp_e[k]);
   return fma(s, f * p, s);
 }
 
@@ -566,12 +564,11 @@ VM_CLONES static void vm32_powvv(size_t m, const float *x, const float *y, float
 }
 
 #ifdef VM_X86
-/* the tables in registers: invc, log2(c), 2^(j/16)'s bits */
+/* the tables in registers: invc, log2(c), 2^(j/16) */
 VM_V4 static void vm32_tab_v4(__m512d *t) {
   t[0] = _mm512_loadu_pd(vm32_log_invc); t[1] = _mm512_loadu_pd(vm32_log_invc + 8);
   t[2] = _mm512_loadu_pd(vm32_log_c); t[3] = _mm512_loadu_pd(vm32_log_c + 8);
-  t[4] = _mm512_castsi512_pd(_mm512_loadu_si512(vm32_exp_tb));
-  t[5] = _mm512_castsi512_pd(_mm512_loadu_si512(vm32_exp_tb + 8));
+  t[4] = _mm512_loadu_pd(vm32_exp_t); t[5] = _mm512_loadu_pd(vm32_exp_t + 8);
 }
 
 /* vm32_log2, vm32_exp2 on 8 lanes, operation for operation */
@@ -581,27 +578,26 @@ VM_V4 static inline __m512d vm32_log2_v4(__m512d x, const __m512d *t) {
   __m512d kd = _mm512_cvtepi64_pd(_mm512_srai_epi64(tmp, 52)), z, r, q;
   z = _mm512_castsi512_pd(_mm512_sub_epi64(ix, _mm512_and_si512(tmp, I8(0xfffULL << 52))));
   r = _mm512_fmadd_pd(z, VM_TAB(t, 0, i), V8(-1.0));
-  q = V8(vm32_log_q[7]);
-#define VM32_H8(k) q = _mm512_fmadd_pd(q, r, V8(vm32_log_q[k]));
-  VM32_H8(6) VM32_H8(5) VM32_H8(4) VM32_H8(3) VM32_H8(2) VM32_H8(1) VM32_H8(0)
+  int k;
+  q = V8(vm32_log_q[VM32_LOGDEG]);
+  for (k = VM32_LOGDEG - 1; k >= 0; k--) q = _mm512_fmadd_pd(q, r, V8(vm32_log_q[k]));
   return _mm512_fmadd_pd(r, q, _mm512_add_pd(kd, VM_TAB(t, 1, i)));
 }
 
-VM_V4 static inline __m512d vm32_exp2_v4(__m512d e, const __m512d *t) {
-  __m512d kd, f, s, p;
-  __m512i m;
-  e = _mm512_min_pd(e, V8(VM32_BIG));
-  e = _mm512_max_pd(e, V8(-VM32_BIG));
+/* clamp 0: the caller knows |e| < 2^40 (then the clamp changes no float:
+** beyond +-BIG, vscalefpd gives inf or 0 as the clamp's 2^+-BIG does) */
+VM_V4 static inline __m512d vm32_exp2_v4(__m512d e, const __m512d *t, int clamp) {
+  __m512d kd, md, f, u, p;
+  int k;
+  if (clamp) e = _mm512_range_pd(e, V8(VM32_BIG), 2);   /* min(|e|, BIG), the sign of e */
   kd = _mm512_add_pd(e, V8(VM32_SHIFT));
-  m = _mm512_castpd_si512(kd);
-  f = _mm512_sub_pd(e, _mm512_sub_pd(kd, V8(VM32_SHIFT)));
-  s = _mm512_castsi512_pd(_mm512_add_epi64(_mm512_castpd_si512(VM_TAB(t, 2, m)),
-                                           _mm512_slli_epi64(m, 48)));
-  p = _mm512_fmadd_pd(V8(vm32_exp_e[4]), f, V8(vm32_exp_e[3]));
-  p = _mm512_fmadd_pd(p, f, V8(vm32_exp_e[2]));
-  p = _mm512_fmadd_pd(p, f, V8(vm32_exp_e[1]));
-  p = _mm512_fmadd_pd(p, f, V8(vm32_exp_e[0]));
-  return _mm512_fmadd_pd(s, _mm512_mul_pd(f, p), s);
+  md = _mm512_sub_pd(kd, V8(VM32_SHIFT));     /* k + j/16 */
+  f = _mm512_sub_pd(e, md);
+  p = V8(vm32_exp_e[VM32_EXPDEG]);
+  for (k = VM32_EXPDEG - 1; k >= 0; k--) p = _mm512_fmadd_pd(p, f, V8(vm32_exp_e[k]));
+  /* 2^(j/16) (1 + f p) 2^k: vm32_exp2's s (1 + f p), as no double is subnormal */
+  u = VM_TAB(t, 2, _mm512_castpd_si512(kd));
+  return _mm512_scalef_pd(_mm512_fmadd_pd(u, _mm512_mul_pd(f, p), u), md);
 }
 
 /* vm32_pow1 on 8 lanes (x, y floats widened), before the rounding to float */
@@ -616,7 +612,7 @@ VM_V4 static __m512d vm32_pow_v4(__m512d x, __m512d y, const __m512d *t) {
   tl = vm32_log2_v4(ax, t);
   tl = VM_SEL(VM_CMP(ax, V8(0.0), _CMP_EQ_OQ), V8(-HUGE_VAL), tl);
   tl = VM_SEL(VM_CMP(ax, V8(HUGE_VAL), _CMP_EQ_OQ), V8(HUGE_VAL), tl);
-  z = vm32_exp2_v4(_mm512_mul_pd(y, tl), t);
+  z = vm32_exp2_v4(_mm512_mul_pd(y, tl), t, 1);
   z = _mm512_mask_sub_pd(z, neg & odd, V8(-0.0), z);     /* -z: the sign flipped */
   z = VM_SEL(VM_CMP(x, V8(0.0), _CMP_LT_OQ) & VM_CMP(yt, y, _CMP_NEQ_UQ) &
              VM_CMP(ax, V8(HUGE_VAL), _CMP_NEQ_UQ), V8(NAN), z);
@@ -626,41 +622,49 @@ VM_V4 static __m512d vm32_pow_v4(__m512d x, __m512d y, const __m512d *t) {
   return VM_SEL(VM_CMP(x, V8(1.0), _CMP_EQ_OQ) | VM_CMP(y, V8(0.0), _CMP_EQ_OQ), V8(1.0), z);
 }
 
-/* 16 floats: the fast path where every lane has x > 0 finite and y finite
-** (there vm32_pow_v4's selects keep the generic value) */
-#define VM32_HALF(v, h) _mm512_cvtps_pd(h ? _mm512_extractf32x8_ps(v, 1) : _mm512_castps512_ps256(v))
-#define VM32_JOIN(lo, hi) \
-  _mm512_insertf32x8(_mm512_castps256_ps512(_mm512_cvtpd_ps(lo)), _mm512_cvtpd_ps(hi), 1)
-VM_V4 static inline __m512 vm32_pow16_v4(__m512 a, __m512 b, const __m512d *t) {
-  __m512i ua = _mm512_castps_si512(a), ub = _mm512_castps_si512(b);
+/* 16 floats at x[i rx], y[i ry] (rx, ry constants 0 or 1: each loop its
+** own copy), m of them (16 in the loop, fewer at the end, under a mask).
+** The fast path: every lane has x > 0 finite and |y| < 2^20, so |e| <
+** 2^28 and vm32_pow_v4's selects keep the generic value; else the full. */
+#define VM32_LD(p, r, h, mk) \
+  ((r) ? _mm512_cvtps_pd(_mm256_maskz_loadu_ps((__mmask8)((mk) >> (8 * (h))), (p) + 8 * (h) * (r))) \
+       : _mm512_set1_pd((double)*(p)))
+VM_V4 static inline void vm32_pow16_v4(const float *x, ptrdiff_t rx, const float *y, ptrdiff_t ry,
+                                       float *z, __mmask16 mk, const __m512d *t) {
+  __m512i ua = _mm512_castps_si512(rx ? _mm512_maskz_loadu_ps(mk, x) : _mm512_set1_ps(*x));
+  __m512i ub = _mm512_castps_si512(ry ? _mm512_maskz_loadu_ps(mk, y) : _mm512_set1_ps(*y));
   __mmask16 ok = _mm512_cmplt_epu32_mask(_mm512_sub_epi32(ua, _mm512_set1_epi32(1)),
                                          _mm512_set1_epi32(0x7f7fffff)) &
                  _mm512_cmplt_epu32_mask(_mm512_and_si512(ub, _mm512_set1_epi32(0x7fffffff)),
-                                         _mm512_set1_epi32(0x7f800000));
-  __m512d x0 = VM32_HALF(a, 0), x1 = VM32_HALF(a, 1), y0 = VM32_HALF(b, 0), y1 = VM32_HALF(b, 1);
-  if (ok == 0xffff)
-    return VM32_JOIN(vm32_exp2_v4(_mm512_mul_pd(y0, vm32_log2_v4(x0, t)), t),
-                     vm32_exp2_v4(_mm512_mul_pd(y1, vm32_log2_v4(x1, t)), t));
-  return VM32_JOIN(vm32_pow_v4(x0, y0, t), vm32_pow_v4(x1, y1, t));
+                                         _mm512_set1_epi32(0x49800000));   /* 2^20 */
+  __m512d x0 = VM32_LD(x, rx, 0, mk), x1 = VM32_LD(x, rx, 1, mk), r0, r1;
+  __m512d y0 = VM32_LD(y, ry, 0, mk), y1 = VM32_LD(y, ry, 1, mk);
+  if ((ok | (__mmask16)~mk) == 0xffff) {
+    r0 = vm32_exp2_v4(_mm512_mul_pd(y0, vm32_log2_v4(x0, t)), t, 0);
+    r1 = vm32_exp2_v4(_mm512_mul_pd(y1, vm32_log2_v4(x1, t)), t, 0);
+  } else {
+    r0 = vm32_pow_v4(x0, y0, t);
+    r1 = vm32_pow_v4(x1, y1, t);
+  }
+  _mm256_mask_storeu_ps(z, (__mmask8)mk, _mm512_cvtpd_ps(r0));
+  _mm256_mask_storeu_ps(z + 8, (__mmask8)(mk >> 8), _mm512_cvtpd_ps(r1));
 }
 
-/* z[i] = powf(x[i rx], y[i ry]), rx and ry 0 or 1; the tail under a mask */
-VM_V4 static void vpowf_v4(size_t n, const float *x, ptrdiff_t rx, const float *y, ptrdiff_t ry,
-                           float *z) {
+VM_V4 static inline __attribute__((always_inline)) void
+vm32_powloop_v4(size_t n, const float *x, ptrdiff_t rx, const float *y, ptrdiff_t ry, float *z) {
   __m512d t[6];
   size_t i;
   vm32_tab_v4(t);
-  for (i = 0; i + 16 <= n; i += 16) {
-    __m512 a = rx ? _mm512_loadu_ps(x + i) : _mm512_set1_ps(*x);
-    __m512 b = ry ? _mm512_loadu_ps(y + i) : _mm512_set1_ps(*y);
-    _mm512_storeu_ps(z + i, vm32_pow16_v4(a, b, t));
-  }
-  if (i < n) {
-    __mmask16 m = (__mmask16)((1u << (n - i)) - 1);
-    __m512 a = rx ? _mm512_maskz_loadu_ps(m, x + i) : _mm512_set1_ps(*x);
-    __m512 b = ry ? _mm512_maskz_loadu_ps(m, y + i) : _mm512_set1_ps(*y);
-    _mm512_mask_storeu_ps(z + i, m, vm32_pow16_v4(a, b, t));
-  }
+  for (i = 0; i + 16 <= n; i += 16) vm32_pow16_v4(x + i * rx, rx, y + i * ry, ry, z + i, 0xffff, t);
+  if (i < n) vm32_pow16_v4(x + i * rx, rx, y + i * ry, ry, z + i, (__mmask16)((1u << (n - i)) - 1), t);
+}
+
+/* z[i] = powf(x[i rx], y[i ry]), rx and ry 0 or 1 */
+VM_V4 static void vpowf_v4(size_t n, const float *x, ptrdiff_t rx, const float *y, ptrdiff_t ry,
+                           float *z) {
+  if (rx && !ry) vm32_powloop_v4(n, x, 1, y, 0, z);
+  else if (rx) vm32_powloop_v4(n, x, 1, y, 1, z);
+  else vm32_powloop_v4(n, x, 0, y, ry, z);
 }
 #endif
 
