@@ -42,7 +42,7 @@ for i in range(16):
 w(arr("vm32_log_invc", "double", inv, float.hex))
 w(arr("vm32_log_c", "double", lc, float.hex))
 # log2(1 + r) = r q(r), q of degree LOGDEG
-LOGDEG = 6
+LOGDEG = 7
 w("#define VM32_LOGDEG %d" % LOGDEG)
 ql, err = fit(lambda r: mp.log(1 + r, 2) / r if r != 0 else 1 / mp.log(2),
               mp.mpf(float(rmin)), mp.mpf(float(rmax)), LOGDEG)

@@ -516,15 +516,21 @@ void lak_vpow(size_t m, const double *x, ptrdiff_t rx, const double *y, ptrdiff_
 #define VM32_SHIFT 0x1.8p48                   /* e + it: e rounded to a sixteenth */
 #define VM32_BIG 200.0                        /* |e| clamped: 2^+-200 are doubles */
 
+/* c[0] + c[1] r + ... + c[7] r^7 by Estrin's scheme (a shorter chain of
+** dependent operations than Horner's rule: the loops are bound by latency) */
+VM_INLINE double vm32_estrin7(double r, const double *c) {
+  double r2 = r * r, a = fma(c[1], r, c[0]), b = fma(c[3], r, c[2]);
+  double d = fma(c[5], r, c[4]), e = fma(c[7], r, c[6]);
+  return fma(fma(e, r2, d), r2 * r2, fma(b, r2, a));
+}
+
 /* log2(x), x > 0 finite and a float widened (else garbage, selected away) */
 VM_INLINE double vm32_log2(double x) {
   uint64_t ix = asu(x), tmp = ix - VM32_LOG_OFF, i = (tmp >> 48) & 15;
   double kd = (double)((int64_t)tmp >> 52), z, r, q;
-  int k;
   z = asd(ix - (tmp & (0xfffULL << 52)));
   r = fma(z, vm32_log_invc[i], -1.0);         /* exact */
-  q = vm32_log_q[VM32_LOGDEG];
-  for (k = VM32_LOGDEG - 1; k >= 0; k--) q = fma(q, r, vm32_log_q[k]);
+  q = vm32_estrin7(r, vm32_log_q);
   return fma(r, q, kd + vm32_log_c[i]);
 }
 
@@ -532,14 +538,15 @@ VM_INLINE double vm32_log2(double x) {
 VM_INLINE double vm32_exp2(double e) {
   double kd, f, s, p;
   uint64_t m;
-  int k;
   e = fabs(e) < VM32_BIG ? e : copysign(VM32_BIG, e);   /* x86's vrangepd (NaN aside) */
   kd = e + VM32_SHIFT;
   m = asu(kd);                                /* low bits: 16 k + j */
   f = e - (kd - VM32_SHIFT);                  /* exact, |f| <= 1/32 */
   s = asd(asu(vm32_exp_t[m & 15]) + ((m >> 4) << 52));  /* 2^k 2^(j/16) */
-  p = vm32_exp_e[VM32_EXPDEG];
-  for (k = VM32_EXPDEG - 1; k >= 0; k--) p = fma(p, f, vm32_exp_e[k]);
+  p = fma(vm32_exp_e[4], f, vm32_exp_e[3]);
+  p = fma(p, f, vm32_exp_e[2]);
+  p = fma(p, f, vm32_exp_e[1]);
+  p = fma(p, f, vm32_exp_e[0]);
   return fma(s, f * p, s);
 }
 
@@ -571,16 +578,21 @@ VM_V4 static void vm32_tab_v4(__m512d *t) {
   t[4] = _mm512_loadu_pd(vm32_exp_t); t[5] = _mm512_loadu_pd(vm32_exp_t + 8);
 }
 
-/* vm32_log2, vm32_exp2 on 8 lanes, operation for operation */
+/* vm32_estrin7, vm32_log2, vm32_exp2 on 8 lanes, operation for operation */
+VM_V4 static inline __m512d vm32_estrin7_v4(__m512d r, const double *c) {
+  __m512d r2 = _mm512_mul_pd(r, r), a = _mm512_fmadd_pd(V8(c[1]), r, V8(c[0]));
+  __m512d b = _mm512_fmadd_pd(V8(c[3]), r, V8(c[2])), d = _mm512_fmadd_pd(V8(c[5]), r, V8(c[4]));
+  __m512d e = _mm512_fmadd_pd(V8(c[7]), r, V8(c[6]));
+  return _mm512_fmadd_pd(_mm512_fmadd_pd(e, r2, d), _mm512_mul_pd(r2, r2), _mm512_fmadd_pd(b, r2, a));
+}
+
 VM_V4 static inline __m512d vm32_log2_v4(__m512d x, const __m512d *t) {
   __m512i ix = _mm512_castpd_si512(x), tmp = _mm512_sub_epi64(ix, I8(VM32_LOG_OFF));
   __m512i i = _mm512_srli_epi64(tmp, 48);
   __m512d kd = _mm512_cvtepi64_pd(_mm512_srai_epi64(tmp, 52)), z, r, q;
   z = _mm512_castsi512_pd(_mm512_sub_epi64(ix, _mm512_and_si512(tmp, I8(0xfffULL << 52))));
   r = _mm512_fmadd_pd(z, VM_TAB(t, 0, i), V8(-1.0));
-  int k;
-  q = V8(vm32_log_q[VM32_LOGDEG]);
-  for (k = VM32_LOGDEG - 1; k >= 0; k--) q = _mm512_fmadd_pd(q, r, V8(vm32_log_q[k]));
+  q = vm32_estrin7_v4(r, vm32_log_q);
   return _mm512_fmadd_pd(r, q, _mm512_add_pd(kd, VM_TAB(t, 1, i)));
 }
 
@@ -588,13 +600,14 @@ VM_V4 static inline __m512d vm32_log2_v4(__m512d x, const __m512d *t) {
 ** beyond +-BIG, vscalefpd gives inf or 0 as the clamp's 2^+-BIG does) */
 VM_V4 static inline __m512d vm32_exp2_v4(__m512d e, const __m512d *t, int clamp) {
   __m512d kd, md, f, u, p;
-  int k;
   if (clamp) e = _mm512_range_pd(e, V8(VM32_BIG), 2);   /* min(|e|, BIG), the sign of e */
   kd = _mm512_add_pd(e, V8(VM32_SHIFT));
   md = _mm512_sub_pd(kd, V8(VM32_SHIFT));     /* k + j/16 */
   f = _mm512_sub_pd(e, md);
-  p = V8(vm32_exp_e[VM32_EXPDEG]);
-  for (k = VM32_EXPDEG - 1; k >= 0; k--) p = _mm512_fmadd_pd(p, f, V8(vm32_exp_e[k]));
+  p = _mm512_fmadd_pd(V8(vm32_exp_e[4]), f, V8(vm32_exp_e[3]));
+  p = _mm512_fmadd_pd(p, f, V8(vm32_exp_e[2]));
+  p = _mm512_fmadd_pd(p, f, V8(vm32_exp_e[1]));
+  p = _mm512_fmadd_pd(p, f, V8(vm32_exp_e[0]));
   /* 2^(j/16) (1 + f p) 2^k: vm32_exp2's s (1 + f p), as no double is subnormal */
   u = VM_TAB(t, 2, _mm512_castpd_si512(kd));
   return _mm512_scalef_pd(_mm512_fmadd_pd(u, _mm512_mul_pd(f, p), u), md);

@@ -10,11 +10,11 @@ static const double vm32_log_c[16] = {
   -0x1.ece2bf7e19c2dp-3, -0x1.81c1d41475575p-3, -0x1.1a6094ebc898ep-3, -0x1.6cfc3680d827ep-4,
   -0x1.577f80728e2bep-5, 0x0.0p+0, 0x1.83246f9c64377p-4, 0x1.69a723eb5b3c8p-3,
   0x1.0457ba23c5b8fp-2, 0x1.4fcbf4d838226p-2, 0x1.97955dd91802cp-2, 0x1.dc0b0044e8f34p-2};
-#define VM32_LOGDEG 6
-/* log2(1 + r) = r q(r), r in [-0.029268301858861534, 0.03645789623260498]: relative error 8.11e-14 */
-static const double vm32_log_q[7] = {
-  0x1.71547652b8463p+0, -0x1.71547652df17cp-1, 0x1.ec709da5202a8p-2, -0x1.71546cf23dee0p-2,
-  0x1.27783c1858a21p-2, -0x1.ed0919d5e71cfp-3, 0x1.9d84c83ec2964p-3};
+#define VM32_LOGDEG 7
+/* log2(1 + r) = r q(r), r in [-0.029268301858861534, 0.03645789623260498]: relative error 1.18e-15 */
+static const double vm32_log_q[8] = {
+  0x1.71547652b82f9p+0, -0x1.71547652b8dfap-1, 0x1.ec709dc430199p-2, -0x1.715476202b6f6p-2,
+  0x1.2776b9d819516p-2, -0x1.ec74256e5d83ap-3, 0x1.a6ae15fd50e34p-3, -0x1.68a4a7eb01a84p-3};
 static const double vm32_exp_t[16] = {
   0x1.0000000000000p+0, 0x1.0b5586cf9890fp+0, 0x1.172b83c7d517bp+0, 0x1.2387a6e756238p+0,
   0x1.306fe0a31b715p+0, 0x1.3dea64c123422p+0, 0x1.4bfdad5362a27p+0, 0x1.5ab07dd485429p+0,
