@@ -39,7 +39,7 @@ static void powfsweep(const char *name, void (*gen)(float *, float *), double bo
     wrong += !samef(z[i], (float)w);
     if (e > worst) { worst = e; ax = x[i]; ay = y[i]; }
   }
-  printf("  %-30s max %.6f ulp at powf(%.9g, %.9g), %zu of %zu not correctly rounded\n", name,
+  printf("  %-30s max %.7f ulp at powf(%.9g, %.9g), %zu of %zu not correctly rounded\n", name,
          worst, ax, ay, wrong, n);
   CHECK(worst <= bound, "%s: %.6f ulp at powf(%.9g, %.9g)", name, worst, ax, ay);
   CHECK(wrong <= n / 100000, "%s: %zu of %zu not correctly rounded", name, wrong, n);
