@@ -28,7 +28,7 @@ static double ulperrf(float got, long double want) {
 ** results not correctly rounded (at most 1 in 10^5) */
 static void powfsweep(const char *name, void (*gen)(float *, float *), double bound) {
   size_t n = 5 * N, i, wrong = 0;
-  float *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y), *z = malloc(n * sizeof *z);
+  float *x = calloc(n, sizeof *x), *y = calloc(n, sizeof *y), *z = malloc(n * sizeof *z);
   double worst = 0;
   float ax = 0, ay = 0;
   for (i = 0; i < n; i++) gen(x + i, y + i);

@@ -1,5 +1,5 @@
 /*
-** kernels/vecmath.h: exp, log, tanh and pow of doubles for SIMD loops
+** kernels/vecmath.h: exp, log, tanh and pow of doubles, pow of floats, for SIMD loops
 ** (kernels/vecmath.c): the same bits on every path (AVX-512, AVX2, scalar).
 ** Errors against a correctly rounded result (spec/kernels/vecmath.c): see
 ** vecmath.c's header.
