@@ -348,6 +348,18 @@ VM_V4 static __m512d vm_logv_v4(__m512d x, const __m512d *t) {
   return ok == 0xff ? vm_log1_v4(x, t, 1) : vm_log1_v4(x, t, 0);
 }
 
+/* the last of pow's special cases (C99 F.9.4.4) on 8 lanes, as vm_pow1's:
+** x < 0 and y not an integer: NaN; NaN; (-1)^+-inf = 1; 1^y = x^+-0 = 1 */
+VM_V4 static inline __m512d vm_powtail_v4(__m512d x, __m512d y, __m512d ax, __m512d yt, __m512d z) {
+  __m512d sign = V8(-0.0);
+  z = VM_SEL(VM_CMP(x, V8(0.0), _CMP_LT_OQ) & VM_CMP(yt, y, _CMP_NEQ_UQ) &
+             VM_CMP(ax, V8(HUGE_VAL), _CMP_NEQ_UQ), V8(NAN), z);
+  z = VM_SEL(VM_CMP(x, x, _CMP_UNORD_Q) | VM_CMP(y, y, _CMP_UNORD_Q), _mm512_add_pd(x, y), z);
+  z = VM_SEL(VM_CMP(ax, V8(1.0), _CMP_EQ_OQ) &
+             VM_CMP(_mm512_andnot_pd(sign, y), V8(HUGE_VAL), _CMP_EQ_OQ), V8(1.0), z);
+  return VM_SEL(VM_CMP(x, V8(1.0), _CMP_EQ_OQ) | VM_CMP(y, V8(0.0), _CMP_EQ_OQ), V8(1.0), z);
+}
+
 /* vm_pow1 on 8 lanes */
 VM_V4 static __m512d vm_pow_v4(__m512d x, __m512d y, const __m512d *t) {
   __m512d sign = V8(-0.0), ax = _mm512_andnot_pd(sign, x), hi, lo, eh, el, z;
@@ -365,12 +377,7 @@ VM_V4 static __m512d vm_pow_v4(__m512d x, __m512d y, const __m512d *t) {
   el = _mm512_maskz_mov_pd(VM_CMP(_mm512_andnot_pd(sign, eh), V8(1000.0), _CMP_LE_OQ), el);
   z = vm_exp_v4(eh, el, 1, 0, t);
   z = VM_SEL(neg, _mm512_mul_pd(z, VM_SEL(odd, V8(-1.0), V8(1.0))), z);
-  z = VM_SEL(VM_CMP(x, V8(0.0), _CMP_LT_OQ) & VM_CMP(yt, y, _CMP_NEQ_UQ) &
-             VM_CMP(ax, V8(HUGE_VAL), _CMP_NEQ_UQ), V8(NAN), z);
-  z = VM_SEL(VM_CMP(x, x, _CMP_UNORD_Q) | VM_CMP(y, y, _CMP_UNORD_Q), _mm512_add_pd(x, y), z);
-  z = VM_SEL(VM_CMP(ax, V8(1.0), _CMP_EQ_OQ) &
-             VM_CMP(_mm512_andnot_pd(sign, y), V8(HUGE_VAL), _CMP_EQ_OQ), V8(1.0), z);
-  return VM_SEL(VM_CMP(x, V8(1.0), _CMP_EQ_OQ) | VM_CMP(y, V8(0.0), _CMP_EQ_OQ), V8(1.0), z);
+  return vm_powtail_v4(x, y, ax, yt, z);
 }
 
 VM_V4 static __m512d vm_nanback_v4(__m512d x, __m512d y) {
@@ -642,12 +649,7 @@ VM_V4 static __m512d vm32_pow_v4(__m512d x, __m512d y, const __m512d *t) {
   tl = VM_SEL(VM_CMP(ax, V8(HUGE_VAL), _CMP_EQ_OQ), V8(HUGE_VAL), tl);
   z = vm32_exp2_v4(_mm512_mul_pd(y, tl), t, 1);
   z = _mm512_mask_sub_pd(z, neg & odd, V8(-0.0), z);     /* -z: the sign flipped */
-  z = VM_SEL(VM_CMP(x, V8(0.0), _CMP_LT_OQ) & VM_CMP(yt, y, _CMP_NEQ_UQ) &
-             VM_CMP(ax, V8(HUGE_VAL), _CMP_NEQ_UQ), V8(NAN), z);
-  z = VM_SEL(VM_CMP(x, x, _CMP_UNORD_Q) | VM_CMP(y, y, _CMP_UNORD_Q), _mm512_add_pd(x, y), z);
-  z = VM_SEL(VM_CMP(ax, V8(1.0), _CMP_EQ_OQ) &
-             VM_CMP(_mm512_andnot_pd(sign, y), V8(HUGE_VAL), _CMP_EQ_OQ), V8(1.0), z);
-  return VM_SEL(VM_CMP(x, V8(1.0), _CMP_EQ_OQ) | VM_CMP(y, V8(0.0), _CMP_EQ_OQ), V8(1.0), z);
+  return vm_powtail_v4(x, y, ax, yt, z);
 }
 
 /* 16 floats at x[i rx], y[i ry] (rx, ry constants 0 or 1: each loop its
