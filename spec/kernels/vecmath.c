@@ -19,7 +19,9 @@ void t_vexp(const double *x, double *y, size_t n);
 void t_vlog(const double *x, double *y, size_t n);
 void t_vtanh(const double *x, double *y, size_t n);
 void t_vpow(size_t m, const double *x, ptrdiff_t rx, const double *y, ptrdiff_t ry, double *z);
+void t_vpowf(size_t m, const float *x, ptrdiff_t rx, const float *y, ptrdiff_t ry, float *z);
 int t_native(void);
+#define lak_vpowf t_vpowf
 #define lak_vecmath_native t_native
 #define lak_vexp t_vexp
 #define lak_vlog t_vlog
@@ -31,6 +33,7 @@ int t_native(void);
 #undef lak_vlog
 #undef lak_vtanh
 #undef lak_vpow
+#undef lak_vpowf
 
 static uint64_t rng_s = 0x9e3779b97f4a7c15ULL;
 static uint64_t rnd64(void) {          /* splitmix64 */
@@ -245,6 +248,8 @@ static void paths(void) {
   free(x); free(a); free(b); free(w); free(v); free(d); free(e);
 }
 
+#include "vecmath32.h"
+
 int main(void) {
   const char *env = getenv("VECMATH_N");
   if (env) N = (size_t)atol(env);
@@ -266,6 +271,7 @@ int main(void) {
   powsweep("pow near underflow", p_sub, 1.0);
   specials();
   positions();
+  powf_all();
   paths();
   return ck_done("vecmath");
 }

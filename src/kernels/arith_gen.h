@@ -7,16 +7,13 @@ LAK_COL2(LAK(c_add), LAK_REAL, x + y)
 LAK_COL2(LAK(c_sub), LAK_REAL, x - y)
 LAK_COL2(LAK(c_mul), LAK_REAL, x * y)
 LAK_COL2(LAK(c_div), LAK_REAL, x / y)
-#if LAK_DOUBLE                   /* kernels/vecmath.c's where its AVX-512 loops run, else libmvec's */
-LAK_COL2(lak_c_pow_m, double, pow(x, y))
-static void lak_c_pow(size_t m, const double *pa, ptrdiff_t ra, const double *pb, ptrdiff_t rb,
-                      double *pc) {
-  if (lak_vecmath_native()) lak_vpow(m, pa, ra, pb, rb, pc);
-  else lak_c_pow_m(m, pa, ra, pb, rb, pc);
+/* kernels/vecmath.c's pow where its AVX-512 loops run, else libmvec's */
+LAK_COL2(LAK(c_pow_m), LAK_REAL, LAK_M(pow)(x, y))
+static void LAK(c_pow)(size_t m, const LAK_REAL *pa, ptrdiff_t ra, const LAK_REAL *pb,
+                       ptrdiff_t rb, LAK_REAL *pc) {
+  if (lak_vecmath_native()) LAK_PICK(lak_vpow, lak_vpowf)(m, pa, ra, pb, rb, pc);
+  else LAK(c_pow_m)(m, pa, ra, pb, rb, pc);
 }
-#else
-LAK_COL2(LAK(c_pow), LAK_REAL, LAK_M(pow)(x, y))
-#endif
 /* pow(x, 2) as x * x and pow(x, 0.5) as sqrt(x), both correctly rounded
 ** (NumPy's x ** 2 and x ** 0.5); pow's values kept where sqrt's differ:
 ** pow(-0, 0.5) = +0 (the + 0), pow(-inf, 0.5) = +inf */

@@ -29,6 +29,9 @@
 ** Largest errors measured against long double over 2e6 random arguments
 ** a range (make ktest): exp 0.75 ulp (subnormal results; 0.55 on [-1, 1]),
 ** log 0.53, pow 0.76 (0.56 for ordinary results), tanh 1.47.
+** pow of floats (lak_vpowf, at the end) is computed in double and rounded
+** once: correctly rounded but for a few in 10^6 (x near 1 and y large; ties
+** of exact integer powers), those within 0.5001 ulp.
 */
 #include <math.h>
 #include <stdint.h>
@@ -345,6 +348,18 @@ VM_V4 static __m512d vm_logv_v4(__m512d x, const __m512d *t) {
   return ok == 0xff ? vm_log1_v4(x, t, 1) : vm_log1_v4(x, t, 0);
 }
 
+/* the last of pow's special cases (C99 F.9.4.4) on 8 lanes, as vm_pow1's:
+** x < 0 and y not an integer: NaN; NaN; (-1)^+-inf = 1; 1^y = x^+-0 = 1 */
+VM_V4 static inline __m512d vm_powtail_v4(__m512d x, __m512d y, __m512d ax, __m512d yt, __m512d z) {
+  __m512d sign = V8(-0.0);
+  z = VM_SEL(VM_CMP(x, V8(0.0), _CMP_LT_OQ) & VM_CMP(yt, y, _CMP_NEQ_UQ) &
+             VM_CMP(ax, V8(HUGE_VAL), _CMP_NEQ_UQ), V8(NAN), z);
+  z = VM_SEL(VM_CMP(x, x, _CMP_UNORD_Q) | VM_CMP(y, y, _CMP_UNORD_Q), _mm512_add_pd(x, y), z);
+  z = VM_SEL(VM_CMP(ax, V8(1.0), _CMP_EQ_OQ) &
+             VM_CMP(_mm512_andnot_pd(sign, y), V8(HUGE_VAL), _CMP_EQ_OQ), V8(1.0), z);
+  return VM_SEL(VM_CMP(x, V8(1.0), _CMP_EQ_OQ) | VM_CMP(y, V8(0.0), _CMP_EQ_OQ), V8(1.0), z);
+}
+
 /* vm_pow1 on 8 lanes */
 VM_V4 static __m512d vm_pow_v4(__m512d x, __m512d y, const __m512d *t) {
   __m512d sign = V8(-0.0), ax = _mm512_andnot_pd(sign, x), hi, lo, eh, el, z;
@@ -362,12 +377,7 @@ VM_V4 static __m512d vm_pow_v4(__m512d x, __m512d y, const __m512d *t) {
   el = _mm512_maskz_mov_pd(VM_CMP(_mm512_andnot_pd(sign, eh), V8(1000.0), _CMP_LE_OQ), el);
   z = vm_exp_v4(eh, el, 1, 0, t);
   z = VM_SEL(neg, _mm512_mul_pd(z, VM_SEL(odd, V8(-1.0), V8(1.0))), z);
-  z = VM_SEL(VM_CMP(x, V8(0.0), _CMP_LT_OQ) & VM_CMP(yt, y, _CMP_NEQ_UQ) &
-             VM_CMP(ax, V8(HUGE_VAL), _CMP_NEQ_UQ), V8(NAN), z);
-  z = VM_SEL(VM_CMP(x, x, _CMP_UNORD_Q) | VM_CMP(y, y, _CMP_UNORD_Q), _mm512_add_pd(x, y), z);
-  z = VM_SEL(VM_CMP(ax, V8(1.0), _CMP_EQ_OQ) &
-             VM_CMP(_mm512_andnot_pd(sign, y), V8(HUGE_VAL), _CMP_EQ_OQ), V8(1.0), z);
-  return VM_SEL(VM_CMP(x, V8(1.0), _CMP_EQ_OQ) | VM_CMP(y, V8(0.0), _CMP_EQ_OQ), V8(1.0), z);
+  return vm_powtail_v4(x, y, ax, yt, z);
 }
 
 VM_V4 static __m512d vm_nanback_v4(__m512d x, __m512d y) {
@@ -477,24 +487,218 @@ VM_CLONES static void vm_powvv(size_t m, const double *x, const double *y, doubl
   for (i = 0; i < m; i++) z[i] = vm_pow1(x[i], y[i]);
 }
 
-/* the column loop of pow in loops.h's shape: z[i] = pow(x[i rx], y[i ry]).
-** A fixed operand (stride 0) is spread over a block first: GCC vectorizes
-** the loop of two moving operands, not the one with an invariant. */
+/* the column loop of pow in loops.h's shape: z[i] = pow(x[i rx], y[i ry])
+** for T double or float (pow1 one element, v4 the AVX-512 loop, vv the
+** portable loop of two moving operands). A fixed operand (stride 0) is
+** spread over a block first: GCC vectorizes the loop of two moving
+** operands, not the one with an invariant. */
+#ifdef VM_X86
+#define VM_TRYV4(v4) if (vm_v4()) { v4(m, x, rx, y, ry, z); return; }
+#else
+#define VM_TRYV4(v4)
+#endif
+#define VM_POWCOL(T, pow1, v4, vv) \
+  T xb[256], yb[256]; \
+  size_t i, k, b; \
+  if ((rx != 0 && rx != 1) || (ry != 0 && ry != 1)) { \
+    for (i = 0; i < m; i++) z[i] = pow1(x[(ptrdiff_t)i * rx], y[(ptrdiff_t)i * ry]); \
+    return; \
+  } \
+  VM_TRYV4(v4) \
+  if (rx == 1 && ry == 1) { vv(m, x, y, z); return; } \
+  for (k = 0; k < 256; k++) { xb[k] = *x; yb[k] = *y; } \
+  for (i = 0; i < m; i += b) { \
+    b = m - i < 256 ? m - i : 256; \
+    vv(b, rx ? x + i : xb, ry ? y + i : yb, z + i); \
+  }
+
 void lak_vpow(size_t m, const double *x, ptrdiff_t rx, const double *y, ptrdiff_t ry,
               double *z) {
-  double xb[256], yb[256];
-  size_t i, k, b;
-  if ((rx != 0 && rx != 1) || (ry != 0 && ry != 1)) {
-    for (i = 0; i < m; i++) z[i] = vm_pow1(x[(ptrdiff_t)i * rx], y[(ptrdiff_t)i * ry]);
-    return;
-  }
+  VM_POWCOL(double, vm_pow1, vpow_v4, vm_powvv)
+}
+
+/* ---- pow of floats, in double precision (tables from tools/vecmath32_tab.py) ----
+** x and y widened to double; log2(x) = k + log2(c) + log2(1 + r) with x =
+** 2^k z, z in [0.707, 1.414) cut in 16 (c = 1 for the interval holding 1,
+** so log2 stays accurate relative to itself near 1), 1/c to 29 bits so
+** that r = z/c - 1 is exact (z has 24), log2(1 + r) = r q(r), q of degree
+** 7 by Estrin's scheme; e = y log2(x), clamped to +-200; 2^e = 2^k'
+** 2^(j/16) (1 + f p(f)), |f| <= 1/32, p of degree 4; rounded once to
+** float. The double is within about 2^-44 of pow(x, y) (relative; the
+** rounding of e is the limit), so the float is correctly rounded but for
+** a few in 10^6 (measured over 12e6 pairs: 2 with x near 1 and y huge, 1
+** exact tie x^2), those within 0.5000004 ulp. The loops are bound by
+** latency more than by operations: Estrin's degree 7 is faster than
+** Horner's degree 6. Floats' subnormals are normal doubles: neither they
+** nor overflow and underflow of the result (a double far inside its range,
+** rounded once to float) need a branch. AVX-512 only: arith_gen.h keeps
+** libmvec's powf (other bits) where lak_vecmath_native() is 0. */
+#include "vecmath32_tab.h"
+
+#define VM32_SHIFT 0x1.8p48                   /* e + it: e rounded to a sixteenth */
+#define VM32_BIG 200.0                        /* |e| clamped: 2^+-200 are doubles */
+
+/* c[0] + c[1] r + ... + c[7] r^7 by Estrin's scheme (a shorter chain of
+** dependent operations than Horner's rule: the loops are bound by latency) */
+VM_INLINE double vm32_estrin7(double r, const double *c) {
+  double r2 = r * r, a = fma(c[1], r, c[0]), b = fma(c[3], r, c[2]);
+  double d = fma(c[5], r, c[4]), e = fma(c[7], r, c[6]);
+  return fma(fma(e, r2, d), r2 * r2, fma(b, r2, a));
+}
+
+/* log2(x), x > 0 finite and a float widened (else garbage, selected away) */
+VM_INLINE double vm32_log2(double x) {
+  uint64_t ix = asu(x), tmp = ix - VM32_LOG_OFF, i = (tmp >> 48) & 15;
+  double kd = (double)((int64_t)tmp >> 52), z, r, q;
+  z = asd(ix - (tmp & (0xfffULL << 52)));
+  r = fma(z, vm32_log_invc[i], -1.0);         /* exact */
+  q = vm32_estrin7(r, vm32_log_q);
+  return fma(r, q, kd + vm32_log_c[i]);
+}
+
+/* 2^e, e clamped to +-VM32_BIG (NaN gives the bound, as x86's min/max) */
+VM_INLINE double vm32_exp2(double e) {
+  double kd, f, s, p;
+  uint64_t m;
+  e = fabs(e) < VM32_BIG ? e : copysign(VM32_BIG, e);   /* x86's vrangepd (NaN aside) */
+  kd = e + VM32_SHIFT;
+  m = asu(kd);                                /* low bits: 16 k + j */
+  f = e - (kd - VM32_SHIFT);                  /* exact, |f| <= 1/32 */
+  s = asd(asu(vm32_exp_t[m & 15]) + ((m >> 4) << 52));  /* 2^k 2^(j/16) */
+  p = fma(vm32_exp_e[4], f, vm32_exp_e[3]);
+  p = fma(p, f, vm32_exp_e[2]);
+  p = fma(p, f, vm32_exp_e[1]);
+  p = fma(p, f, vm32_exp_e[0]);
+  return fma(s, f * p, s);
+}
+
+/* powf(x, y) with C99's special cases (F.9.4.4), as vm_pow1 */
+VM_INLINE float vm32_pow1(float xf, float yf) {
+  double x = xf, y = yf, ax = fabs(x), yt = trunc(y), yh = 0.5 * y, t, z;
+  int odd = yt == y && trunc(yh) != yh;
+  t = vm32_log2(ax);
+  t = ax == 0 ? -HUGE_VAL : t;
+  t = ax == HUGE_VAL ? HUGE_VAL : t;
+  z = vm32_exp2(y * t);
+  z = (x < 0 || (x == 0 && 1 / x < 0)) && odd ? -z : z;   /* (-x)^odd, -0 too */
+  z = x < 0 && yt != y && ax != HUGE_VAL ? NAN : z;
+  z = x != x || y != y ? x + y : z;
+  z = ax == 1 && fabs(y) == HUGE_VAL ? 1.0 : z;
+  return (float)(x == 1 || y == 0 ? 1.0 : z);
+}
+
+VM_CLONES static void vm32_powvv(size_t m, const float *x, const float *y, float *z) {
+  size_t i;
+  for (i = 0; i < m; i++) z[i] = vm32_pow1(x[i], y[i]);
+}
+
 #ifdef VM_X86
-  if (vm_v4()) { vpow_v4(m, x, rx, y, ry, z); return; }
-#endif
-  if (rx == 1 && ry == 1) { vm_powvv(m, x, y, z); return; }
-  for (k = 0; k < 256; k++) { xb[k] = *x; yb[k] = *y; }
-  for (i = 0; i < m; i += b) {
-    b = m - i < 256 ? m - i : 256;
-    vm_powvv(b, rx ? x + i : xb, ry ? y + i : yb, z + i);
+/* the tables in registers: invc, log2(c), 2^(j/16) */
+VM_V4 static void vm32_tab_v4(__m512d *t) {
+  t[0] = _mm512_loadu_pd(vm32_log_invc); t[1] = _mm512_loadu_pd(vm32_log_invc + 8);
+  t[2] = _mm512_loadu_pd(vm32_log_c); t[3] = _mm512_loadu_pd(vm32_log_c + 8);
+  t[4] = _mm512_loadu_pd(vm32_exp_t); t[5] = _mm512_loadu_pd(vm32_exp_t + 8);
+}
+
+/* vm32_estrin7, vm32_log2, vm32_exp2 on 8 lanes, operation for operation */
+VM_V4 static inline __m512d vm32_estrin7_v4(__m512d r, const double *c) {
+  __m512d r2 = _mm512_mul_pd(r, r), a = _mm512_fmadd_pd(V8(c[1]), r, V8(c[0]));
+  __m512d b = _mm512_fmadd_pd(V8(c[3]), r, V8(c[2])), d = _mm512_fmadd_pd(V8(c[5]), r, V8(c[4]));
+  __m512d e = _mm512_fmadd_pd(V8(c[7]), r, V8(c[6]));
+  return _mm512_fmadd_pd(_mm512_fmadd_pd(e, r2, d), _mm512_mul_pd(r2, r2), _mm512_fmadd_pd(b, r2, a));
+}
+
+VM_V4 static inline __m512d vm32_log2_v4(__m512d x, const __m512d *t) {
+  __m512i ix = _mm512_castpd_si512(x), tmp = _mm512_sub_epi64(ix, I8(VM32_LOG_OFF));
+  __m512i i = _mm512_srli_epi64(tmp, 48);
+  __m512d kd = _mm512_cvtepi64_pd(_mm512_srai_epi64(tmp, 52)), z, r, q;
+  z = _mm512_castsi512_pd(_mm512_sub_epi64(ix, _mm512_and_si512(tmp, I8(0xfffULL << 52))));
+  r = _mm512_fmadd_pd(z, VM_TAB(t, 0, i), V8(-1.0));
+  q = vm32_estrin7_v4(r, vm32_log_q);
+  return _mm512_fmadd_pd(r, q, _mm512_add_pd(kd, VM_TAB(t, 1, i)));
+}
+
+/* clamp 0: the caller knows |e| < 2^40 (then the clamp changes no float:
+** beyond +-BIG, vscalefpd gives inf or 0 as the clamp's 2^+-BIG does) */
+VM_V4 static inline __m512d vm32_exp2_v4(__m512d e, const __m512d *t, int clamp) {
+  __m512d kd, md, f, u, p;
+  if (clamp) e = _mm512_range_pd(e, V8(VM32_BIG), 2);   /* min(|e|, BIG), the sign of e */
+  kd = _mm512_add_pd(e, V8(VM32_SHIFT));
+  md = _mm512_sub_pd(kd, V8(VM32_SHIFT));     /* k + j/16 */
+  f = _mm512_sub_pd(e, md);
+  p = _mm512_fmadd_pd(V8(vm32_exp_e[4]), f, V8(vm32_exp_e[3]));
+  p = _mm512_fmadd_pd(p, f, V8(vm32_exp_e[2]));
+  p = _mm512_fmadd_pd(p, f, V8(vm32_exp_e[1]));
+  p = _mm512_fmadd_pd(p, f, V8(vm32_exp_e[0]));
+  /* 2^(j/16) (1 + f p) 2^k: vm32_exp2's s (1 + f p), as no double is subnormal */
+  u = VM_TAB(t, 2, _mm512_castpd_si512(kd));
+  return _mm512_scalef_pd(_mm512_fmadd_pd(u, _mm512_mul_pd(f, p), u), md);
+}
+
+/* vm32_pow1 on 8 lanes (x, y floats widened), before the rounding to float */
+VM_V4 static __m512d vm32_pow_v4(__m512d x, __m512d y, const __m512d *t) {
+  __m512d sign = V8(-0.0), ax = _mm512_andnot_pd(sign, x), tl, z;
+  __m512d yh = _mm512_mul_pd(V8(0.5), y), yt = _mm512_roundscale_pd(y, _MM_FROUND_TO_ZERO);
+  __mmask8 odd = VM_CMP(yt, y, _CMP_EQ_OQ) &
+                 VM_CMP(_mm512_roundscale_pd(yh, _MM_FROUND_TO_ZERO), yh, _CMP_NEQ_UQ);
+  __mmask8 neg = VM_CMP(x, V8(0.0), _CMP_LT_OQ) |
+                 (VM_CMP(x, V8(0.0), _CMP_EQ_OQ) & _mm512_test_epi64_mask(_mm512_castpd_si512(x),
+                                                                          _mm512_castpd_si512(sign)));
+  tl = vm32_log2_v4(ax, t);
+  tl = VM_SEL(VM_CMP(ax, V8(0.0), _CMP_EQ_OQ), V8(-HUGE_VAL), tl);
+  tl = VM_SEL(VM_CMP(ax, V8(HUGE_VAL), _CMP_EQ_OQ), V8(HUGE_VAL), tl);
+  z = vm32_exp2_v4(_mm512_mul_pd(y, tl), t, 1);
+  z = _mm512_mask_sub_pd(z, neg & odd, V8(-0.0), z);     /* -z: the sign flipped */
+  return vm_powtail_v4(x, y, ax, yt, z);
+}
+
+/* 16 floats at x[i rx], y[i ry] (rx, ry constants 0 or 1: each loop its
+** own copy), m of them (16 in the loop, fewer at the end, under a mask).
+** The fast path: every lane has x > 0 finite and |y| < 2^20, so |e| <
+** 2^28 and vm32_pow_v4's selects keep the generic value; else the full. */
+#define VM32_LD(p, r, h, mk) \
+  ((r) ? _mm512_cvtps_pd(_mm256_maskz_loadu_ps((__mmask8)((mk) >> (8 * (h))), (p) + 8 * (h) * (r))) \
+       : _mm512_set1_pd((double)*(p)))
+VM_V4 static inline void vm32_pow16_v4(const float *x, ptrdiff_t rx, const float *y, ptrdiff_t ry,
+                                       float *z, __mmask16 mk, const __m512d *t) {
+  __m512i ua = _mm512_castps_si512(rx ? _mm512_maskz_loadu_ps(mk, x) : _mm512_set1_ps(*x));
+  __m512i ub = _mm512_castps_si512(ry ? _mm512_maskz_loadu_ps(mk, y) : _mm512_set1_ps(*y));
+  __mmask16 ok = _mm512_cmplt_epu32_mask(_mm512_sub_epi32(ua, _mm512_set1_epi32(1)),
+                                         _mm512_set1_epi32(0x7f7fffff)) &
+                 _mm512_cmplt_epu32_mask(_mm512_and_si512(ub, _mm512_set1_epi32(0x7fffffff)),
+                                         _mm512_set1_epi32(0x49800000));   /* 2^20 */
+  __m512d x0 = VM32_LD(x, rx, 0, mk), x1 = VM32_LD(x, rx, 1, mk), r0, r1;
+  __m512d y0 = VM32_LD(y, ry, 0, mk), y1 = VM32_LD(y, ry, 1, mk);
+  if ((ok | (__mmask16)~mk) == 0xffff) {
+    r0 = vm32_exp2_v4(_mm512_mul_pd(y0, vm32_log2_v4(x0, t)), t, 0);
+    r1 = vm32_exp2_v4(_mm512_mul_pd(y1, vm32_log2_v4(x1, t)), t, 0);
+  } else {
+    r0 = vm32_pow_v4(x0, y0, t);
+    r1 = vm32_pow_v4(x1, y1, t);
   }
+  _mm256_mask_storeu_ps(z, (__mmask8)mk, _mm512_cvtpd_ps(r0));
+  _mm256_mask_storeu_ps(z + 8, (__mmask8)(mk >> 8), _mm512_cvtpd_ps(r1));
+}
+
+VM_V4 static inline __attribute__((always_inline)) void
+vm32_powloop_v4(size_t n, const float *x, ptrdiff_t rx, const float *y, ptrdiff_t ry, float *z) {
+  __m512d t[6];
+  size_t i;
+  vm32_tab_v4(t);
+  for (i = 0; i + 16 <= n; i += 16) vm32_pow16_v4(x + i * rx, rx, y + i * ry, ry, z + i, 0xffff, t);
+  if (i < n) vm32_pow16_v4(x + i * rx, rx, y + i * ry, ry, z + i, (__mmask16)((1u << (n - i)) - 1), t);
+}
+
+/* z[i] = powf(x[i rx], y[i ry]), rx and ry 0 or 1 */
+VM_V4 static void vpowf_v4(size_t n, const float *x, ptrdiff_t rx, const float *y, ptrdiff_t ry,
+                           float *z) {
+  if (rx && !ry) vm32_powloop_v4(n, x, 1, y, 0, z);
+  else if (rx) vm32_powloop_v4(n, x, 1, y, 1, z);
+  else vm32_powloop_v4(n, x, 0, y, ry, z);
+}
+#endif
+
+/* lak_vpow for floats: z[i] = powf(x[i rx], y[i ry]) */
+void lak_vpowf(size_t m, const float *x, ptrdiff_t rx, const float *y, ptrdiff_t ry, float *z) {
+  VM_POWCOL(float, vm32_pow1, vpowf_v4, vm32_powvv)
 }

@@ -1,5 +1,5 @@
 /*
-** kernels/vecmath.h: exp, log, tanh and pow of doubles for SIMD loops
+** kernels/vecmath.h: exp, log, tanh and pow of doubles, pow of floats, for SIMD loops
 ** (kernels/vecmath.c): the same bits on every path (AVX-512, AVX2, scalar).
 ** Errors against a correctly rounded result (spec/kernels/vecmath.c): see
 ** vecmath.c's header.
@@ -22,5 +22,7 @@ void lak_vtanh(const double *x, double *y, size_t n);
 ** special cases; z overlaps neither */
 void lak_vpow(size_t m, const double *x, ptrdiff_t rx, const double *y, ptrdiff_t ry,
               double *z);
+/* the same for floats (computed in double, rounded once: see vecmath.c) */
+void lak_vpowf(size_t m, const float *x, ptrdiff_t rx, const float *y, ptrdiff_t ry, float *z);
 
 #endif
