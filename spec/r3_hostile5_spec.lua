@@ -67,3 +67,23 @@ describe("linalg.matrix's fields T and dtype", function()
     assert.is_false(ok)
   end)
 end)
+
+-- a view of a bool matrix copied column by column (kernels/copy.c): bytes,
+-- not floats (the fuzzer's finding: read as floats, 4 bytes an entry, past
+-- the column's end)
+describe("copies of bool views", function()
+  it("copy, astype and reshape of a bool view move bytes", function()
+    for _, m in ipairs{1, 3, 7, 16, 33, 65} do
+      local P = la.gt(la.randn(m + 3, 5, m), 0)
+      local V = P:sub(2, m + 1, 2, 4)              -- leading dimension m + 3
+      local C = V:copy()
+      assert.equal("bool", C.dtype)
+      for i = 1, m do
+        for j = 1, 3 do assert.equal(P:get(i + 1, j + 1), C:get(i, j)) end
+      end
+      local F = V:astype("float64")
+      for i = 1, m do assert.equal(P:get(i + 1, 2) and 1 or 0, F:get(i, 1)) end
+    end
+  end)
+end)
+

@@ -1,6 +1,7 @@
 /*
 ** kernels/copy.c: copies of matrices column by column (a view's columns
-** are apart in memory), for elements of 8 bytes (float64) or 4 (float32):
+** are apart in memory), for elements of 8 bytes (float64), 4 (float32) or
+** 1 (bool):
 ** straight, with the columns in reverse order, rotated, or reversed (each
 ** column's b[i] = a[-i], which GCC vectorizes at -O3 with a lane-reversing
 ** permute, vpermpd / vpermps, after each load).
@@ -21,6 +22,7 @@
   }
 COPYCOL(col_d, double)
 COPYCOL(col_s, float)
+COPYCOL(col_b, unsigned char)
 
 #define REVCOL(name, T) \
   LAK_CLONES static void name(size_t m, const T *restrict e, T *restrict b) { \
@@ -29,6 +31,7 @@ COPYCOL(col_s, float)
   }
 REVCOL(rev_d, double)
 REVCOL(rev_s, float)
+REVCOL(rev_b, unsigned char)
 
 /* column j of A to column (rev ? n-1-j : j) of B; A walked in memory order */
 #define COPYCOLS(name, T, col) \
@@ -38,11 +41,13 @@ REVCOL(rev_s, float)
   }
 COPYCOLS(cols_d, double, col_d)
 COPYCOLS(cols_s, float, col_s)
+COPYCOLS(cols_b, unsigned char, col_b)
 
 static void cols(size_t es, int m, int n, const void *A, int lda, void *B, int ldb, int rev) {
   if (m <= 0 || n <= 0) return;
   if (es == sizeof(double)) cols_d(m, n, (const double *)A, lda, (double *)B, ldb, rev);
-  else cols_s(m, n, (const float *)A, lda, (float *)B, ldb, rev);
+  else if (es == sizeof(float)) cols_s(m, n, (const float *)A, lda, (float *)B, ldb, rev);
+  else cols_b(m, n, (const unsigned char *)A, lda, (unsigned char *)B, ldb, rev);
 }
 
 void lak_copycols(size_t es, int m, int n, const void *A, int lda, void *B, int ldb) {
@@ -75,7 +80,10 @@ void lak_flipud(size_t es, int m, int n, const void *A, int lda, void *B, int ld
   for (j = 0; j < n; j++) {
     if (es == sizeof(double))
       rev_d((size_t)m, (const double *)A + (ptrdiff_t)j * lda + (m - 1), (double *)B + (ptrdiff_t)j * ldb);
-    else
+    else if (es == sizeof(float))
       rev_s((size_t)m, (const float *)A + (ptrdiff_t)j * lda + (m - 1), (float *)B + (ptrdiff_t)j * ldb);
+    else
+      rev_b((size_t)m, (const unsigned char *)A + (ptrdiff_t)j * lda + (m - 1),
+            (unsigned char *)B + (ptrdiff_t)j * ldb);
   }
 }

@@ -29,7 +29,7 @@ typedef enum { LAK_ADD, LAK_SUB, LAK_MUL, LAK_DIV, LAK_POW } lak_Op;
 ** (-1 where loops have one width) */
 int lak_isa_cap(int level);
 
-/* Copies of m x n matrices of elements of es bytes (8: double, 4: float)
+/* Copies of m x n matrices of elements of es bytes (8: double, 4: float, 1: bool)
 ** column by column, B not overlapping A (kernels/copy.c): B = A
 ** (lak_copycols), B(:, j) = A(:, n-1-j) (lak_fliplr), B(i, j) = A(m-1-i, j)
 ** (lak_flipud), B(i, j) = A((i - s) mod m, j) for 0 <= s < m (lak_rollud) */
