@@ -170,8 +170,8 @@ void la_fill(la_Mat *A, double x) {
   if (A->dtype == LA_BOOL) x = x != 0;      /* a byte 0 or 1 */
   if (A->dtype == LA_BOOL || (x == 0 && !signbit(x))) {   /* all bytes alike: memset */
     int c = A->dtype == LA_BOOL && x != 0;
-    if (packed) { memset(LA_DATA(A), c, (size_t)A->rows * (size_t)A->cols * es); return; }        /* +0.0: all bits zero, memset */
-    if (packed) { memset(LA_DATA(A), 0, (size_t)A->rows * (size_t)A->cols * es); return; }
+    /* +0.0: all bits zero; bool: every byte c */
+    if (packed) { memset(LA_DATA(A), c, (size_t)A->rows * (size_t)A->cols * es); return; }
     for (j = 0; j < A->cols; j++)
       memset((char *)LA_DATA(A) + (size_t)j * (size_t)A->ld * es, c, (size_t)A->rows * es);
     return;
