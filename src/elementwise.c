@@ -227,6 +227,14 @@ static int l_clip(lua_State *L) { return ternary(L, la_fname(L), lak_clip, lak_s
 
 /* ---------------------------------------------------------------- logical */
 
+/* A's nonzero count (NaN included) over everything (dim 0), per column (dim 1)
+** or per row (dim 2), into r */
+static void nonzeros(const la_Mat *A, int dim, double *r) {
+  if (A->dtype == LA_BOOL) lak_bnonzeros(dim, A->rows, A->cols, A->bdata, A->ld, r);
+  else if (A->dtype == LA_F32) lak_snonzeros(dim, A->rows, A->cols, A->fdata, A->ld, r);
+  else lak_nonzeros(dim, A->rows, A->cols, A->data, A->ld, r);
+}
+
 enum { ANY, ALL, COUNT };
 
 /* any / all / count_nonzero (NaN is nonzero) of a matrix of any type:
@@ -239,9 +247,7 @@ static int logical(lua_State *L, const char *fname, int what) {
   size_t i;
   double cnt;
   if (dim) R = la_new(L, fname, dim == 1 ? 1 : A->rows, dim == 1 ? A->cols : 1);
-  if (A->dtype == LA_BOOL) lak_bnonzeros(dim, A->rows, A->cols, A->bdata, A->ld, R ? R->data : &cnt);
-  else if (A->dtype == LA_F32) lak_snonzeros(dim, A->rows, A->cols, A->fdata, A->ld, R ? R->data : &cnt);
-  else lak_nonzeros(dim, A->rows, A->cols, A->data, A->ld, R ? R->data : &cnt);
+  nonzeros(A, dim, R ? R->data : &cnt);
   if (!R) {
     double all = (double)A->rows * A->cols;
     if (what == COUNT) lua_pushinteger(L, (lua_Integer)cnt);
@@ -260,14 +266,6 @@ static int logical(lua_State *L, const char *fname, int what) {
 static int l_any(lua_State *L) { return logical(L, la_fname(L), ANY); }
 static int l_all(lua_State *L) { return logical(L, la_fname(L), ALL); }
 static int l_count_nonzero(lua_State *L) { return logical(L, la_fname(L), COUNT); }
-
-/* A's nonzero count (NaN included) over everything (dim 0) or per row
-** (dim 2, into r) */
-static void nonzeros(const la_Mat *A, int dim, double *r) {
-  if (A->dtype == LA_BOOL) lak_bnonzeros(dim, A->rows, A->cols, A->bdata, A->ld, r);
-  else if (A->dtype == LA_F32) lak_snonzeros(dim, A->rows, A->cols, A->fdata, A->ld, r);
-  else lak_nonzeros(dim, A->rows, A->cols, A->data, A->ld, r);
-}
 
 /* a table with room for n entries in its array part (pushes 1): filled
 ** without rehashing, which counted every entry again at each doubling */
