@@ -240,28 +240,28 @@ static void rownorms(lua_State *L, la_Mat *A, double *out, const char *which) {
   lua_pop(L, 1);
 }
 
+/* the exponent of the larger |entry| of a row's largest mx and smallest
+** mn, 0 when both are 0 or either is not finite (NaN wins both) */
+static int absexp(double mx, double mn) {
+  double b = fabs(mx) > fabs(mn) ? fabs(mx) : fabs(mn);
+  return b > 0 && isfinite(b) ? ilogb(b) : 0;
+}
+
 /* the exponent of each row's largest |entry| into e (0 for a zero or
 ** non-finite row): the rows' largest and smallest entries, a column at a
 ** time (lak_rowext, vectorized down the columns; A has columns) */
 static void rowexps(lua_State *L, const la_Mat *A, int *e) {
   size_t m = (size_t)A->rows, i;
-  double b;
   if (A->dtype == LA_F32) {
     float *v = LA_SCRATCH(L, float, 3 * m);
     lak_srowext(1, m, (size_t)A->cols, A->fdata, (size_t)A->ld, v, NULL, v + 2 * m);
     lak_srowext(0, m, (size_t)A->cols, A->fdata, (size_t)A->ld, v + m, NULL, v + 2 * m);
-    for (i = 0; i < m; i++) {
-      b = fabs(v[i]) > fabs(v[m + i]) ? fabs(v[i]) : fabs(v[m + i]);
-      e[i] = b > 0 && isfinite(b) && isfinite(v[m + i]) ? ilogb(b) : 0;
-    }
+    for (i = 0; i < m; i++) e[i] = absexp(v[i], v[m + i]);
   } else {
     double *v = la_scratch(L, 3 * m);
     lak_rowext(1, m, (size_t)A->cols, A->data, (size_t)A->ld, v, NULL, v + 2 * m);
     lak_rowext(0, m, (size_t)A->cols, A->data, (size_t)A->ld, v + m, NULL, v + 2 * m);
-    for (i = 0; i < m; i++) {
-      b = fabs(v[i]) > fabs(v[m + i]) ? fabs(v[i]) : fabs(v[m + i]);
-      e[i] = b > 0 && isfinite(b) && isfinite(v[m + i]) ? ilogb(b) : 0;
-    }
+    for (i = 0; i < m; i++) e[i] = absexp(v[i], v[m + i]);
   }
   lua_pop(L, 1);
 }
