@@ -185,6 +185,41 @@ describe("linalg.hstack / linalg.vstack / linalg.repmat / linalg.tile", function
     assert.are.equal(999, F:get(1, 1))
     assert.are.equal(1000 * 699, F:get(1000, 700))
   end)
+
+  -- kernels/copy.c: past 4 MiB, columns of 640 to 2560 bytes take the
+  -- vector loop and the others memcpy; both, with views and reversed
+  -- column order, against A(i, j) = i + 1000 j at every entry (the
+  -- expected matrix from the row and column indices by broadcasting)
+  local function expect(rows, cols)
+    return la.vector(rows) + 1000 * la.vector(cols):t()
+  end
+  local function same(B, E, what)
+    assert.are.same({E:shape()}, {B:shape()}, what .. ": shape")
+    assert.are.equal(0, la.count_nonzero(la.ne(B, E)), what)
+  end
+  local function seq(a, b, step)
+    local t = {}
+    for i = a, b, step or 1 do t[#t + 1] = i end
+    return t
+  end
+  for _, c in ipairs{{100, 5300, "float64"}, {50, 10600, "float64"}, {400, 1400, "float64"},
+                     {200, 5300, "float32"}, {1000, 1100, "float32"}} do
+    local m, n, dt = c[1], c[2], c[3]
+    it(string.format("copies %dx%d %s views, stacks, flips and rolls past 4 MiB exactly", m, n, dt), function()
+      local A = la.astype(expect(seq(1, m + 3), seq(1, n + 2)), dt)
+      local V = A:sub(2, m + 1, 2, n + 1)
+      local rows, cols = seq(2, m + 1), seq(2, n + 1)
+      same(V:copy(), expect(rows, cols), "copy of a view")
+      local twice = seq(2, m + 1)
+      for i = 2, m + 1 do twice[#twice + 1] = i end
+      same(la.vstack{V, V}, expect(twice, cols), "vstack")
+      same(la.flip(V, 2), expect(rows, seq(n + 1, 2, -1)), "flip(V, 2)")
+      local rolled = {}
+      for i = 1, m do rolled[i] = (i - 8) % m + 2 end
+      same(la.roll(V, 7, 1), expect(rolled, cols), "roll(V, 7, 1)")
+      assert.are.equal(dt, V:copy().dtype)
+    end)
+  end
 end)
 
 -- Large results ask for transparent huge pages (helpers.c's la_hugepages,

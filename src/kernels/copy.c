@@ -5,15 +5,26 @@
 ** straight, with the columns in reverse order, rotated, or reversed (each
 ** column's b[i] = a[-i], which GCC vectorizes at -O3 with a lane-reversing
 ** permute, vpermpd / vpermps, after each load).
-** Each column is a plain loop compiled for AVX-512, AVX2 and SSE2 and
-** chosen at load time (LAK_CLONES, loops.h), never turned into a memcpy
-** call (-fno-tree-loop-distribute-patterns, Makefile): glibc's memcpy
-** moves the columns of 1000 x 1000 (2 to 8 KiB each) with `rep movsb`,
-** three times slower than 64-byte vectors when both sides are in L1 and
-** about a tenth slower from L3. Exact: values are moved, never computed.
+** A straight column is glibc's memcpy, except in one band where a plain
+** loop compiled for AVX-512, AVX2 and SSE2 (LAK_CLONES, loops.h) is
+** faster; reversed columns are always that loop. Measured on
+** A:sub(2, m+1, 2, n+1):copy() and la.vstack (glibc 2.36, AVX-512 EPYC,
+** microseconds): memcpy is faster whenever the copy fits the caches (100
+** x 100: 1.9 against 2.6; 16-row columns: 57 against 101 for 100,000
+** entries) and for large copies of short or long columns (1000 x 1000
+** vstack to 2000 x 1000: 400 against 600, NumPy 420; 64 rows: 474
+** against 988), but not for large copies of columns of 768 to 2048 bytes
+** (128 rows: 1113 against 728), the band MIDCOL below.
+** Exact: values are moved, never computed.
 */
+#include <string.h>
+
 #include "kernels.h"
 #include "loops.h"
+
+/* the band of column lengths (bytes) where large copies take the loop */
+#define MIDCOL_LO 640
+#define MIDCOL_HI 2560
 
 #define COPYCOL(name, T) \
   LAK_CLONES static void name(size_t m, const T *restrict a, T *restrict b) { \
@@ -43,19 +54,37 @@ COPYCOLS(cols_d, double, col_d)
 COPYCOLS(cols_s, float, col_s)
 COPYCOLS(cols_b, unsigned char, col_b)
 
-static void cols(size_t es, int m, int n, const void *A, int lda, void *B, int ldb, int rev) {
+/* memcpy for columns of m entries of es bytes, in a copy of total bytes */
+static int bymemcpy(size_t es, int m, size_t total) {
+  size_t col = (size_t)m * es;
+  return total < LAK_STREAM_MIN || col < MIDCOL_LO || col > MIDCOL_HI;
+}
+
+/* as COPYCOLS; total: the bytes of the whole copy this is part of */
+static void cols(size_t es, int m, int n, const void *A, int lda, void *B, int ldb, int rev,
+                 size_t total) {
   if (m <= 0 || n <= 0) return;
+  if (bymemcpy(es, m, total)) {
+    size_t ca = (size_t)lda * es, cb = (size_t)ldb * es, col = (size_t)m * es;
+    const char *a = (const char *)A;
+    char *b = (char *)B;
+    int j;
+    for (j = 0; j < n; j++, a += ca) memcpy(b + (size_t)(rev ? n - 1 - j : j) * cb, a, col);
+    return;
+  }
   if (es == sizeof(double)) cols_d(m, n, (const double *)A, lda, (double *)B, ldb, rev);
   else if (es == sizeof(float)) cols_s(m, n, (const float *)A, lda, (float *)B, ldb, rev);
   else cols_b(m, n, (const unsigned char *)A, lda, (unsigned char *)B, ldb, rev);
 }
 
+static size_t bytes(size_t es, int m, int n) { return es * (size_t)m * (size_t)n; }
+
 void lak_copycols(size_t es, int m, int n, const void *A, int lda, void *B, int ldb) {
-  cols(es, m, n, A, lda, B, ldb, 0);
+  cols(es, m, n, A, lda, B, ldb, 0, bytes(es, m, n));
 }
 
 void lak_fliplr(size_t es, int m, int n, const void *A, int lda, void *B, int ldb) {
-  cols(es, m, n, A, lda, B, ldb, 1);
+  cols(es, m, n, A, lda, B, ldb, 1, bytes(es, m, n));
 }
 
 /* B = A with each column rotated down by s (0 <= s < m): B(i, j) = A((i -
@@ -63,12 +92,12 @@ void lak_fliplr(size_t es, int m, int n, const void *A, int lda, void *B, int ld
 void lak_rollud(size_t es, int m, int n, int s, const void *A, int lda, void *B, int ldb) {
   const char *a = (const char *)A;
   char *b = (char *)B;
-  size_t ca = (size_t)lda * es, cb = (size_t)ldb * es;
+  size_t ca = (size_t)lda * es, cb = (size_t)ldb * es, total = bytes(es, m, n);
   int j;
   if (m <= 0 || n <= 0) return;
   for (j = 0; j < n; j++, a += ca, b += cb) {
-    cols(es, m - s, 1, a, lda, b + (size_t)s * es, ldb, 0);
-    cols(es, s, 1, a + (size_t)(m - s) * es, lda, b, ldb, 0);
+    cols(es, m - s, 1, a, lda, b + (size_t)s * es, ldb, 0, total);
+    cols(es, s, 1, a + (size_t)(m - s) * es, lda, b, ldb, 0, total);
   }
 }
 
