@@ -52,6 +52,14 @@ static int foo_check(lua_State *L) {
   return 0;
 }
 
+/* foo.align(A): A's data address modulo 64 (matrix.c puts data of 1 KiB
+** and more on a cache line) */
+static int foo_align(lua_State *L) {
+  double *p = linalg_checkmatrix(L, 1, NULL, NULL, NULL);
+  lua_pushinteger(L, (lua_Integer)((size_t)p % 64));
+  return 1;
+}
+
 static int foo_push(lua_State *L) {
   double src[4] = {1, 2, 3, 4};
   linalg_pushmatrix(L, 2, 2, src, (int)luaL_checkinteger(L, 1));
@@ -97,6 +105,7 @@ static int foo_dtype(lua_State *L) {
 }
 
 static const luaL_Reg foo_funcs[] = {
+  {"align", foo_align},
   {"new", foo_new}, {"test", foo_test}, {"check", foo_check}, {"push", foo_push},
   {"pushf", foo_pushf}, {"testf", foo_testf}, {"checkf", foo_checkf}, {"dtype", foo_dtype},
   {NULL, NULL}
@@ -177,6 +186,13 @@ int main(void) {
   check(r && strcmp(r, "bool false false linalg.checkmatrix: bad argument #1 (float64 matrix expected, "
                        "got a bool matrix (A:astype(\"float64\") converts it))") == 0,
         "a bool matrix: linalg_dtype names it, testmatrix NULL, checkmatrix an error", r);
+  /* every size from 1 KiB of data to past the external threshold (128 KiB) */
+  r = run(L, "local bad = {} for _, n in ipairs{128, 129, 200, 1000, 4096, 8191, 16384, 20000} do "
+             "for k = 1, 3 do local A = la.zeros(n, 1) if foo.align(A) ~= 0 then bad[#bad + 1] = n end end end "
+             "local t = {} for k = 1, 40 do t[k] = la.ones(64, 64) + 1 end "
+             "for k = 1, 40 do if foo.align(t[k]) ~= 0 then bad[#bad + 1] = 'sum' end end "
+             "return #bad == 0 and 'aligned' or table.concat(bad, ' ')");
+  check(r && strcmp(r, "aligned") == 0, "data of 1 KiB and more starts on a 64-byte line", r);
   lua_close(L);
   printf("capi: %d passed, %d failed\n", passed, failed);
   return failed != 0;
