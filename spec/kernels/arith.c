@@ -156,6 +156,27 @@ static void copy_transpose(void) {
   free(A); free(B); free(T);
 }
 
+/* lak_transpose at shapes across its 64 x 64 tiles and 4 x 4 blocks (edges
+** of 1 to 3 rows or columns, one tile, several), with leading dimensions
+** past the rows (odd, so columns start off 32-byte lines), the gaps below
+** each column of B left untouched */
+static void transpose_shapes(void) {
+  static const int shapes[][2] = {{1, 1}, {1, 9}, {9, 1}, {3, 5}, {4, 4}, {64, 64}, {65, 63},
+                                  {130, 67}, {67, 130}, {200, 3}, {3, 200}, {257, 129}};
+  int s, i, j, bad = 0;
+  for (s = 0; s < (int)(sizeof shapes / sizeof shapes[0]); s++) {
+    int m = shapes[s][0], n = shapes[s][1], lda = m + 3, ldb = n + 1;
+    double *A = ck_alloc((size_t)lda * n, sizeof(double)), *T = ck_alloc((size_t)ldb * m, sizeof(double));
+    for (i = 0; i < lda * n; i++) A[i] = i + 0.5;
+    lak_transpose(m, n, A, lda, T, ldb);
+    for (j = 0; j < n; j++)
+      for (i = 0; i < m; i++) bad += T[j + (size_t)i * ldb] != A[i + (size_t)j * lda];
+    for (i = 0; i < m; i++) bad += T[n + (size_t)i * ldb] != 0.0;
+    CHECK(bad == 0, "transpose of %d x %d: %d wrong entries", m, n, bad);
+    free(A); free(T);
+  }
+}
+
 static void allfinite(void) {
   double x[100];
   const double special[3] = {NAN, HUGE_VAL, -HUGE_VAL};
@@ -178,6 +199,7 @@ int main(void) {
   gemm();
   ewise();
   copy_transpose();
+  transpose_shapes();
   allfinite();
   return ck_done("arith");
 }
