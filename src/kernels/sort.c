@@ -7,7 +7,9 @@
 ** position (a double's key and position side by side, a float's 32-bit key
 ** and position packed in one 64-bit word: key << 32 | position, which
 ** orders ties by position). Short lines are sorted by insertion and
-** merging, long ones by an LSD radix sort, 8 bits of the key a pass, passes
+** merging (each merge from both ends at once: argsort of 100 x 100 along
+** the columns went from 109 to 59 us, NumPy 1.24's stable 90), long ones
+** by an LSD radix sort, 8 bits of the key a pass, passes
 ** on which every key has the same digit skipped; both keep equal keys in
 ** input order, so the result is NumPy's kind="stable" (and Octave's sort).
 ** The values written back are the entries themselves (the sign of a zero
@@ -43,6 +45,27 @@ typedef lak_SortItem Item;
       a[j] = t; \
     } \
   } \
+  /* [l0, m) and [m, e) merged into c from both ends at once: the smallest \
+  ** head to the front (ties: the left one), the largest tail to the back \
+  ** (ties: the right one), two dependency chains in one loop, no branch on \
+  ** the data. The left run is the longer, so neither end runs out of it \
+  ** before its last step; either can run out of the right one, which the \
+  ** masks cover (the front then reads *e, one past the run: the scratch \
+  ** has room, LAK_SORT_WORK). */ \
+  static void merge_##sfx(const E *l0, const E *m, const E *e, E *c) { \
+    const E *l = l0, *le = m - 1, *r = m, *re = e - 1; \
+    E *f = c, *g = c + (e - l0) - 1; \
+    size_t h = (size_t)(e - l0) / 2, t; \
+    for (t = 0; t < h; t++) { \
+      int tr = (r < e) & (KEY(*r) < KEY(*l)); \
+      int tl = (re < m) | (KEY(*le) > KEY(*re)); \
+      *f++ = tr ? *r : *l; \
+      r += tr; l += !tr; \
+      *g-- = tl ? *le : *re; \
+      le -= tl; re -= !tl; \
+    } \
+    if ((e - l0) & 1) *f = l <= le ? *l : *r; \
+  } \
   static E *mergesort_##sfx(E *a, E *b, size_t n) { \
     size_t w, lo_; \
     for (lo_ = 0; lo_ < n; lo_ += RUN) insertion_##sfx(a + lo_, n - lo_ < RUN ? n - lo_ : RUN); \
@@ -50,14 +73,8 @@ typedef lak_SortItem Item;
       E *t; \
       for (lo_ = 0; lo_ < n; lo_ += 2 * w) { \
         size_t mid = lo_ + w < n ? lo_ + w : n, hi = lo_ + 2 * w < n ? lo_ + 2 * w : n; \
-        size_t i = lo_, j = mid, k = lo_; \
-        while (i < mid && j < hi) {           /* no branch on the data */ \
-          int right = KEY(a[j]) < KEY(a[i]); \
-          b[k++] = a[right ? j : i]; \
-          j += right; i += !right; \
-        } \
-        while (i < mid) b[k++] = a[i++]; \
-        while (j < hi) b[k++] = a[j++]; \
+        if (mid >= hi) memcpy(b + lo_, a + lo_, (n - lo_) * sizeof *a); \
+        else merge_##sfx(a + lo_, a + mid, a + hi, b + lo_); \
       } \
       t = a; a = b; b = t; \
     } \
