@@ -220,20 +220,24 @@ static void rowext_widths(void) {
 }
 
 /* long lines (blocks of values first, then the winning block): lengths
-** around 2 and 3 blocks of 4096, a short last block, ties across blocks
-** (-0.0 before +0.0 too), a NaN or an Inf in one block, the extreme in the
-** tail; every width */
-static void argext_long(void) {
-  static const size_t lens[] = {8192, 8193, 8199, 8207, 8224, 12288, 12290, 12345};
-  static double x[12345];
-  static float xf[12345];
+** around 2 and 3 blocks of 512 past the one-pass length (4096), and past
+** LAK_LBIG (2^21) where blocks are 8192, a short last block, ties across
+** blocks (-0.0 before +0.0 too), a NaN or an Inf in one block, the extreme
+** in the tail; every width */
+#define LONGMAX (((size_t)1 << 21) + 8192 * 2 + 77)
+static double lx[LONGMAX];
+static float lxf[LONGMAX];
+
+static void argext_lens(const size_t *lens, size_t nlens, size_t step) {
+  double *x = lx;
+  float *xf = lxf;
   size_t t, i, pos, n;
   int lev, wm, kind, top = lak_isa_cap(2);
   for (lev = 0; lev <= (top < 0 ? 0 : top); lev++) {
     lak_isa_cap(lev);
-    for (t = 0; t < sizeof lens / sizeof lens[0]; t++)
+    for (t = 0; t < nlens; t++)
       for (kind = 0; kind < 6; kind++)
-        for (pos = 5; pos < lens[t]; pos += 1999) {
+        for (pos = 5; pos < lens[t]; pos += step) {
           n = lens[t];
           for (i = 0; i < n; i++) x[i] = (double)((i * 37) % 101) - 50;
           if (kind == 1) x[pos] = NAN;
@@ -253,6 +257,13 @@ static void argext_long(void) {
         }
   }
   lak_isa_cap(2);
+}
+
+static void argext_long(void) {
+  static const size_t lens[] = {8192, 8193, 8199, 8207, 8224, 12288, 12290, 12345};
+  static const size_t big[] = {(size_t)1 << 21, ((size_t)1 << 21) + 8192 + 77, LONGMAX};
+  argext_lens(lens, sizeof lens / sizeof lens[0], 1999);
+  argext_lens(big, sizeof big / sizeof big[0], 700001);
 }
 
 int main(void) {

@@ -1,0 +1,397 @@
+-- The breadth benchmark: linalg's own loops (elementwise, comparisons,
+-- reductions, sorts, shape and copies, construction, norms, random numbers)
+-- next to NumPy's equivalent, 1 thread, float64, the same inputs (written as
+-- .npy files by linalg, read by NumPy), matrices of 100 x 100 and
+-- 1000 x 1000, vectors of 1e4 and 1e6 where that is the natural shape.
+--
+-- One NumPy process (bench/numpy_breadth.py) serves the whole run through a
+-- pipe (its answers come back through a FIFO). Each round times every
+-- operation in linalg and at once in NumPy (who goes first alternates
+-- between rounds), so both see the same load; a timing runs `inner` calls,
+-- chosen once per side so that it takes >= MINTIME (2 ms); the report is
+-- the best timing over the rounds, per call. Only public la functions are
+-- called; every result is first compared with NumPy's (a weighted checksum),
+-- and an operation that fails on either side is dropped with a message.
+-- usage: sh bench/run.sh breadth (or breadth-quick: 3 rounds), which runs
+--   OPENBLAS_NUM_THREADS=1 lua5.4 bench/breadth.lua [rounds = 7]
+-- or require("breadth").run{rounds = 7}.
+-- Environment: BREADTH_ROUNDS (rounds), BREADTH_FILTER (Lua patterns on
+-- the operation names, separated by '|': an operation matching any runs). Results also go to build/bench/breadth.tsv.
+local la = require "linalg"
+local clock = require "benchclock"
+
+local M = {}
+local PY = "/usr/bin/python3"
+local DIR = "build/bench/breadth"
+local MINTIME = 2e-3
+
+-- NumPy's semantics where they differ from linalg's (the note column)
+local BOOL = "bool results on both sides"
+local FLOATMASK = "NumPy: bool result; la: float64 1/0"
+local VIEW = "NumPy gives a view: timed with .copy(order='F')"
+local IDX = "NumPy: int64 0-based; la: float64 1-based"
+
+-- the inputs, by name (size suffix: 100, 1000, 1e4, 1e6), from fixed seeds
+local function inputs()
+  local I = {}
+  for _, n in ipairs{300, 2000} do
+    local t = tostring(n)
+    local A = la.randn(n, n, 1)
+    I["A" .. t] = A
+    I["B" .. t] = la.randn(n, n, 2)
+    I["P" .. t] = la.rand(n, n, 3) + 0.5               -- positive: log, sqrt, pow, ediv
+    I["Q" .. t] = la.randn(n, n, 4) * 1e-3 + 1         -- near 1: prod, cumprod stay normal
+    I["Z" .. t] = la.zeros(n, n)
+    I["r" .. t] = la.randn(1, n, 5)                    -- a row, broadcast
+    I["c" .. t] = la.randn(n, 1, 6)                    -- a column (NumPy: 1-D)
+    I["d" .. t] = la.randn(n, 1, 7)
+    I["K" .. t] = la.randn(n / 10, n / 10, 8)          -- kron(K, E): n x n
+    I["E" .. t] = la.randn(10, 10, 9)
+    if n == 300 then I["S" .. t] = A * A:t() + la.eye(n) * n end   -- SPD
+  end
+  for _, s in ipairs{{"1e5", 100000}, {"4e6", 4000000}} do
+    I["x" .. s[1]] = la.randn(s[2], 1, 10)
+    I["y" .. s[1]] = la.randn(s[2], 1, 11)
+  end
+  return I
+end
+
+-- an operation into the list: index results are compared 0-based; random
+-- draws (other streams) and whole-matrix argmin/argmax (NumPy: a flat
+-- C-order index) are not compared
+local function add(ops, op)
+  op.idx = op.note == IDX
+  op.nocheck = op.expr:find("^rng%.") or (op.note and op.note:find("one flat index"))
+  ops[#ops + 1] = op
+end
+
+-- The operations: {name, size tag, shape, la function, NumPy expression
+-- (inputs named without their size suffix), note}.
+local function operations(I)
+  local ops = {}
+  for _, n in ipairs{300, 2000} do
+    local t = tostring(n)
+    local A, B, P, Q, Z = I["A" .. t], I["B" .. t], I["P" .. t], I["Q" .. t], I["Z" .. t]
+    local r, c, d, K, E, S = I["r" .. t], I["c" .. t], I["d" .. t], I["K" .. t], I["E" .. t], I["S" .. t]
+    local Mk = la.gt(A, 0)
+    local h = n - 1
+    local sh = n .. "x" .. n
+    local function op(name, f, expr, note, shape)
+      add(ops, {name = name, tag = t, shape = shape or sh, f = f, expr = expr, note = note})
+    end
+    -- arithmetic
+    op("A + B", function() return A + B end, "A + B")
+    op("A - B", function() return A - B end, "A - B")
+    op("la.emul(A, B)", function() return la.emul(A, B) end, "A * B")
+    op("la.ediv(A, P)", function() return la.ediv(A, P) end, "A / P")
+    op("A * 2", function() return A * 2 end, "A * 2")
+    op("A / 2", function() return A / 2 end, "A / 2")
+    op("-A", function() return -A end, "-A")
+    op("A + row", function() return A + r end, "A + r")
+    op("A + column", function() return A + c end, "A + c[:, None]")
+    op("la.pow(P, 2)", function() return la.pow(P, 2) end, "np.power(P, 2)")
+    op("la.pow(P, 2.5)", function() return la.pow(P, 2.5) end, "np.power(P, 2.5)")
+    op("la.maximum(A, B)", function() return la.maximum(A, B) end, "np.maximum(A, B)")
+    op("la.minimum(A, B)", function() return la.minimum(A, B) end, "np.minimum(A, B)")
+    op("la.clip(A, -.5, .5)", function() return la.clip(A, -0.5, 0.5) end, "np.clip(A, -0.5, 0.5)")
+    op("la.where(M, A, B)", function() return la.where(Mk, A, B) end, "np.where(Mb, A, B)",
+      "a bool mask on both sides")
+    op("la.hypot(A, B)", function() return la.hypot(A, B) end, "np.hypot(A, B)")
+    op("la.atan2(A, B)", function() return la.atan2(A, B) end, "np.arctan2(A, B)")
+    -- comparisons and predicates
+    for _, cmp in ipairs{{"gt", ">"}, {"lt", "<"}, {"ge", ">="}, {"le", "<="}, {"eq", "=="}, {"ne", "!="}} do
+      local f = la[cmp[1]]
+      op("la." .. cmp[1] .. "(A, B)", function() return f(A, B) end, "A " .. cmp[2] .. " B", BOOL)
+    end
+    op("la.gt(A, 0)", function() return la.gt(A, 0) end, "A > 0", BOOL)
+    op("la.isnan(A)", function() return la.isnan(A) end, "np.isnan(A)", BOOL)
+    op("la.isfinite(A)", function() return la.isfinite(A) end, "np.isfinite(A)", BOOL)
+    op("la.isinf(A)", function() return la.isinf(A) end, "np.isinf(A)", BOOL)
+    -- unary functions
+    for _, u in ipairs{{"abs"}, {"sign"}, {"floor"}, {"ceil"}, {"trunc"}, {"round"},
+        {"exp"}, {"expm1"}, {"log", "P"}, {"log1p", "P"}, {"log2", "P"}, {"log10", "P"},
+        {"sqrt", "P"}, {"sin"}, {"cos"}, {"tan"}, {"tanh"}, {"sinh"}, {"cosh"}, {"atan", nil, "arctan"}} do
+      local f, x = la[u[1]], u[2] == "P" and P or A
+      op("la." .. u[1] .. "(" .. (u[2] or "A") .. ")", function() return f(x) end,
+        "np." .. (u[3] or u[1]) .. "(" .. (u[2] or "A") .. ")")
+    end
+    op("la.round(A, 2)", function() return la.round(A, 2) end, "np.round(A, 2)")
+    -- reductions: down columns (dim 1, NumPy axis=0), across rows, all
+    for _, red in ipairs{{"sum", "A"}, {"mean", "A"}, {"prod", "Q"}, {"min", "A"}, {"max", "A"},
+        {"argmin", "A", IDX}, {"argmax", "A", IDX}, {"var", "A"}, {"std", "A"}} do
+      local x = red[2] == "Q" and Q or A
+      local m = red[1]
+      op(red[2] .. ":" .. m .. "(1)", function() return x[m](x, 1) end,
+        "np." .. m .. "(" .. red[2] .. ", axis=0)", red[3])
+      op(red[2] .. ":" .. m .. "(2)", function() return x[m](x, 2) end,
+        "np." .. m .. "(" .. red[2] .. ", axis=1)", red[3])
+      op(red[2] .. ":" .. m .. "()", function() return x[m](x) end, "np." .. m .. "(" .. red[2] .. ")",
+        red[3] and "NumPy: one flat index; la: row and column" or nil)
+    end
+    op("la.ptp(A)", function() return la.ptp(A) end, "np.ptp(A)")
+    op("la.ptp(A, 1)", function() return la.ptp(A, 1) end, "np.ptp(A, axis=0)")
+    op("la.all(A)", function() return la.all(A) end, "np.all(A)")
+    op("la.any(Z)", function() return la.any(Z) end, "np.any(Z)", "all zeros: a full scan")
+    op("la.any(A, 1)", function() return la.any(A, 1) end, "np.any(A, axis=0)", FLOATMASK)
+    op("la.count_nonzero(A)", function() return la.count_nonzero(A) end, "np.count_nonzero(A)")
+    -- running reductions and differences
+    for _, cum in ipairs{{"cumsum", "A", "np.cumsum(%s, axis=%d)"}, {"cumprod", "Q", "np.cumprod(%s, axis=%d)"},
+        {"cummin", "A", "np.minimum.accumulate(%s, axis=%d)"}, {"cummax", "A", "np.maximum.accumulate(%s, axis=%d)"}} do
+      local x, m = cum[2] == "Q" and Q or A, cum[1]
+      for dim = 1, 2 do
+        op(cum[2] .. ":" .. m .. "(" .. dim .. ")", function() return x[m](x, dim) end,
+          cum[3]:format(cum[2], dim - 1))
+      end
+    end
+    op("la.diff(A, 1, 1)", function() return la.diff(A, 1, 1) end, "np.diff(A, axis=0)")
+    op("la.diff(A, 1, 2)", function() return la.diff(A, 1, 2) end, "np.diff(A, axis=1)")
+    -- sorts along a dimension
+    op("A:sort(1)", function() return A:sort(1) end, "np.sort(A, axis=0)", "la also returns the indices")
+    op("A:sort(2)", function() return A:sort(2) end, "np.sort(A, axis=1)", "la also returns the indices")
+    op("A:argsort(1)", function() return A:argsort(1) end, "np.argsort(A, axis=0, kind='stable')", IDX)
+    op("A:argsort(2)", function() return A:argsort(2) end, "np.argsort(A, axis=1, kind='stable')", IDX)
+    -- norms and measures
+    op("la.norm(A) (fro)", function() return la.norm(A) end, "np.linalg.norm(A)")
+    op("la.norm(A, 1)", function() return la.norm(A, 1) end, "np.linalg.norm(A, 1)")
+    op("la.norm(A, inf)", function() return la.norm(A, math.huge) end, "np.linalg.norm(A, np.inf)")
+    op("la.vecnorm(A)", function() return la.vecnorm(A) end, "np.linalg.norm(A, axis=0)")
+    op("la.trace(A)", function() return la.trace(A) end, "np.trace(A)")
+    op("la.outer(c, d)", function() return la.outer(c, d) end, "np.outer(c, d)")
+    -- shape and copies
+    op("A:t() (a copy)", function() return A:t() end, "A.T.copy(order='F')", VIEW)
+    op("A:copy()", function() return A:copy() end, "A.copy(order='F')")
+    op("A:sub(2, n-1, 2, n-1):copy()", function() return A:sub(2, h, 2, h):copy() end,
+      "A[1:-1, 1:-1].copy(order='F')")
+    op("A:reshape(n/2, 2n)", function() return A:reshape(n / 2, 2 * n) end,
+      string.format("A.reshape((%d, %d), order='F').copy(order='F')", n / 2, 2 * n), VIEW)
+    op("la.vstack{A, B}", function() return la.vstack{A, B} end, "np.vstack((A, B))", nil, (2 * n) .. "x" .. n)
+    op("la.hstack{A, B}", function() return la.hstack{A, B} end, "np.hstack((A, B))", nil, n .. "x" .. (2 * n))
+    op("la.tile(A, 2, 2)", function() return la.tile(A, 2, 2) end, "np.tile(A, (2, 2))", nil, (2 * n) .. "x" .. (2 * n))
+    op("la.repmat(A, 2, 3)", function() return la.repmat(A, 2, 3) end, "np.tile(A, (2, 3))", nil, (2 * n) .. "x" .. (3 * n))
+    op("la.kron(K, E)", function() return la.kron(K, E) end, "np.kron(K, E)", "K n/10 square, E 10x10")
+    op("la.flip(A, 1)", function() return la.flip(A, 1) end, "np.flip(A, 0).copy(order='F')", VIEW)
+    op("la.flip(A, 2)", function() return la.flip(A, 2) end, "np.flip(A, 1).copy(order='F')", VIEW)
+    op("la.roll(A, 3, 1)", function() return la.roll(A, 3, 1) end, "np.roll(A, 3, axis=0)")
+    op("la.diag(A)", function() return la.diag(A) end, "np.diag(A).copy()", VIEW)
+    op("la.diag(c)", function() return la.diag(c) end, "np.diag(c)")
+    op("la.triu(A)", function() return la.triu(A) end, "np.triu(A)")
+    op("la.tril(A)", function() return la.tril(A) end, "np.tril(A)")
+    -- construction and random numbers
+    op("la.eye(n)", function() return la.eye(n) end, "np.eye(" .. n .. ")")
+    op("la.zeros(n, n)", function() return la.zeros(n, n) end, "np.zeros((" .. n .. ", " .. n .. "), order='F')",
+      n >= 2000 and "np.zeros: calloc, pages left untouched" or nil)
+    op("la.ones(n, n)", function() return la.ones(n, n) end, "np.ones((" .. n .. ", " .. n .. "), order='F')")
+    op("la.full(n, n, 3.5)", function() return la.full(n, n, 3.5) end,
+      "np.full((" .. n .. ", " .. n .. "), 3.5, order='F')")
+    op("la.rand(n, n)", function() return la.rand(n, n) end, "rng.random((" .. n .. ", " .. n .. "))",
+      "NumPy: default_rng (PCG64)")
+    op("la.randn(n, n)", function() return la.randn(n, n) end, "rng.standard_normal((" .. n .. ", " .. n .. "))",
+      "NumPy: default_rng (PCG64, ziggurat)")
+    if n == 300 then
+      op("la.matrix_power(A, 8)", function() return la.matrix_power(A, 8) end, "np.linalg.matrix_power(A, 8)")
+      op("la.cholesky(S)", function() return la.cholesky(S) end, "np.linalg.cholesky(S)")
+    end
+  end
+  for _, s in ipairs{{"1e5", 100000}, {"4e6", 4000000}} do
+    local t, N = s[1], s[2]
+    local x, y = I["x" .. t], I["y" .. t]
+    local function op(name, f, expr, note)
+      add(ops, {name = name, tag = t, shape = t, f = f, expr = expr, note = note})
+    end
+    op("x:sort()", function() return x:sort() end, "np.sort(x)", "la also returns the indices")
+    op("x:argsort()", function() return x:argsort() end, "np.argsort(x, kind='stable')", IDX)
+    op("x:cumsum()", function() return x:cumsum() end, "np.cumsum(x)")
+    op("x:cumprod()", function() return x:cumprod() end, "np.cumprod(x)")
+    op("la.diff(x)", function() return la.diff(x) end, "np.diff(x)")
+    op("x:sum()", function() return x:sum() end, "np.sum(x)")
+    op("x:max()", function() return x:max() end, "np.max(x)")
+    op("x:argmax()", function() return x:argmax() end, "np.argmax(x)", IDX)
+    op("la.norm(x)", function() return la.norm(x) end, "np.linalg.norm(x)")
+    op("la.norm(x, 1)", function() return la.norm(x, 1) end, "np.linalg.norm(x, 1)")
+    op("la.dot(x, y)", function() return la.dot(x, y) end, "np.dot(x, y)")
+    op("la.exp(x)", function() return la.exp(x) end, "np.exp(x)")
+    op("x + y", function() return x + y end, "x + y")
+    op("la.linspace(0, 1, N)", function() return la.linspace(0, 1, N) end, "np.linspace(0, 1, " .. N .. ")")
+    op("la.arange(N)", function() return la.arange(N) end, "np.arange(0.0, " .. N .. ")", "NumPy: float start, float64")
+    op("la.randn(N, 1)", function() return la.randn(N, 1) end, "rng.standard_normal(" .. N .. ")",
+      "NumPy: default_rng (PCG64, ziggurat)")
+  end
+  return ops
+end
+
+local now = clock.now
+
+-- numpy_breadth.py's checksum of linalg's result r: sum(a_k w_k), sum(|a_k| w_k)
+-- and the count, column-major, w_k = k mod 7 + 1; idx: 1-based indices made 0-based
+local function checksum(r, idx)
+  if type(r) == "boolean" then r = r and 1 or 0 end
+  if type(r) ~= "number" and r.dtype == "bool" then r = r:astype("float64") end
+  local off = idx and 1 or 0
+  if type(r) == "number" then return r - off, math.abs(r - off), 1 end
+  local s, a, n = 0, 0, r:numel()
+  for k = 1, n do
+    local x, w = r(k) - off, (k - 1) % 7 + 1
+    s, a = s + x * w, a + math.abs(x) * w
+  end
+  return s, a, n
+end
+
+-- the same result on both sides? (nil: not comparable; else ok, message)
+local function check(srv, op)
+  if op.nocheck then return nil end
+  local ans = srv.ask("check " .. op.key)
+  local s2, a2, n2 = ans:match("^(%S+) (%S+) (%d+)$")
+  if not s2 then return false, "NumPy: " .. ans end
+  local s1, a1, n1 = checksum(op.f(), op.idx)
+  s2, a2, n2 = tonumber(s2), tonumber(a2), tonumber(n2)
+  if n1 ~= n2 then return false, string.format("%d entries, NumPy %d", n1, n2) end
+  if math.abs(s1 - s2) > 1e-9 * math.max(a1, a2) then
+    return false, string.format("checksum %.17g, NumPy %.17g", s1, s2)
+  end
+  return true
+end
+
+-- one timing of op.inner calls (after a full collection), per call
+local function time_la(op)
+  local f, k = op.f, op.inner
+  collectgarbage()
+  local t0 = now()
+  for _ = 1, k do f() end
+  return (now() - t0) / k
+end
+
+-- the NumPy server: commands through a pipe, answers through a FIFO
+local function server()
+  local fifo = DIR .. "/answers.fifo"
+  os.remove(fifo)
+  assert(os.execute("mkfifo " .. fifo), "mkfifo failed")
+  local w = assert(io.popen("OPENBLAS_NUM_THREADS=1 " .. PY .. " bench/numpy_breadth.py > " .. fifo, "w"))
+  local r = assert(io.open(fifo, "r"))
+  local srv = {}
+  function srv.ask(line)
+    w:write(line, "\n")
+    w:flush()
+    return r:read("*l") or "err NumPy's process ended"
+  end
+  function srv.close()
+    w:write("quit\n")
+    w:flush()
+    w:close()
+    r:close()
+    os.remove(fifo)
+  end
+  return srv
+end
+
+local function median(t)
+  local s = {}
+  for i = 1, #t do s[i] = t[i] end
+  table.sort(s)
+  if #s == 0 then return nil end
+  if #s % 2 == 1 then return s[(#s + 1) / 2] end
+  return (s[#s / 2] + s[#s / 2 + 1]) / 2
+end
+
+-- name matches one of the '|'-separated patterns of filter
+local function matches(name, filter)
+  for pat in (filter .. "|"):gmatch("([^|]*)|") do
+    if pat ~= "" and name:find(pat) then return true end
+  end
+  return false
+end
+
+local function us(t) return t and string.format("%.2f", t * 1e6) or "-" end
+
+function M.run(opts)
+  opts = opts or {}
+  local rounds = tonumber(os.getenv("BREADTH_ROUNDS")) or opts.rounds or 7
+  local filter = os.getenv("BREADTH_FILTER")
+  local old_threads = la.threads()
+  la.threads(1)
+  os.execute("mkdir -p " .. DIR)
+  local I = inputs()
+  for name, A in pairs(I) do la.save_npy(A, DIR .. "/" .. name .. ".npy") end
+  local all = operations(I)
+  local srv = server()
+  assert(srv.ask("load " .. DIR) == "ok", "NumPy could not load the inputs")
+  -- each op defined on both sides, run once (warm-up, and a failing one is dropped)
+  local ops, checked = {}, 0
+  for i, op in ipairs(all) do
+    if not filter or matches(op.name, filter) then
+      op.key = "op" .. i
+      local ans = srv.ask(string.format("def %s\t%s\t%s", op.key, op.tag, op.expr))
+      local ok, err = pcall(op.f)
+      if ans ~= "ok" then
+        io.stderr:write(string.format("breadth: %s %s dropped, NumPy: %s\n", op.name, op.shape, ans))
+      elseif not ok then
+        io.stderr:write(string.format("breadth: %s %s dropped, linalg: %s\n", op.name, op.shape, tostring(err)))
+      else
+        -- calls a timing: from the best of 3 warm calls (one cold call, whose
+        -- fresh pages cost more than the loop, gave inner = 1 at 1000 x 1000)
+        local best = math.huge
+        for _ = 1, 3 do
+          local t0 = now()
+          op.f()
+          best = math.min(best, now() - t0)
+        end
+        op.inner = math.max(1, math.ceil(MINTIME / math.max(best, 1e-9)))
+        local same, why = check(srv, op)
+        if same == false then
+          io.stderr:write(string.format("breadth: %s %s: results differ (%s)\n", op.name, op.shape, why))
+          op.note = "RESULTS DIFFER: " .. why .. (op.note and "; " .. op.note or "")
+        end
+        checked = checked + (same and 1 or 0)
+        ops[#ops + 1] = op
+      end
+    end
+  end
+  print(string.format("\nbreadth: linalg's own loops next to NumPy %s, 1 thread, float64, best of %d " ..
+    "interleaved rounds (>= %g ms a timing), microseconds per call; la/NumPy < 1: linalg faster",
+    srv.ask("version"), rounds, MINTIME * 1e3))
+  for round = 1, rounds do
+    io.stderr:write(string.format("breadth: round %d of %d\n", round, rounds))
+    for _, op in ipairs(ops) do
+      local tl, tn
+      local function np_side()
+        local ans = srv.ask(string.format("time %s %g", op.key, MINTIME))
+        tn = tonumber(ans:match("^(%S+) %d+$"))
+        if not tn then io.stderr:write("breadth: " .. op.name .. ": " .. ans .. "\n") end
+      end
+      if round % 2 == 1 then tl = time_la(op); np_side() else np_side(); tl = time_la(op) end
+      op.la = math.min(op.la or math.huge, tl)
+      if tn then op.np = math.min(op.np or math.huge, tn) end
+    end
+  end
+  srv.close()
+  la.threads(old_threads)
+  -- the table, the summary, the TSV
+  local ratios, slower = {}, 0
+  local tsv = assert(io.open("build/bench/breadth.tsv", "w"))
+  tsv:write("operation\tshape\tnumpy\tla_seconds\tnumpy_seconds\tratio\tnote\n")
+  print(string.format("%-30s %-9s %11s %11s %7s  %-32s %s", "linalg", "shape", "linalg us", "NumPy us", "la/np",
+    "NumPy", "note"))
+  for _, op in ipairs(ops) do
+    local q = op.np and op.la / op.np
+    if q then
+      ratios[#ratios + 1] = q
+      if q > 1 then slower = slower + 1 end
+    end
+    print(string.format("%-30s %-9s %11s %11s %7s  %-32s %s", op.name, op.shape, us(op.la), us(op.np),
+      q and string.format("%.2f", q) or "-", op.expr, op.note or ""))
+    tsv:write(table.concat({op.name, op.shape, op.expr, string.format("%.6g", op.la),
+      op.np and string.format("%.6g", op.np) or "", q and string.format("%.4f", q) or "", op.note or ""}, "\t"), "\n")
+  end
+  tsv:close()
+  local med = median(ratios)
+  print(string.format("breadth: %d operations; median la/NumPy %s; %d with la/NumPy > 1 (linalg slower); " ..
+    "table in build/bench/breadth.tsv", #ratios, med and string.format("%.2f", med) or "-", slower))
+  print(string.format("breadth: %d of %d results checked equal to NumPy's (to 1e-9; the rest: random draws, " ..
+    "argmin/argmax's row and column)", checked, #ops))
+end
+
+-- run directly: lua5.4 bench/breadth.lua [rounds] (paths as bench/run.sh sets them)
+if not pcall(debug.getlocal, 4, 1) then
+  M.run{rounds = tonumber(arg and arg[1])}
+end
+
+return M
