@@ -16,7 +16,11 @@
 --   OPENBLAS_NUM_THREADS=1 lua5.4 bench/breadth.lua [rounds = 7]
 -- or require("breadth").run{rounds = 7}.
 -- Environment: BREADTH_ROUNDS (rounds), BREADTH_FILTER (Lua patterns on
--- the operation names, separated by '|': an operation matching any runs). Results also go to build/bench/breadth.tsv.
+-- the operation names, separated by '|': an operation matching any runs),
+-- BREADTH_SIZES (the two matrix sizes, "100 1000", the first of which gets
+-- the small factorizations) and BREADTH_VECTORS (the two vector lengths,
+-- "1e4 1e6"; sizes multiples of 10): "300 2000" and "1e5 4e6" look past
+-- the caches. Results also go to build/bench/breadth.tsv.
 local la = require "linalg"
 local clock = require "benchclock"
 
@@ -31,10 +35,22 @@ local FLOATMASK = "NumPy: bool result; la: float64 1/0"
 local VIEW = "NumPy gives a view: timed with .copy(order='F')"
 local IDX = "NumPy: int64 0-based; la: float64 1-based"
 
+-- the matrix sizes and the vector lengths (with their names)
+local function sizes()
+  local n, v = {}, {}
+  for w in (os.getenv("BREADTH_SIZES") or "100 1000"):gmatch("%d+") do n[#n + 1] = tonumber(w) end
+  for w in (os.getenv("BREADTH_VECTORS") or "1e4 1e6"):gmatch("%S+") do
+    v[#v + 1] = {w, assert(tonumber(w), "BREADTH_VECTORS: not a number")}
+  end
+  assert(#n == 2 and #v == 2, "BREADTH_SIZES and BREADTH_VECTORS take two each")
+  return n, v
+end
+local NS, VS = sizes()
+
 -- the inputs, by name (size suffix: 100, 1000, 1e4, 1e6), from fixed seeds
 local function inputs()
   local I = {}
-  for _, n in ipairs{100, 1000} do
+  for _, n in ipairs(NS) do
     local t = tostring(n)
     local A = la.randn(n, n, 1)
     I["A" .. t] = A
@@ -47,9 +63,9 @@ local function inputs()
     I["d" .. t] = la.randn(n, 1, 7)
     I["K" .. t] = la.randn(n / 10, n / 10, 8)          -- kron(K, E): n x n
     I["E" .. t] = la.randn(10, 10, 9)
-    if n == 100 then I["S" .. t] = A * A:t() + la.eye(n) * n end   -- SPD
+    if n == NS[1] then I["S" .. t] = A * A:t() + la.eye(n) * n end   -- SPD
   end
-  for _, s in ipairs{{"1e4", 10000}, {"1e6", 1000000}} do
+  for _, s in ipairs(VS) do
     I["x" .. s[1]] = la.randn(s[2], 1, 10)
     I["y" .. s[1]] = la.randn(s[2], 1, 11)
   end
@@ -69,7 +85,7 @@ end
 -- (inputs named without their size suffix), note}.
 local function operations(I)
   local ops = {}
-  for _, n in ipairs{100, 1000} do
+  for _, n in ipairs(NS) do
     local t = tostring(n)
     local A, B, P, Q, Z = I["A" .. t], I["B" .. t], I["P" .. t], I["Q" .. t], I["Z" .. t]
     local r, c, d, K, E, S = I["r" .. t], I["c" .. t], I["d" .. t], I["K" .. t], I["E" .. t], I["S" .. t]
@@ -187,12 +203,12 @@ local function operations(I)
       "NumPy: default_rng (PCG64)")
     op("la.randn(n, n)", function() return la.randn(n, n) end, "rng.standard_normal((" .. n .. ", " .. n .. "))",
       "NumPy: default_rng (PCG64, ziggurat)")
-    if n == 100 then
+    if n == NS[1] then
       op("la.matrix_power(A, 8)", function() return la.matrix_power(A, 8) end, "np.linalg.matrix_power(A, 8)")
       op("la.cholesky(S)", function() return la.cholesky(S) end, "np.linalg.cholesky(S)")
     end
   end
-  for _, s in ipairs{{"1e4", 10000}, {"1e6", 1000000}} do
+  for _, s in ipairs(VS) do
     local t, N = s[1], s[2]
     local x, y = I["x" .. t], I["y" .. t]
     local function op(name, f, expr, note)
