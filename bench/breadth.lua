@@ -40,7 +40,7 @@ local function sizes()
   local n, v = {}, {}
   for w in (os.getenv("BREADTH_SIZES") or "100 1000"):gmatch("%d+") do n[#n + 1] = tonumber(w) end
   for w in (os.getenv("BREADTH_VECTORS") or "1e4 1e6"):gmatch("%S+") do
-    v[#v + 1] = {w, assert(tonumber(w), "BREADTH_VECTORS: not a number")}
+    v[#v + 1] = {w, math.floor(assert(tonumber(w), "BREADTH_VECTORS: not a number"))}
   end
   assert(#n == 2 and #v == 2, "BREADTH_SIZES and BREADTH_VECTORS take two each")
   return n, v
