@@ -8,8 +8,13 @@
 -- pipe (its answers come back through a FIFO). Each round times every
 -- operation in linalg and at once in NumPy (who goes first alternates
 -- between rounds), so both see the same load; a timing runs `inner` calls,
--- chosen once per side so that it takes >= MINTIME (2 ms); the report is
--- the best timing over the rounds, per call. Only public la functions are
+-- chosen once per side so that it takes >= MINTIME (2 ms), after one call
+-- untimed on both sides (the first calls after the other side's run and
+-- the operation before find their data out of cache: NumPy's side once
+-- made its first timing of each operation right after its 3 calibrating
+-- calls, linalg's never, which made linalg up to 1.7x slower on copies
+-- and elementwise calls at 1000 x 1000); the report is the best timing
+-- over the rounds, per call. Only public la functions are
 -- called; every result is first compared with NumPy's (a weighted checksum),
 -- and an operation that fails on either side is dropped with a message.
 -- usage: sh bench/run.sh breadth (or breadth-quick: 3 rounds), which runs
@@ -267,10 +272,12 @@ local function check(srv, op)
   return true
 end
 
--- one timing of op.inner calls (after a full collection), per call
+-- one timing of op.inner calls (after a full collection and one call
+-- untimed, as NumPy's side), per call
 local function time_la(op)
   local f, k = op.f, op.inner
   collectgarbage()
+  f()
   local t0 = now()
   for _ = 1, k do f() end
   return (now() - t0) / k
@@ -351,6 +358,9 @@ function M.run(opts)
           best = math.min(best, now() - t0)
         end
         op.inner = math.max(1, math.ceil(MINTIME / math.max(best, 1e-9)))
+        -- NumPy's side sets its count now too (its first timing, dropped):
+        -- every timing of both sides then follows exactly one warm call
+        srv.ask(string.format("time %s %g", op.key, MINTIME))
         local same, why = check(srv, op)
         if same == false then
           io.stderr:write(string.format("breadth: %s %s: results differ (%s)\n", op.name, op.shape, why))

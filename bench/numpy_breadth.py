@@ -65,6 +65,7 @@ def timeit(key, mintime):
             t = min(t, time.perf_counter() - t0)
         inner[key] = max(1, int(math.ceil(mintime / max(t, 1e-9))))
     k = inner[key]
+    f()                              # one call untimed, as the Lua side
     t0 = time.perf_counter()
     for _ in range(k):
         f()
