@@ -284,8 +284,9 @@ describe("a bool matrix anywhere else", function()
   local M64 = M:astype("float64")
 
   it("is computed as its 1.0/0.0 float64 copy", function()
+    -- (flip, roll, tile, vec and stacks keep bool: below)
     for _, f in ipairs{"exp", "sqrt", "abs", "det", "inv", "trace", "norm", "cumsum", "sort",
-                       "flip", "triu", "diag", "max", "argmax", "softmax", "vec", "prod"} do
+                       "triu", "diag", "max", "argmax", "softmax", "prod"} do
       local a, b = la[f](M), la[f](M64)
       if la.is_matrix(b) then
         assert.are.equal("float64", a.dtype, f)
@@ -338,5 +339,58 @@ describe("bool in bytes and .npy files", function()
     f:close()
     isbool({{T, F}, {F, T}}, la.load_npy(path))
     os.remove(path)
+  end)
+end)
+
+-- Shape functions keep the bool type as NumPy's do (np.flip, np.roll,
+-- np.tile, np.ravel(order='F'), np.vstack / np.hstack of bool arrays are
+-- bool); a bool item stacked with float items becomes 1.0 / 0.0 in their
+-- type (np.vstack((b, f64)).dtype is float64, with float32 float32).
+describe("bool through flip, roll, tile, vec and stacks", function()
+  local la = require "linalg"
+  -- M = {{T, F, T}, {F, T, T}}: a 2 x 3 mask, and views of a larger one
+  local M = la.gt(la.matrix{{1, -1, 2}, {-2, 3, 4}}, 0)
+  local function bools(A)
+    local t, m, n = {}, A:shape()
+    for i = 1, m do
+      local r = {}
+      for j = 1, n do r[j] = A:get(i, j) end
+      t[i] = r
+    end
+    return t
+  end
+  it("keeps bool and moves the entries", function()
+    assert.are.equal("bool", la.flip(M, 1).dtype)
+    assert.are.same({{false, true, true}, {true, false, true}}, bools(la.flip(M, 1)))
+    assert.are.same({{true, false, true}, {true, true, false}}, bools(la.flip(M, 2)))
+    assert.are.same({{false, true, true}, {true, false, true}}, bools(la.roll(M, 1, 1)))
+    assert.are.same({{true, true, false}, {true, false, true}}, bools(la.roll(M, 1, 2)))
+    assert.are.same({{true, false, true, true, false, true}, {false, true, true, false, true, true}},
+                    bools(la.tile(M, 1, 2)))
+    assert.are.same(bools(la.tile(M, 2, 1)), bools(la.repmat(M, 2, 1)))
+    assert.are.same({{true}, {false}, {false}, {true}, {true}, {true}}, bools(la.vec(M)))
+    assert.are.same({{true, false, true}, {false, true, true}, {true, false, true}, {false, true, true}},
+                    bools(la.vstack{M, M}))
+    assert.are.same({{true, false, true, true, false, true}, {false, true, true, false, true, true}},
+                    bools(la.hstack{M, M}))
+    for _, R in ipairs{la.flip(M, 2), la.roll(M, 2, 1), la.tile(M, 2, 2), la.vec(M), la.vstack{M, M},
+                       la.hstack{M}} do
+      assert.are.equal("bool", R.dtype)
+    end
+  end)
+  it("of views", function()
+    local big = la.gt(la.reshape(la.arange(1, 31), 5, 6), 12)       -- entries > 12
+    local V = big:sub(2, 4, 2, 5)                                      -- 3 x 4, ld 5
+    assert.are.same(bools(la.flip(V:copy(), 2)), bools(la.flip(V, 2)))
+    assert.are.same(bools(la.roll(V:copy(), 1, 1)), bools(la.roll(V, 1, 1)))
+    assert.are.same(bools(la.vstack{V:copy(), V:copy()}), bools(la.vstack{V, V}))
+  end)
+  it("promotes a bool item stacked with float items as NumPy", function()
+    local S = la.vstack{M, la.ones(1, 3)}
+    assert.are.equal("float64", S.dtype)
+    assert.are.same({{1, 0, 1}, {0, 1, 1}, {1, 1, 1}}, S:totable())
+    assert.are.equal("float32", la.hstack{M, la.zeros(2, 1, {dtype = "float32"})}.dtype)
+    assert.are.equal("float64", la.vstack{M, {{5, 6, 7}}}.dtype)
+    assert.are.equal(7, la.vstack{M, {{5, 6, 7}}}:get(3, 3))
   end)
 end)

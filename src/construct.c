@@ -136,11 +136,12 @@ static int l_rand(lua_State *L) { return fillrandom(L, la_fname(L), 0); }
 
 /* hstack / vstack: every item is pushed above the list (a table converted
 ** there), then the result (pushes cnt + 1; the result is on top). The
-** result is float32 when every matrix item is (NumPy's rule; a table or
-** number item takes their type), else float64. */
+** result is bool when every item is a bool matrix, float32 when every
+** other matrix item is (NumPy's rule; a table or number item takes their
+** type), else float64. */
 static int stack(lua_State *L, const char *fname, int horiz) {
   lua_Integer k, cnt, m = 0, n = 0, off = 0;
-  int base, t = LA_F32, mats = 0;      /* tables do not vote */
+  int base, t = LA_F32, mats = 0, bools = 0;      /* tables do not vote */
   la_Mat *C;
   la_checktype(L, fname, 1, LUA_TTABLE);
   cnt = (lua_Integer)lua_rawlen(L, 1);
@@ -151,11 +152,12 @@ static int stack(lua_State *L, const char *fname, int horiz) {
   for (k = 1; k <= cnt; k++) {
     la_Mat *A;
     lua_rawgeti(L, 1, k);
-    A = la_testany(L, -1);
+    A = la_testmat(L, -1);                 /* bool as it is: la_copyto converts */
     if (!A && !lua_istable(L, -1) && lua_type(L, -1) != LUA_TNUMBER)   /* a number: 1 x 1 */
       la_error(L, fname, "item %I is not a matrix (got %s)", k, la_typename(L, -1));
     if (A && (A->flags & LA_CLOSED)) la_error(L, fname, "item %I is a closed matrix", k);
     if (A) mats++;
+    if (A && A->dtype == LA_BOOL) bools++;
     if (A && A->dtype == LA_F64) t = LA_F64;
     if (!A) A = la_checkarg(L, lua_gettop(L), fname, 1);
     if (k == 1) { m = horiz ? A->rows : 0; n = horiz ? 0 : A->cols; }
@@ -166,9 +168,9 @@ static int stack(lua_State *L, const char *fname, int horiz) {
     if (horiz) n += A->cols; else m += A->rows;
     if (m > INT_MAX || n > INT_MAX) la_error(L, fname, "result too large");
   }
-  C = la_newt(L, fname, m, n, mats > 0 ? t : LA_F64);
+  C = la_newt(L, fname, m, n, cnt > 0 && bools == cnt ? LA_BOOL : mats > bools ? t : LA_F64);
   for (k = 1; k <= cnt; k++) {
-    la_Mat *A = la_testany(L, base + (int)k);
+    la_Mat *A = la_testmat(L, base + (int)k);
     la_Mat D = la_block(C, horiz ? 0 : (int)off, horiz ? (int)off : 0, A->rows, A->cols);
     la_copyto(A, &D);                                  /* D: where A goes */
     off += horiz ? A->cols : A->rows;

@@ -207,7 +207,7 @@ static int l_kron(lua_State *L) {
 
 /* A repeated rm times down and rn times across */
 static int tilemat(lua_State *L, const char *fname, lua_Integer rm, lua_Integer rn) {
-  la_Mat *A = la_checkany(L, 1, fname), *C;
+  la_Mat *A = la_checkall(L, 1, fname), *C;          /* a bool matrix stays bool */
   int i, j;
   if (rm < 0 || rn < 0) la_error(L, fname, "repetition counts must be >= 0, got %I and %I", rm, rn);
   C = la_newt(L, fname, mulsize(L, fname, A->rows, rm), mulsize(L, fname, A->cols, rn),
@@ -218,7 +218,7 @@ static int tilemat(lua_State *L, const char *fname, lua_Integer rm, lua_Integer 
     la_copyto(A, &D);
   }
   {                                      /* C is packed: they are one run, copied whole */
-    size_t run = (size_t)C->rows * (size_t)A->cols * (C->dtype == LA_F32 ? sizeof(float) : sizeof(double));
+    size_t run = (size_t)C->rows * (size_t)A->cols * LA_ESIZE(C->dtype);
     char *c = (char *)LA_DATA(C);
     for (j = 1; j < rn; j++) memcpy(c + (size_t)j * run, c, run);
   }
@@ -257,8 +257,8 @@ static void movelines(const la_Mat *A, la_Mat *B, int dim, int from, int to, int
 
 /* flip(A [, dim]): reversed along dim (default: la_optlinedim); fliplr, flipud */
 static int flip(lua_State *L, const char *fname, int dim) {
-  la_Mat *A = la_checkany(L, 1, fname), *B;
-  size_t es = A->dtype == LA_F32 ? sizeof(float) : sizeof(double);
+  la_Mat *A = la_checkall(L, 1, fname), *B;          /* a bool matrix stays bool */
+  size_t es = LA_ESIZE(A->dtype);
   if (dim == 0) dim = la_optlinedim(L, fname, 2, A->rows, A->cols);
   B = la_newt(L, fname, A->rows, A->cols, A->dtype);
   if (dim == 1) lak_flipud(es, A->rows, A->cols, LA_DATA(A), A->ld, LA_DATA(B), B->ld);
@@ -274,7 +274,7 @@ static int l_flipud(lua_State *L) { return flip(L, la_fname(L), 1); }
 ** wrapping around; circshift is Octave's name. Two block copies: line x of
 ** the result is line (x - k) mod len of A. */
 static int roll(lua_State *L, const char *fname) {
-  la_Mat *A = la_checkany(L, 1, fname), *B;
+  la_Mat *A = la_checkall(L, 1, fname), *B;          /* a bool matrix stays bool */
   lua_Integer k = la_checkint(L, fname, 2);
   int dim = la_optlinedim(L, fname, 3, A->rows, A->cols);
   int len = dim == 1 ? A->rows : A->cols, s;
@@ -283,7 +283,7 @@ static int roll(lua_State *L, const char *fname) {
   s = (int)(k % len);
   if (s < 0) s += len;                    /* A's lines [0, len - s) go to [s, len) */
   if (dim == 1) {                         /* each column's two pieces in one pass */
-    lak_rollud(A->dtype == LA_F32 ? sizeof(float) : sizeof(double), A->rows, A->cols, s,
+    lak_rollud(LA_ESIZE(A->dtype), A->rows, A->cols, s,
                LA_DATA(A), A->ld, LA_DATA(B), B->ld);
     return 1;
   }
@@ -298,7 +298,7 @@ static int l_circshift(lua_State *L) { return roll(L, la_fname(L)); }
 /* vec(A): the columns stacked into one column (Octave's A(:)) */
 static int l_vec(lua_State *L) {
   const char *F = la_fname(L);
-  la_Mat *A = la_checkany(L, 1, F), *v, D;
+  la_Mat *A = la_checkall(L, 1, F), *v, D;           /* a bool matrix stays bool */
   v = la_newt(L, F, (lua_Integer)A->rows * A->cols, 1, A->dtype);
   if (LA_EMPTY(A)) return 1;
   D = *v;                                 /* v's storage as A's shape, packed */
