@@ -22,7 +22,7 @@
 static const char mt_key = 'M';
 const char la_compat_keepmark = 'K';  /* compat.h: la_keepalive's tables */
 
-/* header rounded up so owned data is 16-byte aligned */
+/* the header rounded up to 16 bytes (the data's alignment: LA_LINE below) */
 #define LA_HDR ((sizeof(la_Mat) + 15) & ~(size_t)15)
 /* Data of LA_LINEMIN bytes and more in the heap starts on a cache line
 ** (LA_LINE - 8 bytes more asked: a userdata is 8-byte aligned at least,
@@ -74,7 +74,6 @@ static la_Mat *newmat(lua_State *L, const char *fname, lua_Integer m, lua_Intege
   if (mt) mt = lua_absindex(L, mt);
   checkdims(L, fname, m, n);
   sz = LA_HDR + (size_t)(m * n) * esize(dtype);
-  pad = sz - LA_HDR >= LA_LINEMIN ? LA_LINE - 8 : 0;
   if (sz >= LA_BIGALLOC && sz - LA_HDR >= la_extmin) {
     /* outside the heap (helpers.h): a header whose user value 1 owns it */
     /* the owner first: la_allocext steps the collector before anything
@@ -85,6 +84,7 @@ static la_Mat *newmat(lua_State *L, const char *fname, lua_Integer m, lua_Intege
     la_keepalive(L, -2);
   } else {
     /* no user value: only views need one, and the GC skips a userdata without */
+    pad = sz - LA_HDR >= LA_LINEMIN ? LA_LINE - 8 : 0;
     if (sz + pad < LA_BIGALLOC) {
       A = (la_Mat *)lua_newuserdatauv(L, sz + pad, 0);
       la_headroom(sz + pad);

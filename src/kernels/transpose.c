@@ -16,11 +16,11 @@
 
 #if defined(__clang__)
 #define LAK_VSHUF 1
-#define SHUF2(a, b, i, j) __builtin_shufflevector(a, b, i, j)
+#define SHUF4D(a, b, i, j, k, l) __builtin_shufflevector(a, b, i, j, k, l)
 #define SHUF4(a, b, i, j, k, l) __builtin_shufflevector(a, b, i, j, k, l)
 #elif defined(__GNUC__)
 #define LAK_VSHUF 1
-#define SHUF2(a, b, i, j) __builtin_shuffle(a, b, (I2){i, j})
+#define SHUF4D(a, b, i, j, k, l) __builtin_shuffle(a, b, (I4D){i, j, k, l})
 #define SHUF4(a, b, i, j, k, l) __builtin_shuffle(a, b, (I4){i, j, k, l})
 #else
 #define LAK_VSHUF 0
@@ -29,11 +29,6 @@
 #if LAK_VSHUF
 typedef double V4D __attribute__((vector_size(32)));
 typedef long long I4D __attribute__((vector_size(32)));
-#if defined(__clang__)
-#define SHUF4D(a, b, i0, i1, i2, i3) __builtin_shufflevector(a, b, i0, i1, i2, i3)
-#else
-#define SHUF4D(a, b, i0, i1, i2, i3) __builtin_shuffle(a, b, (I4D){i0, i1, i2, i3})
-#endif
 /* rows i..i+3 of A's columns j..j+3 (a = &A(i, j)) to B(j..j+3, i..i+3)
 ** (b = &B(j, i)): four column loads, eight two-vector permutes, four
 ** stores. Inlined into each of lak_transpose's clones (LAK_CLONES), so the
