@@ -51,6 +51,11 @@ local function sizes()
   return n, v
 end
 local NS, VS = sizes()
+-- BREADTH_DTYPE=float32: every input float32 on both sides (construction
+-- and random numbers, the same in either mode, are left out)
+local DTYPE = os.getenv("BREADTH_DTYPE") or "float64"
+assert(DTYPE == "float64" or DTYPE == "float32", "BREADTH_DTYPE: float64 or float32")
+local F32 = DTYPE == "float32"
 
 -- the inputs, by name (size suffix: 100, 1000, 1e4, 1e6), from fixed seeds
 local function inputs()
@@ -68,11 +73,15 @@ local function inputs()
     I["d" .. t] = la.randn(n, 1, 7)
     I["K" .. t] = la.randn(n / 10, n / 10, 8)          -- kron(K, E): n x n
     I["E" .. t] = la.randn(10, 10, 9)
+    I["U" .. t] = la.rand(n, n, 12) * 2 - 1            -- in [-1, 1]: acos, asin
     if n == NS[1] then I["S" .. t] = A * A:t() + la.eye(n) * n end   -- SPD
   end
   for _, s in ipairs(VS) do
     I["x" .. s[1]] = la.randn(s[2], 1, 10)
     I["y" .. s[1]] = la.randn(s[2], 1, 11)
+  end
+  if F32 then
+    for k, A in pairs(I) do I[k] = A:astype("float32") end
   end
   return I
 end
@@ -197,7 +206,34 @@ local function operations(I)
     op("la.diag(c)", function() return la.diag(c) end, "np.diag(c)")
     op("la.triu(A)", function() return la.triu(A) end, "np.triu(A)")
     op("la.tril(A)", function() return la.tril(A) end, "np.tril(A)")
+    -- more of what NumPy code calls
+    local U = I["U" .. t]
+    local perm = {}
+    for i = 1, n do perm[i] = (i * 7919) % n + 1 end       -- a permutation (7919 prime, n | 10^k)
+    local Mr = la.gt(c, 0)
+    op("la.acos(U)", function() return la.acos(U) end, "np.arccos(U)")
+    op("la.asin(U)", function() return la.asin(U) end, "np.arcsin(U)")
+    op("la.fix(A)", function() return la.fix(A) end, "np.fix(A)")
+    op("la.isclose(A, B)", function() return la.isclose(A, B) end, "np.isclose(A, B)", BOOL)
+    op("la.allclose(A, A)", function() return la.allclose(A, A) end, "np.allclose(A, A)")
+    op("la.softmax(A)", function() return la.softmax(A) end, "sp.softmax(A, axis=1)", "SciPy's special.softmax")
+    op("la.softmax(A, 1)", function() return la.softmax(A, 1) end, "sp.softmax(A, axis=0)", "SciPy's special.softmax")
+    op("la.log_softmax(A)", function() return la.log_softmax(A) end, "sp.log_softmax(A, axis=1)",
+      "SciPy's special.log_softmax")
+    op("la.fliplr(A)", function() return la.fliplr(A) end, "np.fliplr(A).copy(order='F')", VIEW)
+    op("la.circshift(A, 3, 2)", function() return la.circshift(A, 3, 2) end, "np.roll(A, 3, axis=1)")
+    op("A:slice(p, ':')", function() return A:slice(perm, ":") end, "A[P0, :]", "a permutation of the rows")
+    op("A:slice(':', p)", function() return A:slice(":", perm) end, "A[:, P0]", "a permutation of the columns")
+    op("A:slice(M1, ':')", function() return A:slice(Mr, ":") end, "A[Mr, :]", "a bool mask of the rows")
+    op("la.zeros_like(A)", function() return la.zeros_like(A) end, "np.zeros_like(A, order='F')")
+    op("la.full_like(A, 2)", function() return la.full_like(A, 2) end, "np.full_like(A, 2, order='F')")
+    op("la.inner(A, B)", function() return la.inner(A, B) end, "np.inner(A, B)", "A * B.T (BLAS)")
+    op("A:astype(other)", function() return A:astype(F32 and "float64" or "float32") end,
+      "A.astype(np." .. (F32 and "float64" or "float32") .. ", order='F')")
+    op("A:astype('bool')", function() return A:astype("bool") end, "A.astype(bool, order='F')", BOOL)
+    op("la.mean(M)", function() return la.mean(Mk) end, "np.mean(Mb)", "a bool mask's mean")
     -- construction and random numbers
+    if not F32 then
     op("la.eye(n)", function() return la.eye(n) end, "np.eye(" .. n .. ")")
     op("la.zeros(n, n)", function() return la.zeros(n, n) end, "np.zeros((" .. n .. ", " .. n .. "), order='F')",
       n >= 1000 and "np.zeros: calloc, pages left untouched" or nil)
@@ -211,6 +247,7 @@ local function operations(I)
     if n == NS[1] then
       op("la.matrix_power(A, 8)", function() return la.matrix_power(A, 8) end, "np.linalg.matrix_power(A, 8)")
       op("la.cholesky(S)", function() return la.cholesky(S) end, "np.linalg.cholesky(S)")
+    end
     end
   end
   for _, s in ipairs(VS) do
@@ -232,10 +269,12 @@ local function operations(I)
     op("la.dot(x, y)", function() return la.dot(x, y) end, "np.dot(x, y)")
     op("la.exp(x)", function() return la.exp(x) end, "np.exp(x)")
     op("x + y", function() return x + y end, "x + y")
+    if not F32 then
     op("la.linspace(0, 1, N)", function() return la.linspace(0, 1, N) end, "np.linspace(0, 1, " .. N .. ")")
     op("la.arange(N)", function() return la.arange(N) end, "np.arange(0.0, " .. N .. ")", "NumPy: float start, float64")
     op("la.randn(N, 1)", function() return la.randn(N, 1) end, "rng.standard_normal(" .. N .. ")",
       "NumPy: default_rng (PCG64, ziggurat)")
+    end
   end
   return ops
 end
@@ -266,7 +305,7 @@ local function check(srv, op)
   local s1, a1, n1 = checksum(op.f(), op.idx)
   s2, a2, n2 = tonumber(s2), tonumber(a2), tonumber(n2)
   if n1 ~= n2 then return false, string.format("%d entries, NumPy %d", n1, n2) end
-  if math.abs(s1 - s2) > 1e-9 * math.max(a1, a2) then
+  if math.abs(s1 - s2) > (F32 and 1e-5 or 1e-9) * math.max(a1, a2) then
     return false, string.format("checksum %.17g, NumPy %.17g", s1, s2)
   end
   return true
@@ -371,9 +410,9 @@ function M.run(opts)
       end
     end
   end
-  print(string.format("\nbreadth: linalg's own loops next to NumPy %s, 1 thread, float64, best of %d " ..
+  print(string.format("\nbreadth: linalg's own loops next to NumPy %s, 1 thread, %s, best of %d " ..
     "interleaved rounds (>= %g ms a timing), microseconds per call; la/NumPy < 1: linalg faster",
-    srv.ask("version"), rounds, MINTIME * 1e3))
+    srv.ask("version"), DTYPE, rounds, MINTIME * 1e3))
   for round = 1, rounds do
     io.stderr:write(string.format("breadth: round %d of %d\n", round, rounds))
     for _, op in ipairs(ops) do

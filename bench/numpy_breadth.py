@@ -20,6 +20,10 @@ import sys
 import time
 
 import numpy as np
+try:                                    # softmax: SciPy's, where it is installed
+    import scipy.special as sp
+except ImportError:
+    sp = None
 
 data = {}
 ops = {}
@@ -40,6 +44,11 @@ def define(key, size, expr):
         if name.endswith(size):
             env[name[:-len(size)]] = a
     env["Mb"] = env["A"] > 0 if "A" in env else None   # a bool mask (la's too: la.gt gives bool)
+    if "A" in env:
+        n = env["A"].shape[0]
+        env["P0"] = np.arange(1, n + 1) * 7919 % n          # la's permutation, 0-based
+        env["Mr"] = env["c"] > 0                            # a bool mask of rows
+    env["sp"] = sp
     f = eval("lambda: " + expr, env)
     f()                                                 # fails here, not in a timing
     ops[key] = f

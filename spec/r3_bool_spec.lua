@@ -394,3 +394,30 @@ describe("bool through flip, roll, tile, vec and stacks", function()
     assert.are.equal(7, la.vstack{M, {{5, 6, 7}}}:get(3, 3))
   end)
 end)
+
+describe("sum and mean of a bool matrix (counts of its bytes)", function()
+  it("are the float64 1/0 copy's, over all entries and along each dim, of views too", function()
+    local big = la.gt(la.reshape(la.arange(1, 31), 5, 6), 12)       -- entries > 12
+    for _, M in ipairs{big, big:sub(2, 4, 2, 5)} do
+      local F = M:astype("float64")
+      assert.are.equal(la.sum(F), la.sum(M))
+      assert.are.equal(la.mean(F), la.mean(M))
+      for dim = 1, 2 do
+        local s, m = la.sum(M, dim), la.mean(M, dim)
+        assert.are.equal("float64", s.dtype)
+        assert.are.same(la.sum(F, dim):totable(), s:totable())
+        assert.are.same(la.mean(F, dim):totable(), m:totable())
+      end
+    end
+    -- numpy 1.24: m = np.arange(1, 31.).reshape(5, 6, order='F') > 12; m.sum(), m.mean(), m.sum(axis=0)
+    assert.are.equal(18, la.sum(big))
+    assert.are.equal(0.6, la.mean(big))
+    assert.are.same({{0, 0, 3, 5, 5, 5}}, la.sum(big, 1):totable())
+  end)
+  it("keep the general path's errors and options", function()
+    local M = la.gt(la.zeros(0, 3), 0)
+    assert.are.equal(0, la.sum(M))
+    assert.has_error(function() la.mean(M) end)
+    assert.has_error(function() la.sum(la.gt(la.ones(2, 2), 0), 3) end)
+  end)
+end)

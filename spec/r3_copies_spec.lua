@@ -293,3 +293,85 @@ describe("linalg.arange / linalg.linspace (vectorized progressions)", function()
     assert.are.equal(7.086999999999921, x:get(800, 1))
   end)
 end)
+
+describe("A:slice and A:set with index lists, masks and steps (gather and scatter kernels)", function()
+  -- rows and columns as the selections give them, 1-based
+  local function pick(sel, len)
+    if type(sel) == "table" then return sel end
+    local t = {}
+    if sel == ":" then for k = 1, len do t[k] = k end
+    else
+      local a, s, b = sel:match("^(%-?%d+):(%-?%d+):(%-?%d+)$")
+      for k = tonumber(a), tonumber(b), tonumber(s) do t[#t + 1] = k end
+    end
+    return t
+  end
+  local SELS = {{{3, 1, 3, 2}, ":"}, {":", {2, 2, 1}}, {"5:-2:1", "1:2:3"}, {{4}, "3:-1:1"},
+    {{1, 2, 3, 4, 5}, {3}}, {"1:2:5", ":"}}
+  for _, dt in ipairs{"float64", "float32", "bool"} do
+    for _, src in ipairs{"matrix", "view"} do
+      it(string.format("slice gathers %s entries of a %s", dt, src), function()
+        local A = src == "matrix" and ints(5, 3, "float64") or view(5, 3, "float64")
+        local base = src == "matrix" and function(i, j) return i + 1000 * j end or at(2, 2)
+        if dt == "bool" then A = la.gt(la.ediv(A, 2) - la.floor(la.ediv(A, 2)), 0) end
+        if dt == "float32" then A = A:astype("float32") end
+        local val = function(i, j)
+          local x = base(i, j)
+          if dt == "bool" then return x % 2 == 1 end
+          return x
+        end
+        if dt == "bool" and src == "view" then return end     -- a bool A is a fresh matrix here
+        for _, s in ipairs(SELS) do
+          local r, c = pick(s[1], 5), pick(s[2], 3)
+          check(A:slice(s[1], s[2]), #r, #c, dt, function(i, j) return val(r[i], c[j]) end,
+            "slice " .. tostring(s[1]) .. ", " .. tostring(s[2]))
+        end
+      end)
+    end
+    it(string.format("set scatters %s values, broadcasting, the last repeated index winning", dt), function()
+      local one = dt == "bool" and true or 7
+      local A = la.zeros(5, 3, {dtype = dt})
+      A:set({4, 2, 4}, {3, 1}, one)
+      check(A, 5, 3, dt, function(i, j)
+        local hit = (i == 4 or i == 2) and (j == 3 or j == 1)
+        if dt == "bool" then return hit end
+        return hit and 7 or 0
+      end, "set number")
+      if dt == "bool" then return end
+      local B = la.zeros(5, 3, {dtype = dt})
+      B:set({2, 5, 2}, "1:2:3", la.matrix({{1, 2}, {3, 4}, {5, 6}}, {dtype = dt}))
+      check(B, 5, 3, dt, function(i, j)
+        if i == 2 and j == 1 then return 5 elseif i == 2 and j == 3 then return 6
+        elseif i == 5 and j == 1 then return 3 elseif i == 5 and j == 3 then return 4 end
+        return 0
+      end, "set matrix, repeated row 2: the last wins (NumPy's rule)")
+      local C = la.zeros(4, 3, {dtype = dt})
+      C:set("1:3", {3, 1}, la.vector({8, 9, 10}, {dtype = dt}))        -- a column broadcast
+      check(C, 4, 3, dt, function(i, j) return (i <= 3 and j ~= 2) and 7 + i or 0 end, "set column")
+      local V = la.zeros(6, 5, {dtype = dt})
+      local W = V:sub(2, 5, 2, 4)
+      W:set("4:-2:2", ":", la.matrix({{1, 2, 3}}, {dtype = dt}))       -- a row broadcast, into a view
+      check(V, 6, 5, dt, function(i, j)
+        if (i == 5 or i == 3) and j >= 2 and j <= 4 then return j - 1 end
+        return 0
+      end, "set row into a view")
+    end)
+  end
+  it("set converts a value of another type entry by entry", function()
+    local A = la.zeros(3, 2)
+    A:set({3, 1}, ":", la.matrix({{0.1, 2}, {3, 4}}, {dtype = "float32"}))
+    assert.are.equal(la.matrix({{0.1}}, {dtype = "float32"}):get(1, 1), A:get(3, 1))
+    assert.are.equal(4, A:get(1, 2))
+    local F = la.zeros(2, 2, {dtype = "float32"})
+    F:set({2}, {2, 1}, la.matrix{{1 / 3, 5}})
+    assert.are.equal(la.matrix({{1 / 3}}, {dtype = "float32"}):get(1, 1), F:get(2, 2))
+  end)
+  it("matches NumPy 1.24's fancy indexing", function()
+    local A = la.reshape(la.arange(12), 3, 4)
+    -- numpy 1.24: a = np.arange(12.0).reshape(3, 4, order='F'); a[[2, 0, 2]][:, [3, 1]].flatten(order='F')
+    assert.are.same({11, 9, 11, 5, 3, 5}, la.totable(la.vec(A:slice({3, 1, 3}, {4, 2}))))
+    -- numpy 1.24: a[[1, 1], :] = [[1, 2, 3, 4], [5, 6, 7, 8]]; a.flatten(order='F')
+    A:set({2, 2}, ":", la.matrix{{1, 2, 3, 4}, {5, 6, 7, 8}})
+    assert.are.same({0, 5, 2, 3, 6, 5, 6, 7, 8, 9, 8, 11}, la.totable(la.vec(A)))
+  end)
+end)

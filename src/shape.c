@@ -453,6 +453,16 @@ static int selat(const Sel *s, int k) {
   return s->range ? s->first + k * s->step : s->idx[k];
 }
 
+/* the selection's indices as a list (a range's made in scratch space) */
+static const int *selidx(lua_State *L, Sel *s) {
+  int k;
+  if (!s->range) return s->idx;
+  s->idx = LA_SCRATCH(L, int, (size_t)s->n);
+  for (k = 0; k < s->n; k++) s->idx[k] = s->first + k * s->step;
+  s->range = 0;
+  return s->idx;
+}
+
 /* slice(A, rows, cols): the selected rows and columns. A view (writes show
 ** through) when rows are a range with step 1 and columns a range with a
 ** positive step; a copy otherwise. */
@@ -460,7 +470,8 @@ static int l_slice(lua_State *L) {
   const char *F = la_fname(L);
   la_Mat *A = la_checkall(L, 1, F), *B;
   Sel r, c;
-  int i, j;
+  const int *rows, *cols;
+  int top;
   lua_settop(L, 3);
   selparse(L, 2, A->rows, "row", &r);
   selparse(L, 3, A->cols, "column", &c);
@@ -469,8 +480,12 @@ static int l_slice(lua_State *L) {
     return 1;
   }
   B = la_newt(L, F, r.n, c.n, A->dtype);
-  for (j = 0; j < c.n && r.n > 0; j++)
-    for (i = 0; i < r.n; i++) la_put(B, i, j, la_get(A, selat(&r, i), selat(&c, j)));
+  top = lua_gettop(L);
+  if (LA_EMPTY(B)) return 1;
+  rows = r.range && r.step == 1 ? NULL : selidx(L, &r);
+  cols = selidx(L, &c);
+  lak_take(LA_ESIZE(A->dtype), r.n, c.n, LA_DATA(A), A->ld, rows, r.first, cols, LA_DATA(B), B->ld);
+  lua_settop(L, top);                     /* B, below the index lists */
   return 1;
 }
 
@@ -518,7 +533,10 @@ static double checkvalue(lua_State *L, const char *fname, int arg, const la_Mat 
 static void setsel(lua_State *L, const char *fname, la_Mat *A) {
   Sel r, c;
   la_Mat *B = NULL;
+  la_Mat one;
+  union { double d; float f; unsigned char b; } v;
   ptrdiff_t rs = 0, cs = 0;
+  const int *rows;
   int i, j, t = lua_type(L, 4);
   double x = 0.0;
   if (A->dtype == LA_BOOL && t == LUA_TBOOLEAN) t = LUA_TNUMBER;   /* checkvalue reads it */
@@ -535,12 +553,25 @@ static void setsel(lua_State *L, const char *fname, la_Mat *A) {
       valueshape(L, fname, B, r.n, c.n, &rs, &cs);
     }
   }
-  for (j = 0; j < c.n && r.n > 0; j++)
-    for (i = 0; i < r.n; i++) {
-      ptrdiff_t k = i * rs + j * cs;
-      if (B) x = B->dtype == LA_F32 ? (double)B->fdata[k] : B->data[k];
-      la_put(A, selat(&r, i), selat(&c, j), x);
-    }
+  if (r.n == 0 || c.n == 0) return;
+  if (B && B->dtype != A->dtype) {        /* converted entry by entry */
+    for (j = 0; j < c.n; j++)
+      for (i = 0; i < r.n; i++) {
+        ptrdiff_t k = i * rs + j * cs;
+        x = B->dtype == LA_F32 ? (double)B->fdata[k] : B->data[k];
+        la_put(A, selat(&r, i), selat(&c, j), x);
+      }
+    return;
+  }
+  if (!B) {                               /* x in A's type, as a 1 x 1 B */
+    one = *A; one.rows = one.cols = one.ld = 1;
+    one.data = &v.d; one.fdata = &v.f; one.bdata = &v.b;
+    la_put(&one, 0, 0, x);
+    B = &one;
+  }
+  rows = r.range && r.step == 1 && rs ? NULL : selidx(L, &r);   /* NULL: columns copied */
+  lak_put(LA_ESIZE(A->dtype), r.n, c.n, LA_DATA(A), A->ld, rows, r.first, selidx(L, &c),
+          LA_DATA(B), (int)rs, cs);
 }
 
 /* set(A, i, j, x) / set(A, k, x): one entry (x a number; k the linear,

@@ -156,6 +156,43 @@ static void copy_transpose(void) {
   free(A); free(B); free(T);
 }
 
+/* lak_take and lak_put for each element size: B(i, j) = A(r[i], c[j])
+** with repeated and reversed indices past a vector's lanes (37 rows), rows
+** by index or as a contiguous run; put back, the last repeated index wins */
+static void take_put(void) {
+  enum { M = 41, N = 5, R = 37 };
+  static const size_t es[] = {8, 4, 1};
+  int r[R], c[3] = {4, 0, 4}, e, i, j, bad = 0;
+  for (i = 0; i < R; i++) r[i] = (i * 7) % M;
+  r[R - 1] = r[0];                                  /* repeated: the last wins */
+  for (e = 0; e < 3; e++) {
+    unsigned char *A = ck_alloc((size_t)(M + 2) * N, es[e]), *B = ck_alloc((size_t)(R + 1) * 3, es[e]);
+    unsigned char *P = ck_alloc((size_t)(M + 2) * N, es[e]);
+    size_t k;
+    for (k = 0; k < (size_t)(M + 2) * N * es[e]; k++) A[k] = (unsigned char)(k * 13 + 1);
+    lak_take(es[e], R, 3, A, M + 2, r, 0, c, B, R + 1);
+    for (j = 0; j < 3; j++)
+      for (i = 0; i < R; i++)
+        bad += memcmp(B + ((size_t)i + (size_t)j * (R + 1)) * es[e],
+                      A + ((size_t)r[i] + (size_t)c[j] * (M + 2)) * es[e], es[e]) != 0;
+    lak_take(es[e], R, 3, A, M + 2, NULL, 3, c, B, R + 1);          /* rows 3..39 */
+    for (j = 0; j < 3; j++)
+      for (i = 0; i < R; i++)
+        bad += memcmp(B + ((size_t)i + (size_t)j * (R + 1)) * es[e],
+                      A + ((size_t)(3 + i) + (size_t)c[j] * (M + 2)) * es[e], es[e]) != 0;
+    lak_put(es[e], R, 3, P, M + 2, r, 0, c, B, 1, R + 1);           /* P(r, c) = B */
+    for (j = 0; j < 3; j++)
+      for (i = 0; i < R; i++) {
+        int last = i == 0 ? R - 1 : i, jl = c[j] == 4 ? 2 : j;       /* the last writer */
+        bad += memcmp(P + ((size_t)r[i] + (size_t)c[j] * (M + 2)) * es[e],
+                      B + ((size_t)last + (size_t)jl * (R + 1)) * es[e], es[e]) != 0;
+      }
+    for (k = 0; k < (size_t)(M + 2) * es[e]; k++) bad += P[(size_t)(M + 2) * es[e] * 1 + k] != 0;
+    CHECK(bad == 0, "take / put of %d-byte elements: %d wrong entries", (int)es[e], bad);
+    free(A); free(B); free(P);
+  }
+}
+
 /* lak_transpose at shapes across its 64 x 64 tiles and 4 x 4 blocks (edges
 ** of 1 to 3 rows or columns, one tile, several), with leading dimensions
 ** past the rows (odd, so columns start off 32-byte lines), the gaps below
@@ -199,6 +236,7 @@ int main(void) {
   gemm();
   ewise();
   copy_transpose();
+  take_put();
   transpose_shapes();
   allfinite();
   return ck_done("arith");

@@ -37,6 +37,14 @@ void lak_copycols(size_t es, int m, int n, const void *A, int lda, void *B, int 
 void lak_fliplr(size_t es, int m, int n, const void *A, int lda, void *B, int ldb);
 void lak_flipud(size_t es, int m, int n, const void *A, int lda, void *B, int ldb);
 void lak_rollud(size_t es, int m, int n, int s, const void *A, int lda, void *B, int ldb);
+/* B(i, j) = A(r[i], c[j]) (0-based, in range), rows r0 + i where r is NULL */
+void lak_take(size_t es, int m, int n, const void *A, int lda, const int *r, int r0,
+              const int *c, void *B, int ldb);
+/* A(r[i], c[j]) = B(i, j) as lak_take's indices (r NULL only with rs 1),
+** B(i, j) at B + i * rs + j * cs with rs 0 or 1; B not overlapping A; the
+** last of repeated indices wins */
+void lak_put(size_t es, int m, int n, void *A, int lda, const int *r, int r0, const int *c,
+             const void *B, int rs, ptrdiff_t cs);
 
 /* x[i] = a + i * step, i = 0..n-1, both roundings as written (NumPy's
 ** arange and linspace); into xs rounded to float when x is NULL
