@@ -224,6 +224,11 @@ local function operations(I)
     op("la.circshift(A, 3, 2)", function() return la.circshift(A, 3, 2) end, "np.roll(A, 3, axis=1)")
     op("A:slice(p, ':')", function() return A:slice(perm, ":") end, "A[P0, :]", "a permutation of the rows")
     op("A:slice(':', p)", function() return A:slice(":", perm) end, "A[:, P0]", "a permutation of the columns")
+    local W = la.zeros(n, n, {dtype = DTYPE})
+    op("W:set(p, ':', B)", function() return W:set(perm, ":", B) end, "setrows(W, P0, B)",
+      "NumPy: W[P0, :] = B")
+    op("W:set(':', p, 1)", function() return W:set(":", perm, 1) end, "setcols(W, P0, 1)",
+      "NumPy: W[:, P0] = 1")
     op("A:slice(M1, ':')", function() return A:slice(Mr, ":") end, "A[Mr, :]", "a bool mask of the rows")
     op("la.zeros_like(A)", function() return la.zeros_like(A) end, "np.zeros_like(A, order='F')")
     op("la.full_like(A, 2)", function() return la.full_like(A, 2) end, "np.full_like(A, 2, order='F')")

@@ -38,8 +38,19 @@ def load(path):
         data[os.path.basename(f)[:-4]] = a
 
 
+def setrows(w, p, b):
+    w[p, :] = b
+    return w
+
+
+def setcols(w, p, x):
+    w[:, p] = x
+    return w
+
+
 def define(key, size, expr):
-    env = {"np": np, "math": math, "rng": np.random.default_rng(0)}
+    env = {"np": np, "math": math, "rng": np.random.default_rng(0), "setrows": setrows,
+           "setcols": setcols}
     for name, a in data.items():
         if name.endswith(size):
             env[name[:-len(size)]] = a
@@ -48,6 +59,7 @@ def define(key, size, expr):
         n = env["A"].shape[0]
         env["P0"] = np.arange(1, n + 1) * 7919 % n          # la's permutation, 0-based
         env["Mr"] = env["c"] > 0                            # a bool mask of rows
+        env["W"] = np.zeros((n, n), dtype=env["A"].dtype, order="F")   # set's target
     env["sp"] = sp
     f = eval("lambda: " + expr, env)
     f()                                                 # fails here, not in a timing

@@ -8,9 +8,13 @@ local interp = require "interp"
 local sh = require "shell"
 
 -- a snippet in a fresh interpreter `lua` with build folder `build`'s module
+-- (the versioned LUA_PATH_5_x and LUA_CPATH_5_x, which `make env` exports
+-- and which each Lua reads before the plain ones, are unset)
+local UNSET = "env -u LUA_PATH_5_2 -u LUA_PATH_5_3 -u LUA_PATH_5_4 " ..
+  "-u LUA_CPATH_5_2 -u LUA_CPATH_5_3 -u LUA_CPATH_5_4"
 local function fresh(lua, build, code, env)
-  return sh(string.format("%s LUA_PATH='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH='./%s/?.so;;' " ..
-    "OPENBLAS_NUM_THREADS=1 %s -e %q", env or "", build, lua, code))
+  return sh(string.format("%s %s LUA_PATH='./lua/?.lua;./lua/?/init.lua;;' LUA_CPATH='./%s/?.so;;' " ..
+    "OPENBLAS_NUM_THREADS=1 %s -e %q", UNSET, env or "", build, lua, code))
 end
 
 describe("the running Lua", function()

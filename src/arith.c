@@ -156,19 +156,49 @@ static int m_eq(lua_State *L) {
 
 /* ---------------------------------------------------------------- vectors */
 
+/* arg idx, a float32 vector (n x 1 or 1 x n): its entries f[0], f[*inc],
+** ...; NULL for anything else (the float64 path reads or refuses it) */
+static const float *f32vec(lua_State *L, int idx, int *n, int *inc) {
+  la_Mat *A = la_testany(L, idx);
+  if (!A || A->dtype != LA_F32 || !la_isvec(A)) return NULL;
+  if (A->cols == 1) { *n = A->rows; *inc = 1; }
+  else { *n = A->cols; *inc = A->ld; }
+  return A->fdata;
+}
+
+/* dot(u, v): two float32 vectors accumulate in double (dsdot; NumPy's
+** float32 dot accumulates in float32 and rounds the result to it) */
 static int l_dot(lua_State *L) {
   const char *F = la_fname(L);
   la_Vec u, v;
+  int nu = 0, nv = 0, iu = 1, iv = 1;
+  const float *fu = f32vec(L, 1, &nu, &iu), *fv = f32vec(L, 2, &nv, &iv);
+  if (fu && fv && nu == nv) {
+    lua_pushnumber(L, cblas_dsdot(nu, fu, iu, fv, iv));
+    return 1;
+  }
   la_vecpair(L, F, &u, &v);
   lua_pushnumber(L, cblas_ddot(u.n, u.p, u.inc, v.p, v.inc));
   return 1;
 }
 
+/* outer(u, v): u * v^T, float32 for two float32 vectors (as NumPy's) */
 static int l_outer(lua_State *L) {
   const char *F = la_fname(L);
-  la_Vec u = la_getvec(L, 1, F), v = la_getvec(L, 2, F);
-  la_Mat *C = la_new(L, F, u.n, v.n);
-  int i, j;
+  la_Vec u, v;
+  la_Mat *C;
+  int i, j, nu = 0, nv = 0, iu = 1, iv = 1;
+  const float *fu = f32vec(L, 1, &nu, &iu), *fv = f32vec(L, 2, &nv, &iv);
+  if (fu && fv) {                         /* a column times a row, broadcast */
+    lak_sArg a, b;
+    a.p = fu; a.rs = iu; a.cs = 0;
+    b.p = fv; b.rs = 0; b.cs = iv;
+    C = la_newt(L, F, nu, nv, LA_F32);
+    if (!LA_EMPTY(C)) lak_sewise(LAK_MUL, nu, nv, a, b, C->fdata, C->ld);
+    return 1;
+  }
+  u = la_getvec(L, 1, F); v = la_getvec(L, 2, F);
+  C = la_new(L, F, u.n, v.n);
   for (j = 0; j < v.n && u.n > 0; j++)
     for (i = 0; i < u.n; i++)
       LA_AT(C, i, j) = u.p[(ptrdiff_t)i * u.inc] * v.p[(ptrdiff_t)j * v.inc];

@@ -126,20 +126,12 @@ la_Mat *la_newt(lua_State *L, const char *fname, lua_Integer m, lua_Integer n, i
 }
 
 /* la_copyto between a bool matrix and another type: to bool, x ~= 0 (NaN
-** is true, as NumPy's astype(bool)); from bool, 1 or 0 */
+** is true, as NumPy's astype(bool)); from bool, 1 or 0 (kernels/convert.c) */
 static void boolcopy(const la_Mat *A, la_Mat *B) {
-  int i, j;
-  for (j = 0; j < A->cols; j++) {
-    ptrdiff_t a = (ptrdiff_t)j * A->ld, b = (ptrdiff_t)j * B->ld;
-    if (B->dtype == LA_BOOL && A->dtype == LA_F64)
-      for (i = 0; i < A->rows; i++) B->bdata[b + i] = A->data[a + i] != 0;
-    else if (B->dtype == LA_BOOL)
-      for (i = 0; i < A->rows; i++) B->bdata[b + i] = A->fdata[a + i] != 0;
-    else if (B->dtype == LA_F64)
-      for (i = 0; i < A->rows; i++) B->data[b + i] = A->bdata[a + i];
-    else
-      for (i = 0; i < A->rows; i++) B->fdata[b + i] = A->bdata[a + i];
-  }
+  if (B->dtype == LA_BOOL)
+    lak_tobool(A->dtype == LA_F32, A->rows, A->cols, LA_DATA(A), A->ld, B->bdata, B->ld);
+  else
+    lak_frombool(B->dtype == LA_F32, A->rows, A->cols, A->bdata, A->ld, LA_DATA(B), B->ld);
 }
 
 /* B = A, element types converted as needed (B packed or a view) */

@@ -360,15 +360,16 @@ static int l_isclose(lua_State *L) {
   if (rtol < 0 || atol < 0) la_error(L, F, "%s must be >= 0", rtol < 0 ? "rtol" : "atol");
   lua_settop(L, 2);
   if (la_broadcast32(L, F, a, s, 2, &m, &n)) {
-    C = la_newt(L, F, m, n, LA_F32);
-    lak_sisclose(m, n, a[0], a[1], rtol, atol, eqnan, C->fdata, C->ld);
+    C = la_newt(L, F, m, n, LA_BOOL);
+    lak_sisclose(m, n, a[0], a[1], rtol, atol, eqnan, C->bdata, C->ld);
   } else if (la_broadcast(L, F, o, 2, &m, &n)) {
-    double c;
+    unsigned char c;
     lak_isclose(1, 1, o[0].a, o[1].a, rtol, atol, eqnan, &c, 1);
-    lua_pushboolean(L, c != 0.0);
+    lua_pushboolean(L, c);
+    return 1;
   } else {
-    C = la_new(L, F, m, n);
-    lak_isclose(m, n, o[0].a, o[1].a, rtol, atol, eqnan, C->data, C->ld);
+    C = la_newt(L, F, m, n, LA_BOOL);
+    lak_isclose(m, n, o[0].a, o[1].a, rtol, atol, eqnan, C->bdata, C->ld);
   }
   if ((C = la_testmat(L, -1)) != NULL && C->dtype != t) la_convert(L, C, t, F);
   return 1;

@@ -569,7 +569,7 @@ static void setsel(lua_State *L, const char *fname, la_Mat *A) {
     la_put(&one, 0, 0, x);
     B = &one;
   }
-  rows = r.range && r.step == 1 && rs ? NULL : selidx(L, &r);   /* NULL: columns copied */
+  rows = r.range && r.step == 1 ? NULL : selidx(L, &r);   /* NULL: columns copied or filled */
   lak_put(LA_ESIZE(A->dtype), r.n, c.n, LA_DATA(A), A->ld, rows, r.first, selidx(L, &c),
           LA_DATA(B), (int)rs, cs);
 }

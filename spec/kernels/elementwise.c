@@ -188,15 +188,16 @@ static void allclose(void) {
 }
 
 /* lak_isclose / lak_sisclose: allclose's test entry by entry into a 1/0
-** matrix (ldc respected), NaN close to NaN with equal_nan only */
+** byte matrix (ldc respected), NaN close to NaN with equal_nan only */
 static void isclose(void) {
-  double a[4] = {1, HUGE_VAL, NAN, 1}, b[4] = {1 + 1e-6, HUGE_VAL, NAN, HUGE_VAL}, c[6];
-  float af[2] = {1, 2}, bf = 1, cf[2];
+  double a[4] = {1, HUGE_VAL, NAN, 1}, b[4] = {1 + 1e-6, HUGE_VAL, NAN, HUGE_VAL};
+  float af[2] = {1, 2}, bf = 1;
+  unsigned char c[6], cf[2];
   lak_Arg A = {a, 1, 2}, B = {b, 1, 2};
   lak_sArg Af = {af, 1, 0}, Bf = {&bf, 0, 0};
-  c[2] = c[5] = -7;
+  c[2] = c[5] = 77;
   lak_isclose(2, 2, A, B, 1e-5, 1e-8, 0, c, 3);
-  CHECK(c[0] == 1 && c[1] == 1 && c[3] == 0 && c[4] == 0 && c[2] == -7 && c[5] == -7, "isclose, ldc 3");
+  CHECK(c[0] == 1 && c[1] == 1 && c[3] == 0 && c[4] == 0 && c[2] == 77 && c[5] == 77, "isclose, ldc 3");
   lak_isclose(2, 2, A, B, 1e-5, 1e-8, 1, c, 3);
   CHECK(c[3] == 1 && c[4] == 0, "equal_nan");
   lak_sisclose(2, 1, Af, Bf, 0, 0, 0, cf, 2);

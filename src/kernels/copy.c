@@ -68,6 +68,21 @@ PUTCOL(put_d, double)
 PUTCOL(put_s, float)
 PUTCOL(put_b, unsigned char)
 
+/* m copies of the element at x (es bytes) from a */
+#define FILLCOL(name, T) \
+  LAK_CLONES static void name(size_t m, T *restrict a, T x) { \
+    size_t i; \
+    for (i = 0; i < m; i++) a[i] = x; \
+  }
+FILLCOL(fill_d, double)
+FILLCOL(fill_s, float)
+
+static void fillcol(size_t es, size_t m, void *a, const void *x) {
+  if (es == sizeof(double)) { double v; memcpy(&v, x, sizeof v); fill_d(m, (double *)a, v); }
+  else if (es == sizeof(float)) { float v; memcpy(&v, x, sizeof v); fill_s(m, (float *)a, v); }
+  else memset(a, *(const unsigned char *)x, m);
+}
+
 /* column j of A to column (rev ? n-1-j : j) of B; A walked in memory order */
 #define COPYCOLS(name, T, col) \
   static void name(int m, int n, const T *A, ptrdiff_t lda, T *B, ptrdiff_t ldb, int rev) { \
@@ -172,6 +187,7 @@ void lak_put(size_t es, int m, int n, void *A, int lda, const int *r, int r0, co
   for (j = 0; j < n; j++, b += cs * (ptrdiff_t)es) {
     char *col = a + (size_t)c[j] * ca;
     if (!r && rs) cols(es, m, 1, b, 0, col + (size_t)r0 * es, 0, 0, 0);
+    else if (!r) fillcol(es, (size_t)m, col + (size_t)r0 * es, b);
     else if (es == sizeof(double)) put_d((size_t)m, (double *)col, r, (const double *)b, (size_t)rs);
     else if (es == sizeof(float)) put_s((size_t)m, (float *)col, r, (const float *)b, (size_t)rs);
     else put_b((size_t)m, (unsigned char *)col, r, (const unsigned char *)b, (size_t)rs);

@@ -16,6 +16,7 @@
 ** hypot stays libm's: libmvec's is 1 ulp off on 16% of normal pairs
 ** (hypot(1, 1) among them), and libm's is already as fast as NumPy's.
 */
+#include <float.h>
 #include <math.h>
 
 #include "kernels.h"

@@ -262,12 +262,33 @@ int LAK(allclose)(int m, int n, LAK(Arg) a, LAK(Arg) b, double rtol, double atol
   return 1;
 }
 
-void LAK(isclose)(int m, int n, LAK(Arg) a, LAK(Arg) b, double rtol, double atol,
-                  int equal_nan, LAK_REAL *c, int ldc) {
-  int i, j;
-  for (j = 0; j < n && m > 0; j++)
-    for (i = 0; i < m; i++)
-      c[i + (ptrdiff_t)j * ldc] =
-        (LAK_REAL)LAK(close1)(a.p[i * a.rs + j * a.cs], b.p[i * b.rs + j * b.cs], rtol, atol,
-                              equal_nan);
+/* close1 without a branch, for a column of pairs a[i * ra], b[i * rb] (ra,
+** rb 0 or 1): |y| <= DBL_MAX is isfinite(y), and |x - y| is Inf or NaN
+** when x is not finite, so the one test stands for both of close1's */
+#define LAK_CLOSE(x, y) (((x) == (y)) | \
+  ((fabs((x) - (y)) <= atol + rtol * fabs(y)) & (fabs(y) <= DBL_MAX)) | \
+  (equal_nan & ((x) != (x)) & ((y) != (y))))
+LAK_CLONES static void LAK(close_col)(size_t m, const LAK_REAL *restrict a, const LAK_REAL *restrict b,
+                                      double rtol, double atol, int equal_nan,
+                                      unsigned char *restrict c) {
+  size_t i;
+  for (i = 0; i < m; i++) {
+    double x = a[i], y = b[i];
+    c[i] = (unsigned char)LAK_CLOSE(x, y);
+  }
 }
+
+void LAK(isclose)(int m, int n, LAK(Arg) a, LAK(Arg) b, double rtol, double atol,
+                  int equal_nan, unsigned char *c, int ldc) {
+  int i, j;
+  for (j = 0; j < n && m > 0; j++) {
+    const LAK_REAL *pa = a.p + j * a.cs, *pb = b.p + j * b.cs;
+    unsigned char *pc = c + (ptrdiff_t)j * ldc;
+    if (a.rs == 1 && b.rs == 1) { LAK(close_col)((size_t)m, pa, pb, rtol, atol, equal_nan, pc); continue; }
+    for (i = 0; i < m; i++) {
+      double x = pa[i * a.rs], y = pb[i * b.rs];
+      pc[i] = (unsigned char)LAK_CLOSE(x, y);
+    }
+  }
+}
+#undef LAK_CLOSE

@@ -40,9 +40,8 @@ void lak_rollud(size_t es, int m, int n, int s, const void *A, int lda, void *B,
 /* B(i, j) = A(r[i], c[j]) (0-based, in range), rows r0 + i where r is NULL */
 void lak_take(size_t es, int m, int n, const void *A, int lda, const int *r, int r0,
               const int *c, void *B, int ldb);
-/* A(r[i], c[j]) = B(i, j) as lak_take's indices (r NULL only with rs 1),
-** B(i, j) at B + i * rs + j * cs with rs 0 or 1; B not overlapping A; the
-** last of repeated indices wins */
+/* A(r[i], c[j]) = B(i, j) as lak_take's indices, B(i, j) at B + i * rs + j *
+** cs with rs 0 or 1; B not overlapping A; the last of repeated indices wins */
 void lak_put(size_t es, int m, int n, void *A, int lda, const int *r, int r0, const int *c,
              const void *B, int rs, ptrdiff_t cs);
 
@@ -298,6 +297,9 @@ void lak_ssort(int n, const float *x, ptrdiff_t incx, int desc, float *s, ptrdif
 /* B = A converted between float64 and float32 (m x n, kernels/convert.c) */
 void lak_d2s(int m, int n, const double *A, int lda, float *B, int ldb);
 void lak_s2d(int m, int n, const float *A, int lda, double *B, int ldb);
+/* to bool (x ~= 0, NaN true) from float32 (f32 1) or float64 (f32 0), and back (1 / 0) */
+void lak_tobool(int f32, int m, int n, const void *A, int lda, unsigned char *B, int ldb);
+void lak_frombool(int f32, int m, int n, const unsigned char *A, int lda, void *B, int ldb);
 
 /* attention's gradients (attention_bwd.c), after lak_Attn */
 #define LAK_GENERIC_FILE "attention_bwd_decl_gen.h"

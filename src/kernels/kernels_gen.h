@@ -180,7 +180,7 @@ double LAK(cosine)(size_t n, const LAK_REAL *x, ptrdiff_t s, const LAK_REAL *y, 
 ** lak_ewise's, broadcasting), compared in double; NaN is never close,
 ** equal infinities are */
 int LAK(allclose)(int m, int n, LAK(Arg) a, LAK(Arg) b, double rtol, double atol);
-/* c = 1 where a and b are close by allclose's rule, else 0 (NumPy's
+/* c (bytes) = 1 where a and b are close by allclose's rule, else 0 (NumPy's
 ** isclose); equal_nan: two NaNs are close */
 void LAK(isclose)(int m, int n, LAK(Arg) a, LAK(Arg) b, double rtol, double atol,
-                  int equal_nan, LAK_REAL *c, int ldc);
+                  int equal_nan, unsigned char *c, int ldc);
