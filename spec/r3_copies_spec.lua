@@ -375,3 +375,25 @@ describe("A:slice and A:set with index lists, masks and steps (gather and scatte
     assert.are.same({0, 5, 2, 3, 6, 5, 6, 7, 8, 9, 8, 11}, la.totable(la.vec(A)))
   end)
 end)
+
+describe("linalg.kron (one pass a column of the product)", function()
+  for _, dt in ipairs(DTYPES) do
+    it("is A(i, j) * B(r, s) at (i mb + r, j nb + s), " .. dt .. ", of views and odd shapes", function()
+      for _, s in ipairs{{1, 1, 1, 1}, {3, 2, 17, 5}, {5, 4, 1, 9}, {2, 7, 33, 3}} do
+        local ma, na, mb, nb = s[1], s[2], s[3], s[4]
+        local A, B = view(ma, na, dt), ints(mb, nb, dt) * 0.5
+        local C = la.kron(A, B)
+        check(C, ma * mb, na * nb, dt, function(I, J)
+          local i, r = math.floor((I - 1) / mb) + 1, (I - 1) % mb + 1
+          local j, c = math.floor((J - 1) / nb) + 1, (J - 1) % nb + 1
+          return la.matrix({{A:get(i, j) * B:get(r, c)}}, {dtype = dt}):get(1, 1)   -- rounded to dt
+        end, "kron")
+      end
+    end)
+  end
+  it("matches NumPy 1.24's kron", function()
+    -- numpy 1.24: np.kron([[1, 2], [3, 4]], [[0, 5], [6, 7]]).flatten(order='F')
+    local C = la.kron(la.matrix{{1, 2}, {3, 4}}, la.matrix{{0, 5}, {6, 7}})
+    assert.are.same({0, 6, 0, 18, 5, 7, 15, 21, 0, 12, 0, 24, 10, 14, 20, 28}, la.totable(la.vec(C)))
+  end)
+end)

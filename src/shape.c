@@ -171,6 +171,11 @@ static lua_Integer mulsize(lua_State *L, const char *fname, lua_Integer a, lua_I
 static void kron2(const la_Mat *A, const la_Mat *B, la_Mat *C) {
   int i, j, r, s;
   if (LA_EMPTY(C)) return;
+  if (A->dtype == C->dtype && B->dtype == C->dtype) {     /* one type: the kernel */
+    lak_kron(C->dtype == LA_F32, A->rows, A->cols, LA_DATA(A), A->ld, B->rows, B->cols,
+             LA_DATA(B), B->ld, LA_DATA(C), C->ld);
+    return;
+  }
   for (j = 0; j < A->cols; j++)
     for (s = 0; s < B->cols; s++)
       for (i = 0; i < A->rows; i++) {
