@@ -13,11 +13,6 @@
 #include "kernels/kernels.h"
 #include "kernels/openblas.h"
 
-/* B = A^T, both of one type */
-static void transpose(const la_Mat *A, la_Mat *B) {
-  if (A->dtype == LA_F32) lak_stranspose(A->rows, A->cols, A->fdata, A->ld, B->fdata, B->ld);
-  else lak_transpose(A->rows, A->cols, A->data, A->ld, B->data, B->ld);
-}
 
 /* the rows of R (either type) softmax-ed in place; scratch (pushed, then
 ** popped) of R's type */
@@ -46,12 +41,12 @@ static int softmax(lua_State *L, const char *fname, int logs) {
   if (dim == 2) {
     R = la_copyof(L, S, fname);
     rowsoftmax(L, R, logs);
-  } else {      /* columns: softmax of the transpose, transposed back; R on top */
-    la_Mat *T = la_newt(L, fname, S->cols, S->rows, S->dtype);
-    transpose(S, T);
-    rowsoftmax(L, T, logs);
-    R = la_newt(L, fname, S->rows, S->cols, S->dtype);
-    transpose(T, R);
+  } else {      /* columns: each column's steps in turn (contiguous) */
+    R = la_copyof(L, S, fname);
+    if (R->dtype == LA_F32) lak_scolsoftmax(R->rows, R->cols, R->fdata, R->ld, logs,
+                                            LA_SCRATCH(L, float, (size_t)R->rows));
+    else lak_colsoftmax(R->rows, R->cols, R->data, R->ld, logs, la_scratch(L, (size_t)R->rows));
+    lua_pop(L, 1);
   }
   return 1;
 }

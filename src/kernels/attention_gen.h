@@ -338,6 +338,49 @@ void LAK(attn_combine)(int nq, int dv, const LAK_REAL *O1, int ld1, const LAK_RE
   }
 }
 
+/* a column's steps: x[i] = exp(x[i] - m); log-softmax's x[i] -= m, t[i] =
+** exp(x[i]) */
+LAK_EXP_CLONES
+static void LAK(expcol)(LAK_REAL *restrict x, LAK_REAL m, int n) {
+  int i;
+  for (i = 0; i < n; i++) x[i] = LAK(expneg)(x[i] - m);
+}
+
+LAK_EXP_CLONES
+static void LAK(logexpcol)(LAK_REAL *restrict x, LAK_REAL m, LAK_REAL *restrict t, int n) {
+  int i;
+  for (i = 0; i < n; i++) {
+    x[i] -= m;
+    t[i] = LAK(expneg)(x[i]);
+  }
+}
+
+LAK_EXP_CLONES
+static void LAK(divcol)(LAK_REAL *restrict x, LAK_REAL d, int n) {
+  int i;
+  for (i = 0; i < n; i++) x[i] = x[i] / d;
+}
+
+void LAK(colsoftmax)(int m, int n, LAK_REAL *S, int lds, int logs, LAK_REAL *t) {
+  int i, j;
+  for (j = 0; j < n && m > 0; j++) {
+    LAK_REAL *s = S + (ptrdiff_t)j * lds, mx;
+    double sum;
+    mx = (LAK_REAL)LAK(reduce)(LAK_MAX, (size_t)m, s, 1, 0.0);   /* NaN if any */
+    if (mx == -INF) mx = 0.0;                                     /* all -inf: no NaN */
+    if (logs) {
+      LAK(logexpcol)(s, mx, t, m);
+      sum = LAK(reduce)(LAK_SUM, (size_t)m, t, 1, 0.0);
+      if (sum != 0) for (i = 0; i < m; i++) s[i] -= (LAK_REAL)log(sum);   /* else -inf stays */
+      continue;
+    }
+    LAK(expcol)(s, mx, m);
+    sum = LAK(reduce)(LAK_SUM, (size_t)m, s, 1, 0.0);
+    if (sum == 0) for (i = 0; i < m; i++) s[i] = 0;                 /* every entry -inf */
+    else LAK(divcol)(s, (LAK_REAL)sum, m);
+  }
+}
+
 void LAK(softmax)(int m, int n, LAK_REAL *S, int lds, int logs, LAK_REAL *mx, LAK_REAL *sum) {
   int i, j;
   if (m <= 0 || n <= 0) return;

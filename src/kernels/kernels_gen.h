@@ -94,6 +94,12 @@ void LAK(expsum)(LAK_REAL *x, const LAK_REAL *m, LAK_REAL *sum, int n);
 ** leaves x alone when this CPU runs the other kernel. */
 int LAK(simd_exp2)(LAK_REAL *x, int n);
 
+/* Column softmax (or log-softmax) of the m x n matrix S in place, one
+** column at a time: its max (NaN if it has one), exp(s - max), their sum in
+** double (kernels/reduce.c), then a division (the log of the sum
+** subtracted); a column of only -inf gives zeros (stays -inf); t: m
+** entries of scratch (log-softmax's exps) */
+void LAK(colsoftmax)(int m, int n, LAK_REAL *S, int lds, int logs, LAK_REAL *t);
 /* Row softmax (or log-softmax) of the m x n matrix S in place, stable (max
 ** subtracted); a row of only -inf gives zeros (log: -inf). mx, sum: m each. */
 void LAK(softmax)(int m, int n, LAK_REAL *S, int lds, int logs, LAK_REAL *mx,
