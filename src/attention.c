@@ -14,15 +14,15 @@
 #include "kernels/openblas.h"
 
 
-/* the rows of R (either type) softmax-ed in place; scratch (pushed, then
-** popped) of R's type */
-static void rowsoftmax(lua_State *L, la_Mat *R, int logs) {
-  if (R->dtype == LA_F32) {
-    float *mx = LA_SCRATCH(L, float, 2 * (size_t)R->rows);
-    lak_ssoftmax(R->rows, R->cols, R->fdata, R->ld, logs, mx, mx + R->rows);
+/* R = the rows of S (either type) softmax-ed; scratch (pushed, then
+** popped) of S's type */
+static void rowsoftmax(lua_State *L, const la_Mat *S, la_Mat *R, int logs) {
+  if (S->dtype == LA_F32) {
+    float *mx = LA_SCRATCH(L, float, 2 * (size_t)S->rows);
+    lak_ssoftmax(S->rows, S->cols, S->fdata, S->ld, R->fdata, R->ld, logs, mx, mx + S->rows);
   } else {
-    double *mx = la_scratch(L, 2 * (size_t)R->rows);
-    lak_softmax(R->rows, R->cols, R->data, R->ld, logs, mx, mx + R->rows);
+    double *mx = la_scratch(L, 2 * (size_t)S->rows);
+    lak_softmax(S->rows, S->cols, S->data, S->ld, R->data, R->ld, logs, mx, mx + S->rows);
   }
   lua_pop(L, 1);
 }
@@ -39,8 +39,8 @@ static int softmax(lua_State *L, const char *fname, int logs) {
     return 1;
   }
   if (dim == 2) {
-    R = la_copyof(L, S, fname);
-    rowsoftmax(L, R, logs);
+    R = la_newt(L, fname, S->rows, S->cols, S->dtype);
+    rowsoftmax(L, S, R, logs);
   } else {      /* columns: each column's steps in turn (contiguous) */
     R = la_copyof(L, S, fname);
     if (R->dtype == LA_F32) lak_scolsoftmax(R->rows, R->cols, R->fdata, R->ld, logs,

@@ -265,10 +265,12 @@ static void softmax_row(int n, const double *S, int lds, int i, double *y, int l
 }
 
 /* lak_softmax: rows sum to 1, match the formula (exp and log-softmax);
-** large entries do not overflow; a row of -inf gives zeros (log: -inf). */
+** large entries do not overflow; a row of -inf gives zeros (log: -inf);
+** into another matrix, the bits of the in-place result. */
 static void softmax(void) {
   const int m = 37, n = 600, lds = 40;
   double *S = ck_alloc((size_t)lds * n, sizeof(double)), *X = ck_alloc((size_t)lds * n, sizeof(double));
+  double *Z = ck_alloc((size_t)(m + 1) * n, sizeof(double));
   double mx[37], sum[37], y[600];
   lak_Rng r;
   int i, j, logs;
@@ -282,8 +284,14 @@ static void softmax(void) {
   for (logs = 0; logs <= 1; logs++) {
     double dmax = 0.0, smax = 0.0;
     int bad9 = 0;
+    int diff = 0;
     memcpy(X, S, (size_t)lds * n * sizeof(double));
-    lak_softmax(m, n, X, lds, logs, mx, sum);
+    lak_softmax(m, n, X, lds, X, lds, logs, mx, sum);
+    lak_softmax(m, n, S, lds, Z, m + 1, logs, mx, sum);             /* apart: the same bits */
+    for (j = 0; j < n; j++)
+      for (i = 0; i < m; i++)
+        diff += memcmp(&Z[i + (size_t)j * (m + 1)], &X[i + (size_t)j * lds], sizeof(double)) != 0;
+    CHECK(diff == 0, "softmax (log %d) into another matrix: %d entries differ from in place", logs, diff);
     for (i = 0; i < m; i++) {
       double s = 0.0;
       if (i == 9) {
@@ -307,11 +315,11 @@ static void softmax(void) {
   }
   { /* [1000, 1001]: e^1000 overflows, the stable form does not */
     double t[2] = {1000.0, 1001.0};
-    lak_softmax(1, 2, t, 1, 0, mx, sum);
+    lak_softmax(1, 2, t, 1, t, 1, 0, mx, sum);
     CLOSE(t[0], 1.0 / (1.0 + exp(1.0)), 1e-16);
     CLOSE(t[1], exp(1.0) / (1.0 + exp(1.0)), 1e-16);
   }
-  free(S); free(X);
+  free(S); free(X); free(Z);
 }
 
 int main(void) {

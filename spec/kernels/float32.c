@@ -488,8 +488,8 @@ static void test_softmax(void) {
     for (j = 0; j < n; j++) S[3 + j * lds] = -(float)HUGE_VAL;
     S[4] = (float)NAN;
     Sd = todouble(S, (size_t)lds * n);
-    lak_ssoftmax(m, n, S, lds, logs, mx, sum);
-    lak_softmax(m, n, Sd, lds, logs, mxd, sumd);
+    lak_ssoftmax(m, n, S, lds, S, lds, logs, mx, sum);
+    lak_softmax(m, n, Sd, lds, Sd, lds, logs, mxd, sumd);
     for (j = 0; j < n; j++)
       for (i = 0; i < m; i++) {
         double g = S[i + j * lds], w = Sd[i + j * lds];

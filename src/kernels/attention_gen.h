@@ -381,32 +381,69 @@ void LAK(colsoftmax)(int m, int n, LAK_REAL *S, int lds, int logs, LAK_REAL *t) 
   }
 }
 
-void LAK(softmax)(int m, int n, LAK_REAL *S, int lds, int logs, LAK_REAL *mx, LAK_REAL *sum) {
+/* row softmax's column steps, compiled for each vector width (the
+** function that calls them is not): the running max (NaN sticks); exp(s -
+** max) from S into R and its sum; s - max into R, its exp's sum; the
+** division by the sum, and the log's subtraction */
+LAK_EXP_CLONES
+static void LAK(maxcol)(const LAK_REAL *restrict s, LAK_REAL *restrict mx, int n) {
+  int i;
+  for (i = 0; i < n; i++) mx[i] = s[i] > mx[i] || s[i] != s[i] ? s[i] : mx[i];
+}
+
+LAK_EXP_CLONES
+static void LAK(expsum2)(const LAK_REAL *restrict s, LAK_REAL *restrict x,
+                         const LAK_REAL *restrict m, LAK_REAL *restrict sum, int n) {
+  int i;
+  for (i = 0; i < n; i++) {
+    x[i] = LAK(expneg)(s[i] - m[i]);
+    sum[i] += x[i];
+  }
+}
+
+LAK_EXP_CLONES
+static void LAK(logexpsum2)(const LAK_REAL *restrict s, LAK_REAL *restrict x,
+                            const LAK_REAL *restrict m, LAK_REAL *restrict sum, int n) {
+  int i;
+  for (i = 0; i < n; i++) {
+    x[i] = s[i] - m[i];
+    sum[i] += LAK(expneg)(x[i]);
+  }
+}
+
+LAK_EXP_CLONES
+static void LAK(divrow)(LAK_REAL *restrict x, const LAK_REAL *restrict sum, int n) {
+  int i;
+  for (i = 0; i < n; i++) x[i] = sum[i] == 0 ? 0 : x[i] / sum[i];   /* every entry -inf: 0 */
+}
+
+LAK_EXP_CLONES
+static void LAK(subrow)(LAK_REAL *restrict x, const LAK_REAL *restrict l, int n) {
+  int i;
+  for (i = 0; i < n; i++) x[i] -= l[i];
+}
+
+void LAK(softmax)(int m, int n, const LAK_REAL *S, int lds, LAK_REAL *R, int ldr, int logs,
+                  LAK_REAL *mx, LAK_REAL *sum) {
   int i, j;
   if (m <= 0 || n <= 0) return;
   for (i = 0; i < m; i++) { mx[i] = -INF; sum[i] = 0.0; }
-  for (j = 0; j < n; j++) {
-    const LAK_REAL *s = S + (ptrdiff_t)j * lds;
-    for (i = 0; i < m; i++) if (s[i] > mx[i] || isnan(s[i])) mx[i] = s[i];
-  }
+  for (j = 0; j < n; j++) LAK(maxcol)(S + (ptrdiff_t)j * lds, mx, m);
   for (i = 0; i < m; i++) if (mx[i] == -INF) mx[i] = 0.0;   /* all -inf: no NaN */
   for (j = 0; j < n; j++) {    /* log-softmax keeps s - max; its exps only feed the sum */
-    LAK_REAL *s = S + (ptrdiff_t)j * lds;
-    if (logs) LAK(logexpsum)(s, mx, sum, m);
-    else LAK(expsum)(s, mx, sum, m);
+    const LAK_REAL *s = S + (ptrdiff_t)j * lds;
+    LAK_REAL *r = R + (ptrdiff_t)j * ldr;
+    if (s == r && logs) LAK(logexpsum)(r, mx, sum, m);     /* in place */
+    else if (s == r) LAK(expsum)(r, mx, sum, m);
+    else if (logs) LAK(logexpsum2)(s, r, mx, sum, m);
+    else LAK(expsum2)(s, r, mx, sum, m);
   }
   if (logs) {                   /* a log a row; a row of only -inf stays -inf */
     for (i = 0; i < m; i++) mx[i] = sum[i] == 0 ? 0 : LAK_M(log)(sum[i]);
-    for (j = 0; j < n; j++) {
-      LAK_REAL *s = S + (ptrdiff_t)j * lds;
-      for (i = 0; i < m; i++) s[i] -= mx[i];
-    }
+    for (j = 0; j < n; j++) LAK(subrow)(R + (ptrdiff_t)j * ldr, mx, m);
     return;
   }
-  for (j = 0; j < n; j++) {
-    LAK_REAL *s = S + (ptrdiff_t)j * lds;
-    for (i = 0; i < m; i++) s[i] = sum[i] == 0 ? 0 : s[i] / sum[i];   /* every entry -inf: 0 */
-  }
+  for (j = 0; j < n; j++) LAK(divrow)(R + (ptrdiff_t)j * ldr, sum, m);
 }
 
 void LAK(attention_weights)(const LAK(Attn) *a, LAK_REAL *O, int ldo, LAK_REAL *A, int lda,
@@ -419,7 +456,7 @@ void LAK(attention_weights)(const LAK(Attn) *a, LAK_REAL *O, int ldo, LAK_REAL *
              A + (ptrdiff_t)j0 * lda, lda);
   }
   LAK(mask_tile)(a, 0, 0, a->nq, a->nk, A);              /* needs lda == nq */
-  LAK(softmax)(a->nq, a->nk, A, lda, 0, mx, sum);
+  LAK(softmax)(a->nq, a->nk, A, lda, A, lda, 0, mx, sum);
   if (lse) for (i = 0; i < a->nq; i++) lse[i] = sum[i] == 0.0 ? -INF : mx[i] + LAK_M(log)(sum[i]);
   LAK(gemm)('N', 'N', a->nq, a->dv, a->nk, 1.0, A, lda, a->V, a->ldv, 0.0, O, ldo);
 }

@@ -100,10 +100,11 @@ int LAK(simd_exp2)(LAK_REAL *x, int n);
 ** subtracted); a column of only -inf gives zeros (stays -inf); t: m
 ** entries of scratch (log-softmax's exps) */
 void LAK(colsoftmax)(int m, int n, LAK_REAL *S, int lds, int logs, LAK_REAL *t);
-/* Row softmax (or log-softmax) of the m x n matrix S in place, stable (max
-** subtracted); a row of only -inf gives zeros (log: -inf). mx, sum: m each. */
-void LAK(softmax)(int m, int n, LAK_REAL *S, int lds, int logs, LAK_REAL *mx,
-                  LAK_REAL *sum);
+/* Row softmax (or log-softmax) of the m x n matrix S into R (S itself, or
+** apart from it), stable (max subtracted); a row of only -inf gives zeros
+** (log: -inf). mx, sum: m each. */
+void LAK(softmax)(int m, int n, const LAK_REAL *S, int lds, LAK_REAL *R, int ldr, int logs,
+                  LAK_REAL *mx, LAK_REAL *sum);
 
 /* Elementwise math: B = f(A), A and B m x n (either may be a view; A == B
 ** in place is fine). The predicates give 1 / 0. */
