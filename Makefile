@@ -81,6 +81,8 @@ deps:
 $(BUILD)/obj/kernels/copy.o: ALLCFLAGS += -O3 -fno-tree-loop-distribute-patterns
 # Arithmetic progressions (arange, linspace): vectorized at -O3.
 $(BUILD)/obj/kernels/fill.o: ALLCFLAGS += -O3
+# Sort keys made and turned back into values: vectorized at -O3.
+$(BUILD)/obj/kernels/sort.o: ALLCFLAGS += -O3
 # The softmax exp loop only vectorizes when comparisons may be if-converted;
 # nothing here reads floating-point exception flags, and NaN/Inf results
 # are unchanged.

@@ -52,6 +52,14 @@ local function checksort(A, dim, down)
   local opts = down and {descending = true} or nil
   local S, I = la.sort(A, dim, opts)
   local J = la.argsort(A, dim, opts)
+  local V = la.sort(A, dim, {descending = down, indices = false})   -- keys alone: the same bits
+  for j = 1, n do
+    for i = 1, m do
+      if not same(V(i, j), S(i, j)) then
+        error(string.format("%dx%d %s dim %d: values-only sort differs at (%d, %d)", m, n, A.dtype, dim, i, j))
+      end
+    end
+  end
   assert.are.equal(A.dtype, S.dtype)
   assert.are.equal("float64", I.dtype)
   local lines, len = dim == 1 and n or m, dim == 1 and m or n
@@ -70,9 +78,15 @@ local function checksort(A, dim, down)
 end
 
 describe("sort and argsort (kernels/sort.c)", function()
-  it("match a stable table.sort reference, lengths 0..70, both dims, views, both types", function()
+  -- lengths 0..70, then across the networks' sizes (kernels/sortnet.c: 128
+  -- words of 64 bits, 256 of 32) and past them
+  local LENS = {}
+  for len = 0, 70 do LENS[#LENS + 1] = len end
+  for _, len in ipairs{77, 96, 113, 127, 128, 129, 150, 201, 255, 256, 257} do LENS[#LENS + 1] = len end
+
+  it("match a stable table.sort reference, lengths 0..70 and past 256, both dims, views, both types", function()
     for _, dtype in ipairs({"float64", "float32"}) do
-      for len = 0, 70 do
+      for _, len in ipairs(LENS) do
         local A = streammat(len, 3, dtype)
         checksort(A, 1, false)
         checksort(A, 1, true)

@@ -49,6 +49,13 @@ void lak_kron(int f32, int ma, int na, const void *A, int lda, int mb, int nb, c
 void lak_put(size_t es, int m, int n, void *A, int lda, const int *r, int r0, const int *c,
              const void *B, int rs, ptrdiff_t cs);
 
+/* a[0..n-1] sorted ascending as unsigned integers in place by an AVX-512
+** network (kernels/sortnet.c), returning 1; 0, untouched, where n > 128
+** or the CPU (or compiler) has no AVX-512F */
+int lak_sortnet64(uint64_t *a, size_t n);
+/* the same for 32-bit words, n <= 256 */
+int lak_sortnet32(uint32_t *a, size_t n);
+
 /* x[i] = a + i * step, i = 0..n-1, both roundings as written (NumPy's
 ** arange and linspace); into xs rounded to float when x is NULL
 ** (kernels/fill.c) */

@@ -19,11 +19,13 @@
 #include <string.h>
 
 #include "kernels.h"
+#include "loops.h"
 
 typedef lak_SortItem Item;
 
 #define RUN 16          /* insertion-sorted runs of the merge sort */
 #define RADIX_MIN 256   /* from this length on, the radix sort */
+#define NET_MIN 8       /* above this length (to 128 or 256), a network if it runs */
 
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 8
 #define UNROLL8 _Pragma("GCC unroll 8")
@@ -43,7 +45,7 @@ typedef lak_SortItem Item;
 /* The sorts of n elements E by KEY(E), the key's bytes lo..top-1 (its low
 ** bytes below lo are the position): each returns where the result is, a or
 ** the scratch b. */
-#define SORTS(sfx, E, KEY, lo, top) \
+#define SORTS(sfx, E, KEY, lo, top, NET) \
   static void insertion_##sfx(E *a, size_t n) { \
     size_t i, j; \
     for (i = 1; i < n; i++) { \
@@ -111,15 +113,20 @@ typedef lak_SortItem Item;
     return a; \
   } \
   static E *sort_##sfx(E *a, E *b, size_t n) { \
+    if (n > NET_MIN && NET(a, n)) return a; \
     if (n <= RUN) { insertion_##sfx(a, n); return a; } \
     if (n < RADIX_MIN) return mergesort_##sfx(a, b, n); \
     return radix_##sfx(a, b, n); \
   }
 
-SORTS(i, Item, KEY_I, 0, 8)
-SORTS(p, uint64_t, KEY_P, 4, 8)
-SORTS(v, uint64_t, KEY_P, 0, 8)     /* keys alone (values only) */
-SORTS(w, uint32_t, KEY_P, 0, 4)
+/* 64-bit words: kernels/sortnet.c's network where it runs (else 0) */
+#define NET64(a, n) lak_sortnet64((a), (n))
+#define NET32(a, n) lak_sortnet32((a), (n))
+#define NONET(a, n) ((void)(a), (void)(n), 0)
+SORTS(i, Item, KEY_I, 0, 8, NONET)
+SORTS(p, uint64_t, KEY_P, 4, 8, NET64)
+SORTS(v, uint64_t, KEY_P, 0, 8, NET64)   /* keys alone (values only) */
+SORTS(w, uint32_t, KEY_P, 0, 4, NET32)
 
 #define MAKE_I(a, i, key) ((a)[i].k = (key), (a)[i].i = (uint32_t)(i))
 #define POS_I(e) ((e).i)
@@ -142,22 +149,12 @@ SORTS(w, uint32_t, KEY_P, 0, 4)
   static void name(int n, const T *x, ptrdiff_t incx, int desc, T *s, ptrdiff_t incs, \
                    U *a) { \
     const U S = (U)1 << (8 * sizeof(U) - 1), flip = desc ? (U)~(U)0 : 0; \
-    const U knan = (U)~flip, kzero = (U)(S ^ flip), am = (U)(S - 1); \
-    U *r, odd = 0; \
+    const U knan = (U)~flip, kzero = (U)(S ^ flip); \
+    U *r, odd; \
     int i; \
-    for (i = 0; i < n; i++) {      /* no branch: the keys as integer arithmetic */ \
-      U u, k; \
-      memcpy(&u, x + (ptrdiff_t)i * incx, sizeof u); \
-      k = u ^ (((U)0 - (u >> (8 * sizeof(U) - 1))) | S); \
-      k = (u & am) == 0 ? kzero : (u & am) > LAK_INFBITS(U) ? knan : k ^ flip; \
-      odd |= (U)((u & am) == 0 || (u & am) > LAK_INFBITS(U)); \
-      a[i] = k; \
-    } \
+    odd = keys_##sfx(n, x, incx, flip, a); \
     r = sort_##sfx(a, a + n, (size_t)n); \
-    for (i = 0; i < n; i++) { \
-      U k = r[i] ^ flip, u = k ^ ((U)~((U)0 - (k >> (8 * sizeof(U) - 1))) | S); \
-      memcpy(s + (ptrdiff_t)i * incs, &u, sizeof u); \
-    } \
+    unkeys_##sfx(n, r, flip, s, incs); \
     if (odd) {                       /* zeros, then NaNs, in input order */ \
       int j = 0, t; \
       for (t = 0; t < 2; t++) { \
@@ -172,8 +169,40 @@ SORTS(w, uint32_t, KEY_P, 0, 4)
       } \
     } \
   }
+/* a[i] = the key of the value with bits x[i * incx] (no branch: integer
+** arithmetic, compiled for each vector width); returns nonzero if a zero
+** or a NaN is among them. unkeys: the values' bits back from sorted keys. */
+#define KEYS(sfx, U) \
+  LAK_CLONES static U keys_##sfx(int n, const void *restrict x, ptrdiff_t incx, U flip, \
+                                 U *restrict a) { \
+    const U S = (U)1 << (8 * sizeof(U) - 1), knan = (U)~flip, kzero = (U)(S ^ flip); \
+    const U am = (U)(S - 1); \
+    U odd = 0; \
+    int i; \
+    for (i = 0; i < n; i++) { \
+      U u, k; \
+      memcpy(&u, (const char *)x + (ptrdiff_t)i * incx * (ptrdiff_t)sizeof u, sizeof u); \
+      k = u ^ (((U)0 - (u >> (8 * sizeof(U) - 1))) | S); \
+      k = (u & am) == 0 ? kzero : (u & am) > LAK_INFBITS(U) ? knan : k ^ flip; \
+      odd |= (U)((u & am) == 0) | (U)((u & am) > LAK_INFBITS(U)); \
+      a[i] = k; \
+    } \
+    return odd; \
+  } \
+  LAK_CLONES static void unkeys_##sfx(int n, const U *restrict r, U flip, void *restrict s, \
+                                      ptrdiff_t incs) { \
+    const U S = (U)1 << (8 * sizeof(U) - 1); \
+    int i; \
+    for (i = 0; i < n; i++) { \
+      U k = r[i] ^ flip, u = k ^ ((U)~((U)0 - (k >> (8 * sizeof(U) - 1))) | S); \
+      memcpy((char *)s + (ptrdiff_t)i * incs * (ptrdiff_t)sizeof u, &u, sizeof u); \
+    } \
+  }
+
 /* the bits of +Inf */
 #define LAK_INFBITS(U) (sizeof(U) == 8 ? (U)0x7ff0000000000000u : (U)0x7f800000u)
+KEYS(v, uint64_t)
+KEYS(w, uint32_t)
 SORTVALS(sortvals, double, uint64_t, int64_t, v)
 SORTVALS(ssortvals, float, uint32_t, int32_t, w)
 

@@ -1,0 +1,196 @@
+/*
+** kernels/sortnet.c: lines of up to 128 64-bit words (or 256 32-bit ones)
+** sorted in AVX-512 registers by a bitonic network (Batcher's), for
+** sort.c's short lines: a float32 value's key and position in one word
+** (sort and argsort of float32), a float64 value's key (sort of float64
+** without indices), a float32 value's key (without indices: 16 a vector).
+** The words are loaded into 1 to 16 vectors of 8 (the last padded with
+** the largest word), each vector sorted in-register (6 compare-exchange
+** steps: a lane permute, min and max, a blend), then runs of vectors
+** merged pairwise: the second run reversed, the two compared lane by lane
+** (a bitonic split), then half-cleaners across vectors and inside each.
+** No branch depends on the data. A network is not stable, but sort.c's
+** words are distinct (the position is part of the word) or equal only
+** where they are the same value, so the result is the stable sort's.
+** Where AVX-512F is missing (or not x86-64 with GCC or clang),
+** lak_sortnet64 declines and sort.c merges as before.
+*/
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernels.h"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#include <pthread.h>
+
+#define NET_FN __attribute__((target("avx512f")))
+#define NET_REGS 16
+
+static int have;
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static void probe(void) {
+  __builtin_cpu_init();
+  have = __builtin_cpu_supports("avx512f") != 0;
+}
+
+/* v with lanes i and i ^ j compared: the larger where mask bit i is set */
+NET_FN static inline __m512i cx(__m512i v, __m512i perm, __mmask8 hi) {
+  __m512i w = _mm512_permutexvar_epi64(perm, v);
+  return _mm512_mask_mov_epi64(_mm512_min_epu64(v, w), hi, _mm512_max_epu64(v, w));
+}
+
+#define PERM1 _mm512_set_epi64(6, 7, 4, 5, 2, 3, 0, 1)     /* lane i ^ 1 */
+#define PERM2 _mm512_set_epi64(5, 4, 7, 6, 1, 0, 3, 2)     /* lane i ^ 2 */
+#define PERM4 _mm512_set_epi64(3, 2, 1, 0, 7, 6, 5, 4)     /* lane i ^ 4 */
+#define REV   _mm512_set_epi64(0, 1, 2, 3, 4, 5, 6, 7)
+
+/* the 8 lanes ascending: bitonic runs of 2 and 4 (the larger in lane i
+** where (i & j) != 0 differs from (i & k) != 0), then the merge of 8 */
+NET_FN static inline __m512i sort8(__m512i v) {
+  v = cx(v, PERM1, 0x66);
+  v = cx(v, PERM2, 0x3C);
+  v = cx(v, PERM1, 0x5A);
+  v = cx(v, PERM4, 0xF0);
+  v = cx(v, PERM2, 0xCC);
+  return cx(v, PERM1, 0xAA);
+}
+
+/* a bitonic vector ascending: the half-cleaners of 8, 4, 2 */
+NET_FN static inline __m512i clean8(__m512i v) {
+  v = cx(v, PERM4, 0xF0);
+  v = cx(v, PERM2, 0xCC);
+  return cx(v, PERM1, 0xAA);
+}
+
+/* v[0..2s-1], two ascending runs of s vectors, merged ascending */
+NET_FN static void merge(__m512i *v, int s) {
+  __m512i t[NET_REGS];
+  int i, d, r;
+  for (i = 0; i < s; i++) {                 /* A against reversed B: a bitonic split */
+    __m512i x = v[i], y = _mm512_permutexvar_epi64(REV, v[2 * s - 1 - i]);
+    t[i] = _mm512_min_epu64(x, y);
+    t[s + i] = _mm512_max_epu64(x, y);
+  }
+  for (d = s / 2; d >= 1; d /= 2)           /* half-cleaners across vectors */
+    for (r = 0; r < 2 * s; r++)
+      if (!(r & d)) {
+        __m512i x = t[r], y = t[r + d];
+        t[r] = _mm512_min_epu64(x, y);
+        t[r + d] = _mm512_max_epu64(x, y);
+      }
+  for (r = 0; r < 2 * s; r++) v[r] = clean8(t[r]);
+}
+
+NET_FN static void net(uint64_t *a, int n) {
+  __m512i v[NET_REGS];
+  const __m512i pad = _mm512_set1_epi64(-1);
+  int nv = (n + 7) / 8, regs = 1, r, s, b;
+  while (regs < nv) regs *= 2;
+  for (r = 0; r < regs; r++) {
+    int left = n - 8 * r;
+    __mmask8 k = left >= 8 ? 0xFF : left <= 0 ? 0 : (__mmask8)((1u << left) - 1);
+    v[r] = sort8(_mm512_mask_loadu_epi64(pad, k, a + 8 * r));
+  }
+  for (s = 1; s < regs; s *= 2)
+    for (b = 0; b < regs; b += 2 * s) merge(v + b, s);
+  for (r = 0; r < nv; r++) {
+    int left = n - 8 * r;
+    _mm512_mask_storeu_epi64(a + 8 * r, left >= 8 ? 0xFF : (__mmask8)((1u << left) - 1), v[r]);
+  }
+}
+
+/* The same for 32-bit words, 16 lanes a vector (10 in-register steps) */
+NET_FN static inline __m512i cx32(__m512i v, __m512i perm, __mmask16 hi) {
+  __m512i w = _mm512_permutexvar_epi32(perm, v);
+  return _mm512_mask_mov_epi32(_mm512_min_epu32(v, w), hi, _mm512_max_epu32(v, w));
+}
+
+#define Q1 _mm512_set_epi32(14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1)
+#define Q2 _mm512_set_epi32(13, 12, 15, 14, 9, 8, 11, 10, 5, 4, 7, 6, 1, 0, 3, 2)
+#define Q4 _mm512_set_epi32(11, 10, 9, 8, 15, 14, 13, 12, 3, 2, 1, 0, 7, 6, 5, 4)
+#define Q8 _mm512_set_epi32(7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8)
+#define QREV _mm512_set_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
+
+NET_FN static inline __m512i clean16(__m512i v) {
+  v = cx32(v, Q8, 0xFF00);
+  v = cx32(v, Q4, 0xF0F0);
+  v = cx32(v, Q2, 0xCCCC);
+  return cx32(v, Q1, 0xAAAA);
+}
+
+NET_FN static inline __m512i sort16(__m512i v) {
+  v = cx32(v, Q1, 0x6666);
+  v = cx32(v, Q2, 0x3C3C);
+  v = cx32(v, Q1, 0x5A5A);
+  v = cx32(v, Q4, 0x0FF0);
+  v = cx32(v, Q2, 0x33CC);
+  v = cx32(v, Q1, 0x55AA);
+  return clean16(v);
+}
+
+NET_FN static void merge32(__m512i *v, int s) {
+  __m512i t[NET_REGS];
+  int i, d, r;
+  for (i = 0; i < s; i++) {
+    __m512i x = v[i], y = _mm512_permutexvar_epi32(QREV, v[2 * s - 1 - i]);
+    t[i] = _mm512_min_epu32(x, y);
+    t[s + i] = _mm512_max_epu32(x, y);
+  }
+  for (d = s / 2; d >= 1; d /= 2)
+    for (r = 0; r < 2 * s; r++)
+      if (!(r & d)) {
+        __m512i x = t[r], y = t[r + d];
+        t[r] = _mm512_min_epu32(x, y);
+        t[r + d] = _mm512_max_epu32(x, y);
+      }
+  for (r = 0; r < 2 * s; r++) v[r] = clean16(t[r]);
+}
+
+NET_FN static void net32(uint32_t *a, int n) {
+  __m512i v[NET_REGS];
+  const __m512i pad = _mm512_set1_epi32(-1);
+  int nv = (n + 15) / 16, regs = 1, r, s, b;
+  while (regs < nv) regs *= 2;
+  for (r = 0; r < regs; r++) {
+    int left = n - 16 * r;
+    __mmask16 k = left >= 16 ? 0xFFFF : left <= 0 ? 0 : (__mmask16)((1u << left) - 1);
+    v[r] = sort16(_mm512_mask_loadu_epi32(pad, k, a + 16 * r));
+  }
+  for (s = 1; s < regs; s *= 2)
+    for (b = 0; b < regs; b += 2 * s) merge32(v + b, s);
+  for (r = 0; r < nv; r++) {
+    int left = n - 16 * r;
+    _mm512_mask_storeu_epi32(a + 16 * r, left >= 16 ? 0xFFFF : (__mmask16)((1u << left) - 1), v[r]);
+  }
+}
+
+int lak_sortnet32(uint32_t *a, size_t n) {
+  if (n > 16 * NET_REGS) return 0;
+  pthread_once(&once, probe);
+  if (!have) return 0;
+  net32(a, (int)n);
+  return 1;
+}
+
+int lak_sortnet64(uint64_t *a, size_t n) {
+  if (n > 8 * NET_REGS) return 0;
+  pthread_once(&once, probe);
+  if (!have) return 0;
+  net(a, (int)n);
+  return 1;
+}
+
+#else
+
+int lak_sortnet64(uint64_t *a, size_t n) {
+  (void)a; (void)n;
+  return 0;
+}
+
+int lak_sortnet32(uint32_t *a, size_t n) {
+  (void)a; (void)n;
+  return 0;
+}
+
+#endif
