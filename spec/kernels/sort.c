@@ -49,7 +49,7 @@ static void reference(int n, const double *x, int desc, int *p) {
   }
 }
 
-#define NMAX 5000
+#define NMAX 6000
 static double x[3 * NMAX], s[2 * NMAX], ix[3 * NMAX];
 static float xf[3 * NMAX], sf[2 * NMAX];
 static int p[NMAX];
@@ -90,6 +90,11 @@ int main(void) {
   for (n = 0; n <= 600; n += n < 270 ? 1 : 17)   /* every length of the networks */
     for (kind = 0; kind < 2; kind++)
       for (desc = 0; desc < 2; desc++) one(n, kind, desc);
+  {                                   /* the merged networks' runs: whole, partial, odd */
+    static const int more[] = {1000, 1024, 1025, 2047, 3000, 3001, 4096, 6000};
+    for (n = 0; n < (int)(sizeof more / sizeof more[0]); n++)
+      for (desc = 0; desc < 2; desc++) one(more[n], n & 1, desc);
+  }
   one(NMAX, 0, 0);
   one(NMAX, 0, 1);
   one(NMAX, 1, 0);

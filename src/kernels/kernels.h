@@ -55,6 +55,11 @@ void lak_put(size_t es, int m, int n, void *A, int lda, const int *r, int r0, co
 int lak_sortnet64(uint64_t *a, size_t n);
 /* the same for 32-bit words, n <= 256 */
 int lak_sortnet32(uint32_t *a, size_t n);
+/* longer lines: blocks by the network, merged a vector at a time; a and b
+** apart, each with room for n rounded up to 8 (16 for 32-bit words);
+** returns where the result is (a or b), NULL (a untouched) without AVX-512F */
+uint64_t *lak_sortnet64m(uint64_t *a, uint64_t *b, size_t n);
+uint32_t *lak_sortnet32m(uint32_t *a, uint32_t *b, size_t n);
 
 /* x[i] = a + i * step, i = 0..n-1, both roundings as written (NumPy's
 ** arange and linspace); into xs rounded to float when x is NULL

@@ -17,6 +17,7 @@
 */
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "kernels.h"
 
@@ -165,6 +166,64 @@ NET_FN static void net32(uint32_t *a, int n) {
   }
 }
 
+/* Longer lines: blocks of 16 vectors sorted by the network, then runs
+** merged pairwise, a vector at a time (Inoue's merge): the vector carried
+** and the next one from the run whose head is smaller, merged by a
+** bitonic split and half-cleaners; the smaller half goes out. Runs are
+** padded with the largest word to whole vectors (the caller's room). */
+#define MERGERUNS(name, T, L, LOAD, STORE, MIN, MAX, PERM, REVV, CLEAN) \
+  NET_FN static void name(const T *A, size_t na, const T *B, size_t nb, T *out) { \
+    __m512i v = LOAD(A), w = LOAD(B), y; \
+    size_t ia = L, ib = L; \
+    for (;;) { \
+      y = PERM(REVV, w); \
+      w = CLEAN(MAX(v, y)); \
+      STORE(out, CLEAN(MIN(v, y))); \
+      out += L; \
+      v = w; \
+      if (ia >= na && ib >= nb) break; \
+      if (ib >= nb || (ia < na && A[ia] < B[ib])) { w = LOAD(A + ia); ia += L; } \
+      else { w = LOAD(B + ib); ib += L; } \
+    } \
+    STORE(out, v); \
+  }
+MERGERUNS(runs64, uint64_t, 8, _mm512_loadu_si512, _mm512_storeu_si512, _mm512_min_epu64,
+          _mm512_max_epu64, _mm512_permutexvar_epi64, REV, clean8)
+MERGERUNS(runs32, uint32_t, 16, _mm512_loadu_si512, _mm512_storeu_si512, _mm512_min_epu32,
+          _mm512_max_epu32, _mm512_permutexvar_epi32, QREV, clean16)
+
+/* a[0..n-1] (room for n rounded up to L) sorted through b (as much room):
+** returns a or b, where the result is */
+#define BLOCKS(name, T, L, NETF, RUNS) \
+  NET_FN static T *name(T *a, T *b, size_t n) { \
+    size_t np = (n + L - 1) / L * L, w, lo; \
+    for (lo = n; lo < np; lo++) a[lo] = (T)~(T)0; \
+    for (lo = 0; lo < np; lo += NET_REGS * L) \
+      NETF(a + lo, (int)(np - lo < NET_REGS * L ? np - lo : NET_REGS * L)); \
+    for (w = NET_REGS * L; w < np; w *= 2) { \
+      T *t; \
+      for (lo = 0; lo < np; lo += 2 * w) { \
+        size_t na = np - lo < w ? np - lo : w, nb = np - lo - na < w ? np - lo - na : w; \
+        if (nb == 0) memcpy(b + lo, a + lo, na * sizeof *a); \
+        else RUNS(a + lo, na, a + lo + na, nb, b + lo); \
+      } \
+      t = a; a = b; b = t; \
+    } \
+    return a; \
+  }
+BLOCKS(blocks64, uint64_t, 8, net, runs64)
+BLOCKS(blocks32, uint32_t, 16, net32, runs32)
+
+uint64_t *lak_sortnet64m(uint64_t *a, uint64_t *b, size_t n) {
+  pthread_once(&once, probe);
+  return have ? blocks64(a, b, n) : NULL;
+}
+
+uint32_t *lak_sortnet32m(uint32_t *a, uint32_t *b, size_t n) {
+  pthread_once(&once, probe);
+  return have ? blocks32(a, b, n) : NULL;
+}
+
 int lak_sortnet32(uint32_t *a, size_t n) {
   if (n > 16 * NET_REGS) return 0;
   pthread_once(&once, probe);
@@ -191,6 +250,16 @@ int lak_sortnet64(uint64_t *a, size_t n) {
 int lak_sortnet32(uint32_t *a, size_t n) {
   (void)a; (void)n;
   return 0;
+}
+
+uint64_t *lak_sortnet64m(uint64_t *a, uint64_t *b, size_t n) {
+  (void)a; (void)b; (void)n;
+  return NULL;
+}
+
+uint32_t *lak_sortnet32m(uint32_t *a, uint32_t *b, size_t n) {
+  (void)a; (void)b; (void)n;
+  return NULL;
 }
 
 #endif
