@@ -260,7 +260,8 @@ static void argext_lens(const size_t *lens, size_t nlens, size_t step) {
 }
 
 static void argext_long(void) {
-  static const size_t lens[] = {8192, 8193, 8199, 8207, 8224, 12288, 12290, 12345};
+  static const size_t lens[] = {8192, 8193, 8199, 8207, 8224, 12288, 12290, 12345,
+                                16384, 16385, 16401, 20493, 24577};   /* floats: blocks of 2048 */
   static const size_t big[] = {(size_t)1 << 21, ((size_t)1 << 21) + 8192 + 77, LONGMAX};
   argext_lens(lens, sizeof lens / sizeof lens[0], 1999);
   argext_lens(big, sizeof big / sizeof big[0], 700001);

@@ -254,8 +254,10 @@ LAK_CLONES static double LAK(pprod)(size_t n, const LAK_REAL *x) {
 /* Blocks of 512 keep the rescan of the winning block short; from 2^21
 ** entries (16 MiB of doubles: from memory, not a cache) the work between
 ** blocks held the stream back, and blocks of 8192 took the largest of 4e6
-** from 1400 to 700 us (NumPy 1.24: 850), sh bench/run.sh breadth. */
-#define LAK_LBLOCK 512
+** from 1400 to 700 us (NumPy 1.24: 850), sh bench/run.sh breadth. Floats
+** take blocks of 2048 (8 KiB; 512 spent a third of the time between
+** blocks: the largest of 1e6 floats, 59 -> 40 us, NumPy 1.24 about 45). */
+#define LAK_LBLOCK LAK_PICK(512, 2048)
 #define LAK_LBLOCKBIG 8192
 #define LAK_LBIG ((size_t)1 << 21)
 #if LAK_MULTI
