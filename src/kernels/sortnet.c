@@ -46,17 +46,6 @@ NET_FN static inline __m512i cx(__m512i v, __m512i perm, __mmask8 hi) {
 #define PERM4 _mm512_set_epi64(3, 2, 1, 0, 7, 6, 5, 4)     /* lane i ^ 4 */
 #define REV   _mm512_set_epi64(0, 1, 2, 3, 4, 5, 6, 7)
 
-/* the 8 lanes ascending: bitonic runs of 2 and 4 (the larger in lane i
-** where (i & j) != 0 differs from (i & k) != 0), then the merge of 8 */
-NET_FN static inline __m512i sort8(__m512i v) {
-  v = cx(v, PERM1, 0x66);
-  v = cx(v, PERM2, 0x3C);
-  v = cx(v, PERM1, 0x5A);
-  v = cx(v, PERM4, 0xF0);
-  v = cx(v, PERM2, 0xCC);
-  return cx(v, PERM1, 0xAA);
-}
-
 /* a bitonic vector ascending: the half-cleaners of 8, 4, 2 */
 NET_FN static inline __m512i clean8(__m512i v) {
   v = cx(v, PERM4, 0xF0);
@@ -64,41 +53,12 @@ NET_FN static inline __m512i clean8(__m512i v) {
   return cx(v, PERM1, 0xAA);
 }
 
-/* v[0..2s-1], two ascending runs of s vectors, merged ascending */
-NET_FN static void merge(__m512i *v, int s) {
-  __m512i t[NET_REGS];
-  int i, d, r;
-  for (i = 0; i < s; i++) {                 /* A against reversed B: a bitonic split */
-    __m512i x = v[i], y = _mm512_permutexvar_epi64(REV, v[2 * s - 1 - i]);
-    t[i] = _mm512_min_epu64(x, y);
-    t[s + i] = _mm512_max_epu64(x, y);
-  }
-  for (d = s / 2; d >= 1; d /= 2)           /* half-cleaners across vectors */
-    for (r = 0; r < 2 * s; r++)
-      if (!(r & d)) {
-        __m512i x = t[r], y = t[r + d];
-        t[r] = _mm512_min_epu64(x, y);
-        t[r + d] = _mm512_max_epu64(x, y);
-      }
-  for (r = 0; r < 2 * s; r++) v[r] = clean8(t[r]);
-}
-
-NET_FN static void net(uint64_t *a, int n) {
-  __m512i v[NET_REGS];
-  const __m512i pad = _mm512_set1_epi64(-1);
-  int nv = (n + 7) / 8, regs = 1, r, s, b;
-  while (regs < nv) regs *= 2;
-  for (r = 0; r < regs; r++) {
-    int left = n - 8 * r;
-    __mmask8 k = left >= 8 ? 0xFF : left <= 0 ? 0 : (__mmask8)((1u << left) - 1);
-    v[r] = sort8(_mm512_mask_loadu_epi64(pad, k, a + 8 * r));
-  }
-  for (s = 1; s < regs; s *= 2)
-    for (b = 0; b < regs; b += 2 * s) merge(v + b, s);
-  for (r = 0; r < nv; r++) {
-    int left = n - 8 * r;
-    _mm512_mask_storeu_epi64(a + 8 * r, left >= 8 ? 0xFF : (__mmask8)((1u << left) - 1), v[r]);
-  }
+/* the 8 lanes ascending: bitonic runs of 2 and 4 (the larger in lane i
+** where (i & j) != 0 differs from (i & k) != 0), then the merge of 8 */
+NET_FN static inline __m512i sort8(__m512i v) {
+  v = cx(v, PERM1, 0x66);
+  v = cx(v, PERM2, 0x3C);
+  return clean8(cx(v, PERM1, 0x5A));
 }
 
 /* The same for 32-bit words, 16 lanes a vector (10 in-register steps) */
@@ -130,41 +90,54 @@ NET_FN static inline __m512i sort16(__m512i v) {
   return clean16(v);
 }
 
-NET_FN static void merge32(__m512i *v, int s) {
-  __m512i t[NET_REGS];
-  int i, d, r;
-  for (i = 0; i < s; i++) {
-    __m512i x = v[i], y = _mm512_permutexvar_epi32(QREV, v[2 * s - 1 - i]);
-    t[i] = _mm512_min_epu32(x, y);
-    t[s + i] = _mm512_max_epu32(x, y);
+/* v[0..2s-1], two ascending runs of s vectors, merged ascending: the
+** first against the second reversed (a bitonic split), then half-cleaners
+** across vectors and inside each */
+#define MERGE(name, MIN, MAX, PERM, REVV, CLEAN) \
+  NET_FN static void name(__m512i *v, int s) { \
+    __m512i t[NET_REGS]; \
+    int i, d, r; \
+    for (i = 0; i < s; i++) { \
+      __m512i x = v[i], y = PERM(REVV, v[2 * s - 1 - i]); \
+      t[i] = MIN(x, y); \
+      t[s + i] = MAX(x, y); \
+    } \
+    for (d = s / 2; d >= 1; d /= 2) \
+      for (r = 0; r < 2 * s; r++) \
+        if (!(r & d)) { \
+          __m512i x = t[r], y = t[r + d]; \
+          t[r] = MIN(x, y); \
+          t[r + d] = MAX(x, y); \
+        } \
+    for (r = 0; r < 2 * s; r++) v[r] = CLEAN(t[r]); \
   }
-  for (d = s / 2; d >= 1; d /= 2)
-    for (r = 0; r < 2 * s; r++)
-      if (!(r & d)) {
-        __m512i x = t[r], y = t[r + d];
-        t[r] = _mm512_min_epu32(x, y);
-        t[r + d] = _mm512_max_epu32(x, y);
-      }
-  for (r = 0; r < 2 * s; r++) v[r] = clean16(t[r]);
-}
+MERGE(merge64, _mm512_min_epu64, _mm512_max_epu64, _mm512_permutexvar_epi64, REV, clean8)
+MERGE(merge32, _mm512_min_epu32, _mm512_max_epu32, _mm512_permutexvar_epi32, QREV, clean16)
 
-NET_FN static void net32(uint32_t *a, int n) {
-  __m512i v[NET_REGS];
-  const __m512i pad = _mm512_set1_epi32(-1);
-  int nv = (n + 15) / 16, regs = 1, r, s, b;
-  while (regs < nv) regs *= 2;
-  for (r = 0; r < regs; r++) {
-    int left = n - 16 * r;
-    __mmask16 k = left >= 16 ? 0xFFFF : left <= 0 ? 0 : (__mmask16)((1u << left) - 1);
-    v[r] = sort16(_mm512_mask_loadu_epi32(pad, k, a + 16 * r));
+/* a[0..n-1] (n <= NET_REGS L) sorted: vectors of L lanes (the last padded
+** with the largest word), each sorted in-register, then merged pairwise */
+#define NET(name, T, L, K, SET1, LOADM, STOREM, SORTV, MERGEV) \
+  NET_FN static void name(T *a, int n) { \
+    __m512i v[NET_REGS]; \
+    const __m512i pad = SET1(-1); \
+    int nv = (n + L - 1) / L, regs = 1, r, s, b; \
+    while (regs < nv) regs *= 2; \
+    for (r = 0; r < regs; r++) { \
+      int left = n - L * r; \
+      K k = left >= L ? (K)~(K)0 : left <= 0 ? 0 : (K)((1u << left) - 1); \
+      v[r] = SORTV(LOADM(pad, k, a + L * r)); \
+    } \
+    for (s = 1; s < regs; s *= 2) \
+      for (b = 0; b < regs; b += 2 * s) MERGEV(v + b, s); \
+    for (r = 0; r < nv; r++) { \
+      int left = n - L * r; \
+      STOREM(a + L * r, left >= L ? (K)~(K)0 : (K)((1u << left) - 1), v[r]); \
+    } \
   }
-  for (s = 1; s < regs; s *= 2)
-    for (b = 0; b < regs; b += 2 * s) merge32(v + b, s);
-  for (r = 0; r < nv; r++) {
-    int left = n - 16 * r;
-    _mm512_mask_storeu_epi32(a + 16 * r, left >= 16 ? 0xFFFF : (__mmask16)((1u << left) - 1), v[r]);
-  }
-}
+NET(net, uint64_t, 8, __mmask8, _mm512_set1_epi64, _mm512_mask_loadu_epi64, _mm512_mask_storeu_epi64,
+    sort8, merge64)
+NET(net32, uint32_t, 16, __mmask16, _mm512_set1_epi32, _mm512_mask_loadu_epi32,
+    _mm512_mask_storeu_epi32, sort16, merge32)
 
 /* Longer lines: blocks of 16 vectors sorted by the network, then runs
 ** merged pairwise, a vector at a time (Inoue's merge): the vector carried
