@@ -33,6 +33,12 @@ describe("linalg.isclose with infinite or overflowing tolerances", function()
     assert.is_true(la.isclose(1, 5, {atol = inf}))
     assert.is_true(la.isclose(nan, nan, {atol = inf, equal_nan = true}))
     assert.is_false(la.isclose(nan, nan, {atol = inf}))
+    -- a number against a float32 matrix, float32 against float64
+    local o = {dtype = "float32"}
+    assert.same({{false, true}}, la.isclose(inf, la.matrix({{1, inf}}, o), {atol = inf}):totable())
+    assert.same({{false, true}}, la.isclose(la.matrix({{1, inf}}), inf, {atol = inf}):totable())
+    assert.same({{false, true}},
+      la.isclose(la.matrix({{1, -inf}}, o), la.matrix({{inf, -inf}}), {rtol = inf}):totable())
   end)
 
   it("broadcasting a column against a row, both types, all dtypes of the result", function()
