@@ -157,10 +157,11 @@ static int m_eq(lua_State *L) {
 /* ---------------------------------------------------------------- vectors */
 
 /* arg idx, a float32 vector (n x 1 or 1 x n): its entries f[0], f[*inc],
-** ...; NULL for anything else (the float64 path reads or refuses it) */
+** ...; NULL for anything else, a closed matrix too (the float64 path
+** reads or refuses it) */
 static const float *f32vec(lua_State *L, int idx, int *n, int *inc) {
   la_Mat *A = la_testany(L, idx);
-  if (!A || A->dtype != LA_F32 || !la_isvec(A)) return NULL;
+  if (!A || (A->flags & LA_CLOSED) || A->dtype != LA_F32 || !la_isvec(A)) return NULL;
   if (A->cols == 1) { *n = A->rows; *inc = 1; }
   else { *n = A->cols; *inc = A->ld; }
   return A->fdata;

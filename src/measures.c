@@ -338,10 +338,11 @@ static int l_allclose(lua_State *L) {
   return 1;
 }
 
-/* isclose(A, B [, {rtol = 1e-5, atol = 1e-8, equal_nan = false}]): 1/0
-** where allclose's test holds, broadcasting as lt; two numbers give a
-** boolean, float32 operands a float32 mask. A NaN or negative tolerance
-** is an error, as allclose's (NumPy answers False, or True nowhere). */
+/* isclose(A, B [, {rtol = 1e-5, atol = 1e-8, equal_nan = false, dtype =
+** "bool"}]): true where allclose's test holds, broadcasting as lt; a bool
+** mask (a 1/0 one of dtype "float64" or "float32"), two numbers a
+** boolean. A NaN or negative tolerance is an error, as allclose's (NumPy
+** answers False, or True nowhere). */
 static int l_isclose(lua_State *L) {
   const char *F = la_fname(L);
   static const char *const keys[] = {"rtol", "atol", "equal_nan", "dtype", NULL};

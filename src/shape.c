@@ -574,6 +574,10 @@ static void setsel(lua_State *L, const char *fname, la_Mat *A) {
     la_put(&one, 0, 0, x);
     B = &one;
   }
+  if (rs > 1) {                           /* a row view into a column: packed for lak_put */
+    B = la_copyof(L, B, fname);
+    valueshape(L, fname, B, r.n, c.n, &rs, &cs);
+  }
   rows = r.range && r.step == 1 ? NULL : selidx(L, &r);   /* NULL: columns copied or filled */
   lak_put(LA_ESIZE(A->dtype), r.n, c.n, LA_DATA(A), A->ld, rows, r.first, selidx(L, &c),
           LA_DATA(B), (int)rs, cs);

@@ -263,10 +263,10 @@ int LAK(allclose)(int m, int n, LAK(Arg) a, LAK(Arg) b, double rtol, double atol
 }
 
 /* close1 without a branch, for a column of pairs a[i * ra], b[i * rb] (ra,
-** rb 0 or 1): |y| <= DBL_MAX is isfinite(y), and |x - y| is Inf or NaN
-** when x is not finite, so the one test stands for both of close1's */
+** rb 0 or 1): |x| <= DBL_MAX is isfinite(x), both tested (an infinite
+** tolerance, or rtol |y| overflowing, passes |Inf - y| = Inf) */
 #define LAK_CLOSE(x, y) (((x) == (y)) | \
-  ((fabs((x) - (y)) <= atol + rtol * fabs(y)) & (fabs(y) <= DBL_MAX)) | \
+  ((fabs((x) - (y)) <= atol + rtol * fabs(y)) & (fabs(x) <= DBL_MAX) & (fabs(y) <= DBL_MAX)) | \
   (equal_nan & ((x) != (x)) & ((y) != (y))))
 LAK_CLONES static void LAK(close_col)(size_t m, const LAK_REAL *restrict a, const LAK_REAL *restrict b,
                                       double rtol, double atol, int equal_nan,
