@@ -182,10 +182,12 @@ void lak_take(size_t es, int m, int n, const void *A, int lda, const int *r, int
   if (m <= 0 || n <= 0) return;
   for (j = 0; j < n; j++, b += cb) {
     const char *col = a + (size_t)c[j] * ca;
+    const void *cv = col;
+    void *bv = b;
     if (!r) cols(es, m, 1, col + (size_t)r0 * es, lda, b, ldb, 0, total);
-    else if (es == sizeof(double)) take_d((size_t)m, (const double *)col, r, (double *)b);
-    else if (es == sizeof(float)) take_s((size_t)m, (const float *)col, r, (float *)b);
-    else take_b((size_t)m, (const unsigned char *)col, r, (unsigned char *)b);
+    else if (es == sizeof(double)) take_d((size_t)m, (const double *)cv, r, (double *)bv);
+    else if (es == sizeof(float)) take_s((size_t)m, (const float *)cv, r, (float *)bv);
+    else take_b((size_t)m, (const unsigned char *)cv, r, (unsigned char *)bv);
   }
 }
 
@@ -201,11 +203,13 @@ void lak_put(size_t es, int m, int n, void *A, int lda, const int *r, int r0, co
   if (m <= 0 || n <= 0) return;
   for (j = 0; j < n; j++, b += cs * (ptrdiff_t)es) {
     char *col = a + (size_t)c[j] * ca;
+    void *cv = col;
+    const void *bv = b;
     if (!r && rs) cols(es, m, 1, b, 0, col + (size_t)r0 * es, 0, 0, 0);
     else if (!r) fillcol(es, (size_t)m, col + (size_t)r0 * es, b);
-    else if (es == sizeof(double)) put_d((size_t)m, (double *)col, r, (const double *)b, (size_t)rs);
-    else if (es == sizeof(float)) put_s((size_t)m, (float *)col, r, (const float *)b, (size_t)rs);
-    else put_b((size_t)m, (unsigned char *)col, r, (const unsigned char *)b, (size_t)rs);
+    else if (es == sizeof(double)) put_d((size_t)m, (double *)cv, r, (const double *)bv, (size_t)rs);
+    else if (es == sizeof(float)) put_s((size_t)m, (float *)cv, r, (const float *)bv, (size_t)rs);
+    else put_b((size_t)m, (unsigned char *)cv, r, (const unsigned char *)bv, (size_t)rs);
   }
 }
 
@@ -221,7 +225,9 @@ void lak_kron(int f32, int ma, int na, const void *A, int lda, int mb, int nb, c
     for (s = 0; s < nb; s++) {
       const char *aj = a + (size_t)j * (size_t)lda * es, *bs = b + (size_t)s * (size_t)ldb * es;
       char *cc = c + ((size_t)j * (size_t)nb + (size_t)s) * (size_t)ldc * es;
-      if (f32) kron_s((size_t)ma, (size_t)mb, (const float *)aj, (const float *)bs, (float *)cc);
-      else kron_d((size_t)ma, (size_t)mb, (const double *)aj, (const double *)bs, (double *)cc);
+      const void *av = aj, *bv = bs;
+      void *cv = cc;
+      if (f32) kron_s((size_t)ma, (size_t)mb, (const float *)av, (const float *)bv, (float *)cv);
+      else kron_d((size_t)ma, (size_t)mb, (const double *)av, (const double *)bv, (double *)cv);
     }
 }
