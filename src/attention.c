@@ -17,13 +17,12 @@
 /* R = the rows of S (either type) softmax-ed; scratch (pushed, then
 ** popped) of S's type */
 static void rowsoftmax(lua_State *L, const la_Mat *S, la_Mat *R, int logs) {
-  if (S->dtype == LA_F32) {
-    float *mx = LA_SCRATCH(L, float, 2 * (size_t)S->rows);
-    lak_ssoftmax(S->rows, S->cols, S->fdata, S->ld, R->fdata, R->ld, logs, mx, mx + S->rows);
-  } else {
-    double *mx = la_scratch(L, 2 * (size_t)S->rows);
-    lak_softmax(S->rows, S->cols, S->data, S->ld, R->data, R->ld, logs, mx, mx + S->rows);
-  }
+  double *sum = la_scratch(L, 2 * (size_t)S->rows);       /* the sums, then the maxima */
+  if (S->dtype == LA_F32)
+    lak_ssoftmax(S->rows, S->cols, S->fdata, S->ld, R->fdata, R->ld, logs,
+                 (float *)(void *)(sum + S->rows), sum);
+  else
+    lak_softmax(S->rows, S->cols, S->data, S->ld, R->data, R->ld, logs, sum + S->rows, sum);
   lua_pop(L, 1);
 }
 
@@ -180,19 +179,18 @@ static void weights(lua_State *L, int dtype, const lak_Attn *a, const Item *it, 
   union { lak_AttnUnit d; lak_sAttnUnit s; } x;
   size_t n = (size_t)(a->nk > 0 ? a->nq : 0), nk = (size_t)a->nk;
   int hd;
+  double *sum = la_scratch(L, 2 * n);     /* the softmax's sums (double), then its maxima */
   if (dtype == LA_F32) {
-    float *mx = LA_SCRATCH(L, float, 2 * n);
     for (hd = 0; hd < o->heads; hd++) {
       setunit(&x, 0, dtype, a, it, o, r, hd);
       lak_sattention_weights(&x.s.a, x.s.O, x.s.ldo, r->A->fdata + hd * nk * r->A->ld,
-                             r->A->ld, x.s.lse, mx, mx + n);
+                             r->A->ld, x.s.lse, (float *)(void *)(sum + n), sum);
     }
   } else {
-    double *mx = la_scratch(L, 2 * n);
     for (hd = 0; hd < o->heads; hd++) {
       setunit(&x, 0, dtype, a, it, o, r, hd);
       lak_attention_weights(&x.d.a, x.d.O, x.d.ldo, r->A->data + hd * nk * r->A->ld,
-                            r->A->ld, x.d.lse, mx, mx + n);
+                            r->A->ld, x.d.lse, sum + n, sum);
     }
   }
   lua_pop(L, 1);

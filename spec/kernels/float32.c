@@ -411,7 +411,8 @@ static void test_attention(void) {
     int nq = shapes[sh][0], nk = shapes[sh][1], dv = shapes[sh][3];
     float *O = ck_alloc((size_t)nq * dv, sizeof *O), *lse = ck_alloc(nq, sizeof *lse);
     float *W;
-    float *A = ck_alloc((size_t)nq * nk, sizeof *A), *mx = ck_alloc(nq, 4), *sm = ck_alloc(nq, 4);
+    float *A = ck_alloc((size_t)nq * nk, sizeof *A), *mx = ck_alloc(nq, 4);
+    double *sm = ck_alloc(nq, 8);                       /* the softmax sums: double */
     double *Od = ck_alloc((size_t)nq * dv, sizeof *Od), *lsed = ck_alloc(nq, sizeof *lsed);
     double *Wd;
     double *Ad = ck_alloc((size_t)nq * nk, sizeof *Ad), *mxd = ck_alloc(nq, 8), *smd = ck_alloc(nq, 8);
@@ -482,8 +483,8 @@ static void test_attention(void) {
 static void test_softmax(void) {
   int m = 33, n = 70, lds = 35, logs, i, j;
   for (logs = 0; logs < 2; logs++) {
-    float *S = frand((size_t)lds * n, -30, 30), mx[33], sum[33];
-    double *Sd, mxd[33], sumd[33];
+    float *S = frand((size_t)lds * n, -30, 30), mx[33];
+    double *Sd, mxd[33], sumd[33], sum[33];
     int bad = 0;
     for (j = 0; j < n; j++) S[3 + j * lds] = -(float)HUGE_VAL;
     S[4] = (float)NAN;

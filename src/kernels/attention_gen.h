@@ -36,10 +36,21 @@ void LAK(expsum)(LAK_REAL *restrict x, const LAK_REAL *restrict m, LAK_REAL *res
   }
 }
 
-/* log-softmax's column step: x[i] -= m[i], sum[i] += exp(x[i]) */
+/* softmax's column steps in place, the sums in double: x[i] = exp(x[i] -
+** m[i]), sum[i] += x[i]; log-softmax's x[i] -= m[i], sum[i] += exp(x[i]) */
+LAK_EXP_CLONES
+static void LAK(expsumd)(LAK_REAL *restrict x, const LAK_REAL *restrict m, double *restrict sum,
+                         int n) {
+  int i;
+  for (i = 0; i < n; i++) {
+    x[i] = LAK(expneg)(x[i] - m[i]);
+    sum[i] += x[i];
+  }
+}
+
 LAK_EXP_CLONES
 static void LAK(logexpsum)(LAK_REAL *restrict x, const LAK_REAL *restrict m,
-                           LAK_REAL *restrict sum, int n) {
+                           double *restrict sum, int n) {
   int i;
   for (i = 0; i < n; i++) {
     x[i] -= m[i];
@@ -393,7 +404,7 @@ static void LAK(maxcol)(const LAK_REAL *restrict s, LAK_REAL *restrict mx, int n
 
 LAK_EXP_CLONES
 static void LAK(expsum2)(const LAK_REAL *restrict s, LAK_REAL *restrict x,
-                         const LAK_REAL *restrict m, LAK_REAL *restrict sum, int n) {
+                         const LAK_REAL *restrict m, double *restrict sum, int n) {
   int i;
   for (i = 0; i < n; i++) {
     x[i] = LAK(expneg)(s[i] - m[i]);
@@ -403,7 +414,7 @@ static void LAK(expsum2)(const LAK_REAL *restrict s, LAK_REAL *restrict x,
 
 LAK_EXP_CLONES
 static void LAK(logexpsum2)(const LAK_REAL *restrict s, LAK_REAL *restrict x,
-                            const LAK_REAL *restrict m, LAK_REAL *restrict sum, int n) {
+                            const LAK_REAL *restrict m, double *restrict sum, int n) {
   int i;
   for (i = 0; i < n; i++) {
     x[i] = s[i] - m[i];
@@ -412,9 +423,9 @@ static void LAK(logexpsum2)(const LAK_REAL *restrict s, LAK_REAL *restrict x,
 }
 
 LAK_EXP_CLONES
-static void LAK(divrow)(LAK_REAL *restrict x, const LAK_REAL *restrict sum, int n) {
+static void LAK(divrow)(LAK_REAL *restrict x, const double *restrict sum, int n) {
   int i;
-  for (i = 0; i < n; i++) x[i] = sum[i] == 0 ? 0 : x[i] / sum[i];   /* every entry -inf: 0 */
+  for (i = 0; i < n; i++) x[i] = sum[i] == 0 ? 0 : (LAK_REAL)(x[i] / sum[i]);   /* all -inf: 0 */
 }
 
 LAK_EXP_CLONES
@@ -424,7 +435,7 @@ static void LAK(subrow)(LAK_REAL *restrict x, const LAK_REAL *restrict l, int n)
 }
 
 void LAK(softmax)(int m, int n, const LAK_REAL *S, int lds, LAK_REAL *R, int ldr, int logs,
-                  LAK_REAL *mx, LAK_REAL *sum) {
+                  LAK_REAL *mx, double *sum) {
   int i, j;
   if (m <= 0 || n <= 0) return;
   for (i = 0; i < m; i++) { mx[i] = -INF; sum[i] = 0.0; }
@@ -434,12 +445,12 @@ void LAK(softmax)(int m, int n, const LAK_REAL *S, int lds, LAK_REAL *R, int ldr
     const LAK_REAL *s = S + (ptrdiff_t)j * lds;
     LAK_REAL *r = R + (ptrdiff_t)j * ldr;
     if (s == r && logs) LAK(logexpsum)(r, mx, sum, m);     /* in place */
-    else if (s == r) LAK(expsum)(r, mx, sum, m);
+    else if (s == r) LAK(expsumd)(r, mx, sum, m);
     else if (logs) LAK(logexpsum2)(s, r, mx, sum, m);
     else LAK(expsum2)(s, r, mx, sum, m);
   }
   if (logs) {                   /* a log a row; a row of only -inf stays -inf */
-    for (i = 0; i < m; i++) mx[i] = sum[i] == 0 ? 0 : LAK_M(log)(sum[i]);
+    for (i = 0; i < m; i++) mx[i] = sum[i] == 0 ? 0 : (LAK_REAL)log(sum[i]);
     for (j = 0; j < n; j++) LAK(subrow)(R + (ptrdiff_t)j * ldr, mx, m);
     return;
   }
@@ -447,7 +458,7 @@ void LAK(softmax)(int m, int n, const LAK_REAL *S, int lds, LAK_REAL *R, int ldr
 }
 
 void LAK(attention_weights)(const LAK(Attn) *a, LAK_REAL *O, int ldo, LAK_REAL *A, int lda,
-                           LAK_REAL *lse, LAK_REAL *mx, LAK_REAL *sum) {
+                           LAK_REAL *lse, LAK_REAL *mx, double *sum) {
   int kb, i, nkb = nblocks(a->nk, LAK_ATTN_BK);
   if (a->nq <= 0 || a->nk <= 0) { LAK(no_keys)(a, O, ldo, lse); return; }   /* nothing to weigh */
   for (kb = 0; kb < nkb; kb++) {                    /* scores tile by tile: same masking code */
@@ -457,7 +468,7 @@ void LAK(attention_weights)(const LAK(Attn) *a, LAK_REAL *O, int ldo, LAK_REAL *
   }
   LAK(mask_tile)(a, 0, 0, a->nq, a->nk, A);              /* needs lda == nq */
   LAK(softmax)(a->nq, a->nk, A, lda, A, lda, 0, mx, sum);
-  if (lse) for (i = 0; i < a->nq; i++) lse[i] = sum[i] == 0.0 ? -INF : mx[i] + LAK_M(log)(sum[i]);
+  if (lse) for (i = 0; i < a->nq; i++) lse[i] = sum[i] == 0.0 ? -INF : (LAK_REAL)(mx[i] + log(sum[i]));
   LAK(gemm)('N', 'N', a->nq, a->dv, a->nk, 1.0, A, lda, a->V, a->ldv, 0.0, O, ldo);
 }
 

@@ -73,10 +73,10 @@ typedef struct LAK(AttnUnit) {
 } LAK(AttnUnit);
 size_t LAK(attn_units_work)(const LAK(AttnUnit) *u, int n, int nthreads);
 void LAK(attn_units)(const LAK(AttnUnit) *u, int n, LAK_REAL *work, int nthreads);
-/* materialized: A (nq x nk, lda = nq) receives the weights; mx, sum: nq
+/* materialized: A (nq x nk, lda = nq) receives the weights; mx, sum (double): nq
 ** elements each; lse as above */
 void LAK(attention_weights)(const LAK(Attn) *a, LAK_REAL *O, int ldo, LAK_REAL *A,
-                            int lda, LAK_REAL *lse, LAK_REAL *mx, LAK_REAL *sum);
+                            int lda, LAK_REAL *lse, LAK_REAL *mx, double *sum);
 /* Attention over the union of two disjoint key sets from the results over
 ** each: O = (e1 O1 + e2 O2) / (e1 + e2), ek = exp(lsek - max), lse the
 ** union's; rows whose lse are both -inf get zeros and -inf. O may alias O1
@@ -102,9 +102,9 @@ int LAK(simd_exp2)(LAK_REAL *x, int n);
 void LAK(colsoftmax)(int m, int n, LAK_REAL *S, int lds, int logs, LAK_REAL *t);
 /* Row softmax (or log-softmax) of the m x n matrix S into R (S itself, or
 ** apart from it), stable (max subtracted); a row of only -inf gives zeros
-** (log: -inf). mx, sum: m each. */
+** (log: -inf). mx, sum: m each (the sums in double, also of floats). */
 void LAK(softmax)(int m, int n, const LAK_REAL *S, int lds, LAK_REAL *R, int ldr, int logs,
-                  LAK_REAL *mx, LAK_REAL *sum);
+                  LAK_REAL *mx, double *sum);
 
 /* Elementwise math: B = f(A), A and B m x n (either may be a view; A == B
 ** in place is fine). The predicates give 1 / 0. */
