@@ -183,26 +183,28 @@ static int l_dot(lua_State *L) {
   return 1;
 }
 
-/* outer(u, v): u * v^T, float32 for two float32 vectors (as NumPy's) */
+/* outer(u, v): u * v^T, a column times a row broadcast (lak_ewise);
+** float32 for two float32 vectors (as NumPy's) */
 static int l_outer(lua_State *L) {
   const char *F = la_fname(L);
   la_Vec u, v;
   la_Mat *C;
-  int i, j, nu = 0, nv = 0, iu = 1, iv = 1;
+  int nu = 0, nv = 0, iu = 1, iv = 1;
   const float *fu = f32vec(L, 1, &nu, &iu), *fv = f32vec(L, 2, &nv, &iv);
-  if (fu && fv) {                         /* a column times a row, broadcast */
+  if (fu && fv) {
     lak_sArg a, b;
     a.p = fu; a.rs = iu; a.cs = 0;
     b.p = fv; b.rs = 0; b.cs = iv;
     C = la_newt(L, F, nu, nv, LA_F32);
-    if (!LA_EMPTY(C)) lak_sewise(LAK_MUL, nu, nv, a, b, C->fdata, C->ld);
-    return 1;
+    lak_sewise(LAK_MUL, nu, nv, a, b, C->fdata, C->ld);
+  } else {
+    lak_Arg a, b;
+    u = la_getvec(L, 1, F); v = la_getvec(L, 2, F);
+    a.p = u.p; a.rs = u.inc; a.cs = 0;
+    b.p = v.p; b.rs = 0; b.cs = v.inc;
+    C = la_new(L, F, u.n, v.n);
+    lak_ewise(LAK_MUL, u.n, v.n, a, b, C->data, C->ld);
   }
-  u = la_getvec(L, 1, F); v = la_getvec(L, 2, F);
-  C = la_new(L, F, u.n, v.n);
-  for (j = 0; j < v.n && u.n > 0; j++)
-    for (i = 0; i < u.n; i++)
-      LA_AT(C, i, j) = u.p[(ptrdiff_t)i * u.inc] * v.p[(ptrdiff_t)j * v.inc];
   return 1;
 }
 

@@ -93,16 +93,13 @@ static double getddof(lua_State *L, int oi, const char *fname, int count) {
   return ddof;
 }
 
-/* sum or mean of a bool A (nonempty, no options): counts of its bytes,
-** float64 as of a float64 copy of A, without making the copy; 0 where
-** reduction's general path is left to take it */
-static int boolsum(lua_State *L, const char *fname, int r, const la_Mat *A) {
-  int dim, k, nk;
-  double cnt, n;
+/* sum or mean of a nonempty bool A over all entries (dim 0) or along dim:
+** counts of its bytes, float64 as of a float64 copy of A, without making
+** the copy (pushes 1) */
+static int boolsum(lua_State *L, const char *fname, int r, const la_Mat *A, int dim) {
+  double cnt, n = dim == 0 ? (double)A->rows * A->cols : dim == 1 ? A->rows : A->cols;
+  int k, nk = dim == 1 ? A->cols : A->rows;
   la_Mat *R;
-  if (LA_EMPTY(A) || lua_gettop(L) > 2 || (lua_gettop(L) == 2 && !lua_isnumber(L, 2))) return 0;
-  dim = la_optdim(L, fname, 2);
-  n = dim == 0 ? (double)A->rows * A->cols : dim == 1 ? A->rows : A->cols;
   if (dim == 0) {
     lak_bnonzeros(0, A->rows, A->cols, A->bdata, A->ld, &cnt);
     lua_pushnumber(L, r == LAK_MEAN ? cnt / n : cnt);
@@ -110,7 +107,6 @@ static int boolsum(lua_State *L, const char *fname, int r, const la_Mat *A) {
   }
   R = la_new(L, fname, dim == 1 ? 1 : A->rows, dim == 1 ? A->cols : 1);
   lak_bnonzeros(dim, A->rows, A->cols, A->bdata, A->ld, R->data);
-  nk = dim == 1 ? A->cols : A->rows;
   if (r == LAK_MEAN) for (k = 0; k < nk; k++) R->data[k] /= n;
   return 1;
 }
@@ -121,13 +117,14 @@ static int boolsum(lua_State *L, const char *fname, int r, const la_Mat *A) {
 ** an error. NaN propagates. Accumulated in double for either type. */
 static int reduction(lua_State *L, const char *fname, int r) {
   la_Mat *A = la_testmat(L, 1), *R;
-  if (A && !(A->flags & LA_CLOSED) && A->dtype == LA_BOOL && (r == LAK_SUM || r == LAK_MEAN) &&
-      boolsum(L, fname, r, A))
-    return 1;
-  A = la_checkany(L, 1, fname);
-  int oi = lua_istable(L, 2) && !la_testany(L, 2) ? 2 : 3;
-  int dim = oi == 2 ? 0 : la_optdim(L, fname, 2), k, nk, count, index;
+  int isbool = A && !(A->flags & LA_CLOSED) && A->dtype == LA_BOOL;   /* before a conversion */
+  int oi = lua_istable(L, 2) && !la_testany(L, 2) ? 2 : 3, dim, k, nk, count, index;
   double ddof = 0.0;
+  if (!isbool) A = la_checkany(L, 1, fname);
+  dim = oi == 2 ? 0 : la_optdim(L, fname, 2);
+  if (isbool && (r == LAK_SUM || r == LAK_MEAN) && oi == 3 && lua_isnoneornil(L, 3) && !LA_EMPTY(A))
+    return boolsum(L, fname, r, A, dim);
+  if (isbool) A = la_checkany(L, 1, fname);            /* a float64 copy */
   index = r == R_ARGMIN || r == R_ARGMAX;
   count = dim == 0 ? (A->rows * A->cols) : dim == 1 ? A->rows : A->cols;
   if (count == 0 && r != LAK_SUM && r != LAK_PROD && (dim == 0 || !LA_EMPTY(A) ||
