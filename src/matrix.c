@@ -151,18 +151,9 @@ void la_copyto(const la_Mat *A, la_Mat *B) {
   else lak_d2s(A->rows, A->cols, A->data, A->ld, B->fdata, B->ld);
 }
 
-/* n copies of x at a: blocks of 8 stores (vector stores at -O2) */
-#define FILLRUN(T) \
-  static void fill_##T(T *a, int n, T x) { \
-    int i = 0, k; \
-    for (; i + 8 <= n; i += 8) for (k = 0; k < 8; k++) a[i + k] = x; \
-    for (; i < n; i++) a[i] = x; \
-  }
-FILLRUN(double)
-FILLRUN(float)
-
 void la_fill(la_Mat *A, double x) {
   int j, f = A->dtype == LA_F32, packed = A->ld == A->rows;
+  float xf;
   size_t es = esize(A->dtype);
   if (LA_EMPTY(A)) return;
   if (A->dtype == LA_BOOL) x = x != 0;      /* a byte 0 or 1 */
@@ -174,10 +165,10 @@ void la_fill(la_Mat *A, double x) {
       memset((char *)LA_DATA(A) + (size_t)j * (size_t)A->ld * es, c, (size_t)A->rows * es);
     return;
   }
-  for (j = 0; j < A->cols; j++) {
-    if (f) fill_float(A->fdata + (ptrdiff_t)j * A->ld, A->rows, (float)x);
-    else fill_double(A->data + (ptrdiff_t)j * A->ld, A->rows, x);
-  }
+  xf = (float)x;
+  for (j = 0; j < A->cols; j++)      /* kernels/copy.c */
+    lak_fillcol(es, (size_t)A->rows, (char *)LA_DATA(A) + (size_t)j * (size_t)A->ld * es,
+                f ? (const void *)&xf : (const void *)&x);
 }
 
 la_Mat la_block(const la_Mat *A, int i, int j, int m, int n) {

@@ -79,7 +79,7 @@ PUTCOL(put_b, unsigned char)
 FILLCOL(fill_d, double)
 FILLCOL(fill_s, float)
 
-static void fillcol(size_t es, size_t m, void *a, const void *x) {
+void lak_fillcol(size_t es, size_t m, void *a, const void *x) {
   if (es == sizeof(double)) { double v; memcpy(&v, x, sizeof v); fill_d(m, (double *)a, v); }
   else if (es == sizeof(float)) { float v; memcpy(&v, x, sizeof v); fill_s(m, (float *)a, v); }
   else memset(a, *(const unsigned char *)x, m);
@@ -206,7 +206,7 @@ void lak_put(size_t es, int m, int n, void *A, int lda, const int *r, int r0, co
     void *cv = col;
     const void *bv = b;
     if (!r && rs) cols(es, m, 1, b, 0, col + (size_t)r0 * es, 0, 0, 0);
-    else if (!r) fillcol(es, (size_t)m, col + (size_t)r0 * es, b);
+    else if (!r) lak_fillcol(es, (size_t)m, col + (size_t)r0 * es, b);
     else if (es == sizeof(double)) put_d((size_t)m, (double *)cv, r, (const double *)bv, (size_t)rs);
     else if (es == sizeof(float)) put_s((size_t)m, (float *)cv, r, (const float *)bv, (size_t)rs);
     else put_b((size_t)m, (unsigned char *)cv, r, (const unsigned char *)bv, (size_t)rs);

@@ -40,6 +40,8 @@ void lak_rollud(size_t es, int m, int n, int s, const void *A, int lda, void *B,
 /* B(i, j) = A(r[i], c[j]) (0-based, in range), rows r0 + i where r is NULL */
 void lak_take(size_t es, int m, int n, const void *A, int lda, const int *r, int r0,
               const int *c, void *B, int ldb);
+/* a[0..m-1] = the element at x, of es bytes (a vector loop; memset for 1) */
+void lak_fillcol(size_t es, size_t m, void *a, const void *x);
 /* C = kron(A, B) of float (f32) or double matrices, C packed or a view:
 ** C(i mb + r, j nb + s) = A(i, j) B(r, s) */
 void lak_kron(int f32, int ma, int na, const void *A, int lda, int mb, int nb, const void *B,
