@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "helpers.h"
+#include "kernels/kernels.h"
 
 static int host_big(void) {
   const uint16_t one = 1;
@@ -25,6 +26,33 @@ static double element_at(const unsigned char *p, int size, int kind, int swap) {
   if (kind == 'f') { float f; memcpy(&f, b, 4); return (double)f; }
   if (size == 8) { int64_t v; memcpy(&v, b, 8); return (double)v; }
   { int32_t v; memcpy(&v, b, 4); return (double)v; }
+}
+
+/* Elements already in A's type and the host's byte order, at p (the
+** string's bytes, aligned for the type): one memcpy (order "F") or one
+** transpose ("C": the bytes are A^T, column-major). Bools are then made
+** 0 or 1. Returns 0 where p is misaligned (the caller's element loop). */
+static int bulk_in(la_Mat *A, const unsigned char *p, int fortran) {
+  size_t es = LA_ESIZE(A->dtype), k, len = (size_t)A->rows * (size_t)A->cols;
+  unsigned char *b = A->bdata;
+  if (len == 0) return 1;
+  if ((uintptr_t)p % es != 0) return 0;
+  if (fortran || A->rows == 1 || A->cols == 1) {
+    memcpy(LA_DATA(A), p, len * es);      /* A is new: ld = rows */
+  } else {
+    la_Mat S;                             /* the bytes as A^T, read only */
+    memset(&S, 0, sizeof S);
+    S.rows = A->cols; S.cols = A->rows; S.ld = A->cols; S.dtype = A->dtype;
+    S.data = (double *)(uintptr_t)p; S.fdata = (float *)(uintptr_t)p;
+    S.bdata = (unsigned char *)(uintptr_t)p;
+    if (A->dtype != LA_F64) S.data = NULL;
+    if (A->dtype != LA_F32) S.fdata = NULL;
+    if (A->dtype != LA_BOOL) S.bdata = NULL;
+    la_transposeto(&S, A);
+  }
+  if (A->dtype == LA_BOOL)
+    for (k = 0; k < len; k++) b[k] = b[k] != 0;
+  return 1;
 }
 
 /* NumPy descrs frombuffer reads: byte order (none, <, >, = or |) times
@@ -74,12 +102,13 @@ static int l_frombuffer(lua_State *L) {
     la_error(L, F, "%dx%d elements of %d bytes need %I bytes, the buffer holds %I",
              m, n, size, (lua_Integer)need, (lua_Integer)(len - base));
   A = la_newt(L, F, m, n, size == 1 ? LA_BOOL : kind == 'f' && size == 4 ? LA_F32 : LA_F64);
-  for (j = 0; j < n && m > 0; j++)
-    for (i = 0; i < m; i++) {
-      size_t k = !fortran ? (size_t)i * n + j : (size_t)j * m + i;
-      if (size == 1) LA_ATB(A, i, j) = s[base + k] != 0;
-      else la_put(A, i, j, element_at(s + base + k * size, size, kind, swap));
-    }
+  if (!(kind == 'f' || size == 1) || swap || !bulk_in(A, s + base, fortran))
+    for (j = 0; j < n && m > 0; j++)
+      for (i = 0; i < m; i++) {
+        size_t k = !fortran ? (size_t)i * n + j : (size_t)j * m + i;
+        if (size == 1) LA_ATB(A, i, j) = s[base + k] != 0;
+        else la_put(A, i, j, element_at(s + base + k * size, size, kind, swap));
+      }
   return 1;
 }
 
@@ -105,9 +134,19 @@ static void put_le(const la_Mat *A, int i, int j, char *b) {
 static int l_tobytes(lua_State *L) {
   const char *F = la_fname(L);
   la_Mat *A = la_checkall(L, 1, F);
-  size_t size = LA_ESIZE(A->dtype);
+  size_t size = LA_ESIZE(A->dtype), len = (size_t)A->rows * (size_t)A->cols * size;
   luaL_Buffer B;
   int i, j;
+  if (!host_big()) {                      /* the storage is the answer */
+    if (A->ld == A->rows || A->cols <= 1) {
+      lua_pushlstring(L, len ? (const char *)LA_DATA(A) : "", len);
+    } else {                              /* a view: its columns packed */
+      void *p = LA_SCRATCH(L, unsigned char, len);
+      lak_copycols(size, A->rows, A->cols, LA_DATA(A), A->ld, p, A->rows);
+      lua_pushlstring(L, (const char *)p, len);
+    }
+    return 1;
+  }
   luaL_buffinit(L, &B);
   for (j = 0; j < A->cols && A->rows > 0; j++)
     for (i = 0; i < A->rows; i++) {
