@@ -237,6 +237,29 @@ static void nonzeros(const la_Mat *A, int dim, double *r) {
 
 enum { ANY, ALL, COUNT };
 
+/* any / all over every entry, stopping at the first block that decides
+** (blocks of about 4096 entries: whole columns, or pieces of a long one),
+** as NumPy's any and all of a bool array stop early */
+#define LA_DECIDE 4096
+static int decided(const la_Mat *A, int what) {
+  int m = A->rows, n = A->cols, step = m >= LA_DECIDE ? 1 : LA_DECIDE / m, i, j;
+  for (j = 0; j < n; j += step)
+    for (i = 0; i < m; i += LA_DECIDE) {
+      la_Mat S = *A;
+      ptrdiff_t off = i + (ptrdiff_t)j * A->ld;
+      double cnt;
+      S.rows = m - i < LA_DECIDE ? m - i : LA_DECIDE;
+      S.cols = n - j < step ? n - j : step;
+      if (S.data) S.data += off;
+      if (S.fdata) S.fdata += off;
+      if (S.bdata) S.bdata += off;
+      nonzeros(&S, 0, &cnt);
+      if (what == ANY && cnt > 0) return 1;
+      if (what == ALL && cnt < (double)S.rows * S.cols) return 0;
+    }
+  return what == ALL;
+}
+
 /* any / all / count_nonzero (NaN is nonzero) of a matrix of any type:
 ** over every entry (a boolean, or an integer count), or along dim (a 1 x n
 ** row or m x 1 column of 1/0 of A's type, bool for bool, or of counts,
@@ -246,6 +269,10 @@ static int logical(lua_State *L, const char *fname, int what) {
   int dim = la_optdim(L, fname, 2);
   size_t i;
   double cnt;
+  if (!dim && what != COUNT) {
+    lua_pushboolean(L, A->rows > 0 && A->cols > 0 ? decided(A, what) : what == ALL);
+    return 1;
+  }
   if (dim) R = la_new(L, fname, dim == 1 ? 1 : A->rows, dim == 1 ? A->cols : 1);
   nonzeros(A, dim, R ? R->data : &cnt);
   if (!R) {

@@ -219,19 +219,35 @@ static size_t cmpfast_s(int k, size_t m, const float *pa, ptrdiff_t ra, const fl
 #define LAK_CMPFAST 0
 #endif
 
-/* the true entries of a column of bool bytes (each 0 or 1): their sum, in
-** blocks of 255 so that a byte-wide lane cannot overflow */
+/* the true entries of a column of bool bytes (each 0 or 1): byte-wide
+** lanes (two vectors of 32: AVX2 has them, and the AVX-512F clone without
+** BW would split a 64-byte add) added a block at a time, emptied into c
+** every 255 blocks (before a lane can overflow); the tail one by one */
+#if defined(__GNUC__) || defined(__clang__)
+typedef unsigned char lak_vb __attribute__((vector_size(32)));
 LAK_CLONES static size_t bcount_col(size_t m, const unsigned char *restrict a) {
-  size_t c = 0, i = 0, k;
-  while (i < m) {
-    size_t e = m - i < 255 * 32 ? m : i + 255 * 32;
-    unsigned s = 0;
-    for (k = i; k < e; k++) s += a[k];
-    c += s;
-    i = e;
+  size_t c = 0, i = 0, k, l;
+  while (m - i >= 64) {
+    size_t e = (m - i) / 64 < 255 ? (m - i) / 64 : 255;
+    lak_vb acc0 = {0}, acc1 = {0}, v0, v1;
+    for (k = 0; k < e; k++, i += 64) {
+      memcpy(&v0, a + i, 32);
+      memcpy(&v1, a + i + 32, 32);
+      acc0 += v0;
+      acc1 += v1;
+    }
+    for (l = 0; l < 32; l++) c += (size_t)acc0[l] + acc1[l];
   }
+  for (; i < m; i++) c += a[i];
   return c;
 }
+#else
+static size_t bcount_col(size_t m, const unsigned char *restrict a) {
+  size_t c = 0, i;
+  for (i = 0; i < m; i++) c += a[i];
+  return c;
+}
+#endif
 
 void lak_bnonzeros(int dim, int m, int n, const unsigned char *A, int lda, double *r) {
   size_t all = 0;
