@@ -35,7 +35,7 @@ static double reduce(int r, la_Line l, double ddof) {
 ** scratch of their own (pushes 1) */
 static void rowext32(lua_State *L, int max, int arg, int ptp, const la_Mat *A, la_Mat *R) {
   size_t m = (size_t)A->rows, n = (size_t)A->cols, i;
-  float *out = LA_SCRATCH(L, float, 4 * m), *t = out + m, *c = t + m, *z = c + m;
+  float *out = LA_SCRATCH(L, float, 3 * m + LAK_RSTRIP), *t = out + m, *c = t + m, *z = c + m;
   lak_srowext(max, m, n, A->fdata, A->ld, out, arg ? t : NULL, z);
   if (ptp) lak_srowext(0, m, n, A->fdata, A->ld, c, NULL, z);
   for (i = 0; i < m; i++)
@@ -45,33 +45,41 @@ static void rowext32(lua_State *L, int max, int arg, int ptp, const la_Mat *A, l
 
 /* R (m x 1) = the reduction r of each row of A (dim 2, n = A's columns >
 ** 0 unless r is a sum or product), a column of A at a time (lak_rowsum,
-** lak_rowext) rather than a strided line per row */
+** lak_rowext) rather than a strided line per row. A float64 R (packed: it
+** is new) takes the kernel's results in place; the scratch is the strip
+** the kernels use, and the centres of var and std. */
 static void byrows(lua_State *L, int r, const la_Mat *A, la_Mat *R, double ddof) {
   size_t m = (size_t)A->rows, n = (size_t)A->cols, i;
   int f = A->dtype == LA_F32, arg = r == R_ARGMIN || r == R_ARGMAX;
   int ext = arg || r == LAK_MIN || r == LAK_MAX || r == R_PTP;
   int max = r == LAK_MAX || r == R_ARGMAX || r == R_PTP;
+  int dev = r == LAK_VAR || r == LAK_STD;
   double *out, *t, *c, *z, x;
   if (ext && f) { rowext32(L, max, arg, r == R_PTP, A, R); return; }
-  out = la_scratch(L, 4 * m); t = out + m; c = t + m; z = c + m;
   if (ext) {
-    lak_rowext(max, m, n, A->data, A->ld, out, arg ? t : NULL, z);
-    if (r == R_PTP) lak_rowext(0, m, n, A->data, A->ld, c, NULL, z);
-    for (i = 0; i < m; i++)
-      la_put(R, (int)i, 0, arg ? t[i] + 1 : out[i] - (r == R_PTP ? c[i] : 0.0));
+    /* R holds the extremes, or the indices (arg); out the other, or the minima of ptp */
+    out = la_scratch(L, (arg || r == R_PTP ? m : 0) + LAK_RSTRIP);
+    z = out + (arg || r == R_PTP ? m : 0);
+    lak_rowext(max, m, n, A->data, A->ld, arg ? out : R->data, arg ? R->data : NULL, z);
+    if (r == R_PTP) lak_rowext(0, m, n, A->data, A->ld, out, NULL, z);
+    for (i = 0; i < m && (arg || r == R_PTP); i++)
+      R->data[i] = arg ? R->data[i] + 1 : R->data[i] - out[i];
   } else {
     lak_Rows op = r == LAK_PROD ? LAK_RPROD : LAK_RSUM;
+    out = la_scratch(L, (f ? m : 0) + (dev ? m : 0) + LAK_RSTRIP);
+    t = out + (f ? m : 0); c = t + LAK_RSTRIP;
+    if (!f) out = R->data;
     if (f) lak_srowsum(op, m, n, A->fdata, A->ld, NULL, out, t);
     else lak_rowsum(op, m, n, A->data, A->ld, NULL, out, t);
-    if (r == LAK_VAR || r == LAK_STD) {
+    if (dev) {
       for (i = 0; i < m; i++) c[i] = out[i] / (double)n;
       if (f) lak_srowsum(LAK_RDEV, m, n, A->fdata, A->ld, c, out, t);
       else lak_rowsum(LAK_RDEV, m, n, A->data, A->ld, c, out, t);
     }
-    for (i = 0; i < m; i++) {
-      x = r == LAK_MEAN ? out[i] / (double)n : r == LAK_VAR || r == LAK_STD ?
-          out[i] / ((double)n - ddof) : out[i];
-      la_put(R, (int)i, 0, r == LAK_STD ? sqrt(x) : x);
+    for (i = 0; i < m && (f || (r != LAK_SUM && r != LAK_PROD)); i++) {
+      x = r == LAK_MEAN ? out[i] / (double)n : dev ? out[i] / ((double)n - ddof) : out[i];
+      x = r == LAK_STD ? sqrt(x) : x;
+      if (f) R->fdata[i] = (float)x; else R->data[i] = x;
     }
   }
   lua_pop(L, 1);

@@ -219,6 +219,48 @@ static void rowext_widths(void) {
   lak_isa_cap(2);
 }
 
+/* lak_rowsum / lak_rowext over strips of LAK_RSTRIP rows: heights around
+** one and two strips, each row's result the same bits as that row alone
+** (m = 1, its entries at stride lda) and the extreme where the plain loop
+** finds it, with a NaN, an Inf and a tie in rows of the later strips */
+static void row_strips(void) {
+  static double a[1100 * 6], out[1100], one, c[1100], val[1100], idx[1100], z[LAK_RSTRIP], t[LAK_RSTRIP];
+  static const size_t ms[] = {LAK_RSTRIP - 1, LAK_RSTRIP, LAK_RSTRIP + 1, 1100};
+  double row[6];
+  size_t k, n, i, j, lda;
+  int op, wm;
+  for (k = 0; k < sizeof ms / sizeof ms[0]; k++)
+    for (n = 1; n <= 6; n++) {
+      size_t m = ms[k];
+      lda = m + 3;                          /* a view's leading dimension */
+      for (j = 0; j < n; j++)
+        for (i = 0; i < m; i++) a[i + j * lda] = (double)((i * 37 + j * 11) % 101) / 7.0 - 6.5;
+      if (m > 600 && n > 1) {
+        a[600 + lda] = NAN; a[700] = INFINITY; a[m - 1 + (n - 1) * lda] = -INFINITY;
+        a[650] = a[650 + lda] = 9.0;        /* a tie: the first column wins */
+      }
+      for (i = 0; i < m; i++) c[i] = (double)(i % 5) - 2.0;
+      for (op = LAK_RSUM; op <= LAK_RPROD; op++) {
+        lak_rowsum((lak_Rows)op, m, n, a, lda, c, out, t);
+        for (i = 0; i < m; i++) {
+          lak_rowsum((lak_Rows)op, 1, n, a + i, lda, c + i, &one, t);
+          CHECK(out[i] == one || (out[i] != out[i] && one != one),
+                "rowsum op %d m %zu n %zu row %zu: %g vs %g alone", op, m, n, i, out[i], one);
+        }
+      }
+      for (wm = 0; wm < 2; wm++) {
+        lak_rowext(wm, m, n, a, lda, val, idx, z);
+        for (i = 0; i < m; i++) {
+          size_t want;
+          for (j = 0; j < n; j++) row[j] = a[i + j * lda];
+          want = refarg(wm, n, row);
+          CHECK(idx[i] == (double)want && (val[i] == row[want] || (val[i] != val[i] && row[want] != row[want])),
+                "rowext(%d) strips: m %zu n %zu row %zu", wm, m, n, i);
+        }
+      }
+    }
+}
+
 /* long lines (blocks of values first, then the winning block): lengths
 ** around 2 and 3 blocks of 512 past the one-pass length (4096), and past
 ** LAK_LBIG (2^21) where blocks are 8192, a short last block, ties across
@@ -271,6 +313,7 @@ int main(void) {
   argext_widths();
   argext_long();
   rowext_widths();
+  row_strips();
   extremes_diff();
   known();
   norms_dots();

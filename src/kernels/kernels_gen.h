@@ -156,14 +156,15 @@ void LAK(colargext)(int wantmax, size_t m, size_t n, const LAK_REAL *a, size_t l
 void LAK(diff)(int order, size_t n, const LAK_REAL *x, ptrdiff_t s, LAK_REAL *y, ptrdiff_t ys,
                LAK_REAL *w);
 void LAK(scan)(lak_Scan op, size_t n, const LAK_REAL *x, ptrdiff_t s, LAK_REAL *y, ptrdiff_t ys);
-/* The rows of the m x n column-major a (lda), a column at a time:
-** lak_rowsum's out[i] = op's sum (or product) along row i, in double (c:
-** the m centres of LAK_RDEV; t: m doubles of scratch); lak_rowext's val[i]
-** = the largest (wantmax) or smallest entry of row i, n > 0, the first NaN
-** winning, and idx[i] (when not NULL) its 0-based column, the first of
-** equal extremes, as an element (float: exact for n <= 2^24); z: m elements of scratch. lak_fro: the Frobenius norm of the m x n a (column
-** stride 1; or of one line of stride s when n = 1), without overflow or
-** underflow. */
+/* The rows of the m x n column-major a (lda), a column at a time, in
+** strips of LAK_RSTRIP rows: lak_rowsum's out[i] = op's sum (or product)
+** along row i, in double (c: the m centres of LAK_RDEV; t: LAK_RSTRIP
+** doubles of scratch); lak_rowext's val[i] = the largest (wantmax) or
+** smallest entry of row i, n > 0, the first NaN winning, and idx[i] (when
+** not NULL) its 0-based column, the first of equal extremes, as an element
+** (float: exact for n <= 2^24); z: LAK_RSTRIP elements of scratch. lak_fro:
+** the Frobenius norm of the m x n a (column stride 1; or of one line of
+** stride s when n = 1), without overflow or underflow. */
 void LAK(rowsum)(lak_Rows op, size_t m, size_t n, const LAK_REAL *a, size_t lda, const double *c,
                  double *out, double *t);
 void LAK(rowext)(int wantmax, size_t m, size_t n, const LAK_REAL *a, size_t lda, LAK_REAL *val,

@@ -577,12 +577,16 @@ LAK_CLONES static void LAK(rowcol4)(lak_Rows op, size_t m, const LAK_REAL *p, si
   }
 }
 
-void LAK(rowsum)(lak_Rows op, size_t m, size_t n, const LAK_REAL *a, size_t lda, const double *c,
-                 double *out, double *t) {
+/* lak_rowsum of a strip of at most LAK_RSTRIP rows; out is first written
+** with the first block's sums (0 + t: the bits of adding to a zeroed out),
+** and a product starts from the first column (1 x = x) */
+LAK_CLONES static void LAK(rowstrip)(lak_Rows op, size_t m, size_t n, const LAK_REAL *a,
+                                     size_t lda, const double *c, double *restrict out,
+                                     double *restrict t) {
   size_t i, j, b, e;
-  for (i = 0; i < m; i++) out[i] = op == LAK_RPROD ? 1.0 : 0.0;
-  if (op == LAK_RPROD) {
-    for (j = 0; j < n; j++) LAK(rowcol)(op, m, a + j * lda, c, out);
+  if (op == LAK_RPROD || n == 0) {
+    for (i = 0; i < m; i++) out[i] = n == 0 ? (op == LAK_RPROD ? 1.0 : 0.0) : (double)a[i];
+    for (j = 1; j < n; j++) LAK(rowcol)(op, m, a + j * lda, c, out);
     return;
   }
   for (b = 0; b < n; b += LAK_BLOCK) {
@@ -590,7 +594,20 @@ void LAK(rowsum)(lak_Rows op, size_t m, size_t n, const LAK_REAL *a, size_t lda,
     e = n - b < LAK_BLOCK ? n : b + LAK_BLOCK;
     for (j = b; j + 4 <= e; j += 4) LAK(rowcol4)(op, m, a + j * lda, lda, c, t);
     for (; j < e; j++) LAK(rowcol)(op, m, a + j * lda, c, t);
-    for (i = 0; i < m; i++) out[i] += t[i];
+    if (b == 0) for (i = 0; i < m; i++) out[i] = 0.0 + t[i];
+    else for (i = 0; i < m; i++) out[i] += t[i];
+  }
+}
+
+/* Strips of LAK_RSTRIP rows, each through every column, keep the row sums
+** in L1 for any number of columns (a 300000 x 3 matrix made 4 passes over
+** its 2.4 MB of sums); each row's terms and their order are unchanged */
+void LAK(rowsum)(lak_Rows op, size_t m, size_t n, const LAK_REAL *a, size_t lda, const double *c,
+                 double *out, double *t) {
+  size_t r, h;
+  for (r = 0; r < m; r += LAK_RSTRIP) {
+    h = m - r < LAK_RSTRIP ? m - r : LAK_RSTRIP;
+    LAK(rowstrip)(op, h, n, a + r, lda, c ? c + r : NULL, out + r, t);
   }
 }
 
@@ -667,18 +684,33 @@ static void LAK(rowextc)(int wantmax, size_t m, const LAK_REAL *p, size_t j, LAK
 #endif
 #undef LAK_ROWEXTV
 
+/* whether a strip of rows' extremes needs its rows looked at again: a
+** NaN or an Inf seen (z), or a zero extreme whose sign a -0 / +0 tie sets
+** (zeros); one branch-free pass over the strip */
+LAK_CLONES static int LAK(stripfix)(size_t h, const LAK_REAL *z, const LAK_REAL *val, int zeros) {
+  size_t i;
+  int any = 0;
+  for (i = 0; i < h; i++) any |= (z[i] != z[i]) | (zeros & (val[i] == 0));
+  return any;
+}
+
 void LAK(rowext)(int wantmax, size_t m, size_t n, const LAK_REAL *a, size_t lda, LAK_REAL *val,
                  LAK_REAL *idx, LAK_REAL *z) {
-  size_t i, j, at;
-  for (i = 0; i < m; i++) { val[i] = a[i]; z[i] = a[i] - a[i]; if (idx) idx[i] = 0; }
-  for (j = 1; j < n; j++) LAK(rowextc)(wantmax, m, a + j * lda, j, val, idx, z);
-  for (i = 0; i < m; i++) {
-    if (z[i] != z[i]) {                 /* a NaN or an Inf: the line's rule */
-      at = LAK(argext)(wantmax, n, a + i, (ptrdiff_t)lda);
-      val[i] = a[i + at * lda];
-      if (idx) idx[i] = (LAK_REAL)at;
+  size_t i, j, at, r, h;
+  for (r = 0; r < m; r += LAK_RSTRIP) {    /* strips in L1, as lak_rowsum's */
+    h = m - r < LAK_RSTRIP ? m - r : LAK_RSTRIP;
+    for (i = 0; i < h; i++) { val[r + i] = a[r + i]; z[i] = a[r + i] - a[r + i]; if (idx) idx[r + i] = 0; }
+    for (j = 1; j < n; j++)
+      LAK(rowextc)(wantmax, h, a + r + j * lda, j, val + r, idx ? idx + r : NULL, z);
+    if (!LAK(stripfix)(h, z, val + r, idx == NULL)) continue;
+    for (i = r; i < r + h; i++) {
+      if (z[i - r] != z[i - r]) {         /* a NaN or an Inf: the line's rule */
+        at = LAK(argext)(wantmax, n, a + i, (ptrdiff_t)lda);
+        val[i] = a[i + at * lda];
+        if (idx) idx[i] = (LAK_REAL)at;
+      }
+      if (!idx) val[i] = (LAK_REAL)LAK(zfix)(wantmax, val[i], n, a + i, (ptrdiff_t)lda);
     }
-    if (!idx) val[i] = (LAK_REAL)LAK(zfix)(wantmax, val[i], n, a + i, (ptrdiff_t)lda);
   }
 }
 

@@ -1,0 +1,70 @@
+-- Reductions along rows (dim 2) of tall matrices: the kernels take the
+-- rows in strips of 512 and write a float64 result in place, so heights
+-- around one and two strips, in both types, are checked row by row
+-- against each reduction's definition on small integers (exact), with a
+-- NaN, an Inf and a -0 / +0 tie in rows of the later strips.
+local la = require "linalg"
+
+local function entry(i, j) return ((i * 37 + j * 11) % 23) - 11 end
+
+local function build(m, n, dtype)
+  local A = la.zeros(m, n, {dtype = dtype})
+  for i = 1, m do for j = 1, n do A:set(i, j, entry(i, j)) end end
+  return A
+end
+
+local function same(a, b) return a == b or (a ~= a and b ~= b) end
+
+describe("row reductions of tall matrices", function()
+  for _, dtype in ipairs{"float64", "float32"} do
+    for _, m in ipairs{511, 512, 513, 1100} do
+      for _, n in ipairs{1, 3, 10} do
+        it(("%s %dx%d: sum, mean, prod, max, min, argmax, ptp, var"):format(dtype, m, n), function()
+          local A = build(m, n, dtype)
+          local special = {}
+          if m > 700 and n > 1 then
+            A:set(600, 2, 0 / 0); special[600] = true
+            A:set(700, 1, math.huge); special[700] = true
+            for j = 1, n do A:set(650, j, j == 1 and -0.0 or 0.0) end; special[650] = true
+          end
+          local S, M, P, X, N, I, T, V = A:sum(2), A:mean(2), A:prod(2), A:max(2), A:min(2),
+            A:argmax(2), la.ptp(A, 2), A:var(2)
+          for i = 1, m do
+            local s, p, mx, mn, at = 0, 1, -math.huge, math.huge, 1
+            local row = {}
+            for j = 1, n do
+              local x = A:get(i, j)
+              row[j] = x
+              s = s + x; p = p * x
+              if x ~= x then
+                if mx == mx then at = j end
+                mx, mn = x, x
+              elseif mx == mx then
+                if x > mx then mx, at = x, j end
+                if x < mn then mn = x end
+              end
+            end
+            local what = ("%s %dx%d row %d"):format(dtype, m, n, i)
+            assert.is_true(same(s, S:get(i, 1)), what .. " sum")
+            assert.is_true(same(s / n, M:get(i, 1)) or math.abs(s / n - M:get(i, 1)) < 1e-6, what .. " mean")
+            assert.is_true(same(p, P:get(i, 1)), what .. " prod")
+            assert.is_true(same(mx, X:get(i, 1)), what .. " max")
+            assert.is_true(same(mn, N:get(i, 1)), what .. " min")
+            assert.are.equal(at, I:get(i, 1), what .. " argmax")
+            assert.is_true(same(mx - mn, T:get(i, 1)), what .. " ptp")
+            if not special[i] then
+              local mean, d = s / n, 0
+              for j = 1, n do d = d + (row[j] - mean) ^ 2 end
+              assert.is_true(math.abs(d / n - V:get(i, 1)) <= 1e-6 * (1 + d / n), what .. " var")
+            end
+          end
+          if special[650] then
+            -- the largest of {-0, +0, ...}: +0 (IEEE 754-2019 maximum), whatever the order
+            assert.are.equal(math.huge, 1 / X:get(650, 1))
+            assert.are.equal(-math.huge, 1 / N:get(650, 1))
+          end
+        end)
+      end
+    end
+  end
+end)
