@@ -25,7 +25,8 @@ describe("row reductions of tall matrices", function()
           if m > 700 and n > 1 then
             A:set(600, 2, 0 / 0); special[600] = true
             A:set(700, 1, math.huge); special[700] = true
-            for j = 1, n do A:set(650, j, j == 1 and -0.0 or 0.0) end; special[650] = true
+            -- -0 made at run time: Lua 5.1 folds the constant -0.0 into 0
+            for j = 1, n do A:set(650, j, j == 1 and -1 / math.huge or 0) end; special[650] = true
           end
           local S, M, P, X, N, I, T, V = A:sum(2), A:mean(2), A:prod(2), A:max(2), A:min(2),
             A:argmax(2), la.ptp(A, 2), A:var(2)
