@@ -133,6 +133,18 @@ static void linenorms(lua_State *L, const char *fname, const la_Mat *A, double p
     lua_pop(L, 1);
     return;
   }
+  if (dim == 1) {                        /* columns: one kernel call for all */
+    size_t n = (size_t)A->cols, j;
+    double *out = A->dtype == LA_F32 ? la_scratch(L, n) : R->data;
+    if (A->dtype == LA_F32) {
+      lak_scolpnorms(p, (size_t)A->rows, n, A->fdata, (size_t)A->ld, out);
+      for (j = 0; j < n; j++) R->fdata[j] = (float)out[j];
+      lua_pop(L, 1);
+    } else {
+      lak_colpnorms(p, (size_t)A->rows, n, A->data, (size_t)A->ld, out);
+    }
+    return;
+  }
   for (k = 0; k < nk; k++)
     la_put(R, dim == 1 ? 0 : k, dim == 1 ? k : 0, la_lnorm(la_line(A, dim, k), p));
 }

@@ -85,6 +85,20 @@ static void byrows(lua_State *L, int r, const la_Mat *A, la_Mat *R, double ddof)
   lua_pop(L, 1);
 }
 
+/* R (1 x n, packed) = the reduction r of each column of A (lak_colreduce):
+** a float64 R in place, a float32 one through double scratch */
+static void colreduce(lua_State *L, int r, const la_Mat *A, la_Mat *R, double ddof) {
+  size_t m = (size_t)A->rows, n = (size_t)A->cols, j;
+  double *out = A->dtype == LA_F32 ? la_scratch(L, n) : R->data;
+  if (A->dtype == LA_F32) {
+    lak_scolreduce((lak_Red)r, m, n, A->fdata, (size_t)A->ld, ddof, out);
+    for (j = 0; j < n; j++) R->fdata[j] = (float)out[j];
+    lua_pop(L, 1);
+  } else {
+    lak_colreduce((lak_Red)r, m, n, A->data, (size_t)A->ld, ddof, out);
+  }
+}
+
 static const char *const ddof_keys[] = {"ddof", NULL};
 
 /* ddof option of var and std: a number in [0, count) */
@@ -156,6 +170,10 @@ static int reduction(lua_State *L, const char *fname, int r) {
   if (dim == 1 && index) {                 /* columns: one kernel call for all */
     if (A->dtype == LA_F32) lak_scolargext(r == R_ARGMAX, (size_t)A->rows, (size_t)A->cols, A->fdata, (size_t)A->ld, R->data, R->ld);
     else lak_colargext(r == R_ARGMAX, (size_t)A->rows, (size_t)A->cols, A->data, (size_t)A->ld, R->data, R->ld);
+    return 1;
+  }
+  if (dim == 1 && (r == LAK_SUM || r == LAK_MEAN || r == LAK_VAR || r == LAK_STD)) {
+    colreduce(L, r, A, R, ddof);        /* columns: one kernel call for all */
     return 1;
   }
   for (k = 0; k < nk; k++) la_put(R, dim == 1 ? 0 : k, dim == 1 ? k : 0,

@@ -261,6 +261,57 @@ static void row_strips(void) {
     }
 }
 
+/* lak_colreduce / lak_colpnorms: each column's result the bits of the
+** same column as a line (lak_reduce, lak_vnorm), heights 1..130 across
+** the one-block loop's limit (128), entries of every scale (the 2-norm's
+** rescaled pass at 1e300 and 1e-300), a NaN and an Inf, both types */
+static void col_reductions(void) {
+  static double a[130 * 7], out[7];
+  static float af[130 * 7];
+  static const double scale[] = {1.0, 1e300, 1e-300, 3.0};
+  static const double ps[] = {1.0, 2.0, 3.0};
+  size_t m, n = 7, i, j, k;
+  int r;
+  for (m = 1; m <= 130; m++)
+    for (k = 0; k < 4; k++) {
+      for (i = 0; i < m * n; i++) {
+        a[i] = scale[k] * ((double)((i * 29 + m) % 17) - 7.5) / 3.0;
+        af[i] = (float)((double)((i * 29 + m) % 17) - 7.5);
+      }
+      if (k == 3) { a[m / 2] = NAN; a[m + m / 3] = INFINITY; af[m / 2] = NAN; af[m + m / 3] = INFINITY; }
+      for (r = LAK_SUM; r <= LAK_STD; r++) {
+        double ddof = r == LAK_VAR || r == LAK_STD ? (m > 1 ? 1.0 : 0.0) : 0.0;
+        if (r == LAK_MIN || r == LAK_MAX || r == LAK_PROD) continue;
+        lak_colreduce((lak_Red)r, m, n, a, m, ddof, out);
+        for (j = 0; j < n; j++) {
+          double want = lak_reduce((lak_Red)r, m, a + j * m, 1, ddof);
+          CHECK(out[j] == want || (out[j] != out[j] && want != want),
+                "colreduce %d m %zu scale %zu column %zu: %g vs %g", r, m, k, j, out[j], want);
+        }
+        lak_scolreduce((lak_Red)r, m, n, af, m, ddof, out);
+        for (j = 0; j < n; j++) {
+          double want = lak_sreduce((lak_Red)r, m, af + j * m, 1, ddof);
+          CHECK(out[j] == want || (out[j] != out[j] && want != want),
+                "scolreduce %d m %zu column %zu", r, m, j);
+        }
+      }
+      for (i = 0; i < 3; i++) {
+        lak_colpnorms(ps[i], m, n, a, m, out);
+        for (j = 0; j < n; j++) {
+          double want = lak_vnorm(m, a + j * m, 1, ps[i]);
+          CHECK(out[j] == want || (out[j] != out[j] && want != want),
+                "colpnorms p %g m %zu scale %zu column %zu: %g vs %g", ps[i], m, k, j, out[j], want);
+        }
+        lak_scolpnorms(ps[i], m, n, af, m, out);
+        for (j = 0; j < n; j++) {
+          double want = lak_svnorm(m, af + j * m, 1, ps[i]);
+          CHECK(out[j] == want || (out[j] != out[j] && want != want),
+                "scolpnorms p %g m %zu column %zu", ps[i], m, j);
+        }
+      }
+    }
+}
+
 /* long lines (blocks of values first, then the winning block): lengths
 ** around 2 and 3 blocks of 512 past the one-pass length (4096), and past
 ** LAK_LBIG (2^21) where blocks are 8192, a short last block, ties across
@@ -314,6 +365,7 @@ int main(void) {
   argext_long();
   rowext_widths();
   row_strips();
+  col_reductions();
   extremes_diff();
   known();
   norms_dots();

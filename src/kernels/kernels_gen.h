@@ -145,6 +145,12 @@ void LAK(clip)(int m, int n, LAK(Arg) a, LAK(Arg) b, LAK(Arg) k, LAK_REAL *c, in
 ** LAK_CUMMIN / LAK_CUMMAX: the running extreme, NaN from the first NaN on
 ** (np.minimum.accumulate). */
 double LAK(reduce)(lak_Red r, size_t n, const LAK_REAL *x, ptrdiff_t s, double ddof);
+/* lak_reduce (lak_vnorm of order p) of each of the n columns of the m x n
+** a, into out[0..n-1]: the same bits, columns of up to 128 entries in one
+** loop (dim 1 of a wide matrix) */
+void LAK(colreduce)(lak_Red r, size_t m, size_t n, const LAK_REAL *a, size_t lda, double ddof,
+                    double *out);
+void LAK(colpnorms)(double p, size_t m, size_t n, const LAK_REAL *a, size_t lda, double *out);
 size_t LAK(argext)(int wantmax, size_t n, const LAK_REAL *x, ptrdiff_t s);
 /* lak_argext of each column of the m x n column-major a (lda), 1-based:
 ** out[j os] = 1 + column j's index (NumPy's argmax(a, axis=0) + 1) */

@@ -65,40 +65,54 @@ static inline lak_vd LAK(ld8)(const LAK_REAL *p) {
 #define LAK_HSUM8(a) ((((a)[0] + (a)[1]) + ((a)[2] + (a)[3])) + (((a)[4] + (a)[5]) + ((a)[6] + (a)[7])))
 #define LAK_VABS(v) ((lak_vd)((lak_vl)(v) & INT64_MAX))
 
-/* The pairwise sum of the terms TV(v) (8 at once) / TS(t) (one) of n
-** contiguous entries, with c at hand (see the top of reduce.c) */
-#define LAK_PAIRSUM(name, TV, TS) \
+/* The sum of the terms TV(v) (8 at once) / TS(t) (one) of one block of
+** len <= LAK_BLOCK contiguous entries (32 lanes added pairwise, then the
+** tail), with c at hand: inlined into the pairwise sum and the column
+** loops below, so a short column's sum has the bits of the same line's */
+#define LAK_BLOCKSUM(name, TV, TS) \
+  static inline __attribute__((always_inline)) double LAK(name)(size_t len, const LAK_REAL *p, \
+                                                              double c) { \
+    size_t i = 0; \
+    lak_vd a0 = {0}, a1 = {0}, a2 = {0}, a3 = {0}, v; \
+    double s = 0.0, t; \
+    (void)c; \
+    for (; i + 32 <= len; i += 32) { \
+      v = LAK(ld8)(p + i); a0 += TV; \
+      v = LAK(ld8)(p + i + 8); a1 += TV; \
+      v = LAK(ld8)(p + i + 16); a2 += TV; \
+      v = LAK(ld8)(p + i + 24); a3 += TV; \
+    } \
+    for (; i + 8 <= len; i += 8) { v = LAK(ld8)(p + i); a0 += TV; } \
+    for (; i < len; i++) { t = (double)p[i]; s += TS; } \
+    a0 = (a0 + a1) + (a2 + a3); \
+    return LAK_HSUM8(a0) + s; \
+  }
+LAK_BLOCKSUM(bsum, v, t)
+LAK_BLOCKSUM(bsumsq, (v * c) * (v * c), (t * c) * (t * c))
+LAK_BLOCKSUM(bsumsq1, v * v, t * t)   /* c = 1 (the first pass): the same bits, 2 products fewer */
+LAK_BLOCKSUM(bsumabs, LAK_VABS(v), fabs(t))
+LAK_BLOCKSUM(bsumdev, (v - c) * (v - c), (t - c) * (t - c))
+
+/* The pairwise sum of n contiguous entries' terms (the block sums BLK
+** combined as a pairwise tree: see the top of reduce.c) */
+#define LAK_PAIRSUM(name, BLK) \
   LAK_CLONES static double LAK(name)(size_t n, const LAK_REAL *x, double c) { \
-    double part[64], r = 0.0; \
+    double part[64], r = 0.0, s; \
     size_t cnt = 0, b, cc; \
     int k; \
-    (void)c; \
     for (b = 0; b < n; b += LAK_BLOCK) { \
-      size_t len = n - b < LAK_BLOCK ? n - b : LAK_BLOCK, i = 0; \
-      const LAK_REAL *p = x + b; \
-      lak_vd a0 = {0}, a1 = {0}, a2 = {0}, a3 = {0}, v; \
-      double s = 0.0, t; \
-      for (; i + 32 <= len; i += 32) { \
-        v = LAK(ld8)(p + i); a0 += TV; \
-        v = LAK(ld8)(p + i + 8); a1 += TV; \
-        v = LAK(ld8)(p + i + 16); a2 += TV; \
-        v = LAK(ld8)(p + i + 24); a3 += TV; \
-      } \
-      for (; i + 8 <= len; i += 8) { v = LAK(ld8)(p + i); a0 += TV; } \
-      for (; i < len; i++) { t = (double)p[i]; s += TS; } \
-      a0 = (a0 + a1) + (a2 + a3); \
-      s = LAK_HSUM8(a0) + s; \
+      s = LAK(BLK)(n - b < LAK_BLOCK ? n - b : LAK_BLOCK, x + b, c); \
       for (cc = cnt++, k = 0; cc & 1; cc >>= 1, k++) s = part[k] + s; \
       part[k] = s; \
     } \
     for (k = 0; cnt; cnt >>= 1, k++) if (cnt & 1) r = part[k] + r; \
     return r; \
   }
-LAK_PAIRSUM(psum, v, t)
-LAK_PAIRSUM(psumsq, (v * c) * (v * c), (t * c) * (t * c))
-LAK_PAIRSUM(psumsq1, v * v, t * t)    /* c = 1 (the first pass): the same bits, 2 products fewer */
-LAK_PAIRSUM(psumabs, LAK_VABS(v), fabs(t))
-LAK_PAIRSUM(psumdev, (v - c) * (v - c), (t - c) * (t - c))
+LAK_PAIRSUM(psum, bsum)
+LAK_PAIRSUM(psumsq, bsumsq)
+LAK_PAIRSUM(psumsq1, bsumsq1)
+LAK_PAIRSUM(psumabs, bsumabs)
+LAK_PAIRSUM(psumdev, bsumdev)
 
 /* the product of n contiguous entries in double: 32 running products (4
 ** vectors of 8 lanes; entry i goes to lane i mod 32), multiplied pairwise
@@ -338,6 +352,60 @@ void LAK(colargext)(int wantmax, size_t m, size_t n, const LAK_REAL *a, size_t l
   }
 #endif
   for (j = 0; j < n; j++) out[(ptrdiff_t)j * os] = (double)LAK(argext)(wantmax, m, a + j * lda, 1) + 1;
+}
+
+/* Columns of at most LAK_BLOCK entries, one block each, in one loop (a
+** call per column cost twice NumPy's time on 10 x 100000): the sums,
+** means, variances (two passes) and the 1- and 2-norms, with the bits of
+** the same column as a line (lak_reduce, lak_vnorm) */
+#if LAK_VEC
+LAK_CLONES static void LAK(colblk)(lak_Red r, size_t m, size_t n, const LAK_REAL *a, size_t lda,
+                                   double ddof, double *out) {
+  size_t j;
+  for (j = 0; j < n; j++) {
+    const LAK_REAL *p = a + j * lda;
+    double sum = LAK(bsum)(m, p, 0.0) + 0.0, mean = sum / (double)m, v;
+    if (r == LAK_SUM || r == LAK_MEAN) { out[j] = r == LAK_SUM ? sum : mean; continue; }
+    v = (LAK(bsumdev)(m, p, mean) + 0.0) / ((double)m - ddof);
+    out[j] = r == LAK_STD ? sqrt(v) : v;
+  }
+}
+
+LAK_CLONES static void LAK(colblknorm)(int p1, size_t m, size_t n, const LAK_REAL *a, size_t lda,
+                                       double *out) {
+  size_t j;
+  for (j = 0; j < n; j++) {
+    const LAK_REAL *p = a + j * lda;
+    double ss;
+    if (p1) { out[j] = LAK(bsumabs)(m, p, 0.0) + 0.0; continue; }
+    ss = 0.0 + (LAK(bsumsq1)(m, p, 1.0) + 0.0);
+    out[j] = !LAK_DOUBLE || (ss >= 0x1p-968 && ss <= DBL_MAX) || isnan(ss) ? sqrt(ss)
+             : LAK(fro)(m, 1, p, m, 1);
+  }
+}
+#endif
+
+void LAK(colreduce)(lak_Red r, size_t m, size_t n, const LAK_REAL *a, size_t lda, double ddof,
+                    double *out) {
+  size_t j;
+#if LAK_VEC
+  if (m <= LAK_BLOCK && m > 0 && (r == LAK_SUM || r == LAK_MEAN || r == LAK_VAR || r == LAK_STD)) {
+    LAK(colblk)(r, m, n, a, lda, ddof, out);
+    return;
+  }
+#endif
+  for (j = 0; j < n; j++) out[j] = LAK(reduce)(r, m, a + j * lda, 1, ddof);
+}
+
+void LAK(colpnorms)(double p, size_t m, size_t n, const LAK_REAL *a, size_t lda, double *out) {
+  size_t j;
+#if LAK_VEC
+  if (m <= LAK_BLOCK && m > 0 && (p == 1 || p == 2)) {
+    LAK(colblknorm)(p == 1, m, n, a, lda, out);
+    return;
+  }
+#endif
+  for (j = 0; j < n; j++) out[j] = LAK(vnorm)(m, a + j * lda, 1, p);
 }
 
 /* the extreme e of a line: of a tie of -0 and +0, +0 is the largest and -0
