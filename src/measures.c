@@ -265,14 +265,14 @@ static int absexp(double mx, double mn) {
 static void rowexps(lua_State *L, const la_Mat *A, int *e) {
   size_t m = (size_t)A->rows, i;
   if (A->dtype == LA_F32) {
-    float *v = LA_SCRATCH(L, float, 3 * m);
-    lak_srowext(1, m, (size_t)A->cols, A->fdata, (size_t)A->ld, v, NULL, v + 2 * m);
-    lak_srowext(0, m, (size_t)A->cols, A->fdata, (size_t)A->ld, v + m, NULL, v + 2 * m);
+    float *v = LA_SCRATCH(L, float, 2 * m);
+    lak_srowext(1, m, (size_t)A->cols, A->fdata, (size_t)A->ld, v, NULL);
+    lak_srowext(0, m, (size_t)A->cols, A->fdata, (size_t)A->ld, v + m, NULL);
     for (i = 0; i < m; i++) e[i] = absexp(v[i], v[m + i]);
   } else {
-    double *v = la_scratch(L, 3 * m);
-    lak_rowext(1, m, (size_t)A->cols, A->data, (size_t)A->ld, v, NULL, v + 2 * m);
-    lak_rowext(0, m, (size_t)A->cols, A->data, (size_t)A->ld, v + m, NULL, v + 2 * m);
+    double *v = la_scratch(L, 2 * m);
+    lak_rowext(1, m, (size_t)A->cols, A->data, (size_t)A->ld, v, NULL);
+    lak_rowext(0, m, (size_t)A->cols, A->data, (size_t)A->ld, v + m, NULL);
     for (i = 0; i < m; i++) e[i] = absexp(v[i], v[m + i]);
   }
   lua_pop(L, 1);

@@ -35,9 +35,9 @@ static double reduce(int r, la_Line l, double ddof) {
 ** scratch of their own (pushes 1) */
 static void rowext32(lua_State *L, int max, int arg, int ptp, const la_Mat *A, la_Mat *R) {
   size_t m = (size_t)A->rows, n = (size_t)A->cols, i;
-  float *out = LA_SCRATCH(L, float, 3 * m + LAK_RSTRIP), *t = out + m, *c = t + m, *z = c + m;
-  lak_srowext(max, m, n, A->fdata, A->ld, out, arg ? t : NULL, z);
-  if (ptp) lak_srowext(0, m, n, A->fdata, A->ld, c, NULL, z);
+  float *out = LA_SCRATCH(L, float, 3 * m), *t = out + m, *c = t + m;
+  lak_srowext(max, m, n, A->fdata, A->ld, out, arg ? t : NULL);
+  if (ptp) lak_srowext(0, m, n, A->fdata, A->ld, c, NULL);
   for (i = 0; i < m; i++)
     la_put(R, (int)i, 0, arg ? (double)t[i] + 1 : (double)out[i] - (ptp ? (double)c[i] : 0.0));
   lua_pop(L, 1);
@@ -54,14 +54,13 @@ static void byrows(lua_State *L, int r, const la_Mat *A, la_Mat *R, double ddof)
   int ext = arg || r == LAK_MIN || r == LAK_MAX || r == R_PTP;
   int max = r == LAK_MAX || r == R_ARGMAX || r == R_PTP;
   int dev = r == LAK_VAR || r == LAK_STD;
-  double *out, *t, *c, *z, x;
+  double *out, *t, *c, x;
   if (ext && f) { rowext32(L, max, arg, r == R_PTP, A, R); return; }
   if (ext) {
     /* R holds the extremes, or the indices (arg); out the other, or the minima of ptp */
-    out = la_scratch(L, (arg || r == R_PTP ? m : 0) + LAK_RSTRIP);
-    z = out + (arg || r == R_PTP ? m : 0);
-    lak_rowext(max, m, n, A->data, A->ld, arg ? out : R->data, arg ? R->data : NULL, z);
-    if (r == R_PTP) lak_rowext(0, m, n, A->data, A->ld, out, NULL, z);
+    out = la_scratch(L, arg || r == R_PTP ? m : 1);
+    lak_rowext(max, m, n, A->data, A->ld, arg ? out : R->data, arg ? R->data : NULL);
+    if (r == R_PTP) lak_rowext(0, m, n, A->data, A->ld, out, NULL);
     for (i = 0; i < m && (arg || r == R_PTP); i++)
       R->data[i] = arg ? R->data[i] + 1 : R->data[i] - out[i];
   } else {

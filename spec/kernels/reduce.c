@@ -190,8 +190,8 @@ static void argext_widths(void) {
 ** (first NaN) as the plain loop finds them in the row */
 static void rowext_widths(void) {
   static const double vals[] = {1, -2, 3, 3, 0, NAN, 2.5, -2, INFINITY, -1};
-  double a[45 * 5], row[5], val[45], idx[45], z[45];
-  float af[45 * 5], valf[45], idxf[45], zf[45];
+  double a[45 * 5], row[5], val[45], idx[45];
+  float af[45 * 5], valf[45], idxf[45];
   size_t m, n, i, j;
   int lev, wm, top = lak_isa_cap(2);
   for (lev = 0; lev <= (top < 0 ? 0 : top); lev++) {
@@ -201,8 +201,8 @@ static void rowext_widths(void) {
         for (i = 0; i < m * n; i++) a[i] = vals[(i * 7 + m + n) % (i % 5 ? 10 : 5)];
         for (i = 0; i < m * n; i++) af[i] = (float)a[i];
         for (wm = 0; wm < 2; wm++) {
-          lak_rowext(wm, m, n, a, m, val, idx, z);
-          lak_srowext(wm, m, n, af, m, valf, idxf, zf);
+          lak_rowext(wm, m, n, a, m, val, idx);
+          lak_srowext(wm, m, n, af, m, valf, idxf);
           for (i = 0; i < m; i++) {
             size_t want;
             for (j = 0; j < n; j++) row[j] = a[i + j * m];
@@ -224,7 +224,7 @@ static void rowext_widths(void) {
 ** (m = 1, its entries at stride lda) and the extreme where the plain loop
 ** finds it, with a NaN, an Inf and a tie in rows of the later strips */
 static void row_strips(void) {
-  static double a[1100 * 6], out[1100], one, c[1100], val[1100], idx[1100], z[LAK_RSTRIP], t[LAK_RSTRIP];
+  static double a[1100 * 6], out[1100], one, c[1100], val[1100], idx[1100], t[LAK_RSTRIP];
   static const size_t ms[] = {LAK_RSTRIP - 1, LAK_RSTRIP, LAK_RSTRIP + 1, 1100};
   double row[6];
   size_t k, n, i, j, lda;
@@ -249,7 +249,7 @@ static void row_strips(void) {
         }
       }
       for (wm = 0; wm < 2; wm++) {
-        lak_rowext(wm, m, n, a, lda, val, idx, z);
+        lak_rowext(wm, m, n, a, lda, val, idx);
         for (i = 0; i < m; i++) {
           size_t want;
           for (j = 0; j < n; j++) row[j] = a[i + j * lda];

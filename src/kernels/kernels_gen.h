@@ -168,13 +168,13 @@ void LAK(scan)(lak_Scan op, size_t n, const LAK_REAL *x, ptrdiff_t s, LAK_REAL *
 ** doubles of scratch); lak_rowext's val[i] = the largest (wantmax) or
 ** smallest entry of row i, n > 0, the first NaN winning, and idx[i] (when
 ** not NULL) its 0-based column, the first of equal extremes, as an element
-** (float: exact for n <= 2^24); z: LAK_RSTRIP elements of scratch. lak_fro:
+** (float: exact for n <= 2^24). lak_fro:
 ** the Frobenius norm of the m x n a (column stride 1; or of one line of
 ** stride s when n = 1), without overflow or underflow. */
 void LAK(rowsum)(lak_Rows op, size_t m, size_t n, const LAK_REAL *a, size_t lda, const double *c,
                  double *out, double *t);
 void LAK(rowext)(int wantmax, size_t m, size_t n, const LAK_REAL *a, size_t lda, LAK_REAL *val,
-                 LAK_REAL *idx, LAK_REAL *z);
+                 LAK_REAL *idx);
 double LAK(fro)(size_t m, size_t n, const LAK_REAL *a, size_t lda, ptrdiff_t s);
 
 /* The p-norm of a line for any p (NumPy's ord): 2 (BLAS's scaled nrm2 for

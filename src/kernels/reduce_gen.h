@@ -679,20 +679,22 @@ void LAK(rowsum)(lak_Rows op, size_t m, size_t n, const LAK_REAL *a, size_t lda,
   }
 }
 
-/* rows' extremes: one column p (number j) into val and idx, NaN ignored
-** (it never wins a comparison); z[i] turns NaN at a NaN or an Inf, and
-** lak_rowext takes such rows again as lines. GCC vectorizes the select
-** on one comparison (a combination of masks it leaves scalar); vectors of
-** W bytes, the CPU's width (see the top of reduce.c). */
+/* rows' extremes: one column p (number j) into val and idx. A lane takes
+** the entry when it is more extreme, or a NaN where the lane holds none yet,
+** so a row's first NaN wins and stays (no comparison beats it). GCC
+** vectorizes the select; vectors of W bytes, the CPU's width (see the top
+** of reduce.c). */
 #define LAK_ROWEXT(name, OP, ATTR, W) \
   ATTR static void LAK(name)(size_t m, const LAK_REAL *p, size_t j, LAK_REAL *val, \
-                             LAK_REAL *idx, LAK_REAL *z) { \
+                             LAK_REAL *idx) { \
     size_t i = 0; \
     LAK_ROWEXTV(OP, W) \
     for (; i < m; i++) { \
       LAK_REAL xi = p[i]; \
-      z[i] += xi - xi; \
-      if (xi OP val[i]) { val[i] = xi; if (idx) idx[i] = (LAK_REAL)j; } \
+      if ((xi OP val[i]) | ((xi != xi) & (val[i] == val[i]))) { \
+        val[i] = xi; \
+        if (idx) idx[i] = (LAK_REAL)j; \
+      } \
     } \
   }
 #if LAK_VEC
@@ -700,24 +702,22 @@ void LAK(rowsum)(lak_Rows op, size_t m, size_t n, const LAK_REAL *a, size_t lda,
     typedef LAK_REAL V __attribute__((vector_size(W))); \
     typedef LAK_PICK(int64_t, int32_t) M __attribute__((vector_size(W))); \
     enum { L = W / sizeof(LAK_REAL) }; \
-    V v, e, u, w; \
+    V v, e, u; \
     M k; \
     if (idx) { \
       V jv = {0}; \
       for (i = 0; i < L; i++) jv[i] = (LAK_REAL)j; \
       for (i = 0; i + L <= m; i += L) { \
         memcpy(&v, p + i, sizeof v); memcpy(&e, val + i, sizeof v); memcpy(&u, idx + i, sizeof v); \
-        k = v OP e; \
+        k = (v OP e) | ((v != v) & (e == e)); \
         e = LAK_VS(V, M, k, v, e); memcpy(val + i, &e, sizeof v); \
         u = LAK_VS(V, M, k, jv, u); memcpy(idx + i, &u, sizeof v); \
-        memcpy(&w, z + i, sizeof v); w += v - v; memcpy(z + i, &w, sizeof v); \
       } \
     } else \
       for (; i + L <= m; i += L) { \
         memcpy(&v, p + i, sizeof v); memcpy(&e, val + i, sizeof v); \
-        k = v OP e; \
+        k = (v OP e) | ((v != v) & (e == e)); \
         e = LAK_VS(V, M, k, v, e); memcpy(val + i, &e, sizeof v); \
-        memcpy(&w, z + i, sizeof v); w += v - v; memcpy(z + i, &w, sizeof v); \
       }
 #else
 #define LAK_ROWEXTV(OP, W)
@@ -731,54 +731,63 @@ LAK_ROWEXT(rowmaxc128, >, , 16)
 LAK_ROWEXT(rowminc128, <, , 16)
 /* one column into the rows' extremes, at the widest vectors the CPU has */
 static void LAK(rowextc)(int wantmax, size_t m, const LAK_REAL *p, size_t j, LAK_REAL *val,
-                         LAK_REAL *idx, LAK_REAL *z) {
+                         LAK_REAL *idx) {
   switch (lak_isa()) {
     case 2:
-      if (wantmax) LAK(rowmaxc512)(m, p, j, val, idx, z); else LAK(rowminc512)(m, p, j, val, idx, z);
+      if (wantmax) LAK(rowmaxc512)(m, p, j, val, idx); else LAK(rowminc512)(m, p, j, val, idx);
       return;
     case 1:
-      if (wantmax) LAK(rowmaxc256)(m, p, j, val, idx, z); else LAK(rowminc256)(m, p, j, val, idx, z);
+      if (wantmax) LAK(rowmaxc256)(m, p, j, val, idx); else LAK(rowminc256)(m, p, j, val, idx);
       return;
   }
-  if (wantmax) LAK(rowmaxc128)(m, p, j, val, idx, z); else LAK(rowminc128)(m, p, j, val, idx, z);
+  if (wantmax) LAK(rowmaxc128)(m, p, j, val, idx); else LAK(rowminc128)(m, p, j, val, idx);
 }
 #else
 LAK_ROWEXT(rowmaxc, >, , 64)
 LAK_ROWEXT(rowminc, <, , 64)
 static void LAK(rowextc)(int wantmax, size_t m, const LAK_REAL *p, size_t j, LAK_REAL *val,
-                         LAK_REAL *idx, LAK_REAL *z) {
-  if (wantmax) LAK(rowmaxc)(m, p, j, val, idx, z); else LAK(rowminc)(m, p, j, val, idx, z);
+                         LAK_REAL *idx) {
+  if (wantmax) LAK(rowmaxc)(m, p, j, val, idx); else LAK(rowminc)(m, p, j, val, idx);
 }
 #endif
 #undef LAK_ROWEXTV
 
-/* whether a strip of rows' extremes needs its rows looked at again: a
-** NaN or an Inf seen (z), or a zero extreme whose sign a -0 / +0 tie sets
-** (zeros); one branch-free pass over the strip */
-LAK_CLONES static int LAK(stripfix)(size_t h, const LAK_REAL *z, const LAK_REAL *val, int zeros) {
+/* whether a strip's extremes hold a zero, whose sign a -0 / +0 tie sets
+** (lak_rowext then looks at those rows again); one branch-free pass */
+LAK_CLONES static int LAK(stripzero)(size_t h, const LAK_REAL *val) {
   size_t i;
   int any = 0;
-  for (i = 0; i < h; i++) any |= (z[i] != z[i]) | (zeros & (val[i] == 0));
+  for (i = 0; i < h; i++) any |= val[i] == 0;
   return any;
 }
 
+/* columns 1.. of fewer than 8 rows (too few for a vector) in one loop:
+** a call per column cost 3x NumPy's time on 3 x 300000 */
+LAK_CLONES static void LAK(rowextfew)(int wantmax, size_t h, size_t n, const LAK_REAL *a,
+                                      size_t lda, LAK_REAL *val, LAK_REAL *idx) {
+  size_t i, j;
+  for (j = 1; j < n; j++)
+    for (i = 0; i < h; i++) {
+      LAK_REAL xi = a[i + j * lda];
+      if ((wantmax ? xi > val[i] : xi < val[i]) | ((xi != xi) & (val[i] == val[i]))) {
+        val[i] = xi;
+        if (idx) idx[i] = (LAK_REAL)j;
+      }
+    }
+}
+
 void LAK(rowext)(int wantmax, size_t m, size_t n, const LAK_REAL *a, size_t lda, LAK_REAL *val,
-                 LAK_REAL *idx, LAK_REAL *z) {
-  size_t i, j, at, r, h;
+                 LAK_REAL *idx) {
+  size_t i, j, r, h;
   for (r = 0; r < m; r += LAK_RSTRIP) {    /* strips in L1, as lak_rowsum's */
     h = m - r < LAK_RSTRIP ? m - r : LAK_RSTRIP;
-    for (i = 0; i < h; i++) { val[r + i] = a[r + i]; z[i] = a[r + i] - a[r + i]; if (idx) idx[r + i] = 0; }
-    for (j = 1; j < n; j++)
-      LAK(rowextc)(wantmax, h, a + r + j * lda, j, val + r, idx ? idx + r : NULL, z);
-    if (!LAK(stripfix)(h, z, val + r, idx == NULL)) continue;
-    for (i = r; i < r + h; i++) {
-      if (z[i - r] != z[i - r]) {         /* a NaN or an Inf: the line's rule */
-        at = LAK(argext)(wantmax, n, a + i, (ptrdiff_t)lda);
-        val[i] = a[i + at * lda];
-        if (idx) idx[i] = (LAK_REAL)at;
-      }
-      if (!idx) val[i] = (LAK_REAL)LAK(zfix)(wantmax, val[i], n, a + i, (ptrdiff_t)lda);
-    }
+    for (i = r; i < r + h; i++) { val[i] = a[i]; if (idx) idx[i] = 0; }
+    if (h < 8) LAK(rowextfew)(wantmax, h, n, a + r, lda, val + r, idx ? idx + r : NULL);
+    else for (j = 1; j < n; j++)
+      LAK(rowextc)(wantmax, h, a + r + j * lda, j, val + r, idx ? idx + r : NULL);
+    if (!idx && LAK(stripzero)(h, val + r))
+      for (i = r; i < r + h; i++)
+        val[i] = (LAK_REAL)LAK(zfix)(wantmax, val[i], n, a + i, (ptrdiff_t)lda);
   }
 }
 
