@@ -115,6 +115,65 @@ static void cosines(void) {
   CHECK(isnan(lak_cosine(2, (double[]){NAN, 1}, 1, x, 1, &zero)) && zero == 0, "cosine: NaN");
 }
 
+/* lak_cosine's one pass over contiguous vectors (and the passes it falls
+** back to: entries beyond 2^+-400, a NaN or an Inf) at lengths across the
+** vector steps (16) and blocks (128), against long double; the largest
+** |x_i| (lak_vnorm's p = inf, NaN winning) on the same lines */
+static void cosine_lengths(void) {
+  static double x[10000], y[10000];
+  static float xf[10000], yf[10000];
+  static const size_t lens[] = {1, 2, 7, 15, 16, 17, 31, 127, 128, 129, 300, 10000};
+  static const double scale[] = {1.0, 1e200, 1e-200, 0x1p-400};
+  size_t t, i, k;
+  int zero;
+  for (t = 0; t < sizeof lens / sizeof lens[0]; t++)
+    for (k = 0; k < 4; k++) {
+      size_t n = lens[t];
+      long double d = 0, nx = 0, ny = 0;
+      double want, got, amax = 0;
+      for (i = 0; i < n; i++) {
+        x[i] = scale[k] * (((double)((i * 37 + 5) % 41) - 20.0) / 8.0);
+        y[i] = ((double)((i * 11 + 3) % 29) - 13.5) / 4.0;
+        xf[i] = (float)(((double)((i * 37 + 5) % 41) - 20.0) / 8.0);
+        yf[i] = (float)y[i];
+        d += (long double)x[i] * y[i]; nx += (long double)x[i] * x[i]; ny += (long double)y[i] * y[i];
+        if (fabs(x[i]) > amax) amax = fabs(x[i]);
+      }
+      if (nx == 0) continue;
+      want = (double)(d / (sqrtl(nx) * sqrtl(ny)));
+      got = lak_cosine(n, x, 1, y, 1, &zero);
+      CHECK(zero == 0 && fabs(got - want) <= 4e-16 * (1 + fabs(want)),
+            "cosine n %zu scale %zu: %.17g vs %.17g", n, k, got, want);
+      if (k == 0) {
+        got = lak_scosine(n, xf, 1, yf, 1, &zero);
+        CHECK(fabs(got - want) <= 1e-6, "scosine n %zu: %.9g vs %.9g", n, got, want);
+      }
+      CHECK(lak_vnorm(n, x, 1, INFINITY) == amax, "vnorm inf n %zu scale %zu", n, k);
+      /* a NaN, then an Inf, at the last place: NaN for the cosine, the norm */
+      x[n - 1] = NAN;
+      CHECK(isnan(lak_cosine(n, x, 1, y, 1, &zero)) && zero == 0, "cosine NaN n %zu", n);
+      CHECK(isnan(lak_vnorm(n, x, 1, INFINITY)), "vnorm inf NaN n %zu", n);
+      x[n - 1] = INFINITY;
+      CHECK(isnan(lak_cosine(n, x, 1, y, 1, &zero)), "cosine Inf n %zu", n);
+      CHECK(lak_vnorm(n, x, 1, INFINITY) == INFINITY, "vnorm inf Inf n %zu", n);
+      if (n > 1) {                         /* NaN first, Inf later: NaN wins */
+        x[0] = NAN;
+        CHECK(isnan(lak_vnorm(n, x, 1, INFINITY)), "vnorm inf NaN first n %zu", n);
+      }
+      for (i = 0; i < n; i++) y[i] = 0;
+      x[0] = x[n - 1] = 1;
+      CHECK(isnan(lak_cosine(n, x, 1, y, 1, &zero)) && zero == 2, "cosine zero y n %zu", n);
+    }
+  /* the largest |x_i| exactly, wherever it is */
+  for (t = 0; t < sizeof lens / sizeof lens[0]; t++)
+    for (k = 0; k < lens[t]; k += 1 + lens[t] / 37) {
+      size_t n = lens[t];
+      for (i = 0; i < n; i++) x[i] = (double)(i % 13) - 6.0;
+      x[k] = -100.5;
+      CHECK(lak_vnorm(n, x, 1, INFINITY) == 100.5, "vnorm inf n %zu at %zu", n, k);
+    }
+}
+
 /* lak_scan's running extremes (np.minimum.accumulate / np.maximum.accumulate
 ** of [3, 1, 2, nan, 0]: 3, 1, 1, nan, nan / 3, 3, 3, nan, nan) at a stride;
 ** lak_diff (np.diff([1, 4, 9, 16, 25], n) for n = 1, 2, 4) */
@@ -370,6 +429,7 @@ int main(void) {
   known();
   norms_dots();
   cosines();
+  cosine_lengths();
   nan_ties();
   double_accumulation();
   return ck_done("reduce");

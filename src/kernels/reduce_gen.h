@@ -507,10 +507,46 @@ double LAK(fro)(size_t m, size_t n, const LAK_REAL *a, size_t lda, ptrdiff_t s) 
 
 static double LAK(nrm2)(size_t n, const LAK_REAL *x, ptrdiff_t s) { return LAK(fro)(n, 1, x, n, s); }
 
+#if LAK_VEC
+/* the largest |x_i| of n contiguous entries, NaN or not: four vector
+** maxima by compare and select, no branch (a NaN never wins a comparison,
+** so the caller checks for one: *bad turns NaN at a NaN or an Inf) */
+LAK_CLONES static double LAK(amaxv)(size_t n, const LAK_REAL *x, double *bad) {
+  lak_vd m0 = {0}, m1 = {0}, m2 = {0}, m3 = {0}, z = {0}, v;
+  double e = 0.0, t = 0.0;
+  size_t i = 0;
+  int k;
+#define LAK_AMAX(m) v = LAK_VABS(v); z += v - v; m = LAK_VS(lak_vd, lak_vl, (lak_vl)(v > m), v, m)
+  for (; i + 32 <= n; i += 32) {
+    v = LAK(ld8)(x + i); LAK_AMAX(m0);
+    v = LAK(ld8)(x + i + 8); LAK_AMAX(m1);
+    v = LAK(ld8)(x + i + 16); LAK_AMAX(m2);
+    v = LAK(ld8)(x + i + 24); LAK_AMAX(m3);
+  }
+  for (; i + 8 <= n; i += 8) { v = LAK(ld8)(x + i); LAK_AMAX(m0); }
+#undef LAK_AMAX
+  for (; i < n; i++) { double a = fabs((double)x[i]); t += a - a; e = a > e ? a : e; }
+  m0 = LAK_VS(lak_vd, lak_vl, (lak_vl)(m1 > m0), m1, m0);
+  m2 = LAK_VS(lak_vd, lak_vl, (lak_vl)(m3 > m2), m3, m2);
+  m0 = LAK_VS(lak_vd, lak_vl, (lak_vl)(m2 > m0), m2, m0);
+  for (k = 0; k < 8; k++) { e = m0[k] > e ? m0[k] : e; t += z[k]; }
+  *bad = t;
+  return e;
+}
+#endif
+
 /* the largest (p > 0) or smallest |x_i|; NaN wins; 0 for n = 0 */
 static double LAK(absext)(size_t n, const LAK_REAL *x, ptrdiff_t s, int wantmax) {
   double e = wantmax ? 0.0 : HUGE_VAL;
   size_t i;
+#if LAK_VEC
+  if (s == 1 && wantmax) {               /* the vector pass; a NaN or an Inf: the loop below */
+    double bad;
+    e = LAK(amaxv)(n, x, &bad);
+    if (bad == 0.0) return e;
+    e = 0.0;
+  }
+#endif
   for (i = 0; i < n; i++) {
     double a = fabs(LX(i));
     if (isnan(a)) return a;
@@ -537,12 +573,70 @@ double LAK(vnorm)(size_t n, const LAK_REAL *x, ptrdiff_t s, double p) {
 ** would overflow or underflow (entries of 3e154 or 1e-200), so each vector
 ** is scaled by 2^-e, e the exponent of its largest |entry| (exact), and
 ** the sums run in double. */
+#if LAK_VEC
+/* One pass over contiguous x and y: r = {x.y, x.x, y.y} (pairwise sums of
+** blocks of LAK_BLOCK, as lak_reduce's), {max |x_i|, max |y_i|} and a sum
+** that turns NaN at a NaN or an Inf in either */
+#define LAK_MAXV(m, a) (m) = LAK_VS(lak_vd, lak_vl, (lak_vl)((a) > (m)), (a), (m))
+LAK_CLONES static void LAK(cosparts)(size_t n, const LAK_REAL *x, const LAK_REAL *y, double *r) {
+  double part[3][64], s3[3];
+  lak_vd mx = {0}, my = {0}, z = {0};
+  size_t cnt = 0, b, cc, i;
+  int k, q;
+  r[0] = r[1] = r[2] = r[3] = r[4] = r[5] = 0.0;
+  for (b = 0; b < n; b += LAK_BLOCK) {
+    size_t len = n - b < LAK_BLOCK ? n - b : LAK_BLOCK;
+    lak_vd d0 = {0}, d1 = {0}, x0 = {0}, x1 = {0}, y0 = {0}, y1 = {0}, u, v, w;
+    double sd = 0.0, sx = 0.0, sy = 0.0;
+    for (i = 0; i + 16 <= len; i += 16) {
+      u = LAK(ld8)(x + b + i); v = LAK(ld8)(y + b + i);
+      d0 += u * v; x0 += u * u; y0 += v * v; z += (u - u) + (v - v);
+      w = LAK_VABS(u); LAK_MAXV(mx, w); w = LAK_VABS(v); LAK_MAXV(my, w);
+      u = LAK(ld8)(x + b + i + 8); v = LAK(ld8)(y + b + i + 8);
+      d1 += u * v; x1 += u * u; y1 += v * v; z += (u - u) + (v - v);
+      w = LAK_VABS(u); LAK_MAXV(mx, w); w = LAK_VABS(v); LAK_MAXV(my, w);
+    }
+    for (; i < len; i++) {
+      double a = (double)x[b + i], c = (double)y[b + i];
+      sd += a * c; sx += a * a; sy += c * c;
+      r[5] += (a - a) + (c - c);
+      r[3] = fabs(a) > r[3] ? fabs(a) : r[3];
+      r[4] = fabs(c) > r[4] ? fabs(c) : r[4];
+    }
+    d0 += d1; x0 += x1; y0 += y1;
+    s3[0] = LAK_HSUM8(d0) + sd; s3[1] = LAK_HSUM8(x0) + sx; s3[2] = LAK_HSUM8(y0) + sy;
+    for (cc = cnt++, k = 0; cc & 1; cc >>= 1, k++)
+      for (q = 0; q < 3; q++) s3[q] = part[q][k] + s3[q];
+    for (q = 0; q < 3; q++) part[q][k] = s3[q];
+  }
+  for (k = 0; cnt; cnt >>= 1, k++)
+    if (cnt & 1) for (q = 0; q < 3; q++) r[q] = part[q][k] + r[q];
+  for (k = 0; k < 8; k++) {
+    r[3] = mx[k] > r[3] ? mx[k] : r[3];
+    r[4] = my[k] > r[4] ? my[k] : r[4];
+    r[5] += z[k];
+  }
+}
+#undef LAK_MAXV
+#endif
+
 double LAK(cosine)(size_t n, const LAK_REAL *x, ptrdiff_t s, const LAK_REAL *y, ptrdiff_t ys,
                    int *zero) {
-  double bx = LAK(absext)(n, x, s, 1), by = LAK(absext)(n, y, ys, 1);
-  double d = 0.0, nx = 0.0, ny = 0.0;
+  double bx, by, d = 0.0, nx = 0.0, ny = 0.0;
   int ex, ey;
   size_t i;
+#if LAK_VEC
+  if (s == 1 && ys == 1 && n > 0) {      /* finite entries within 2^+-400: one pass */
+    double r[6];
+    LAK(cosparts)(n, x, y, r);
+    if (r[5] == 0.0 && r[3] > 0.0 && r[4] > 0.0 && ilogb(r[3]) >= -400 && ilogb(r[3]) <= 400 &&
+        ilogb(r[4]) >= -400 && ilogb(r[4]) <= 400) {
+      *zero = 0;
+      return r[0] / (sqrt(r[1]) * sqrt(r[2]));
+    }
+  }
+#endif
+  bx = LAK(absext)(n, x, s, 1); by = LAK(absext)(n, y, ys, 1);
   *zero = bx == 0.0 ? 1 : by == 0.0 ? 2 : 0;
   if (*zero) return NAN;
   if (!(isfinite(bx) && isfinite(by))) return NAN;
