@@ -174,6 +174,52 @@ static void cosine_lengths(void) {
     }
 }
 
+/* lak_vnorm's other orders on contiguous lines (blocks of |x_i|^p, the
+** smallest |x_i| by vectors, the count of nonzeros) at lengths across the
+** blocks, against long double and plain loops; NaN and Inf propagate */
+static void pnorms(void) {
+  static double x[3000];
+  static float xf[3000];
+  static const size_t lens[] = {1, 5, 31, 128, 129, 1000, 3000};
+  static const double ps[] = {3, 4, 2.5, 0.5, -1.5};
+  size_t t, i, k;
+  for (t = 0; t < sizeof lens / sizeof lens[0]; t++) {
+    size_t n = lens[t], nz = 0;
+    double amin = HUGE_VAL;
+    for (i = 0; i < n; i++) {
+      x[i] = (i % 7 == 3) ? 0.0 : ((double)((i * 23 + 1) % 31) - 15.0) / 3.0;
+      xf[i] = (float)x[i];
+      nz += x[i] != 0;
+      if (fabs(x[i]) < amin) amin = fabs(x[i]);
+    }
+    CHECK(lak_vnorm(n, x, 1, 0) == (double)nz && lak_svnorm(n, xf, 1, 0) == (double)nz,
+          "vnorm 0 n %zu", n);
+    CHECK(lak_vnorm(n, x, 1, -INFINITY) == amin, "vnorm -inf n %zu", n);
+    for (k = 0; k < sizeof ps / sizeof ps[0]; k++) {
+      long double a = 0, af = 0;
+      double want, wantf, got;
+      for (i = 0; i < n; i++) {
+        a += powl(fabsl((long double)x[i]), ps[k]);
+        af += powl(fabsl((long double)xf[i]), ps[k]);
+      }
+      want = (double)powl(a, 1.0L / ps[k]);
+      wantf = (double)powl(af, 1.0L / ps[k]);
+      got = lak_vnorm(n, x, 1, ps[k]);
+      CHECK(got == want || fabs(got - want) <= 1e-14 * fabs(want), "vnorm p %g n %zu: %.17g vs %.17g",
+            ps[k], n, got, want);
+      got = lak_svnorm(n, xf, 1, ps[k]);
+      CHECK(got == wantf || fabs(got - wantf) <= 1e-14 * fabs(wantf), "svnorm p %g n %zu", ps[k], n);
+    }
+    nz += x[n / 2] == 0;                   /* a NaN counts as nonzero */
+    x[n / 2] = NAN;
+    CHECK(isnan(lak_vnorm(n, x, 1, 3)) && isnan(lak_vnorm(n, x, 1, -INFINITY)) &&
+          lak_vnorm(n, x, 1, 0) == (double)nz, "vnorm NaN n %zu", n);
+    x[n / 2] = -INFINITY;
+    CHECK(lak_vnorm(n, x, 1, 3) == INFINITY && lak_vnorm(n, x, 1, 2.5) == INFINITY,
+          "vnorm Inf n %zu", n);
+  }
+}
+
 /* lak_scan's running extremes (np.minimum.accumulate / np.maximum.accumulate
 ** of [3, 1, 2, nan, 0]: 3, 1, 1, nan, nan / 3, 3, 3, nan, nan) at a stride;
 ** lak_diff (np.diff([1, 4, 9, 16, 25], n) for n = 1, 2, 4) */
@@ -430,6 +476,7 @@ int main(void) {
   norms_dots();
   cosines();
   cosine_lengths();
+  pnorms();
   nan_ties();
   double_accumulation();
   return ck_done("reduce");

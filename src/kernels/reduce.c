@@ -47,11 +47,13 @@
 */
 #include <cblas.h>
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "kernels.h"
+#include "vecmath.h"
 
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && \
     defined(__GLIBC__) && __GNUC__ >= 9
