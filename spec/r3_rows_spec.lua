@@ -69,3 +69,43 @@ describe("row reductions of tall matrices", function()
     end
   end
 end)
+
+-- max / min / ptp over every entry of a view go a column at a time: the
+-- same answers as of the view's packed copy (NaN wins; of -0 and +0 the
+-- largest is +0 and the smallest -0, in whichever column either is)
+describe("extremes of views over every entry", function()
+  local negzero = -1 / math.huge           -- made at run time (Lua 5.1 folds -0.0)
+  local function same(a, b) return (a ~= a and b ~= b) or (a == b and 1 / a == 1 / b) end
+  for _, dtype in ipairs{"float64", "float32"} do
+    it(dtype .. ": NaN, Inf, signed zeros in any column", function()
+      local cases = {
+        function(P) end,
+        function(P) P:set(5, 7, 0 / 0) end,
+        function(P) P:set(2, 2, 0 / 0); P:set(9, 9, math.huge) end,
+        function(P) P:set(3, 4, -math.huge) end,
+      }
+      for c, prep in ipairs(cases) do
+        local P = la.zeros(12, 11, {dtype = dtype})
+        for i = 1, 12 do for j = 1, 11 do P:set(i, j, entry(i, j) / 4) end end
+        prep(P)
+        local V = P:sub(2, 10, 2, 10)
+        local C = V:copy()
+        local what = dtype .. " case " .. c
+        assert.is_true(same(C:max(), V:max()), what .. " max")
+        assert.is_true(same(C:min(), V:min()), what .. " min")
+        assert.is_true(same(la.ptp(C), la.ptp(V)), what .. " ptp")
+      end
+      -- all zeros, one +0 (max) or one -0 (min) somewhere: its sign wins
+      for _, at in ipairs{{2, 2}, {10, 10}, {6, 3}} do
+        local Z = la.zeros(12, 11, {dtype = dtype})
+        for i = 1, 12 do for j = 1, 11 do Z:set(i, j, negzero) end end
+        Z:set(at[1], at[2], 0)
+        assert.are.equal(math.huge, 1 / Z:sub(2, 10, 2, 10):max())
+        local Y = la.zeros(12, 11, {dtype = dtype})
+        Y:set(at[1], at[2], negzero)
+        assert.are.equal(-math.huge, 1 / Y:sub(2, 10, 2, 10):min())
+        assert.are.equal(math.huge, 1 / Y:sub(2, 10, 2, 10):max())
+      end
+    end)
+  end
+end)

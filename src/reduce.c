@@ -31,6 +31,21 @@ static double reduce(int r, la_Line l, double ddof) {
   return la_lreduce(r, l, ddof);
 }
 
+/* the largest (max) or smallest entry of a view, a column at a time
+** (a copy of the view cost more than the search): NaN wins, and of a tie
+** of -0 and +0 the largest is +0, the smallest -0, as of a packed matrix */
+static double viewext(const la_Mat *A, int max) {
+  double best = 0.0;
+  int j;
+  for (j = 0; j < A->cols; j++) {
+    double x = la_lreduce(max ? LAK_MAX : LAK_MIN, la_line(A, 1, j), 0);
+    if (j == 0 || x != x ||
+        (best == best && (max ? x > best || (x == best && !signbit(x))
+                              : x < best || (x == best && signbit(x))))) best = x;
+  }
+  return best;
+}
+
 /* byrows' extremes of a float32 A: the kernel's results in float32
 ** scratch of their own (pushes 1) */
 static void rowext32(lua_State *L, int max, int arg, int ptp, const la_Mat *A, la_Mat *R) {
@@ -153,6 +168,12 @@ static int reduction(lua_State *L, const char *fname, int r) {
     la_error(L, fname, "%s of an empty %s", fname, dim ? "dimension" : "matrix");
   if (r == LAK_VAR || r == LAK_STD) ddof = getddof(L, oi, fname, count);
   else if (oi == 2 || !lua_isnoneornil(L, 3)) la_checkopts(L, oi, fname, ddof_keys + 1);
+  if (dim == 0 && A->ld != A->rows && !LA_EMPTY(A) &&
+      (r == LAK_MIN || r == LAK_MAX || r == R_PTP)) {                  /* a view's extremes */
+    double x = r == R_PTP ? viewext(A, 1) - viewext(A, 0) : viewext(A, r == LAK_MAX);
+    lua_pushnumber(L, A->dtype == LA_F32 && r == R_PTP ? (double)(float)x : x);
+    return 1;
+  }
   if (dim == 0) {
     double x;
     if (A->ld != A->rows && !LA_EMPTY(A)) A = la_copyof(L, A, fname);   /* a view */
