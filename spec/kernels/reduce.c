@@ -366,6 +366,42 @@ static void row_strips(void) {
     }
 }
 
+/* lak_rowext of packed matrices of 2 to 7 rows (read as one line of
+** vectors, each lane following one row): widths across one and several
+** periods of a vector's lanes, few distinct values (ties across lanes),
+** NaN and Inf in some rows, each row's first extreme (first NaN) and its
+** column as the plain loop finds them; both types */
+static void row_lanes(void) {
+  static double a[7 * 300], row[300], val[7], idx[7];
+  static float af[7 * 300], valf[7], idxf[7];
+  static const double vals[] = {1, -2, 3, 3, 0, 2.5, -2, 3, NAN, INFINITY, -INFINITY};
+  size_t h, n, i, j, seed;
+  int wm;
+  for (h = 2; h <= 7; h++)
+    for (n = 1; n <= 300; n += n < 70 ? 1 : 23)
+      for (seed = 0; seed < 3; seed++) {
+        for (i = 0; i < h * n; i++) {
+          size_t r = (i * 2654435761u + seed * 97 + h) % 1000;
+          a[i] = vals[r < 990 ? r % 8 : 8 + r % 3];    /* NaN / Inf about 1 in 100 */
+          af[i] = (float)a[i];
+        }
+        for (wm = 0; wm < 2; wm++) {
+          lak_rowext(wm, h, n, a, h, val, idx);
+          lak_srowext(wm, h, n, af, h, valf, idxf);
+          for (i = 0; i < h; i++) {
+            size_t want;
+            for (j = 0; j < n; j++) row[j] = a[i + j * h];
+            want = refarg(wm, n, row);
+            CHECK(idx[i] == (double)want && idxf[i] == (float)want &&
+                  (val[i] == row[want] || (val[i] != val[i] && row[want] != row[want])) &&
+                  ((double)valf[i] == row[want] || (valf[i] != valf[i] && row[want] != row[want])),
+                  "rowext lanes(%d) h %zu n %zu seed %zu row %zu: idx %g/%g want %zu", wm, h, n,
+                  seed, i, idx[i], (double)idxf[i], want);
+          }
+        }
+      }
+}
+
 /* lak_colreduce / lak_colpnorms: each column's result the bits of the
 ** same column as a line (lak_reduce, lak_vnorm), heights 1..130 across
 ** the one-block loop's limit (128), entries of every scale (the 2-norm's
@@ -470,6 +506,7 @@ int main(void) {
   argext_long();
   rowext_widths();
   row_strips();
+  row_lanes();
   col_reductions();
   extremes_diff();
   known();

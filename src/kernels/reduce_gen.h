@@ -887,12 +887,68 @@ LAK_CLONES static int LAK(stripzero)(size_t h, const LAK_REAL *val) {
   return any;
 }
 
+#if LAK_VEC
+/* A packed matrix of h < 8 rows (lda = h) read as one line of vectors: lane
+** l of vector k in each period of h vectors always holds row (k VL + l) mod
+** h, so phase k (one pass over every h-th vector) keeps a vector pair
+** (extreme, column) by strict comparison, one mask (GCC leaves a
+** combination of masks scalar in these clones). The lanes of a row are then
+** merged (the extreme, the first of ties). Returns the columns done (whole
+** periods of VL columns): val and idx of those; 0, val untouched, when
+** there are fewer than two periods or a NaN or an Inf (z turns NaN) sends
+** the matrix to the caller's loop. */
+#define LAK_PHASE(OP) \
+  for (p = 1; p < np; p++) { \
+    LAK(V) v = LAK(vload)(a + (p * h + k) * VL); \
+    LAK(M) t = v OP e; \
+    col += step; \
+    z += v - v; \
+    e = VSEL(t, v, e); c = VSEL(t, col, c); \
+  }
+LAK_CLONES static size_t LAK(rowextlanes)(int wantmax, size_t h, size_t n, const LAK_REAL *a,
+                                          LAK_REAL *val, LAK_REAL *idx) {
+  LAK_REAL ve[7 * VL], vi[7 * VL];
+  size_t np = n / VL, p, k, l, i;
+  if (np < 2 || h < 2 || h > 7) return 0;
+  for (k = 0; k < h; k++) {               /* phase k: a pass over every h-th vector */
+    LAK(V) e = LAK(vload)(a + k * VL), step = LAK(vset)((LAK_REAL)VL), col, c, z = e - e;
+    for (l = 0; l < VL; l++) col[l] = (LAK_REAL)((k * VL + l) / h);
+    c = col;
+    if (wantmax) { LAK_PHASE(>) } else { LAK_PHASE(<) }
+    for (l = 0; l < VL; l++)
+      if (z[l] != z[l]) return 0;         /* a NaN or an Inf: the caller's loop */
+    memcpy(ve + k * VL, &e, sizeof e);
+    memcpy(vi + k * VL, &c, sizeof c);
+  }
+  for (i = 0; i < h; i++) {
+    LAK_REAL bv = 0, bj = 0;
+    int have = 0;
+    for (l = i; l < h * VL; l += h) {     /* the lanes of row i */
+      LAK_REAL x = ve[l], j = vi[l];
+      if (!have || (wantmax ? x > bv : x < bv) || (x == bv && j < bj)) {
+        bv = x; bj = j; have = 1;
+      }
+    }
+    val[i] = bv;
+    if (idx) idx[i] = bj;
+  }
+  return np * VL;
+}
+#undef LAK_PHASE
+#endif
+
 /* columns 1.. of fewer than 8 rows (too few for a vector) in one loop:
 ** a call per column cost 3x NumPy's time on 3 x 300000 */
 LAK_CLONES static void LAK(rowextfew)(int wantmax, size_t h, size_t n, const LAK_REAL *a,
                                       size_t lda, LAK_REAL *val, LAK_REAL *idx) {
-  size_t i, j;
-  for (j = 1; j < n; j++)
+  size_t i, j = 1;
+#if LAK_VEC
+  if (lda == h) {                         /* whole periods by vectors, then the rest */
+    size_t done = LAK(rowextlanes)(wantmax, h, n, a, val, idx);
+    if (done) j = done;
+  }
+#endif
+  for (; j < n; j++)
     for (i = 0; i < h; i++) {
       LAK_REAL xi = a[i + j * lda];
       if ((wantmax ? xi > val[i] : xi < val[i]) | ((xi != xi) & (val[i] == val[i]))) {
