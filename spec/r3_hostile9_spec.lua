@@ -151,8 +151,11 @@ describe("tobytes of views", function()
         local want = entries(V)
         local b = V:tobytes()
         assert.are.equal(m * n * (t[1] == "float64" and 8 or t[1] == "float32" and 4 or 1), #b, what)
-        if t[3] and not v[1]:find("sub") and not v[1]:find("whole") and not v[1]:find("transpose") then
-          -- no NaN here: the bytes themselves, element by element (lepack)
+        local hasnan = false
+        for k = 1, #want do if want[k] ~= want[k] then hasnan = true end end
+        if t[3] and not hasnan then
+          -- the bytes themselves, element by element (lepack; a NaN's bits
+          -- are whichever NaN the platform makes, so not with one)
           local e = {}
           for k = 1, #want do e[k] = lepack.pack(t[3], want[k]) end
           assert.are.equal(table.concat(e), b, what .. " bytes")
