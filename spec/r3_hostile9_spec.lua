@@ -33,13 +33,15 @@ local function assert_entries(want, A, what)
   end
 end
 
--- m x n bytes of v(i, j) packed by fmt, in order "C" or "F"
+-- m x n bytes of v(i, j) packed by fmt, the k-th element (0-based) of
+-- order "C" at row k / n, of order "F" at row k % m
 local function bytes_of(m, n, order, fmt, v)
   local t = {}
-  if order == "C" then
-    for i = 1, m do for j = 1, n do t[#t + 1] = lepack.pack(fmt, v(i, j)) end end
-  else
-    for j = 1, n do for i = 1, m do t[#t + 1] = lepack.pack(fmt, v(i, j)) end end
+  for k = 0, m * n - 1 do
+    local i, j
+    if order == "C" then i, j = math.floor(k / n) + 1, k % n + 1
+    else i, j = k % m + 1, math.floor(k / m) + 1 end
+    t[k + 1] = lepack.pack(fmt, v(i, j))
   end
   return table.concat(t)
 end
@@ -176,7 +178,25 @@ describe("any / all over every entry, block by block", function()
     if dt == "bool" then return la.ne(A, 0) end
     return dt == "float32" and A:astype("float32") or A
   end
-  -- one deciding entry (x) in a field of the other value, at block edges
+  -- one deciding entry x at p in a field of the other value; in a view, the
+  -- parent's border holds the opposite value, so a view that read past its
+  -- rows or columns would see it
+  local function spot(m, n, view, dt, p, x)
+    local o = view and 1 or 0
+    local rows, cols = ("%d:%d"):format(1 + o, m + o), ("%d:%d"):format(1 + o, n + o)
+    local Z, O = la.ones(m + 2 * o, n + 2 * o), la.zeros(m + 2 * o, n + 2 * o)
+    Z:set(rows, cols, la.zeros(m, n)); O:set(rows, cols, la.ones(m, n))
+    Z:set(p[1] + o, p[2] + o, x)
+    O:set(p[1] + o, p[2] + o, x == 1 and 0 or x)
+    Z, O = conv(Z, dt), conv(O, dt)
+    if view then Z, O = Z:sub(1 + o, m + o, 1 + o, n + o), O:sub(1 + o, m + o, 1 + o, n + o) end
+    local what = ("%s %dx%d view %s at %d,%d x %s"):format(dt, m, n, tostring(view), p[1], p[2], tostring(x))
+    local nz = x ~= 0               -- NaN is true, -0 is not
+    assert.are.equal(nz, la.any(Z), "any " .. what)
+    assert.are.equal(x ~= 1 and nz, la.all(O), "all " .. what)
+    assert.are.equal(nz and 1 or 0, la.count_nonzero(Z), "count " .. what)
+  end
+  -- block edges: 4096 entries, whole columns or pieces of a long one
   local SH = {{1, 4097}, {4097, 1}, {4095, 3}, {4096, 2}, {4097, 2}, {3, 2731}, {64, 129}, {8193, 1}}
   it("finds the single deciding entry wherever it sits, in views too", function()
     for _, sh in ipairs(SH) do
@@ -186,30 +206,11 @@ describe("any / all over every entry, block by block", function()
         local i, j = (k - 1) % m + 1, math.floor((k - 1) / m) + 1
         if j <= n then spots[#spots + 1] = {i, j} end
       end
-      for _, view in ipairs{false, true} do
-        local o = view and 1 or 0
-        for _, dt in ipairs{"float64", "float32", "bool"} do
-          for _, p in ipairs(spots) do
-            for _, x in ipairs{1, NAN, NEGZ} do
-              -- a parent whose border holds the opposite value, so a view
-              -- that read past its rows or columns would see it
-              local Z, O = la.ones(m + 2 * o, n + 2 * o), la.zeros(m + 2 * o, n + 2 * o)
-              do   -- the entries proper (the whole matrix when not a view)
-                Z:set(("%d:%d"):format(1 + o, m + o), ("%d:%d"):format(1 + o, n + o), la.zeros(m, n))
-                O:set(("%d:%d"):format(1 + o, m + o), ("%d:%d"):format(1 + o, n + o), la.ones(m, n))
-              end
-              Z:set(p[1] + o, p[2] + o, x)
-              O:set(p[1] + o, p[2] + o, x == 1 and 0 or x)
-              Z, O = conv(Z, dt), conv(O, dt)
-              if view then Z, O = Z:sub(1 + o, m + o, 1 + o, n + o), O:sub(1 + o, m + o, 1 + o, n + o) end
-              local what = ("%s %dx%d view %s at %d,%d x %s"):format(dt, m, n, tostring(view), p[1], p[2], tostring(x))
-              local nz = x ~= 0               -- NaN is true, -0 is not
-              assert.are.equal(nz, la.any(Z), "any " .. what)
-              assert.are.equal(x ~= 1 and nz, la.all(O), "all " .. what)
-              assert.are.equal(nz and 1 or 0, la.count_nonzero(Z), "count " .. what)
-            end
-          end
-        end
+      for c = 0, 2 * 3 * #spots * 3 - 1 do   -- view x dtype x spot x value
+        local x = ({1, NAN, NEGZ})[c % 3 + 1]
+        local p = spots[math.floor(c / 3) % #spots + 1]
+        local dt = ({"float64", "float32", "bool"})[math.floor(c / (3 * #spots)) % 3 + 1]
+        spot(m, n, c >= 9 * #spots, dt, p, x)
       end
     end
   end)
@@ -382,28 +383,30 @@ describe("column reductions of short columns: the bits of the same column alone"
     if special and m > 2 then A:set(math.floor(m / 2), 2, NAN); A:set(m, 3, math.huge) end
     return A:sub(1, m, 1, n)                  -- a view: ld = m + 2
   end
+  local function columns(m, scale, special, dtype)
+    local A = fill(m, 4, dtype == "float32" and 1 or scale, special)
+    if dtype == "float32" then A = A:astype("float32") end
+    local what = ("%s m %d scale %g special %s"):format(dtype, m, scale, tostring(special))
+    local S, M, V0, S1 = A:sum(1), A:mean(1), A:var(1), m > 1 and A:std(1, {ddof = 1})
+    local N1, N2 = la.vecnorm(A, 1, 1), la.vecnorm(A, 2, 1)
+    assert.are.equal(dtype, S.dtype, what)
+    local r = dtype == "float32" and f32 or function(x) return x end
+    for j = 1, 4 do
+      local c = A:col(j):copy()
+      assert.is_true(same(r(c:sum()), S:get(1, j)), what .. " sum")
+      assert.is_true(same(r(c:mean()), M:get(1, j)), what .. " mean")
+      assert.is_true(same(r(c:var()), V0:get(1, j)), what .. " var")
+      if S1 then assert.is_true(same(r(c:std({ddof = 1})), S1:get(1, j)), what .. " std ddof 1") end
+      assert.is_true(same(r(la.norm(c, 1)), N1:get(1, j)), what .. " 1-norm")
+      assert.is_true(same(r(la.norm(c, 2)), N2:get(1, j)), what .. " 2-norm")
+    end
+  end
   it("sum, mean, var, std (ddof 0 and 1), 1- and 2-norms for heights 1..131", function()
     for m = 1, 131 do
       if m <= 20 or m % 7 == 0 or (m >= 126 and m <= 131) or m == 32 or m == 64 or m == 96 then
         for _, sc in ipairs{{1, false}, {1e300, false}, {1e-300, false}, {1, true}} do
-          for _, dtype in ipairs{"float64", "float32"} do
-            local A = fill(m, 4, dtype == "float32" and 1 or sc[1], sc[2])
-            if dtype == "float32" then A = A:astype("float32") end
-            local what = ("%s m %d scale %g special %s"):format(dtype, m, sc[1], tostring(sc[2]))
-            local S, M, V0, S1 = A:sum(1), A:mean(1), A:var(1), m > 1 and A:std(1, {ddof = 1})
-            local N1, N2 = la.vecnorm(A, 1, 1), la.vecnorm(A, 2, 1)
-            assert.are.equal(dtype, S.dtype, what)
-            local r = dtype == "float32" and f32 or function(x) return x end
-            for j = 1, 4 do
-              local c = A:col(j):copy()
-              assert.is_true(same(r(c:sum()), S:get(1, j)), what .. " sum")
-              assert.is_true(same(r(c:mean()), M:get(1, j)), what .. " mean")
-              assert.is_true(same(r(c:var()), V0:get(1, j)), what .. " var")
-              if S1 then assert.is_true(same(r(c:std({ddof = 1})), S1:get(1, j)), what .. " std ddof 1") end
-              assert.is_true(same(r(la.norm(c, 1)), N1:get(1, j)), what .. " 1-norm")
-              assert.is_true(same(r(la.norm(c, 2)), N2:get(1, j)), what .. " 2-norm")
-            end
-          end
+          columns(m, sc[1], sc[2], "float64")
+          columns(m, sc[1], sc[2], "float32")
         end
       end
     end
