@@ -92,6 +92,9 @@ $(BUILD)/obj/kernels/attention_bwd.o: ALLCFLAGS += -O3 -fno-trapping-math
 $(BUILD)/obj/kernels/elementwise.o: ALLCFLAGS += -O3 -fno-math-errno -fno-trapping-math
 # The same for the arithmetic loops (pow: libmvec's).
 $(BUILD)/obj/kernels/arith.o: ALLCFLAGS += -O3 -fno-math-errno -fno-trapping-math
+# Reductions: square roots of whole strips (std along rows) as vector
+# instructions; nothing here reads errno.
+$(BUILD)/obj/kernels/reduce.o: ALLCFLAGS += -fno-math-errno
 # vecmath's loops (exp, log, tanh, pow) if-convert only with these; PRE
 # would split them on the clamps of exp's argument
 $(BUILD)/obj/kernels/vecmath.o: ALLCFLAGS += -O3 -fno-math-errno -fno-trapping-math -fno-tree-pre -fno-unswitch-loops

@@ -69,7 +69,7 @@ static void byrows(lua_State *L, int r, const la_Mat *A, la_Mat *R, double ddof)
   int ext = arg || r == LAK_MIN || r == LAK_MAX || r == R_PTP;
   int max = r == LAK_MAX || r == R_ARGMAX || r == R_PTP;
   int dev = r == LAK_VAR || r == LAK_STD;
-  double *out, *t, *c, x;
+  double *out, *t, x;
   if (ext && f) { rowext32(L, max, arg, r == R_PTP, A, R); return; }
   if (ext) {
     /* R holds the extremes, or the indices (arg); out the other, or the minima of ptp */
@@ -80,19 +80,15 @@ static void byrows(lua_State *L, int r, const la_Mat *A, la_Mat *R, double ddof)
       R->data[i] = arg ? R->data[i] + 1 : R->data[i] - out[i];
   } else {
     lak_Rows op = r == LAK_PROD ? LAK_RPROD : LAK_RSUM;
-    out = la_scratch(L, (f ? m : 0) + (dev ? m : 0) + LAK_RSTRIP);
-    t = out + (f ? m : 0); c = t + LAK_RSTRIP;
+    out = la_scratch(L, (f ? m : 0) + LAK_RSTRIP);
+    t = out + (f ? m : 0);
     if (!f) out = R->data;
-    if (f) lak_srowsum(op, m, n, A->fdata, A->ld, NULL, out, t);
+    if (dev && f) lak_srowvar(m, n, A->fdata, A->ld, ddof, r == LAK_STD, out, t);
+    else if (dev) lak_rowvar(m, n, A->data, A->ld, ddof, r == LAK_STD, out, t);
+    else if (f) lak_srowsum(op, m, n, A->fdata, A->ld, NULL, out, t);
     else lak_rowsum(op, m, n, A->data, A->ld, NULL, out, t);
-    if (dev) {
-      for (i = 0; i < m; i++) c[i] = out[i] / (double)n;
-      if (f) lak_srowsum(LAK_RDEV, m, n, A->fdata, A->ld, c, out, t);
-      else lak_rowsum(LAK_RDEV, m, n, A->data, A->ld, c, out, t);
-    }
-    for (i = 0; i < m && (f || (r != LAK_SUM && r != LAK_PROD)); i++) {
-      x = r == LAK_MEAN ? out[i] / (double)n : dev ? out[i] / ((double)n - ddof) : out[i];
-      x = r == LAK_STD ? sqrt(x) : x;
+    for (i = 0; i < m && (f || r == LAK_MEAN); i++) {
+      x = r == LAK_MEAN ? out[i] / (double)n : out[i];
       if (f) R->fdata[i] = (float)x; else R->data[i] = x;
     }
   }

@@ -353,6 +353,18 @@ static void row_strips(void) {
                 "rowsum op %d m %zu n %zu row %zu: %g vs %g alone", op, m, n, i, out[i], one);
         }
       }
+      for (op = 0; op < 2; op++) {          /* rowvar: the two rowsum passes' bits */
+        lak_rowsum(LAK_RSUM, m, n, a, lda, NULL, out, t);
+        for (i = 0; i < m; i++) c[i] = out[i] / (double)n;
+        lak_rowsum(LAK_RDEV, m, n, a, lda, c, out, t);
+        lak_rowvar(m, n, a, lda, 1.0 - op, op, val, t);
+        for (i = 0; i < m; i++) {
+          double want = out[i] / ((double)n - (1.0 - op));
+          want = op ? sqrt(want) : want;
+          CHECK(val[i] == want || (val[i] != val[i] && want != want),
+                "rowvar sd %d m %zu n %zu row %zu: %g vs %g", op, m, n, i, val[i], want);
+        }
+      }
       for (wm = 0; wm < 2; wm++) {
         lak_rowext(wm, m, n, a, lda, val, idx);
         for (i = 0; i < m; i++) {

@@ -173,6 +173,10 @@ void LAK(scan)(lak_Scan op, size_t n, const LAK_REAL *x, ptrdiff_t s, LAK_REAL *
 ** stride s when n = 1), without overflow or underflow. */
 void LAK(rowsum)(lak_Rows op, size_t m, size_t n, const LAK_REAL *a, size_t lda, const double *c,
                  double *out, double *t);
+/* out[i] = the variance of row i (sd: its square root) with ddof, as the
+** two lak_rowsum passes give it, a strip at a time (t: LAK_RSTRIP doubles) */
+void LAK(rowvar)(size_t m, size_t n, const LAK_REAL *a, size_t lda, double ddof, int sd,
+                 double *out, double *t);
 void LAK(rowext)(int wantmax, size_t m, size_t n, const LAK_REAL *a, size_t lda, LAK_REAL *val,
                  LAK_REAL *idx);
 double LAK(fro)(size_t m, size_t n, const LAK_REAL *a, size_t lda, ptrdiff_t s);

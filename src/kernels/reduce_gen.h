@@ -805,6 +805,35 @@ void LAK(rowsum)(lak_Rows op, size_t m, size_t n, const LAK_REAL *a, size_t lda,
   }
 }
 
+/* x[i] = sqrt(x[i]), i < h: vector square roots (-fno-math-errno; the
+** cost model of -O2 leaves a loop with a tail scalar) */
+#if LAK_DOUBLE
+LAK_CLONES __attribute__((optimize("tree-vectorize", "vect-cost-model=dynamic")))
+static void LAK(sqrts)(size_t h, double *x) {
+  size_t i;
+  for (i = 0; i < h; i++) x[i] = sqrt(x[i]);
+}
+#endif
+#define lak_ssqrts lak_sqrts        /* the float pass: its sums are doubles too */
+
+/* The variances (std: their square roots) of the rows, both passes over
+** a strip while it is in cache: the row sums, the means, the squares of
+** the deviations from them (lak_rowsum's LAK_RSUM and LAK_RDEV, the same
+** bits), divided by n - ddof */
+void LAK(rowvar)(size_t m, size_t n, const LAK_REAL *a, size_t lda, double ddof, int sd,
+                 double *out, double *t) {
+  double c[LAK_RSTRIP];
+  size_t r, h, i;
+  for (r = 0; r < m; r += LAK_RSTRIP) {
+    h = m - r < LAK_RSTRIP ? m - r : LAK_RSTRIP;
+    LAK(rowstrip)(LAK_RSUM, h, n, a + r, lda, NULL, out + r, t);
+    for (i = 0; i < h; i++) c[i] = out[r + i] / (double)n;
+    LAK(rowstrip)(LAK_RDEV, h, n, a + r, lda, c, out + r, t);
+    for (i = 0; i < h; i++) out[r + i] = out[r + i] / ((double)n - ddof);
+    if (sd) LAK(sqrts)(h, out + r);
+  }
+}
+
 /* rows' extremes: one column p (number j) into val and idx. A lane takes
 ** the entry when it is more extreme, or a NaN where the lane holds none yet,
 ** so a row's first NaN wins and stays (no comparison beats it). GCC
