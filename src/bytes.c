@@ -29,17 +29,18 @@ static double element_at(const unsigned char *p, int size, int kind, int swap) {
 }
 
 /* Elements already in A's type and the host's byte order, at p (the
-** string's bytes, aligned for the type): one memcpy (order "F") or one
-** transpose ("C": the bytes are A^T, column-major). Bools are then made
-** 0 or 1. Returns 0 where p is misaligned (the caller's element loop). */
+** string's bytes): one memcpy (order "F", any alignment) or one transpose
+** ("C": the bytes are A^T, column-major). Bools are then made 0 or 1.
+** Returns 0 where a transpose would read misaligned elements (the
+** caller's element loop). */
 static int bulk_in(la_Mat *A, const unsigned char *p, int fortran) {
   size_t es = LA_ESIZE(A->dtype), k, len = (size_t)A->rows * (size_t)A->cols;
   unsigned char *b = A->bdata;
   if (len == 0) return 1;
-  if ((uintptr_t)p % es != 0) return 0;
   if (fortran || A->rows == 1 || A->cols == 1) {
-    memcpy(LA_DATA(A), p, len * es);      /* A is new: ld = rows */
+    memcpy(LA_DATA(A), p, len * es);      /* A is new: ld = rows; any alignment */
   } else {
+    if ((uintptr_t)p % es != 0) return 0; /* the transpose reads elements */
     la_Mat S;                             /* the bytes as A^T, read only */
     memset(&S, 0, sizeof S);
     S.rows = A->cols; S.cols = A->rows; S.ld = A->cols; S.dtype = A->dtype;
