@@ -805,11 +805,9 @@ void LAK(rowsum)(lak_Rows op, size_t m, size_t n, const LAK_REAL *a, size_t lda,
   }
 }
 
-/* x[i] = sqrt(x[i]), i < h: vector square roots (-fno-math-errno; the
-** cost model of -O2 leaves a loop with a tail scalar) */
+/* x[i] = sqrt(x[i]), i < h: vector square roots (reduce.o's flags) */
 #if LAK_DOUBLE
-LAK_CLONES __attribute__((optimize("tree-vectorize", "vect-cost-model=dynamic")))
-static void LAK(sqrts)(size_t h, double *x) {
+LAK_CLONES static void LAK(sqrts)(size_t h, double *x) {
   size_t i;
   for (i = 0; i < h; i++) x[i] = sqrt(x[i]);
 }
