@@ -39,6 +39,7 @@ local BOOL = "bool results on both sides"
 local FLOATMASK = "NumPy: bool result; la: float64 1/0"
 local VIEW = "NumPy gives a view: timed with .copy(order='F')"
 local IDX = "NumPy: int64 0-based; la: float64 1-based"
+local BYTES = "bytes: not compared"
 
 -- the matrix sizes and the vector lengths (with their names)
 local function sizes()
@@ -74,6 +75,8 @@ local function inputs()
     I["K" .. t] = la.randn(n / 10, n / 10, 8)          -- kron(K, E): n x n
     I["E" .. t] = la.randn(10, 10, 9)
     I["U" .. t] = la.rand(n, n, 12) * 2 - 1            -- in [-1, 1]: acos, asin
+    I["T" .. t] = la.randn(n * n / 10, 10, 13)         -- tall: samples x 10 features
+    I["L" .. t] = la.randn(10, n * n / 10, 14)         -- wide: 10 rows (classes) x samples
     if n == NS[1] then I["S" .. t] = A * A:t() + la.eye(n) * n end   -- SPD
   end
   for _, s in ipairs(VS) do
@@ -91,7 +94,7 @@ end
 -- C-order index) are not compared
 local function add(ops, op)
   op.idx = op.note == IDX
-  op.nocheck = op.expr:find("^rng%.") or (op.note and op.note:find("one flat index"))
+  op.nocheck = op.expr:find("^rng%.") or (op.note and op.note:find("one flat index")) or op.note == BYTES
   ops[#ops + 1] = op
 end
 
@@ -237,6 +240,31 @@ local function operations(I)
       "A.astype(np." .. (F32 and "float64" or "float32") .. ", order='F')")
     op("A:astype('bool')", function() return A:astype("bool") end, "A.astype(bool, order='F')", BOOL)
     op("la.mean(M)", function() return la.mean(Mk) end, "np.mean(Mb)", "a bool mask's mean")
+    -- tall (n^2/10 x 10) and wide (10 x n^2/10) matrices: short rows, short columns
+    local T, L = I["T" .. t], I["L" .. t]
+    local st, sw = math.floor(n * n / 10) .. "x10", "10x" .. math.floor(n * n / 10)
+    op("T:sum(2)", function() return T:sum(2) end, "np.sum(T, axis=1)", nil, st)
+    op("T:max(2)", function() return T:max(2) end, "np.max(T, axis=1)", nil, st)
+    op("T:argmax(2)", function() return T:argmax(2) end, "np.argmax(T, axis=1)", IDX, st)
+    op("T:std(2)", function() return T:std(2) end, "np.std(T, axis=1)", nil, st)
+    op("T:sort(2)", function() return T:sort(2) end, "np.sort(T, axis=1)", "la also returns the indices", st)
+    op("la.softmax(T)", function() return la.softmax(T) end, "sp.softmax(T, axis=1)", "SciPy's special.softmax", st)
+    op("T:mean(1)", function() return T:mean(1) end, "np.mean(T, axis=0)", nil, st)
+    op("T:t() (a copy)", function() return T:t() end, "T.T.copy(order='F')", VIEW, st)
+    op("L:sum(1)", function() return L:sum(1) end, "np.sum(L, axis=0)", nil, sw)
+    op("L:std(1)", function() return L:std(1) end, "np.std(L, axis=0)", nil, sw)
+    op("L:max(1)", function() return L:max(1) end, "np.max(L, axis=0)", nil, sw)
+    op("L:argmax(1)", function() return L:argmax(1) end, "np.argmax(L, axis=0)", IDX, sw)
+    op("L:max(2)", function() return L:max(2) end, "np.max(L, axis=1)", nil, sw)
+    op("la.vecnorm(L)", function() return la.vecnorm(L) end, "np.linalg.norm(L, axis=0)", nil, sw)
+    op("L:sort(1)", function() return L:sort(1) end, "np.sort(L, axis=0)", "la also returns the indices", sw)
+    op("la.softmax(L, 1)", function() return la.softmax(L, 1) end, "sp.softmax(L, axis=0)", "SciPy's special.softmax", sw)
+    -- views and bool masks read in place
+    local Zb = la.gt(Z, 0)
+    op("A:sub(2, n-1, 2, n-1):max()", function() return A:sub(2, h, 2, h):max() end, "A[1:-1, 1:-1].max()")
+    op("A:sub(2, n-1, 2, n-1):sum()", function() return A:sub(2, h, 2, h):sum() end, "A[1:-1, 1:-1].sum()")
+    op("la.any(Zb)", function() return la.any(Zb) end, "np.any(Zb)", "a bool mask, all false: a full scan")
+    op("la.count_nonzero(M)", function() return la.count_nonzero(Mk) end, "np.count_nonzero(Mb)", "a bool mask")
     -- construction and random numbers
     if not F32 then
     op("la.eye(n)", function() return la.eye(n) end, "np.eye(" .. n .. ")")
@@ -272,6 +300,15 @@ local function operations(I)
     op("la.norm(x)", function() return la.norm(x) end, "np.linalg.norm(x)")
     op("la.norm(x, 1)", function() return la.norm(x, 1) end, "np.linalg.norm(x, 1)")
     op("la.dot(x, y)", function() return la.dot(x, y) end, "np.dot(x, y)")
+    op("la.cosine(x, y)", function() return la.cosine(x, y) end,
+      "np.dot(x, y) / (np.linalg.norm(x) * np.linalg.norm(y))")
+    op("la.norm(x, inf)", function() return la.norm(x, math.huge) end, "np.linalg.norm(x, np.inf)")
+    op("la.norm(x, 0)", function() return la.norm(x, 0) end, "np.linalg.norm(x, 0)")
+    op("la.norm(x, 3)", function() return la.norm(x, 3) end, "np.linalg.norm(x, 3)")
+    local xb = x:tobytes()
+    op("x:tobytes()", function() return x:tobytes() end, "x.tobytes()", BYTES)
+    op("la.frombuffer(xb, N, 1)", function() return la.frombuffer(xb, N, 1, {dtype = F32 and "<f4" or "<f8"}) end,
+      "np.frombuffer(xb, dtype=x.dtype).copy()", "NumPy: a view, timed with .copy()")
     op("la.exp(x)", function() return la.exp(x) end, "np.exp(x)")
     op("x + y", function() return x + y end, "x + y")
     if not F32 then

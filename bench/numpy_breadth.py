@@ -60,6 +60,10 @@ def define(key, size, expr):
         env["P0"] = np.arange(1, n + 1) * 7919 % n          # la's permutation, 0-based
         env["Mr"] = env["c"] > 0                            # a bool mask of rows
         env["W"] = np.zeros((n, n), dtype=env["A"].dtype, order="F")   # set's target
+    if "Z" in env:
+        env["Zb"] = env["Z"] > 0                            # an all-false bool mask
+    if "x" in env:
+        env["xb"] = env["x"].tobytes()                      # frombuffer's input
     env["sp"] = sp
     f = eval("lambda: " + expr, env)
     f()                                                 # fails here, not in a timing

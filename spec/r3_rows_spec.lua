@@ -109,3 +109,38 @@ describe("extremes of views over every entry", function()
     end)
   end
 end)
+
+-- max / min down columns (dim 1) take every column's position in one
+-- kernel call: NaN wins, a zero's sign follows the -0 / +0 rule, float32
+-- results are float32; each column against its own line's answer
+describe("column extremes", function()
+  local negzero = -1 / math.huge
+  local function same(a, b) return (a ~= a and b ~= b) or (a == b and 1 / a == 1 / b) end
+  for _, dtype in ipairs{"float64", "float32"} do
+    it(dtype .. ": NaN, Inf, signed zeros, views", function()
+      for _, m in ipairs{1, 3, 10, 130} do
+        local P = la.zeros(m + 2, 9, {dtype = dtype})
+        for i = 1, m + 2 do for j = 1, 9 do P:set(i, j, entry(i, j) / 4) end end
+        P:set(2, 2, 0 / 0); P:set(m + 1, 3, math.huge); P:set(2, 4, -math.huge)
+        for i = 1, m + 2 do P:set(i, 5, negzero); P:set(i, 6, 0) end
+        P:set(m + 1, 5, 0); P:set(m + 1, 6, negzero)          -- +0 last / -0 last
+        for _, A in ipairs{P, P:sub(2, m + 1, 1, 9)} do
+          local X, N = A:max(1), A:min(1)
+          assert.are.equal(dtype, X.dtype)
+          for j = 1, 9 do
+            local col = A:sub(1, A:shape(), j, j):copy()
+            assert.is_true(same(col:max(), X:get(1, j)), ("%s m %d max col %d"):format(dtype, m, j))
+            assert.is_true(same(col:min(), N:get(1, j)), ("%s m %d min col %d"):format(dtype, m, j))
+          end
+        end
+      end
+      -- the -0 / +0 rule itself: of {-0, +0} in either order, max +0, min -0
+      local Z = la.zeros(2, 2, {dtype = dtype})
+      Z:set(1, 1, negzero); Z:set(2, 2, negzero)
+      for j = 1, 2 do
+        assert.are.equal(math.huge, 1 / Z:max(1):get(1, j))
+        assert.are.equal(-math.huge, 1 / Z:min(1):get(1, j))
+      end
+    end)
+  end
+end)

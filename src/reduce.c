@@ -31,18 +31,35 @@ static double reduce(int r, la_Line l, double ddof) {
   return la_lreduce(r, l, ddof);
 }
 
-/* the largest (max) or smallest entry of a view, a column at a time
-** (a copy of the view cost more than the search): NaN wins, and of a tie
-** of -0 and +0 the largest is +0, the smallest -0, as of a packed matrix */
-static double viewext(const la_Mat *A, int max) {
-  double best = 0.0;
+/* the largest (max) or smallest entry of each column of A into out[j]:
+** one kernel call for their positions (lak_colargext: the first NaN wins),
+** a zero taken again as a line (the sign of a -0 / +0 tie); A has rows */
+static void colext(const la_Mat *A, int max, double *out) {
+  size_t m = (size_t)A->rows, n = (size_t)A->cols, j, i;
+  if (A->dtype == LA_F32) lak_scolargext(max, m, n, A->fdata, (size_t)A->ld, out, 1);
+  else lak_colargext(max, m, n, A->data, (size_t)A->ld, out, 1);
+  for (j = 0; j < n; j++) {
+    double x;
+    i = (size_t)out[j] - 1 + j * (size_t)A->ld;
+    x = A->dtype == LA_F32 ? (double)A->fdata[i] : A->data[i];
+    out[j] = x == 0 ? la_lreduce(max ? LAK_MAX : LAK_MIN, la_line(A, 1, (int)j), 0) : x;
+  }
+}
+
+/* the largest (max) or smallest entry of a view, from its columns' (a
+** copy of the view cost more than the search): NaN wins, and of a tie of
+** -0 and +0 the largest is +0, the smallest -0, as of a packed matrix */
+static double viewext(lua_State *L, const la_Mat *A, int max) {
+  double best = 0.0, *e = la_scratch(L, (size_t)A->cols);
   int j;
+  colext(A, max, e);
   for (j = 0; j < A->cols; j++) {
-    double x = la_lreduce(max ? LAK_MAX : LAK_MIN, la_line(A, 1, j), 0);
+    double x = e[j];
     if (j == 0 || x != x ||
         (best == best && (max ? x > best || (x == best && !signbit(x))
                               : x < best || (x == best && signbit(x))))) best = x;
   }
+  lua_pop(L, 1);
   return best;
 }
 
@@ -166,7 +183,7 @@ static int reduction(lua_State *L, const char *fname, int r) {
   else if (oi == 2 || !lua_isnoneornil(L, 3)) la_checkopts(L, oi, fname, ddof_keys + 1);
   if (dim == 0 && A->ld != A->rows && !LA_EMPTY(A) &&
       (r == LAK_MIN || r == LAK_MAX || r == R_PTP)) {                  /* a view's extremes */
-    double x = r == R_PTP ? viewext(A, 1) - viewext(A, 0) : viewext(A, r == LAK_MAX);
+    double x = r == R_PTP ? viewext(L, A, 1) - viewext(L, A, 0) : viewext(L, A, r == LAK_MAX);
     lua_pushnumber(L, A->dtype == LA_F32 && r == R_PTP ? (double)(float)x : x);
     return 1;
   }
@@ -190,6 +207,15 @@ static int reduction(lua_State *L, const char *fname, int r) {
   }
   if (dim == 1 && (r == LAK_SUM || r == LAK_MEAN || r == LAK_VAR || r == LAK_STD)) {
     colreduce(L, r, A, R, ddof);        /* columns: one kernel call for all */
+    return 1;
+  }
+  if (dim == 1 && (r == LAK_MIN || r == LAK_MAX)) {
+    double *out = A->dtype == LA_F32 ? la_scratch(L, (size_t)A->cols) : R->data;
+    colext(A, r == LAK_MAX, out);
+    if (A->dtype == LA_F32) {
+      for (k = 0; k < A->cols; k++) R->fdata[k] = (float)out[k];
+      lua_pop(L, 1);
+    }
     return 1;
   }
   for (k = 0; k < nk; k++) la_put(R, dim == 1 ? 0 : k, dim == 1 ? k : 0,
