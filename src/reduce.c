@@ -63,15 +63,17 @@ static double viewext(lua_State *L, const la_Mat *A, int max) {
   return best;
 }
 
-/* byrows' extremes of a float32 A: the kernel's results in float32
-** scratch of their own (pushes 1) */
+/* byrows' extremes of a float32 A: the extremes straight into R (float32),
+** the positions or ptp's minima through float32 scratch */
 static void rowext32(lua_State *L, int max, int arg, int ptp, const la_Mat *A, la_Mat *R) {
   size_t m = (size_t)A->rows, n = (size_t)A->cols, i;
-  float *out = LA_SCRATCH(L, float, 3 * m), *t = out + m, *c = t + m;
+  float *out, *t;
+  if (!arg && !ptp) { lak_srowext(max, m, n, A->fdata, A->ld, R->fdata, NULL); return; }
+  out = LA_SCRATCH(L, float, 2 * m); t = out + m;
   lak_srowext(max, m, n, A->fdata, A->ld, out, arg ? t : NULL);
-  if (ptp) lak_srowext(0, m, n, A->fdata, A->ld, c, NULL);
+  if (ptp) lak_srowext(0, m, n, A->fdata, A->ld, t, NULL);
   for (i = 0; i < m; i++)
-    la_put(R, (int)i, 0, arg ? (double)t[i] + 1 : (double)out[i] - (ptp ? (double)c[i] : 0.0));
+    la_put(R, (int)i, 0, arg ? (double)t[i] + 1 : (double)out[i] - (double)t[i]);
   lua_pop(L, 1);
 }
 
