@@ -514,7 +514,7 @@ static double LAK(nrm2)(size_t n, const LAK_REAL *x, ptrdiff_t s) { return LAK(f
 ** a NaN or an Inf); init: 0 or HUGE_VAL */
 #define LAK_AEXTV(name, OP) \
   LAK_CLONES static double LAK(name)(size_t n, const LAK_REAL *x, double init, double *bad) { \
-    lak_vd m0, m1, m2, m3, z = {0}, v; \
+    lak_vd m0 = {0}, m1, m2, m3, z = {0}, v; \
     double e = init, t = 0.0; \
     size_t i = 0; \
     int k; \
@@ -938,7 +938,7 @@ LAK_CLONES static size_t LAK(rowextlanes)(int wantmax, size_t h, size_t n, const
   size_t np = n / VL, p, k, l, i;
   if (np < 2 || h < 2 || h > 7) return 0;
   for (k = 0; k < h; k++) {               /* phase k: a pass over every h-th vector */
-    LAK(V) e = LAK(vload)(a + k * VL), step = LAK(vset)((LAK_REAL)VL), col, c, z = e - e;
+    LAK(V) e = LAK(vload)(a + k * VL), step = LAK(vset)((LAK_REAL)VL), col = {0}, c, z = e - e;
     for (l = 0; l < VL; l++) col[l] = (LAK_REAL)((k * VL + l) / h);
     c = col;
     if (wantmax) { LAK_PHASE(>) } else { LAK_PHASE(<) }
