@@ -329,7 +329,7 @@ static void rowext_widths(void) {
 ** (m = 1, its entries at stride lda) and the extreme where the plain loop
 ** finds it, with a NaN, an Inf and a tie in rows of the later strips */
 static void row_strips(void) {
-  static double a[1100 * 6], out[1100], one, c[1100], val[1100], idx[1100], t[LAK_RSTRIP];
+  static double a[1103 * 6], out[1100], one, c[1100], val[1100], idx[1100], t[LAK_RSTRIP];
   static const size_t ms[] = {LAK_RSTRIP - 1, LAK_RSTRIP, LAK_RSTRIP + 1, 1100};
   double row[6];
   size_t k, n, i, j, lda;
