@@ -83,6 +83,7 @@ $(BUILD)/obj/kernels/copy.o: ALLCFLAGS += -O3 -fno-tree-loop-distribute-patterns
 $(BUILD)/obj/kernels/fill.o: ALLCFLAGS += -O3
 # Sort keys made and turned back into values: vectorized at -O3.
 $(BUILD)/obj/kernels/sort.o: ALLCFLAGS += -O3
+$(BUILD)/obj/kernels/sortshort.o: ALLCFLAGS += -O3
 # The softmax exp loop only vectorizes when comparisons may be if-converted;
 # nothing here reads floating-point exception flags, and NaN/Inf results
 # are unchanged.
