@@ -84,6 +84,7 @@ $(BUILD)/obj/kernels/fill.o: ALLCFLAGS += -O3
 # Sort keys made and turned back into values: vectorized at -O3.
 $(BUILD)/obj/kernels/sort.o: ALLCFLAGS += -O3
 $(BUILD)/obj/kernels/sortshort.o: ALLCFLAGS += -O3
+$(BUILD)/obj/kernels/colarg.o: ALLCFLAGS += -O3
 # The softmax exp loop only vectorizes when comparisons may be if-converted;
 # nothing here reads floating-point exception flags, and NaN/Inf results
 # are unchanged.

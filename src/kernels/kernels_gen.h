@@ -156,6 +156,10 @@ size_t LAK(argext)(int wantmax, size_t n, const LAK_REAL *x, ptrdiff_t s);
 ** out[j os] = 1 + column j's index (NumPy's argmax(a, axis=0) + 1) */
 void LAK(colargext)(int wantmax, size_t m, size_t n, const LAK_REAL *a, size_t lda, double *out,
                     ptrdiff_t os);
+/* lak_colargext of columns of 1..16 doubles (1..32 floats) in AVX-512
+** vectors (kernels/colarg.c); returns 0, untouched, where it does not run */
+int LAK(colargshort)(int wantmax, size_t m, size_t n, const LAK_REAL *a, size_t lda,
+                     double *out, ptrdiff_t os);
 /* y[i ys], i < n - order: the order-th differences of the line x of n >
 ** order (NumPy's diff: x[i + 1] - x[i], order times, each in the element
 ** type); w: n elements */
