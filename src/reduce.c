@@ -319,13 +319,13 @@ static void sortlines(const la_Mat *A, la_Mat *S, la_Mat *P, int dim, int sdim, 
   }
 }
 
-/* lines of 2 to LAK_SHORT entries, many of them (a matrix's short
-** columns or rows): all at once in vector lanes; 0 where that kernel does
-** not run */
-static int sortshort(const la_Mat *A, la_Mat *S, la_Mat *P, int dim, int down) {
+/* many short lines (2 to LAK_SHORT entries; to LAK_LONG, a vector's
+** width of them at least: a matrix's short columns or rows) all at once in
+** vector lanes; 0 where that kernel does not run */
+static int sortshort(const la_Mat *A, la_Mat *S, la_Mat *P, int dim, int down, void *work) {
   int n = dim == 1 ? A->rows : A->cols, nl = dim == 1 ? A->cols : A->rows;
   lak_Lines x, s = {NULL, 0, 0}, ix = {NULL, 0, 0};
-  if (n < 2 || n > LAK_SHORT || nl < 2) return 0;
+  if (n < 2 || n > LAK_LONG || nl < (n <= LAK_SHORT ? 2 : A->fdata ? 16 : 8)) return 0;
   x.p = A->fdata ? (void *)A->fdata : (void *)A->data;
   x.l = dim == 1 ? A->ld : 1;
   x.j = dim == 1 ? 1 : A->ld;
@@ -335,7 +335,8 @@ static int sortshort(const la_Mat *A, la_Mat *S, la_Mat *P, int dim, int down) {
     s.j = dim == 1 ? 1 : S->ld;
   }
   if (P) { ix.p = P->data; ix.l = dim == 1 ? P->ld : 1; ix.j = dim == 1 ? 1 : P->ld; }
-  return A->fdata ? lak_ssortshort(nl, n, down, x, s, ix) : lak_sortshort(nl, n, down, x, s, ix);
+  return A->fdata ? lak_ssortshort(nl, n, down, x, s, ix, work)
+                  : lak_sortshort(nl, n, down, x, s, ix, work);
 }
 
 /* sort(A [, dim [, {descending = false, indices = true}]]) -> S, I: each
@@ -350,13 +351,18 @@ static int sort(lua_State *L, const char *fname, int want) {
   int dim = la_optlinedim(L, fname, oi == 2 ? lua_gettop(L) + 1 : 2, A->rows,
                           A->cols), down;
   lak_SortItem *w;
+  size_t nw;
+  int len;
   la_checkopts(L, oi, fname, want == 2 ? sort_keys : sort_keys + 1);
   down = la_optbool(L, oi, "descending", 0, fname);
   if (want == 2 && !la_optbool(L, oi, "indices", 1, fname)) want = 0;
   S = want != 1 ? la_newt(L, fname, A->rows, A->cols, A->dtype) : NULL;
   P = want ? la_new(L, fname, A->rows, A->cols) : NULL;
-  w = LA_SCRATCH(L, lak_SortItem, LA_EMPTY(A) ? 0 : LAK_SORT_WORK(dim == 1 ? A->rows : A->cols));
-  if (sortshort(A, S, P, dim, down)) {
+  len = dim == 1 ? A->rows : A->cols;
+  nw = len <= LAK_LONG ? (LAK_SHORT_WORK(len) + sizeof *w - 1) / sizeof *w : 0;
+  if (nw < LAK_SORT_WORK(len)) nw = LAK_SORT_WORK(len);
+  w = LA_SCRATCH(L, lak_SortItem, LA_EMPTY(A) ? 0 : nw);
+  if (sortshort(A, S, P, dim, down, w)) {
   } else if (dim == 2 && A->rows > 1 && A->cols > 1) {
     /* rows: read as the columns of A^T (contiguous lines) */
     la_Mat *T = la_newt(L, fname, A->cols, A->rows, A->dtype);

@@ -17,13 +17,13 @@ local function network(n)
       while j + k < N do
         for i = 0, k - 1 do
           if i + j + k >= N then break end
-          if (i + j) // (2 * p) == (i + j + k) // (2 * p) and i + j + k < n then
+          if math.floor((i + j) / (2 * p)) == math.floor((i + j + k) / (2 * p)) and i + j + k < n then
             pairs[#pairs + 1] = string.format("X(%d, %d)", i + j, i + j + k)
           end
         end
         j = j + 2 * k
       end
-      k = k // 2
+      k = math.floor(k / 2)
     end
     p = p * 2
   end

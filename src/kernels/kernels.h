@@ -314,14 +314,17 @@ void lak_ssort(int n, const float *x, ptrdiff_t incx, int desc, float *s, ptrdif
 
 /* Many short lines sorted at once (kernels/sortshort.c), as lak_sort
 ** sorts each (stable, NaN last, -0.0 equal to 0.0; desc: descending): nl
-** lines of n entries, 2 <= n <= LAK_SHORT, line l's entry j at p[l * l +
+** lines of n entries, 2 <= n <= LAK_LONG, line l's entry j at p[l * l +
 ** j * j] of x (read), s (the sorted values; p NULL: none) and ix (their
-** 1-based positions, always doubles; p NULL: none). Returns 1; 0,
-** untouched, where it does not run (no AVX-512F): sort line by line. */
+** 1-based positions, always doubles; p NULL: none); work: LAK_SHORT_WORK(n)
+** bytes (used past LAK_SHORT). Returns 1; 0, untouched, where it does not
+** run (no AVX-512F): sort line by line. */
 #define LAK_SHORT 16
+#define LAK_LONG 128
+#define LAK_SHORT_WORK(n) ((size_t)(n) * 256 + 3072)
 typedef struct lak_Lines { void *p; ptrdiff_t l, j; } lak_Lines;
-int lak_sortshort(int nl, int n, int desc, lak_Lines x, lak_Lines s, lak_Lines ix);
-int lak_ssortshort(int nl, int n, int desc, lak_Lines x, lak_Lines s, lak_Lines ix);
+int lak_sortshort(int nl, int n, int desc, lak_Lines x, lak_Lines s, lak_Lines ix, void *work);
+int lak_ssortshort(int nl, int n, int desc, lak_Lines x, lak_Lines s, lak_Lines ix, void *work);
 
 /* the kernels for double (lak_*) and for float (lak_s*) */
 #define LAK_GENERIC_FILE "kernels_gen.h"

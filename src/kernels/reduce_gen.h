@@ -346,7 +346,9 @@ void LAK(colargext)(int wantmax, size_t m, size_t n, const LAK_REAL *a, size_t l
   size_t j;
 #if LAK_VEC
   size_t (*f)(size_t, const LAK_REAL *) = LAK(argextfn)(wantmax);
-  if (LAK(colargshort)(wantmax, m, n, a, lda, out, os)) return;
+#if LAK_MULTI
+  if (lak_isa() == 2 && LAK(colargshort)(wantmax, m, n, a, lda, out, os)) return;
+#endif
   if (m > 0) {
     for (j = 0; j < n; j++) out[(ptrdiff_t)j * os] = (double)f(m, a + j * lda) + 1;
     return;

@@ -91,7 +91,7 @@ SS_INLINE int load_d(int n, int w, const double *xp, lak_Lines x, __m512i flip, 
                      __m512i *P) {
   const __mmask8 mk = (__mmask8)((1u << w) - 1);
   const __m512i mx = _mm512_set1_epi64(INT64_MAX), sg = _mm512_set1_epi64(INT64_MIN);
-  double buf[LAK_SHORT][8];
+  double buf[8];
   __mmask8 odd = 0;
   int j, l;
   UNROLL for (j = 0; j < n; j++) {
@@ -100,8 +100,8 @@ SS_INLINE int load_d(int n, int w, const double *xp, lak_Lines x, __m512i flip, 
     __mmask8 nan;
     if (x.l == 1) v = _mm512_maskz_loadu_pd(mk, xp + j * x.j);
     else {
-      for (l = 0; l < w; l++) buf[j][l] = xp[l * x.l + j * x.j];
-      v = _mm512_maskz_loadu_pd(mk, buf[j]);
+      for (l = 0; l < w; l++) buf[l] = xp[l * x.l + j * x.j];
+      v = _mm512_maskz_loadu_pd(mk, buf);
     }
     b = _mm512_castpd_si512(v);
     nan = _mm512_cmp_pd_mask(v, v, _CMP_UNORD_Q);
@@ -115,9 +115,12 @@ SS_INLINE int load_d(int n, int w, const double *xp, lak_Lines x, __m512i flip, 
   return odd != 0;
 }
 
+/* the sorted values (the keys turned back) and positions of the w lines
+** into sp and ip (either NULL: not wanted); where keys tied or odd (a -0.0
+** or NaN among the values), the scalar finish (kb, pb: room for n x 8) */
 SS_INLINE void store_d(int n, int w, int odd, const double *xp, lak_Lines x, __m512i flip,
                        double *sp, lak_Lines s, double *ip, lak_Lines ix, __m512i *K,
-                       __m512i *P) {
+                       __m512i *P, int64_t (*kb)[8], int64_t (*pb)[8]) {
   const __mmask8 mk = (__mmask8)((1u << w) - 1);
   const __m512i mx = _mm512_set1_epi64(INT64_MAX), magic = _mm512_set1_epi64(0x4330000000000000);
   const __m512d m1 = _mm512_set1_pd(4503599627370496.0 - 1.0);    /* 2^52 + p, less this */
@@ -126,7 +129,6 @@ SS_INLINE void store_d(int n, int w, int odd, const double *xp, lak_Lines x, __m
   int j, l;
   UNROLL for (j = 0; j + 1 < n; j++) tie |= _mm512_cmpeq_epi64_mask(K[j], K[j + 1]);
   if (odd || (tie & mk)) {
-    int64_t kb[LAK_SHORT][8], pb[LAK_SHORT][8];
     UNROLL for (j = 0; j < n; j++) {
       _mm512_storeu_si512(kb[j], K[j]);
       _mm512_storeu_si512(pb[j], P[j]);
@@ -164,10 +166,11 @@ SS_INLINE void store_d(int n, int w, int odd, const double *xp, lak_Lines x, __m
       int w = nl - l0 < 8 ? nl - l0 : 8, odd; \
       const double *xp = (const double *)x.p + l0 * x.l; \
       __m512i K[n], P[n]; \
+      int64_t kb[n][8], pb[n][8]; \
       odd = load_d(n, w, xp, x, flip, K, P); \
       LAK_NET##n(CXD) \
       store_d(n, w, odd, xp, x, flip, s.p ? (double *)s.p + l0 * s.l : NULL, s, \
-              ix.p ? (double *)ix.p + l0 * ix.l : NULL, ix, K, P); \
+              ix.p ? (double *)ix.p + l0 * ix.l : NULL, ix, K, P, kb, pb); \
     } \
   }
 
@@ -181,11 +184,12 @@ SS_INLINE void cx_f(__m512i *ka, __m512i *kb, __m512i *pa, __m512i *pb) {
   *ka = lo; *kb = hi; *pa = ql; *pb = qh;
 }
 
+/* as load_d, store_d for 16 lines of floats */
 SS_INLINE int load_f(int n, int w, const float *xp, lak_Lines x, __m512i flip, __m512i *K,
                      __m512i *P) {
   const __mmask16 mk = (__mmask16)((1u << w) - 1);
   const __m512i mx = _mm512_set1_epi32(INT32_MAX), sg = _mm512_set1_epi32(INT32_MIN);
-  float buf[LAK_SHORT][16];
+  float buf[16];
   __mmask16 odd = 0;
   int j, l;
   UNROLL for (j = 0; j < n; j++) {
@@ -194,8 +198,8 @@ SS_INLINE int load_f(int n, int w, const float *xp, lak_Lines x, __m512i flip, _
     __mmask16 nan;
     if (x.l == 1) v = _mm512_maskz_loadu_ps(mk, xp + j * x.j);
     else {
-      for (l = 0; l < w; l++) buf[j][l] = xp[l * x.l + j * x.j];
-      v = _mm512_maskz_loadu_ps(mk, buf[j]);
+      for (l = 0; l < w; l++) buf[l] = xp[l * x.l + j * x.j];
+      v = _mm512_maskz_loadu_ps(mk, buf);
     }
     b = _mm512_castps_si512(v);
     nan = _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
@@ -211,7 +215,7 @@ SS_INLINE int load_f(int n, int w, const float *xp, lak_Lines x, __m512i flip, _
 
 SS_INLINE void store_f(int n, int w, int odd, const float *xp, lak_Lines x, __m512i flip,
                        float *sp, lak_Lines s, double *ip, lak_Lines ix, __m512i *K,
-                       __m512i *P) {
+                       __m512i *P, int32_t (*kb)[16], int32_t (*pb)[16]) {
   const __mmask16 mk = (__mmask16)((1u << w) - 1);
   const __m512i mx = _mm512_set1_epi32(INT32_MAX);
   const __m512d one = _mm512_set1_pd(1.0);
@@ -221,7 +225,6 @@ SS_INLINE void store_f(int n, int w, int odd, const float *xp, lak_Lines x, __m5
   int j, l;
   UNROLL for (j = 0; j + 1 < n; j++) tie |= _mm512_cmpeq_epi32_mask(K[j], K[j + 1]);
   if (odd || (tie & mk)) {
-    int32_t kb[LAK_SHORT][16], pb[LAK_SHORT][16];
     UNROLL for (j = 0; j < n; j++) {
       _mm512_storeu_si512(kb[j], K[j]);
       _mm512_storeu_si512(pb[j], P[j]);
@@ -263,10 +266,11 @@ SS_INLINE void store_f(int n, int w, int odd, const float *xp, lak_Lines x, __m5
       int w = nl - l0 < 16 ? nl - l0 : 16, odd; \
       const float *xp = (const float *)x.p + l0 * x.l; \
       __m512i K[n], P[n]; \
+      int32_t kb[n][16], pb[n][16]; \
       odd = load_f(n, w, xp, x, flip, K, P); \
       LAK_NET##n(CXF) \
       store_f(n, w, odd, xp, x, flip, s.p ? (float *)s.p + l0 * s.l : NULL, s, \
-              ix.p ? (double *)ix.p + l0 * ix.l : NULL, ix, K, P); \
+              ix.p ? (double *)ix.p + l0 * ix.l : NULL, ix, K, P, kb, pb); \
     } \
   }
 
@@ -275,34 +279,79 @@ SS_INLINE void store_f(int n, int w, int odd, const float *xp, lak_Lines x, __m5
 ALLN(STRIPS_D)
 ALLN(STRIPS_F)
 
+/* ---- longer lines (LAK_SHORT < n <= LAK_LONG): the same steps with the
+** vectors in work (too many for the registers) and the network's
+** comparators listed at run time */
+
+/* the comparators of Batcher's network for n entries, pruned as
+** tools/sortnets.lua prunes them: pairs (a, b), a < b, in order; returns
+** how many (at most LAK_LONG_PAIRS) */
+#define LAK_LONG_PAIRS 1471                  /* the whole network of 128 */
+static int network(int n, unsigned char (*pr)[2]) {
+  int N = 1, p, k, j, i, c = 0;
+  while (N < n) N *= 2;
+  for (p = 1; p < N; p *= 2)
+    for (k = p; k >= 1; k /= 2)
+      for (j = k % p; j + k < N; j += 2 * k)
+        for (i = 0; i < k && i + j + k < N; i++)
+          if ((i + j) / (2 * p) == (i + j + k) / (2 * p) && i + j + k < n) {
+            pr[c][0] = (unsigned char)(i + j);
+            pr[c][1] = (unsigned char)(i + j + k);
+            c++;
+          }
+  return c;
+}
+
+#define LONGSTRIPS(sfx, T, I, W, CX) \
+  SS_FN static void longstrips_##sfx(int nl, int n, int desc, lak_Lines x, lak_Lines s, \
+                                     lak_Lines ix, void *work) { \
+    const __m512i flip = _mm512_set1_epi64(desc ? -1 : 0); \
+    __m512i *K = (__m512i *)(((uintptr_t)work + 63) & ~(uintptr_t)63), *P = K + n; \
+    I (*kb)[W] = (I (*)[W])(void *)(P + n), (*pb)[W] = kb + n; \
+    unsigned char (*pr)[2] = (unsigned char (*)[2])(void *)(pb + n); \
+    int np = network(n, pr), l0, c; \
+    for (l0 = 0; l0 < nl; l0 += W) { \
+      int w = nl - l0 < W ? nl - l0 : W, odd; \
+      const T *xp = (const T *)x.p + l0 * x.l; \
+      odd = load_##sfx(n, w, xp, x, flip, K, P); \
+      for (c = 0; c < np; c++) CX(&K[pr[c][0]], &K[pr[c][1]], &P[pr[c][0]], &P[pr[c][1]]); \
+      store_##sfx(n, w, odd, xp, x, flip, s.p ? (T *)s.p + l0 * s.l : NULL, s, \
+                  ix.p ? (double *)ix.p + l0 * ix.l : NULL, ix, K, P, kb, pb); \
+    } \
+  }
+LONGSTRIPS(d, double, int64_t, 8, cx_d)
+LONGSTRIPS(f, float, int32_t, 16, cx_f)
+
 typedef void (*Strips)(int nl, int desc, lak_Lines x, lak_Lines s, lak_Lines ix);
 #define NAME_D(n) strips_d##n,
 #define NAME_F(n) strips_f##n,
 static const Strips strips_d[LAK_SHORT - 1] = {ALLN(NAME_D)};
 static const Strips strips_f[LAK_SHORT - 1] = {ALLN(NAME_F)};
 
-int lak_sortshort(int nl, int n, int desc, lak_Lines x, lak_Lines s, lak_Lines ix) {
+int lak_sortshort(int nl, int n, int desc, lak_Lines x, lak_Lines s, lak_Lines ix, void *work) {
   pthread_once(&once, probe);
-  if (!have || n < 2 || n > LAK_SHORT) return 0;
-  strips_d[n - 2](nl, desc, x, s, ix);
+  if (!have || n < 2 || n > LAK_LONG) return 0;
+  if (n <= LAK_SHORT) strips_d[n - 2](nl, desc, x, s, ix);
+  else longstrips_d(nl, n, desc, x, s, ix, work);
   return 1;
 }
 
-int lak_ssortshort(int nl, int n, int desc, lak_Lines x, lak_Lines s, lak_Lines ix) {
+int lak_ssortshort(int nl, int n, int desc, lak_Lines x, lak_Lines s, lak_Lines ix, void *work) {
   pthread_once(&once, probe);
-  if (!have || n < 2 || n > LAK_SHORT) return 0;
-  strips_f[n - 2](nl, desc, x, s, ix);
+  if (!have || n < 2 || n > LAK_LONG) return 0;
+  if (n <= LAK_SHORT) strips_f[n - 2](nl, desc, x, s, ix);
+  else longstrips_f(nl, n, desc, x, s, ix, work);
   return 1;
 }
 
 #else
 
-int lak_sortshort(int nl, int n, int desc, lak_Lines x, lak_Lines s, lak_Lines ix) {
-  (void)nl; (void)n; (void)desc; (void)x; (void)s; (void)ix;
+int lak_sortshort(int nl, int n, int desc, lak_Lines x, lak_Lines s, lak_Lines ix, void *work) {
+  (void)nl; (void)n; (void)desc; (void)x; (void)s; (void)ix; (void)work;
   return 0;
 }
-int lak_ssortshort(int nl, int n, int desc, lak_Lines x, lak_Lines s, lak_Lines ix) {
-  return lak_sortshort(nl, n, desc, x, s, ix);
+int lak_ssortshort(int nl, int n, int desc, lak_Lines x, lak_Lines s, lak_Lines ix, void *work) {
+  return lak_sortshort(nl, n, desc, x, s, ix, work);
 }
 
 #endif
