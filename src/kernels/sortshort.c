@@ -85,34 +85,113 @@ SS_INLINE void cx_d(__m512i *ka, __m512i *kb, __m512i *pa, __m512i *pb) {
   *ka = lo; *kb = hi; *pa = ql; *pb = qh;
 }
 
-/* K, P of the w lines from l0 (entries past w zero); nonzero if a value
-** among them is -0.0 or NaN */
+/* 8 x 8 doubles transposed in registers: lane j of r[i] <-> lane i of r[j] */
+SS_INLINE void tr8(__m512d *r) {
+  const __m512i lo = _mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0);
+  const __m512i hi = _mm512_set_epi64(15, 14, 7, 6, 11, 10, 3, 2);
+  __m512d t[8], u[8];
+  int i;
+  for (i = 0; i < 8; i += 2) {
+    t[i] = _mm512_unpacklo_pd(r[i], r[i + 1]);       /* r_i[0] r_i+1[0] r_i[2] r_i+1[2] .. */
+    t[i + 1] = _mm512_unpackhi_pd(r[i], r[i + 1]);
+  }
+  for (i = 0; i < 8; i += 4) {                        /* rows i..i+3 of columns 0 4; 2 6; 1 5; 3 7 */
+    u[i] = _mm512_permutex2var_pd(t[i], lo, t[i + 2]);
+    u[i + 1] = _mm512_permutex2var_pd(t[i], hi, t[i + 2]);
+    u[i + 2] = _mm512_permutex2var_pd(t[i + 1], lo, t[i + 3]);
+    u[i + 3] = _mm512_permutex2var_pd(t[i + 1], hi, t[i + 3]);
+  }
+  r[0] = _mm512_shuffle_f64x2(u[0], u[4], 0x44); r[4] = _mm512_shuffle_f64x2(u[0], u[4], 0xEE);
+  r[2] = _mm512_shuffle_f64x2(u[1], u[5], 0x44); r[6] = _mm512_shuffle_f64x2(u[1], u[5], 0xEE);
+  r[1] = _mm512_shuffle_f64x2(u[2], u[6], 0x44); r[5] = _mm512_shuffle_f64x2(u[2], u[6], 0xEE);
+  r[3] = _mm512_shuffle_f64x2(u[3], u[7], 0x44); r[7] = _mm512_shuffle_f64x2(u[3], u[7], 0xEE);
+}
+
+/* the keys of the values v; *odd gets the lanes holding -0.0 or NaN */
+SS_INLINE __m512i key_d(__m512d v, __m512i flip, __mmask8 *odd) {
+  const __m512i mx = _mm512_set1_epi64(INT64_MAX), sg = _mm512_set1_epi64(INT64_MIN);
+  __m512i b = _mm512_castpd_si512(v), k;
+  __mmask8 nan = _mm512_cmp_pd_mask(v, v, _CMP_UNORD_Q), nz = _mm512_cmpeq_epi64_mask(b, sg);
+  *odd |= nan | nz;
+  k = _mm512_xor_si512(b, _mm512_and_si512(_mm512_srai_epi64(b, 63), mx));
+  k = _mm512_mask_mov_epi64(_mm512_mask_mov_epi64(k, nz, _mm512_setzero_si512()), nan, mx);
+  return _mm512_xor_si512(k, flip);
+}
+
+/* what 0: the values of keys e; 1: the 1-based positions e + 1 */
+SS_INLINE __m512d out_d(int what, __m512i e, __m512i flip) {
+  if (what) {                            /* 2^52 + p as a double, less 2^52 - 1 */
+    __m512d d = _mm512_castsi512_pd(_mm512_or_si512(e, _mm512_set1_epi64(0x4330000000000000)));
+    return _mm512_sub_pd(d, _mm512_set1_pd(4503599627370496.0 - 1.0));
+  }
+  e = _mm512_xor_si512(e, flip);
+  return _mm512_castsi512_pd(
+      _mm512_xor_si512(e, _mm512_and_si512(_mm512_srai_epi64(e, 63), _mm512_set1_epi64(INT64_MAX))));
+}
+
+/* K, P of the w lines from xp (lanes past w zero): rows (lines across the
+** lanes) as vectors, columns as 8 x 8 blocks transposed, other strides
+** through a buffer; nonzero if a value among them is -0.0 or NaN */
 SS_INLINE int load_d(int n, int w, const double *xp, lak_Lines x, __m512i flip, __m512i *K,
                      __m512i *P) {
   const __mmask8 mk = (__mmask8)((1u << w) - 1);
-  const __m512i mx = _mm512_set1_epi64(INT64_MAX), sg = _mm512_set1_epi64(INT64_MIN);
-  double buf[8];
   __mmask8 odd = 0;
   int j, l;
+  if (x.l != 1 && x.j == 1) {
+    UNROLL for (j = 0; j < n; j += 8) {
+      int cnt = n - j < 8 ? n - j : 8;
+      __mmask8 rm = (__mmask8)((1u << cnt) - 1);
+      __m512d r[8];
+      UNROLL for (l = 0; l < 8; l++)
+        r[l] = l < w ? _mm512_maskz_loadu_pd(rm, xp + l * x.l + j) : _mm512_setzero_pd();
+      tr8(r);
+      UNROLL for (l = 0; l < cnt; l++) {
+        K[j + l] = key_d(r[l], flip, &odd);
+        P[j + l] = _mm512_set1_epi64(j + l);
+      }
+    }
+    return odd != 0;
+  }
   UNROLL for (j = 0; j < n; j++) {
     __m512d v;
-    __m512i b, k;
-    __mmask8 nan;
     if (x.l == 1) v = _mm512_maskz_loadu_pd(mk, xp + j * x.j);
     else {
+      double buf[8] = {0};
       for (l = 0; l < w; l++) buf[l] = xp[l * x.l + j * x.j];
-      v = _mm512_maskz_loadu_pd(mk, buf);
+      v = _mm512_loadu_pd(buf);
     }
-    b = _mm512_castpd_si512(v);
-    nan = _mm512_cmp_pd_mask(v, v, _CMP_UNORD_Q);
-    odd |= nan | _mm512_cmpeq_epi64_mask(b, sg);
-    k = _mm512_xor_si512(b, _mm512_and_si512(_mm512_srai_epi64(b, 63), mx));
-    k = _mm512_mask_mov_epi64(_mm512_mask_mov_epi64(k, _mm512_cmpeq_epi64_mask(b, sg),
-                                                    _mm512_setzero_si512()), nan, mx);
-    K[j] = _mm512_xor_si512(k, flip);
+    K[j] = key_d(v, flip, &odd);
     P[j] = _mm512_set1_epi64(j);
   }
   return odd != 0;
+}
+
+/* out_d(what) of E[0..n-1] into the w lines at dst, laid out as o */
+SS_INLINE void put_d(int n, int w, int what, const __m512i *E, __m512i flip, double *dst,
+                     lak_Lines o) {
+  const __mmask8 mk = (__mmask8)((1u << w) - 1);
+  int j, l;
+  if (o.l != 1 && o.j == 1) {
+    UNROLL for (j = 0; j < n; j += 8) {
+      int cnt = n - j < 8 ? n - j : 8;
+      __mmask8 rm = (__mmask8)((1u << cnt) - 1);
+      __m512d r[8];
+      UNROLL for (l = 0; l < 8; l++) r[l] = l < cnt ? out_d(what, E[j + l], flip) : _mm512_setzero_pd();
+      tr8(r);
+      UNROLL for (l = 0; l < 8; l++)
+        if (l < w) _mm512_mask_storeu_pd(dst + l * o.l + j, rm, r[l]);
+    }
+    return;
+  }
+  UNROLL for (j = 0; j < n; j++) {
+    __m512d v = out_d(what, E[j], flip);
+    if (o.l == 1) _mm512_mask_storeu_pd(dst + j * o.j, mk, v);
+    else {
+      double buf[8];
+      _mm512_storeu_pd(buf, v);
+      for (l = 0; l < w; l++) dst[l * o.l + j * o.j] = buf[l];
+    }
+  }
 }
 
 /* the sorted values (the keys turned back) and positions of the w lines
@@ -122,11 +201,8 @@ SS_INLINE void store_d(int n, int w, int odd, const double *xp, lak_Lines x, __m
                        double *sp, lak_Lines s, double *ip, lak_Lines ix, __m512i *K,
                        __m512i *P, int64_t (*kb)[8], int64_t (*pb)[8]) {
   const __mmask8 mk = (__mmask8)((1u << w) - 1);
-  const __m512i mx = _mm512_set1_epi64(INT64_MAX), magic = _mm512_set1_epi64(0x4330000000000000);
-  const __m512d m1 = _mm512_set1_pd(4503599627370496.0 - 1.0);    /* 2^52 + p, less this */
-  double buf[8];
   __mmask8 tie = 0;
-  int j, l;
+  int j;
   UNROLL for (j = 0; j + 1 < n; j++) tie |= _mm512_cmpeq_epi64_mask(K[j], K[j + 1]);
   if (odd || (tie & mk)) {
     UNROLL for (j = 0; j < n; j++) {
@@ -136,26 +212,8 @@ SS_INLINE void store_d(int n, int w, int odd, const double *xp, lak_Lines x, __m
     fix_d(w, n, kb, pb, xp, x, sp, s, ip, ix);
     return;
   }
-  UNROLL for (j = 0; j < n; j++) {
-    if (sp) {
-      __m512i k = _mm512_xor_si512(K[j], flip);
-      __m512d v = _mm512_castsi512_pd(
-          _mm512_xor_si512(k, _mm512_and_si512(_mm512_srai_epi64(k, 63), mx)));
-      if (s.l == 1) _mm512_mask_storeu_pd(sp + j * s.j, mk, v);
-      else {
-        _mm512_storeu_pd(buf, v);
-        for (l = 0; l < w; l++) sp[l * s.l + j * s.j] = buf[l];
-      }
-    }
-    if (ip) {
-      __m512d d = _mm512_sub_pd(_mm512_castsi512_pd(_mm512_or_si512(P[j], magic)), m1);
-      if (ix.l == 1) _mm512_mask_storeu_pd(ip + j * ix.j, mk, d);
-      else {
-        _mm512_storeu_pd(buf, d);
-        for (l = 0; l < w; l++) ip[l * ix.l + j * ix.j] = buf[l];
-      }
-    }
-  }
+  if (sp) put_d(n, w, 0, K, flip, sp, s);
+  if (ip) put_d(n, w, 1, P, flip, ip, ix);
 }
 
 #define STRIPS_D(n) \
@@ -184,45 +242,138 @@ SS_INLINE void cx_f(__m512i *ka, __m512i *kb, __m512i *pa, __m512i *pb) {
   *ka = lo; *kb = hi; *pa = ql; *pb = qh;
 }
 
-/* as load_d, store_d for 16 lines of floats */
+/* 16 x 16 floats transposed in registers, as tr8 */
+SS_INLINE void tr16(__m512 *r) {
+  __m512 t[16], u[16];
+  int i;
+  for (i = 0; i < 16; i += 2) {          /* r_i[0] r_i+1[0] r_i[1] r_i+1[1] | [4] .. | [8] .. | [12] .. */
+    t[i] = _mm512_unpacklo_ps(r[i], r[i + 1]);
+    t[i + 1] = _mm512_unpackhi_ps(r[i], r[i + 1]);
+  }
+  for (i = 0; i < 16; i += 4) {          /* rows i..i+3 of columns (0 4 8 12), (1 ..), (2 ..), (3 ..) */
+    u[i] = _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t[i]), _mm512_castps_pd(t[i + 2])));
+    u[i + 1] = _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t[i]), _mm512_castps_pd(t[i + 2])));
+    u[i + 2] = _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t[i + 1]), _mm512_castps_pd(t[i + 3])));
+    u[i + 3] = _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t[i + 1]), _mm512_castps_pd(t[i + 3])));
+  }
+  for (i = 0; i < 4; i++) {              /* rows 0..7 (t), 8..15 (v) of columns c, c + 8 / c + 4, c + 12 */
+    t[2 * i] = _mm512_shuffle_f32x4(u[i], u[i + 4], 0x88);
+    t[2 * i + 1] = _mm512_shuffle_f32x4(u[i], u[i + 4], 0xDD);
+    t[8 + 2 * i] = _mm512_shuffle_f32x4(u[i + 8], u[i + 12], 0x88);
+    t[8 + 2 * i + 1] = _mm512_shuffle_f32x4(u[i + 8], u[i + 12], 0xDD);
+  }
+  for (i = 0; i < 4; i++) {              /* column i from t[2i] (i, i + 8), i + 4 from t[2i + 1] */
+    r[i] = _mm512_shuffle_f32x4(t[2 * i], t[8 + 2 * i], 0x88);
+    r[i + 8] = _mm512_shuffle_f32x4(t[2 * i], t[8 + 2 * i], 0xDD);
+    r[i + 4] = _mm512_shuffle_f32x4(t[2 * i + 1], t[8 + 2 * i + 1], 0x88);
+    r[i + 12] = _mm512_shuffle_f32x4(t[2 * i + 1], t[8 + 2 * i + 1], 0xDD);
+  }
+}
+
+SS_INLINE __m512i key_f(__m512 v, __m512i flip, __mmask16 *odd) {
+  const __m512i mx = _mm512_set1_epi32(INT32_MAX), sg = _mm512_set1_epi32(INT32_MIN);
+  __m512i b = _mm512_castps_si512(v), k;
+  __mmask16 nan = _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q), nz = _mm512_cmpeq_epi32_mask(b, sg);
+  *odd |= nan | nz;
+  k = _mm512_xor_si512(b, _mm512_and_si512(_mm512_srai_epi32(b, 31), mx));
+  k = _mm512_mask_mov_epi32(_mm512_mask_mov_epi32(k, nz, _mm512_setzero_si512()), nan, mx);
+  return _mm512_xor_si512(k, flip);
+}
+
+SS_INLINE __m512 unkey_f(__m512i e, __m512i flip) {
+  e = _mm512_xor_si512(e, flip);
+  return _mm512_castsi512_ps(
+      _mm512_xor_si512(e, _mm512_and_si512(_mm512_srai_epi32(e, 31), _mm512_set1_epi32(INT32_MAX))));
+}
+
+/* the positions p (16 int32 lanes) + 1 as doubles to dst (the lanes of m) */
+SS_INLINE void putpos_f(double *dst, __mmask16 m, __m512i p) {
+  const __m512d one = _mm512_set1_pd(1.0);
+  _mm512_mask_storeu_pd(dst, (__mmask8)m, _mm512_add_pd(_mm512_cvtepi32_pd(_mm512_castsi512_si256(p)), one));
+  _mm512_mask_storeu_pd(dst + 8, (__mmask8)(m >> 8),
+                        _mm512_add_pd(_mm512_cvtepi32_pd(_mm512_extracti64x4_epi64(p, 1)), one));
+}
+
+/* as load_d, for 16 lines of floats */
 SS_INLINE int load_f(int n, int w, const float *xp, lak_Lines x, __m512i flip, __m512i *K,
                      __m512i *P) {
   const __mmask16 mk = (__mmask16)((1u << w) - 1);
-  const __m512i mx = _mm512_set1_epi32(INT32_MAX), sg = _mm512_set1_epi32(INT32_MIN);
-  float buf[16];
   __mmask16 odd = 0;
   int j, l;
+  if (x.l != 1 && x.j == 1) {
+    UNROLL for (j = 0; j < n; j += 16) {
+      int cnt = n - j < 16 ? n - j : 16;
+      __mmask16 rm = (__mmask16)((1u << cnt) - 1);
+      __m512 r[16];
+      UNROLL for (l = 0; l < 16; l++)
+        r[l] = l < w ? _mm512_maskz_loadu_ps(rm, xp + l * x.l + j) : _mm512_setzero_ps();
+      tr16(r);
+      UNROLL for (l = 0; l < cnt; l++) {
+        K[j + l] = key_f(r[l], flip, &odd);
+        P[j + l] = _mm512_set1_epi32(j + l);
+      }
+    }
+    return odd != 0;
+  }
   UNROLL for (j = 0; j < n; j++) {
     __m512 v;
-    __m512i b, k;
-    __mmask16 nan;
     if (x.l == 1) v = _mm512_maskz_loadu_ps(mk, xp + j * x.j);
     else {
+      float buf[16] = {0};
       for (l = 0; l < w; l++) buf[l] = xp[l * x.l + j * x.j];
-      v = _mm512_maskz_loadu_ps(mk, buf);
+      v = _mm512_loadu_ps(buf);
     }
-    b = _mm512_castps_si512(v);
-    nan = _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
-    odd |= nan | _mm512_cmpeq_epi32_mask(b, sg);
-    k = _mm512_xor_si512(b, _mm512_and_si512(_mm512_srai_epi32(b, 31), mx));
-    k = _mm512_mask_mov_epi32(_mm512_mask_mov_epi32(k, _mm512_cmpeq_epi32_mask(b, sg),
-                                                    _mm512_setzero_si512()), nan, mx);
-    K[j] = _mm512_xor_si512(k, flip);
+    K[j] = key_f(v, flip, &odd);
     P[j] = _mm512_set1_epi32(j);
   }
   return odd != 0;
+}
+
+/* the values of keys K (what 0) or the positions P (1) of the w lines to
+** dst (floats or doubles), laid out as o */
+SS_INLINE void put_f(int n, int w, int what, const __m512i *E, __m512i flip, void *dst,
+                     lak_Lines o) {
+  const __mmask16 mk = (__mmask16)((1u << w) - 1);
+  float *fd = (float *)dst;
+  double *dd = (double *)dst;
+  int j, l;
+  if (o.l != 1 && o.j == 1) {
+    UNROLL for (j = 0; j < n; j += 16) {
+      int cnt = n - j < 16 ? n - j : 16;
+      __mmask16 rm = (__mmask16)((1u << cnt) - 1);
+      __m512 r[16];
+      UNROLL for (l = 0; l < 16; l++)
+        r[l] = l >= cnt ? _mm512_setzero_ps() : what ? _mm512_castsi512_ps(E[j + l]) : unkey_f(E[j + l], flip);
+      tr16(r);
+      UNROLL for (l = 0; l < 16; l++) {
+        if (l >= w) continue;
+        if (what) putpos_f(dd + l * o.l + j, rm, _mm512_castps_si512(r[l]));
+        else _mm512_mask_storeu_ps(fd + l * o.l + j, rm, r[l]);
+      }
+    }
+    return;
+  }
+  UNROLL for (j = 0; j < n; j++) {
+    if (o.l == 1) {
+      if (what) putpos_f(dd + j * o.j, mk, E[j]);
+      else _mm512_mask_storeu_ps(fd + j * o.j, mk, unkey_f(E[j], flip));
+    } else {
+      union { float f[16]; int32_t i[16]; } buf;
+      _mm512_storeu_si512(buf.i, what ? E[j] : _mm512_castps_si512(unkey_f(E[j], flip)));
+      for (l = 0; l < w; l++) {
+        if (what) dd[l * o.l + j * o.j] = (double)buf.i[l] + 1;
+        else fd[l * o.l + j * o.j] = buf.f[l];
+      }
+    }
+  }
 }
 
 SS_INLINE void store_f(int n, int w, int odd, const float *xp, lak_Lines x, __m512i flip,
                        float *sp, lak_Lines s, double *ip, lak_Lines ix, __m512i *K,
                        __m512i *P, int32_t (*kb)[16], int32_t (*pb)[16]) {
   const __mmask16 mk = (__mmask16)((1u << w) - 1);
-  const __m512i mx = _mm512_set1_epi32(INT32_MAX);
-  const __m512d one = _mm512_set1_pd(1.0);
-  float buf[16];
-  double dbuf[16];
   __mmask16 tie = 0;
-  int j, l;
+  int j;
   UNROLL for (j = 0; j + 1 < n; j++) tie |= _mm512_cmpeq_epi32_mask(K[j], K[j + 1]);
   if (odd || (tie & mk)) {
     UNROLL for (j = 0; j < n; j++) {
@@ -232,30 +383,8 @@ SS_INLINE void store_f(int n, int w, int odd, const float *xp, lak_Lines x, __m5
     fix_f(w, n, kb, pb, xp, x, sp, s, ip, ix);
     return;
   }
-  UNROLL for (j = 0; j < n; j++) {
-    if (sp) {
-      __m512i k = _mm512_xor_si512(K[j], flip);
-      __m512 v = _mm512_castsi512_ps(
-          _mm512_xor_si512(k, _mm512_and_si512(_mm512_srai_epi32(k, 31), mx)));
-      if (s.l == 1) _mm512_mask_storeu_ps(sp + j * s.j, mk, v);
-      else {
-        _mm512_storeu_ps(buf, v);
-        for (l = 0; l < w; l++) sp[l * s.l + j * s.j] = buf[l];
-      }
-    }
-    if (ip) {
-      __m512d lo = _mm512_add_pd(_mm512_cvtepi32_pd(_mm512_castsi512_si256(P[j])), one);
-      __m512d hi = _mm512_add_pd(_mm512_cvtepi32_pd(_mm512_extracti64x4_epi64(P[j], 1)), one);
-      if (ix.l == 1) {
-        _mm512_mask_storeu_pd(ip + j * ix.j, (__mmask8)mk, lo);
-        _mm512_mask_storeu_pd(ip + j * ix.j + 8, (__mmask8)(mk >> 8), hi);
-      } else {
-        _mm512_storeu_pd(dbuf, lo);
-        _mm512_storeu_pd(dbuf + 8, hi);
-        for (l = 0; l < w; l++) ip[l * ix.l + j * ix.j] = dbuf[l];
-      }
-    }
-  }
+  if (sp) put_f(n, w, 0, K, flip, sp, s);
+  if (ip) put_f(n, w, 1, P, flip, ip, ix);
 }
 
 #define STRIPS_F(n) \
