@@ -28,55 +28,36 @@ static void probe(void) {
   have = __builtin_cpu_supports("avx512f") != 0;
 }
 
-/* columns of 1..16 doubles: lanes past m hold the worst value (-Inf for
-** the largest), which only ties the best where every entry is that value,
-** and then a real lane comes first */
-CA_FN static void colarg_d(int wantmax, int m, size_t n, const double *a, size_t lda,
-                           double *out, ptrdiff_t os) {
-  const __m512d worst = _mm512_set1_pd(wantmax ? -HUGE_VAL : HUGE_VAL);
-  const __mmask8 m0 = (__mmask8)(m >= 8 ? 0xFF : (1u << m) - 1);
-  const __mmask8 m1 = (__mmask8)(m >= 16 ? 0xFF : m > 8 ? (1u << (m - 8)) - 1 : 0);
-  size_t j;
-  for (j = 0; j < n; j++) {
-    const double *p = a + j * lda;
-    __m512d v0 = _mm512_mask_loadu_pd(worst, m0, p), v1 = _mm512_mask_loadu_pd(worst, m1, p + 8);
-    unsigned nan = (unsigned)_mm512_cmp_pd_mask(v0, v0, _CMP_UNORD_Q) |
-                   (unsigned)_mm512_cmp_pd_mask(v1, v1, _CMP_UNORD_Q) << 8, eq;
-    __m512d b;
-    double e;
-    if (nan) { out[(ptrdiff_t)j * os] = (double)__builtin_ctz(nan) + 1; continue; }
-    b = wantmax ? _mm512_max_pd(v0, v1) : _mm512_min_pd(v0, v1);
-    e = wantmax ? _mm512_reduce_max_pd(b) : _mm512_reduce_min_pd(b);
-    b = _mm512_set1_pd(e);
-    eq = (unsigned)_mm512_cmp_pd_mask(v0, b, _CMP_EQ_OQ) |
-         (unsigned)_mm512_cmp_pd_mask(v1, b, _CMP_EQ_OQ) << 8;
-    out[(ptrdiff_t)j * os] = (double)__builtin_ctz(eq) + 1;
+/* columns of 1..2W entries (W lanes of T a vector, V): lanes past m hold
+** the worst value (-Inf for the largest), which only ties the best where
+** every entry is that value, and then a real lane comes first. M: a
+** vector's mask type, B: an integer as wide as 2W lanes. */
+#define COLARG(sfx, T, W, V, M, B, INF, SET1, MLOAD, CMP, MAX, MIN, RMAX, RMIN) \
+  CA_FN static void colarg_##sfx(int wantmax, int m, size_t n, const T *a, size_t lda, \
+                                 double *out, ptrdiff_t os) { \
+    const V worst = SET1(wantmax ? -INF : INF); \
+    const M m0 = (M)(m >= W ? (1u << W) - 1 : (1u << m) - 1); \
+    const M m1 = (M)(m >= 2 * W ? (1u << W) - 1 : m > W ? (1u << (m - W)) - 1 : 0); \
+    size_t j; \
+    for (j = 0; j < n; j++) { \
+      const T *p = a + j * lda; \
+      V v0 = MLOAD(worst, m0, p), v1 = MLOAD(worst, m1, p + W), b; \
+      B nan = (B)CMP(v0, v0, _CMP_UNORD_Q) | (B)CMP(v1, v1, _CMP_UNORD_Q) << W, eq; \
+      T e; \
+      if (nan) { out[(ptrdiff_t)j * os] = (double)__builtin_ctz(nan) + 1; continue; } \
+      b = wantmax ? MAX(v0, v1) : MIN(v0, v1); \
+      e = wantmax ? RMAX(b) : RMIN(b); \
+      b = SET1(e); \
+      eq = (B)CMP(v0, b, _CMP_EQ_OQ) | (B)CMP(v1, b, _CMP_EQ_OQ) << W; \
+      out[(ptrdiff_t)j * os] = (double)__builtin_ctz(eq) + 1; \
+    } \
   }
-}
-
-/* columns of 1..32 floats, as colarg_d */
-CA_FN static void colarg_f(int wantmax, int m, size_t n, const float *a, size_t lda,
-                           double *out, ptrdiff_t os) {
-  const __m512 worst = _mm512_set1_ps(wantmax ? -HUGE_VALF : HUGE_VALF);
-  const __mmask16 m0 = (__mmask16)(m >= 16 ? 0xFFFF : (1u << m) - 1);
-  const __mmask16 m1 = (__mmask16)(m >= 32 ? 0xFFFF : m > 16 ? (1u << (m - 16)) - 1 : 0);
-  size_t j;
-  for (j = 0; j < n; j++) {
-    const float *p = a + j * lda;
-    __m512 v0 = _mm512_mask_loadu_ps(worst, m0, p), v1 = _mm512_mask_loadu_ps(worst, m1, p + 16);
-    uint32_t nan = (uint32_t)_mm512_cmp_ps_mask(v0, v0, _CMP_UNORD_Q) |
-                   (uint32_t)_mm512_cmp_ps_mask(v1, v1, _CMP_UNORD_Q) << 16, eq;
-    __m512 b;
-    float e;
-    if (nan) { out[(ptrdiff_t)j * os] = (double)__builtin_ctz(nan) + 1; continue; }
-    b = wantmax ? _mm512_max_ps(v0, v1) : _mm512_min_ps(v0, v1);
-    e = wantmax ? _mm512_reduce_max_ps(b) : _mm512_reduce_min_ps(b);
-    b = _mm512_set1_ps(e);
-    eq = (uint32_t)_mm512_cmp_ps_mask(v0, b, _CMP_EQ_OQ) |
-         (uint32_t)_mm512_cmp_ps_mask(v1, b, _CMP_EQ_OQ) << 16;
-    out[(ptrdiff_t)j * os] = (double)__builtin_ctz(eq) + 1;
-  }
-}
+COLARG(d, double, 8, __m512d, __mmask8, unsigned, HUGE_VAL, _mm512_set1_pd, _mm512_mask_loadu_pd,
+       _mm512_cmp_pd_mask, _mm512_max_pd, _mm512_min_pd, _mm512_reduce_max_pd,
+       _mm512_reduce_min_pd)
+COLARG(f, float, 16, __m512, __mmask16, uint32_t, HUGE_VALF, _mm512_set1_ps, _mm512_mask_loadu_ps,
+       _mm512_cmp_ps_mask, _mm512_max_ps, _mm512_min_ps, _mm512_reduce_max_ps,
+       _mm512_reduce_min_ps)
 
 int lak_colargshort(int wantmax, size_t m, size_t n, const double *a, size_t lda, double *out,
                     ptrdiff_t os) {

@@ -86,7 +86,7 @@ SS_INLINE void cx_d(__m512i *ka, __m512i *kb, __m512i *pa, __m512i *pb) {
 }
 
 /* 8 x 8 doubles transposed in registers: lane j of r[i] <-> lane i of r[j] */
-SS_INLINE void tr8(__m512d *r) {
+SS_INLINE void tr_d(__m512d *r) {
   const __m512i lo = _mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0);
   const __m512i hi = _mm512_set_epi64(15, 14, 7, 6, 11, 10, 3, 2);
   __m512d t[8], u[8];
@@ -129,43 +129,6 @@ SS_INLINE __m512d out_d(int what, __m512i e, __m512i flip) {
       _mm512_xor_si512(e, _mm512_and_si512(_mm512_srai_epi64(e, 63), _mm512_set1_epi64(INT64_MAX))));
 }
 
-/* K, P of the w lines from xp (lanes past w zero): rows (lines across the
-** lanes) as vectors, columns as 8 x 8 blocks transposed, other strides
-** through a buffer; nonzero if a value among them is -0.0 or NaN */
-SS_INLINE int load_d(int n, int w, const double *xp, lak_Lines x, __m512i flip, __m512i *K,
-                     __m512i *P) {
-  const __mmask8 mk = (__mmask8)((1u << w) - 1);
-  __mmask8 odd = 0;
-  int j, l;
-  if (x.l != 1 && x.j == 1) {
-    UNROLL for (j = 0; j < n; j += 8) {
-      int cnt = n - j < 8 ? n - j : 8;
-      __mmask8 rm = (__mmask8)((1u << cnt) - 1);
-      __m512d r[8];
-      UNROLL for (l = 0; l < 8; l++)
-        r[l] = l < w ? _mm512_maskz_loadu_pd(rm, xp + l * x.l + j) : _mm512_setzero_pd();
-      tr8(r);
-      UNROLL for (l = 0; l < cnt; l++) {
-        K[j + l] = key_d(r[l], flip, &odd);
-        P[j + l] = _mm512_set1_epi64(j + l);
-      }
-    }
-    return odd != 0;
-  }
-  UNROLL for (j = 0; j < n; j++) {
-    __m512d v;
-    if (x.l == 1) v = _mm512_maskz_loadu_pd(mk, xp + j * x.j);
-    else {
-      double buf[8] = {0};
-      for (l = 0; l < w; l++) buf[l] = xp[l * x.l + j * x.j];
-      v = _mm512_loadu_pd(buf);
-    }
-    K[j] = key_d(v, flip, &odd);
-    P[j] = _mm512_set1_epi64(j);
-  }
-  return odd != 0;
-}
-
 /* out_d(what) of E[0..n-1] into the w lines at dst, laid out as o */
 SS_INLINE void put_d(int n, int w, int what, const __m512i *E, __m512i flip, double *dst,
                      lak_Lines o) {
@@ -177,7 +140,7 @@ SS_INLINE void put_d(int n, int w, int what, const __m512i *E, __m512i flip, dou
       __mmask8 rm = (__mmask8)((1u << cnt) - 1);
       __m512d r[8];
       UNROLL for (l = 0; l < 8; l++) r[l] = l < cnt ? out_d(what, E[j + l], flip) : _mm512_setzero_pd();
-      tr8(r);
+      tr_d(r);
       UNROLL for (l = 0; l < 8; l++)
         if (l < w) _mm512_mask_storeu_pd(dst + l * o.l + j, rm, r[l]);
     }
@@ -194,44 +157,6 @@ SS_INLINE void put_d(int n, int w, int what, const __m512i *E, __m512i flip, dou
   }
 }
 
-/* the sorted values (the keys turned back) and positions of the w lines
-** into sp and ip (either NULL: not wanted); where keys tied or odd (a -0.0
-** or NaN among the values), the scalar finish (kb, pb: room for n x 8) */
-SS_INLINE void store_d(int n, int w, int odd, const double *xp, lak_Lines x, __m512i flip,
-                       double *sp, lak_Lines s, double *ip, lak_Lines ix, __m512i *K,
-                       __m512i *P, int64_t (*kb)[8], int64_t (*pb)[8]) {
-  const __mmask8 mk = (__mmask8)((1u << w) - 1);
-  __mmask8 tie = 0;
-  int j;
-  UNROLL for (j = 0; j + 1 < n; j++) tie |= _mm512_cmpeq_epi64_mask(K[j], K[j + 1]);
-  if (odd || (tie & mk)) {
-    UNROLL for (j = 0; j < n; j++) {
-      _mm512_storeu_si512(kb[j], K[j]);
-      _mm512_storeu_si512(pb[j], P[j]);
-    }
-    fix_d(w, n, kb, pb, xp, x, sp, s, ip, ix);
-    return;
-  }
-  if (sp) put_d(n, w, 0, K, flip, sp, s);
-  if (ip) put_d(n, w, 1, P, flip, ip, ix);
-}
-
-#define STRIPS_D(n) \
-  SS_FN static void strips_d##n(int nl, int desc, lak_Lines x, lak_Lines s, lak_Lines ix) { \
-    const __m512i flip = _mm512_set1_epi64(desc ? -1 : 0); \
-    int l0; \
-    for (l0 = 0; l0 < nl; l0 += 8) { \
-      int w = nl - l0 < 8 ? nl - l0 : 8, odd; \
-      const double *xp = (const double *)x.p + l0 * x.l; \
-      __m512i K[n], P[n]; \
-      int64_t kb[n][8], pb[n][8]; \
-      odd = load_d(n, w, xp, x, flip, K, P); \
-      LAK_NET##n(CXD) \
-      store_d(n, w, odd, xp, x, flip, s.p ? (double *)s.p + l0 * s.l : NULL, s, \
-              ix.p ? (double *)ix.p + l0 * ix.l : NULL, ix, K, P, kb, pb); \
-    } \
-  }
-
 /* ---- floats: 16 lines a vector */
 
 #define CXF(a, b) cx_f(&K[a], &K[b], &P[a], &P[b]);
@@ -242,8 +167,8 @@ SS_INLINE void cx_f(__m512i *ka, __m512i *kb, __m512i *pa, __m512i *pb) {
   *ka = lo; *kb = hi; *pa = ql; *pb = qh;
 }
 
-/* 16 x 16 floats transposed in registers, as tr8 */
-SS_INLINE void tr16(__m512 *r) {
+/* 16 x 16 floats transposed in registers, as tr_d */
+SS_INLINE void tr_f(__m512 *r) {
   __m512 t[16], u[16];
   int i;
   for (i = 0; i < 16; i += 2) {          /* r_i[0] r_i+1[0] r_i[1] r_i+1[1] | [4] .. | [8] .. | [12] .. */
@@ -294,41 +219,6 @@ SS_INLINE void putpos_f(double *dst, __mmask16 m, __m512i p) {
                         _mm512_add_pd(_mm512_cvtepi32_pd(_mm512_extracti64x4_epi64(p, 1)), one));
 }
 
-/* as load_d, for 16 lines of floats */
-SS_INLINE int load_f(int n, int w, const float *xp, lak_Lines x, __m512i flip, __m512i *K,
-                     __m512i *P) {
-  const __mmask16 mk = (__mmask16)((1u << w) - 1);
-  __mmask16 odd = 0;
-  int j, l;
-  if (x.l != 1 && x.j == 1) {
-    UNROLL for (j = 0; j < n; j += 16) {
-      int cnt = n - j < 16 ? n - j : 16;
-      __mmask16 rm = (__mmask16)((1u << cnt) - 1);
-      __m512 r[16];
-      UNROLL for (l = 0; l < 16; l++)
-        r[l] = l < w ? _mm512_maskz_loadu_ps(rm, xp + l * x.l + j) : _mm512_setzero_ps();
-      tr16(r);
-      UNROLL for (l = 0; l < cnt; l++) {
-        K[j + l] = key_f(r[l], flip, &odd);
-        P[j + l] = _mm512_set1_epi32(j + l);
-      }
-    }
-    return odd != 0;
-  }
-  UNROLL for (j = 0; j < n; j++) {
-    __m512 v;
-    if (x.l == 1) v = _mm512_maskz_loadu_ps(mk, xp + j * x.j);
-    else {
-      float buf[16] = {0};
-      for (l = 0; l < w; l++) buf[l] = xp[l * x.l + j * x.j];
-      v = _mm512_loadu_ps(buf);
-    }
-    K[j] = key_f(v, flip, &odd);
-    P[j] = _mm512_set1_epi32(j);
-  }
-  return odd != 0;
-}
-
 /* the values of keys K (what 0) or the positions P (1) of the w lines to
 ** dst (floats or doubles), laid out as o */
 SS_INLINE void put_f(int n, int w, int what, const __m512i *E, __m512i flip, void *dst,
@@ -344,7 +234,7 @@ SS_INLINE void put_f(int n, int w, int what, const __m512i *E, __m512i flip, voi
       __m512 r[16];
       UNROLL for (l = 0; l < 16; l++)
         r[l] = l >= cnt ? _mm512_setzero_ps() : what ? _mm512_castsi512_ps(E[j + l]) : unkey_f(E[j + l], flip);
-      tr16(r);
+      tr_f(r);
       UNROLL for (l = 0; l < 16; l++) {
         if (l >= w) continue;
         if (what) putpos_f(dd + l * o.l + j, rm, _mm512_castps_si512(r[l]));
@@ -368,40 +258,94 @@ SS_INLINE void put_f(int n, int w, int what, const __m512i *E, __m512i flip, voi
   }
 }
 
-SS_INLINE void store_f(int n, int w, int odd, const float *xp, lak_Lines x, __m512i flip,
-                       float *sp, lak_Lines s, double *ip, lak_Lines ix, __m512i *K,
-                       __m512i *P, int32_t (*kb)[16], int32_t (*pb)[16]) {
-  const __mmask16 mk = (__mmask16)((1u << w) - 1);
-  __mmask16 tie = 0;
-  int j;
-  UNROLL for (j = 0; j + 1 < n; j++) tie |= _mm512_cmpeq_epi32_mask(K[j], K[j + 1]);
-  if (odd || (tie & mk)) {
-    UNROLL for (j = 0; j < n; j++) {
-      _mm512_storeu_si512(kb[j], K[j]);
-      _mm512_storeu_si512(pb[j], P[j]);
-    }
-    fix_f(w, n, kb, pb, xp, x, sp, s, ip, ix);
-    return;
-  }
-  if (sp) put_f(n, w, 0, K, flip, sp, s);
-  if (ip) put_f(n, w, 1, P, flip, ip, ix);
-}
+/* ---- the steps of both types, sfx d or f: T the element type, I the
+** key's integer type, W lanes, M their mask type, V the vector type, with
+** the type's intrinsics */
 
-#define STRIPS_F(n) \
-  SS_FN static void strips_f##n(int nl, int desc, lak_Lines x, lak_Lines s, lak_Lines ix) { \
-    const __m512i flip = _mm512_set1_epi32(desc ? -1 : 0); \
+/* K, P of the w lines from xp (lanes past w zero): rows (lines across the
+** lanes) as vectors, columns as W x W blocks transposed, other strides
+** through a buffer; nonzero if a value among them is -0.0 or NaN */
+#define LOAD(sfx, T, W, M, V, LOADZ, LOADU, ZERO, SET1) \
+  SS_INLINE int load_##sfx(int n, int w, const T *xp, lak_Lines x, __m512i flip, __m512i *K, \
+                           __m512i *P) { \
+    const M mk = (M)((1u << w) - 1); \
+    M odd = 0; \
+    int j, l; \
+    if (x.l != 1 && x.j == 1) { \
+      UNROLL for (j = 0; j < n; j += W) { \
+        int cnt = n - j < W ? n - j : W; \
+        M rm = (M)((1u << cnt) - 1); \
+        V r[W]; \
+        UNROLL for (l = 0; l < W; l++) r[l] = l < w ? LOADZ(rm, xp + l * x.l + j) : ZERO(); \
+        tr_##sfx(r); \
+        UNROLL for (l = 0; l < cnt; l++) { \
+          K[j + l] = key_##sfx(r[l], flip, &odd); \
+          P[j + l] = SET1(j + l); \
+        } \
+      } \
+      return odd != 0; \
+    } \
+    UNROLL for (j = 0; j < n; j++) { \
+      V v; \
+      if (x.l == 1) v = LOADZ(mk, xp + j * x.j); \
+      else { \
+        T buf[W] = {0}; \
+        for (l = 0; l < w; l++) buf[l] = xp[l * x.l + j * x.j]; \
+        v = LOADU(buf); \
+      } \
+      K[j] = key_##sfx(v, flip, &odd); \
+      P[j] = SET1(j); \
+    } \
+    return odd != 0; \
+  }
+LOAD(d, double, 8, __mmask8, __m512d, _mm512_maskz_loadu_pd, _mm512_loadu_pd, _mm512_setzero_pd,
+     _mm512_set1_epi64)
+LOAD(f, float, 16, __mmask16, __m512, _mm512_maskz_loadu_ps, _mm512_loadu_ps, _mm512_setzero_ps,
+     _mm512_set1_epi32)
+
+/* the sorted values (the keys turned back) and positions of the w lines
+** into sp and ip (either NULL: not wanted); where keys tied or odd (a -0.0
+** or NaN among the values), the scalar finish (kb, pb: room for n x W) */
+#define STORE(sfx, T, I, W, M, CMPEQ) \
+  SS_INLINE void store_##sfx(int n, int w, int odd, const T *xp, lak_Lines x, __m512i flip, \
+                             T *sp, lak_Lines s, double *ip, lak_Lines ix, __m512i *K, \
+                             __m512i *P, I (*kb)[W], I (*pb)[W]) { \
+    const M mk = (M)((1u << w) - 1); \
+    M tie = 0; \
+    int j; \
+    UNROLL for (j = 0; j + 1 < n; j++) tie |= CMPEQ(K[j], K[j + 1]); \
+    if (odd || (tie & mk)) { \
+      UNROLL for (j = 0; j < n; j++) { \
+        _mm512_storeu_si512(kb[j], K[j]); \
+        _mm512_storeu_si512(pb[j], P[j]); \
+      } \
+      fix_##sfx(w, n, kb, pb, xp, x, sp, s, ip, ix); \
+      return; \
+    } \
+    if (sp) put_##sfx(n, w, 0, K, flip, sp, s); \
+    if (ip) put_##sfx(n, w, 1, P, flip, ip, ix); \
+  }
+STORE(d, double, int64_t, 8, __mmask8, _mm512_cmpeq_epi64_mask)
+STORE(f, float, int32_t, 16, __mmask16, _mm512_cmpeq_epi32_mask)
+
+/* lines of n <= LAK_SHORT, W at a time: the network in registers */
+#define STRIPS(sfx, n, T, I, W, CX) \
+  SS_FN static void strips_##sfx##n(int nl, int desc, lak_Lines x, lak_Lines s, lak_Lines ix) { \
+    const __m512i flip = _mm512_set1_epi64(desc ? -1 : 0); \
     int l0; \
-    for (l0 = 0; l0 < nl; l0 += 16) { \
-      int w = nl - l0 < 16 ? nl - l0 : 16, odd; \
-      const float *xp = (const float *)x.p + l0 * x.l; \
+    for (l0 = 0; l0 < nl; l0 += W) { \
+      int w = nl - l0 < W ? nl - l0 : W, odd; \
+      const T *xp = (const T *)x.p + l0 * x.l; \
       __m512i K[n], P[n]; \
-      int32_t kb[n][16], pb[n][16]; \
-      odd = load_f(n, w, xp, x, flip, K, P); \
-      LAK_NET##n(CXF) \
-      store_f(n, w, odd, xp, x, flip, s.p ? (float *)s.p + l0 * s.l : NULL, s, \
-              ix.p ? (double *)ix.p + l0 * ix.l : NULL, ix, K, P, kb, pb); \
+      I kb[n][W], pb[n][W]; \
+      odd = load_##sfx(n, w, xp, x, flip, K, P); \
+      LAK_NET##n(CX) \
+      store_##sfx(n, w, odd, xp, x, flip, s.p ? (T *)s.p + l0 * s.l : NULL, s, \
+                  ix.p ? (double *)ix.p + l0 * ix.l : NULL, ix, K, P, kb, pb); \
     } \
   }
+#define STRIPS_D(n) STRIPS(d, n, double, int64_t, 8, CXD)
+#define STRIPS_F(n) STRIPS(f, n, float, int32_t, 16, CXF)
 
 #define ALLN(M) M(2) M(3) M(4) M(5) M(6) M(7) M(8) M(9) M(10) M(11) M(12) M(13) M(14) \
   M(15) M(16)
