@@ -290,19 +290,19 @@ static void argext_widths(void) {
   lak_isa_cap(2);
 }
 
-/* lak_rowext / lak_srowext (the rows' extremes, a column at a time) at
+/* lak_rowext / lak_srowext (the rows' extremes, four columns a pass) at
 ** every vector width: the index and value of each row's first extreme
 ** (first NaN) as the plain loop finds them in the row */
 static void rowext_widths(void) {
   static const double vals[] = {1, -2, 3, 3, 0, NAN, 2.5, -2, INFINITY, -1};
-  double a[45 * 5], row[5], val[45], idx[45];
-  float af[45 * 5], valf[45], idxf[45];
+  double a[45 * 10], row[10], val[45], idx[45];
+  float af[45 * 10], valf[45], idxf[45];
   size_t m, n, i, j;
   int lev, wm, top = lak_isa_cap(2);
   for (lev = 0; lev <= (top < 0 ? 0 : top); lev++) {
     lak_isa_cap(lev);
     for (m = 1; m <= 45; m++)
-      for (n = 1; n <= 5; n++) {
+      for (n = 1; n <= 10; n++) {           /* 4 columns a pass: two passes and a rest */
         for (i = 0; i < m * n; i++) a[i] = vals[(i * 7 + m + n) % (i % 5 ? 10 : 5)];
         for (i = 0; i < m * n; i++) af[i] = (float)a[i];
         for (wm = 0; wm < 2; wm++) {
