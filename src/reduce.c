@@ -189,6 +189,13 @@ static int reduction(lua_State *L, const char *fname, int r) {
     lua_pushnumber(L, A->dtype == LA_F32 && r == R_PTP ? (double)(float)x : x);
     return 1;
   }
+  if (dim == 0 && A->ld != A->rows && !LA_EMPTY(A) && (r == LAK_SUM || r == LAK_MEAN)) {
+    /* a view's sum where it lies, the bits of its copy's */
+    double x = A->dtype == LA_F32 ? lak_sviewsum((size_t)A->rows, (size_t)A->cols, A->fdata, (size_t)A->ld)
+                                  : lak_viewsum((size_t)A->rows, (size_t)A->cols, A->data, (size_t)A->ld);
+    lua_pushnumber(L, r == LAK_MEAN ? x / ((double)A->rows * (double)A->cols) : x);
+    return 1;
+  }
   if (dim == 0) {
     double x;
     if (A->ld != A->rows && !LA_EMPTY(A)) A = la_copyof(L, A, fname);   /* a view */

@@ -513,7 +513,40 @@ static void argext_long(void) {
   argext_lens(big, sizeof big / sizeof big[0], 700001);
 }
 
+/* lak_viewsum / lak_sviewsum of views (lda > m): the bits of lak_reduce's
+** sum of the packed copy, for heights around the blocks of LAK_BLOCK (a
+** block inside one column, or across two and more), at every width */
+static void view_sums(void) {
+  static const size_t ms[] = {1, 2, 3, 7, 8, 9, 31, 127, 128, 129, 255, 300};
+  static double a[303 * 17], p[300 * 17];
+  static float af[303 * 17], pf[300 * 17];
+  size_t k, n, i, j;
+  int lev, top = lak_isa_cap(2);
+  for (lev = 0; lev <= (top < 0 ? 0 : top); lev++) {
+    lak_isa_cap(lev);
+    for (k = 0; k < sizeof ms / sizeof ms[0]; k++)
+      for (n = 1; n <= 17; n += n < 5 ? 1 : 12) {
+        size_t m = ms[k], lda = m + 3;
+        for (j = 0; j < n; j++)
+          for (i = 0; i < lda; i++) {
+            a[i + j * lda] = i < m ? (double)((i * 37 + j * 11 + m) % 101) / 7.0 - 6.3 + 1e-9 * (double)i : 1e300;
+            af[i + j * lda] = (float)a[i + j * lda];
+            if (i < m) { p[i + j * m] = a[i + j * lda]; pf[i + j * m] = af[i + j * lda]; }
+          }
+        {
+          double v = lak_viewsum(m, n, a, lda), w = lak_reduce(LAK_SUM, m * n, p, 1, 0.0);
+          double vf = lak_sviewsum(m, n, af, lda), wf = lak_sreduce(LAK_SUM, m * n, pf, 1, 0.0);
+          CHECK(memcmp(&v, &w, sizeof v) == 0 && memcmp(&vf, &wf, sizeof vf) == 0,
+                "viewsum m %zu n %zu level %d: %.17g vs %.17g, float %.17g vs %.17g", m, n, lev,
+                v, w, vf, wf);
+        }
+      }
+  }
+  lak_isa_cap(2);
+}
+
 int main(void) {
+  view_sums();
   argext_widths();
   argext_long();
   rowext_widths();

@@ -145,6 +145,9 @@ void LAK(clip)(int m, int n, LAK(Arg) a, LAK(Arg) b, LAK(Arg) k, LAK_REAL *c, in
 ** LAK_CUMMIN / LAK_CUMMAX: the running extreme, NaN from the first NaN on
 ** (np.minimum.accumulate). */
 double LAK(reduce)(lak_Red r, size_t n, const LAK_REAL *x, ptrdiff_t s, double ddof);
+/* lak_reduce(LAK_SUM) of the entries of the m x n view a (lda), column by
+** column, with the bits of the same call on its packed copy */
+double LAK(viewsum)(size_t m, size_t n, const LAK_REAL *a, size_t lda);
 /* lak_reduce (lak_vnorm of order p) of each of the n columns of the m x n
 ** a, into out[0..n-1]: the same bits, columns of up to 128 entries in one
 ** loop (dim 1 of a wide matrix) */

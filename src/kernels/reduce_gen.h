@@ -109,6 +109,39 @@ LAK_BLOCKSUM(bsumdev, (v - c) * (v - c), (t - c) * (t - c))
     return r; \
   }
 LAK_PAIRSUM(psum, bsum)
+
+/* The sum of the m x n view a (lda > m), column-major, with the bits of
+** lak_psum of its packed copy: the same blocks of LAK_BLOCK entries in the
+** same pairwise tree, a block inside one column summed where it lies, one
+** across columns gathered into w first (the whole copy, 32 MB at 2000 x
+** 2000, cost more than the sum: 1.7 ms, NumPy 1.5) */
+LAK_CLONES static double LAK(viewsumv)(size_t m, size_t n, const LAK_REAL *a, size_t lda) {
+  double part[64], r = 0.0, s;
+  LAK_REAL w[LAK_BLOCK];
+  size_t cnt = 0, cc, total = m * n, b, i = 0, j = 0;   /* (i, j): the block's first entry */
+  int k;
+  for (b = 0; b < total; b += LAK_BLOCK) {
+    size_t len = total - b < LAK_BLOCK ? total - b : LAK_BLOCK;
+    if (m - i >= len) {
+      s = LAK(bsum)(len, a + i + j * lda, 0.0);
+      i += len;
+    } else {
+      size_t t = 0;
+      while (t < len) {
+        size_t c = m - i < len - t ? m - i : len - t;
+        memcpy(w + t, a + i + j * lda, c * sizeof *w);
+        t += c; i += c;
+        if (i == m) { i = 0; j++; }
+      }
+      s = LAK(bsum)(len, w, 0.0);
+    }
+    if (i == m) { i = 0; j++; }
+    for (cc = cnt++, k = 0; cc & 1; cc >>= 1, k++) s = part[k] + s;
+    part[k] = s;
+  }
+  for (k = 0; cnt; cnt >>= 1, k++) if (cnt & 1) r = part[k] + r;
+  return r;
+}
 LAK_PAIRSUM(psumsq, bsumsq)
 LAK_PAIRSUM(psumsq1, bsumsq1)
 LAK_PAIRSUM(psumabs, bsumabs)
@@ -425,6 +458,19 @@ static double LAK(zfix)(int wantmax, double e, size_t n, const LAK_REAL *x, ptrd
 static double LAK(variance)(size_t n, const LAK_REAL *x, ptrdiff_t s, double ddof) {
   double mean = LAK(lsum)(n, x, s) / (double)n;
   return LAK(lsumdev)(n, x, s, mean) / ((double)n - ddof);
+}
+
+double LAK(viewsum)(size_t m, size_t n, const LAK_REAL *a, size_t lda) {
+#if LAK_VEC
+  return LAK(viewsumv)(m, n, a, lda);
+#else
+  /* no vector blocks: lak_ssum's four running sums over the entries in order */
+  double acc[4] = {0.0, 0.0, 0.0, 0.0};
+  size_t i, j, k = 0, whole = m * n - (m * n) % 4;
+  for (j = 0; j < n; j++)
+    for (i = 0; i < m; i++, k++) acc[k < whole ? k % 4 : 0] += (double)a[i + j * lda];
+  return (acc[0] + acc[1]) + (acc[2] + acc[3]);
+#endif
 }
 
 double LAK(reduce)(lak_Red r, size_t n, const LAK_REAL *x, ptrdiff_t s, double ddof) {
