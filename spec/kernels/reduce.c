@@ -5,6 +5,8 @@
 ** ones sums exactly where float adds would lose every one; lak_vnorm and
 ** lak_dotd of both types.
 */
+#include <string.h>
+
 #include "check.h"
 #include "kernels.h"
 

@@ -128,8 +128,9 @@ LAK_CLONES static double LAK(viewsumv)(size_t m, size_t n, const LAK_REAL *a, si
     } else {
       size_t t = 0;
       while (t < len) {
-        size_t c = m - i < len - t ? m - i : len - t;
-        memcpy(w + t, a + i + j * lda, c * sizeof *w);
+        size_t c = m - i < len - t ? m - i : len - t, q;
+        const LAK_REAL *col = a + i + j * lda;
+        for (q = 0; q < c; q++) w[t + q] = col[q];      /* short pieces: no call each */
         t += c; i += c;
         if (i == m) { i = 0; j++; }
       }
@@ -896,14 +897,12 @@ void LAK(rowvar)(size_t m, size_t n, const LAK_REAL *a, size_t lda, double ddof,
 ** the NC). A lane takes the entry when it is more extreme, or a NaN where
 ** the lane holds none yet, so a row's first NaN wins and stays (no
 ** comparison beats it). GCC vectorizes the select; vectors of W bytes, the
-** CPU's width (see the top of reduce.c). Four columns a pass: a column a
-** pass loaded and stored the extremes for every entry read (max along the
-** rows of 2000 x 2000: 2.8 ms, NumPy 2.1). */
-#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 8
-#define LAK_UNROLL4 _Pragma("GCC unroll 4")
-#else
-#define LAK_UNROLL4
-#endif
+** CPU's width (see the top of reduce.c). Four columns a pass, combined as
+** a tree and then into the extremes (one step of the chain through them
+** for four columns): a column a pass loaded and stored the extremes for
+** every entry read (max along the rows of 2000 x 2000: 2.8 ms, NumPy
+** 2.1), and the four one after the other were latency-bound in cache
+** (1000 x 1000: 125 -> 155 us). */
 #define LAK_ROWEXT(name, OP, ATTR, W, NC) \
   ATTR static void LAK(name)(size_t m, const LAK_REAL *p, size_t lda, size_t j, LAK_REAL *val, \
                              LAK_REAL *idx) { \
@@ -923,31 +922,32 @@ void LAK(rowvar)(size_t m, size_t n, const LAK_REAL *a, size_t lda, double ddof,
     typedef LAK_REAL V __attribute__((vector_size(W))); \
     typedef LAK_PICK(int64_t, int32_t) M __attribute__((vector_size(W))); \
     enum { L = W / sizeof(LAK_REAL) }; \
-    V v, e, u; \
+    V v, e, u = {0}, v1, v2, v3, m01, m23, i01, i23, jv = {0}; \
     M k; \
-    if (idx) { \
-      V jv = {0}; \
-      for (i = 0; i < L; i++) jv[i] = (LAK_REAL)j; \
-      for (i = 0; i + L <= m; i += L) { \
-        memcpy(&e, val + i, sizeof v); memcpy(&u, idx + i, sizeof v); \
-        LAK_UNROLL4 for (c_ = 0; c_ < NC; c_++) { \
-          memcpy(&v, p + i + c_ * lda, sizeof v); \
-          k = (v OP e) | ((v != v) & (e == e)); \
-          e = LAK_VS(V, M, k, v, e); \
-          u = LAK_VS(V, M, k, jv + (LAK_REAL)c_, u); \
-        } \
-        memcpy(val + i, &e, sizeof v); memcpy(idx + i, &u, sizeof v); \
+    for (i = 0; i < L; i++) jv[i] = (LAK_REAL)j; \
+    for (i = 0; i + L <= m; i += L) { \
+      memcpy(&e, val + i, sizeof v); \
+      if (idx) memcpy(&u, idx + i, sizeof v); \
+      memcpy(&v, p + i, sizeof v); \
+      if (NC == 4) {                 /* a tree: (0 1) (2 3), then into e */ \
+        memcpy(&v1, p + i + lda, sizeof v); \
+        memcpy(&v2, p + i + 2 * lda, sizeof v); \
+        memcpy(&v3, p + i + 3 * lda, sizeof v); \
+        k = LAK_XK(OP, v, v1); m01 = LAK_VS(V, M, k, v1, v); i01 = LAK_VS(V, M, k, jv + 1, jv); \
+        k = LAK_XK(OP, v2, v3); m23 = LAK_VS(V, M, k, v3, v2); \
+        i23 = LAK_VS(V, M, k, jv + 3, jv + 2); \
+        k = LAK_XK(OP, m01, m23); m01 = LAK_VS(V, M, k, m23, m01); i01 = LAK_VS(V, M, k, i23, i01); \
+        k = LAK_XK(OP, e, m01); e = LAK_VS(V, M, k, m01, e); u = LAK_VS(V, M, k, i01, u); \
+      } else { \
+        k = LAK_XK(OP, e, v); e = LAK_VS(V, M, k, v, e); u = LAK_VS(V, M, k, jv, u); \
       } \
-    } else \
-      for (; i + L <= m; i += L) { \
-        memcpy(&e, val + i, sizeof v); \
-        LAK_UNROLL4 for (c_ = 0; c_ < NC; c_++) { \
-          memcpy(&v, p + i + c_ * lda, sizeof v); \
-          k = (v OP e) | ((v != v) & (e == e)); \
-          e = LAK_VS(V, M, k, v, e); \
-        } \
-        memcpy(val + i, &e, sizeof v); \
-      }
+      memcpy(val + i, &e, sizeof v); \
+      if (idx) memcpy(idx + i, &u, sizeof v); \
+    }
+/* whether b replaces a as the extreme (OP): more extreme, or a NaN where a
+** is none; ties keep a. The first extreme (or NaN) of a sequence, so the
+** columns may be combined as a tree */
+#define LAK_XK(OP, a, b) (((b) OP (a)) | (((b) != (b)) & ((a) == (a))))
 #else
 #define LAK_ROWEXTV(OP, W, NC)
 #endif
