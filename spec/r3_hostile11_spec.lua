@@ -22,6 +22,9 @@ local function rnd(k)            -- 1..k
 end
 
 local NAN, INF = 0 / 0, math.huge
+-- zeros made at run time: Lua 5.1 and LuaJIT merge the constants 0.0 and -0.0
+local POSZ = tonumber("0.0")
+local NEGZ = -POSZ
 local function isnan(x) return x ~= x end
 local function bits(x) return lepack.pack("<d", x) end
 local function same(x, y)        -- bit for bit, any NaN equal to any NaN
@@ -44,7 +47,7 @@ local function entry(kind)
   if kind == 1 then return rnd(4) - 2                          -- ties
   elseif kind == 2 then                                        -- -0.0 / 0.0 mixes
     local r = rnd(6)
-    if r <= 2 then return 0.0 elseif r <= 4 then return -0.0 end
+    if r <= 2 then return POSZ elseif r <= 4 then return NEGZ end
     return r == 5 and -1 or -INF
   elseif kind == 3 then                                        -- +-inf and ties
     local r = rnd(5)
@@ -52,7 +55,7 @@ local function entry(kind)
     return rnd(3) - 2
   elseif kind == 4 then                                        -- distinct mostly
     return (rnd(65536) - 32768) / 64
-  elseif kind == 5 then return rnd(2) == 1 and 0.0 or -0.0     -- zeros only
+  elseif kind == 5 then return rnd(2) == 1 and POSZ or NEGZ     -- zeros only
   else                                                         -- an all-equal value
     return 2.5
   end
@@ -111,7 +114,7 @@ local function refext(A, i, n, wantmax)
       local x = A(i, j)
       if x == 0 then if 1 / x > 0 then anyp = true else anyn = true end end
     end
-    if wantmax then best = anyp and 0.0 or -0.0 else best = anyn and -0.0 or 0.0 end
+    if wantmax then best = anyp and POSZ or NEGZ else best = anyn and NEGZ or POSZ end
   end
   return best, bi
 end
@@ -235,7 +238,7 @@ describe("rows' extremes and products four columns a pass", function()
       for j = 1, n do t[j] = {} end
       for i = 1, m do
         local k = i - 1
-        for j = 1, n do t[j][i] = (k % 2 == 1) and -0.0 or 0.0; k = math.floor(k / 2) end
+        for j = 1, n do t[j][i] = (k % 2 == 1) and NEGZ or POSZ; k = math.floor(k / 2) end
       end
       for _, asview in ipairs({false, true}) do
         local A = build(t, m, n, dt, asview)
@@ -279,7 +282,7 @@ local function sumdata(m, n)
     for i = 1, m do
       local r = rnd(20)
       t[j][i] = (rnd(2) == 1 and -1 or 1) * (rnd(1000) + rnd(1000) / 1024) * 2 ^ (rnd(60) - 30)
-      if r == 1 then t[j][i] = -0.0 end
+      if r == 1 then t[j][i] = NEGZ end
     end
   end
   return t
