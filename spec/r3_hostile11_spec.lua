@@ -442,4 +442,17 @@ describe("sort / argsort of many lines of 17..128 entries", function()
     end
     assert.is_true(cases > 100)
   end)
+
+  it("many lines: 1000 of 17, 200 of 128, 300 of 65, both dims, views", function()
+    for _, c in ipairs({{17, 1000}, {128, 200}, {65, 300}, {100, 64}}) do
+      local len, nl = c[1], c[2]
+      for dim = 1, 2 do
+        for _, dt in ipairs({"float64", "float32"}) do
+          local m, n = dim == 1 and len or nl, dim == 1 and nl or len
+          local A = build(makedata(m, n), m, n, dt, dim == 2)
+          checksort(A, dim, dt == "float32", string.format("%dx%d dim %d %s", m, n, dim, dt))
+        end
+      end
+    end
+  end)
 end)
