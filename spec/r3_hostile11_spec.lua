@@ -377,18 +377,7 @@ describe("tobytes of large strings under every collector mode", function()
 end)
 
 -- sorts of many lines of 17..128 entries
-local function refsort(t, down)
-  local p = {}
-  for i = 1, #t do p[i] = i end
-  table.sort(p, function(a, b)
-    local x, y = t[a], t[b]
-    local nx, ny = isnan(x), isnan(y)
-    if nx ~= ny then if down then return nx end return ny end
-    if not nx and x ~= y then if down then return x > y end return x < y end
-    return a < b
-  end)
-  return p
-end
+local refsort = require "sortref"   -- spec/sortref.lua
 
 local function checksort(A, dim, down, tag)
   local m, n = A:shape()

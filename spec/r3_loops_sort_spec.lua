@@ -25,19 +25,7 @@ local function same(x, y)
   return x == y and (x ~= 0 or 1 / x == 1 / y)
 end
 
--- reference: positions of t sorted stably, NaN last (first when descending)
-local function refsort(t, down)
-  local p = {}
-  for i = 1, #t do p[i] = i end
-  table.sort(p, function(a, b)
-    local x, y = t[a], t[b]
-    local nx, ny = isnan(x), isnan(y)
-    if nx ~= ny then if down then return nx end return ny end
-    if not nx and x ~= y then if down then return x > y end return x < y end
-    return a < b
-  end)
-  return p
-end
+local refsort = require "sortref"   -- spec/sortref.lua
 
 -- an m x n matrix of the stream, as a view with leading dimension > m
 local function streammat(m, n, dtype)

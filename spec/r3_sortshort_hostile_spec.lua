@@ -116,21 +116,7 @@ function element(dt, kind, line)
   end
 end
 
-local function isnan(x) return x ~= x end
-
--- positions of t sorted stably, NaN last (first when descending)
-local function refsort(t, down)
-  local p = {}
-  for i = 1, #t do p[i] = i end
-  table.sort(p, function(a, b)
-    local x, y = t[a], t[b]
-    local nx, ny = isnan(x), isnan(y)
-    if nx ~= ny then if down then return nx end return ny end
-    if not nx and x ~= y then if down then return x > y end return x < y end
-    return a < b
-  end)
-  return p
-end
+local refsort = require "sortref"   -- spec/sortref.lua
 
 local function eb(bytes, es, k) return bytes:sub((k - 1) * es + 1, k * es) end
 local function hex(b)
