@@ -329,21 +329,20 @@ static void sortlines(const la_Mat *A, la_Mat *S, la_Mat *P, int dim, int sdim, 
 /* many short lines (2 to LAK_SHORT entries; to LAK_LONG, a vector's
 ** width of them at least: a matrix's short columns or rows) all at once in
 ** vector lanes; 0 where that kernel does not run */
+static lak_Lines lines(const la_Mat *M, int dim) {
+  lak_Lines o = {NULL, 0, 0};
+  if (M == NULL) return o;
+  o.p = M->fdata ? (void *)M->fdata : (void *)M->data;
+  o.l = dim == 1 ? M->ld : 1;                /* line to line */
+  o.j = dim == 1 ? 1 : M->ld;                /* entry to entry */
+  return o;
+}
+
 static int sortshort(const la_Mat *A, la_Mat *S, la_Mat *P, int dim, int down, void *work) {
   int n = dim == 1 ? A->rows : A->cols, nl = dim == 1 ? A->cols : A->rows;
-  lak_Lines x, s = {NULL, 0, 0}, ix = {NULL, 0, 0};
   if (n < 2 || n > LAK_LONG || nl < (n <= LAK_SHORT ? 2 : A->fdata ? 16 : 8)) return 0;
-  x.p = A->fdata ? (void *)A->fdata : (void *)A->data;
-  x.l = dim == 1 ? A->ld : 1;
-  x.j = dim == 1 ? 1 : A->ld;
-  if (S) {
-    s.p = S->fdata ? (void *)S->fdata : (void *)S->data;
-    s.l = dim == 1 ? S->ld : 1;
-    s.j = dim == 1 ? 1 : S->ld;
-  }
-  if (P) { ix.p = P->data; ix.l = dim == 1 ? P->ld : 1; ix.j = dim == 1 ? 1 : P->ld; }
-  return A->fdata ? lak_ssortshort(nl, n, down, x, s, ix, work)
-                  : lak_sortshort(nl, n, down, x, s, ix, work);
+  return (A->fdata ? lak_ssortshort : lak_sortshort)(nl, n, down, lines(A, dim), lines(S, dim),
+                                                    lines(P, dim), work);
 }
 
 /* sort(A [, dim [, {descending = false, indices = true}]]) -> S, I: each
@@ -370,6 +369,7 @@ static int sort(lua_State *L, const char *fname, int want) {
   if (nw < LAK_SORT_WORK(len)) nw = LAK_SORT_WORK(len);
   w = LA_SCRATCH(L, lak_SortItem, LA_EMPTY(A) ? 0 : nw);
   if (sortshort(A, S, P, dim, down, w)) {
+    /* every line at once, in vector lanes */
   } else if (dim == 2 && A->rows > 1 && A->cols > 1) {
     /* rows: read as the columns of A^T (contiguous lines) */
     la_Mat *T = la_newt(L, fname, A->cols, A->rows, A->dtype);
