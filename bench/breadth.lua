@@ -181,6 +181,8 @@ local function operations(I)
     -- sorts along a dimension
     op("A:sort(1)", function() return A:sort(1) end, "np.sort(A, axis=0)", "la also returns the indices")
     op("A:sort(2)", function() return A:sort(2) end, "np.sort(A, axis=1)", "la also returns the indices")
+    op("A:sort(1, values)", function() return A:sort(1, {indices = false}) end, "np.sort(A, axis=0)",
+       "{indices = false}: the values alone")
     op("A:argsort(1)", function() return A:argsort(1) end, "np.argsort(A, axis=0, kind='stable')", IDX)
     op("A:argsort(2)", function() return A:argsort(2) end, "np.argsort(A, axis=1, kind='stable')", IDX)
     -- norms and measures
@@ -290,6 +292,8 @@ local function operations(I)
       add(ops, {name = name, tag = t, shape = t, f = f, expr = expr, note = note})
     end
     op("x:sort()", function() return x:sort() end, "np.sort(x)", "la also returns the indices")
+    op("x:sort(values)", function() return x:sort({indices = false}) end, "np.sort(x)",
+       "{indices = false}: the values alone")
     op("x:argsort()", function() return x:argsort() end, "np.argsort(x, kind='stable')", IDX)
     op("x:cumsum()", function() return x:cumsum() end, "np.cumsum(x)")
     op("x:cumprod()", function() return x:cumprod() end, "np.cumprod(x)")

@@ -338,9 +338,16 @@ static lak_Lines lines(const la_Mat *M, int dim) {
   return o;
 }
 
+/* Values alone (no P), lines longer than VALS_F32 (float32) or VALS_F64
+** entries sort faster one by one: sort.c's keys alone, in registers (100 x
+** 100 along the columns, us: float32 22 -> 14.6, float64 35.5 -> 20.6;
+** 1000 lines of 48 float64 124 -> 102, of 32 sortshort's 53 against 61) */
+#define VALS_F32 80
+#define VALS_F64 40
 static int sortshort(const la_Mat *A, la_Mat *S, la_Mat *P, int dim, int down, void *work) {
   int n = dim == 1 ? A->rows : A->cols, nl = dim == 1 ? A->cols : A->rows;
   if (n < 2 || n > LAK_LONG || nl < (n <= LAK_SHORT ? 2 : A->fdata ? 16 : 8)) return 0;
+  if (P == NULL && n > (A->fdata ? VALS_F32 : VALS_F64)) return 0;
   return (A->fdata ? lak_ssortshort : lak_sortshort)(nl, n, down, lines(A, dim), lines(S, dim),
                                                     lines(P, dim), work);
 }
