@@ -397,3 +397,30 @@ describe("linalg.kron (one pass a column of the product)", function()
     assert.are.same({0, 6, 0, 18, 5, 7, 15, 21, 0, 12, 0, 24, 10, 14, 20, 28}, la.totable(la.vec(C)))
   end)
 end)
+
+describe("linalg.totable (rows filled eight at a time, down the columns)", function()
+  it("has A(i, j) at [i][j] for 0..19 rows and 0..3 columns, views, every type", function()
+    for _, dt in ipairs{"float64", "float32", "bool"} do
+      for m = 0, 19 do
+        for n = 0, 3 do
+          local A = view(m, n, dt == "bool" and "float64" or dt)
+          if dt == "bool" then A = la.gt(A, 2 * m) end     -- some entries true, some false
+          local t = A:totable()
+          assert.are.equal(m, #t)
+          for i = 1, m do
+            local row = n == 1 and {t[i]} or t[i]
+            assert.are.equal(n, #row)
+            for j = 1, n do
+              local want = A:get(i, j)
+              if dt == "bool" then want = want ~= 0 and want ~= false end
+              if row[j] ~= want then
+                error(string.format("%s %dx%d: [%d][%d] is %s, A(i, j) %s", dt, m, n, i, j,
+                  tostring(row[j]), tostring(want)))
+              end
+            end
+          end
+        end
+      end
+    end
+  end)
+end)

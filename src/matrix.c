@@ -701,18 +701,28 @@ static void pushentry(lua_State *L, const la_Mat *A, int i, int j) {
   else lua_pushnumber(L, la_get(A, i, j));
 }
 
+/* Rows are filled TROWS at a time, a column of them after another, so the
+** entries are read down the columns, as they lie (a row at a time read one
+** cache line an entry: 100 x 100 took 77 us, Python's tolist 65) */
+#define TROWS 8
 static int buildtable(lua_State *L) {
   const la_Mat *A = (const la_Mat *)lua_touserdata(L, 1);
-  int i, j;
+  int i, j, r, h, base;
   lua_createtable(L, A->rows, 0);
-  for (i = 0; i < A->rows; i++) {
-    if (A->cols == 1) { pushentry(L, A, i, 0); lua_rawseti(L, -2, i + 1); continue; }
-    lua_createtable(L, A->cols, 0);
-    for (j = 0; j < A->cols; j++) {
-      pushentry(L, A, i, j);
-      lua_rawseti(L, -2, j + 1);
-    }
-    lua_rawseti(L, -2, i + 1);
+  if (A->cols == 1) {
+    for (i = 0; i < A->rows; i++) { pushentry(L, A, i, 0); lua_rawseti(L, 2, i + 1); }
+    return 1;
+  }
+  for (i = 0; i < A->rows; i += TROWS) {
+    h = A->rows - i < TROWS ? A->rows - i : TROWS;
+    for (r = 0; r < h; r++) lua_createtable(L, A->cols, 0);
+    base = lua_gettop(L) - h + 1;                   /* row i + r is at base + r */
+    for (j = 0; j < A->cols; j++)
+      for (r = 0; r < h; r++) {
+        pushentry(L, A, i + r, j);
+        lua_rawseti(L, base + r, j + 1);
+      }
+    for (r = h - 1; r >= 0; r--) lua_rawseti(L, 2, i + r + 1);   /* pops row i + r */
   }
   return 1;
 }
