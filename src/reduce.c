@@ -208,7 +208,12 @@ static int reduction(lua_State *L, const char *fname, int r) {
   nk = dim == 1 ? A->cols : A->rows;
   R = la_newt(L, fname, dim == 1 ? 1 : A->rows, dim == 1 ? A->cols : 1,
               index ? LA_F64 : A->dtype);
-  if (dim == 2 && A->rows > 1 && (A->dtype == LA_F64 || A->cols <= 16777216)) { byrows(L, r, A, R, ddof); return 1; }
+  /* rows: a product is taken in column order, also for a 1 x n matrix (as
+  ** for a view of the row: not lak_reduce's interleaved partial products) */
+  if (dim == 2 && (A->rows > 1 || r == LAK_PROD) && (A->dtype == LA_F64 || A->cols <= 16777216)) {
+    byrows(L, r, A, R, ddof);
+    return 1;
+  }
   if (dim == 1 && index) {                 /* columns: one kernel call for all */
     if (A->dtype == LA_F32) lak_scolargext(r == R_ARGMAX, (size_t)A->rows, (size_t)A->cols, A->fdata, (size_t)A->ld, R->data, R->ld);
     else lak_colargext(r == R_ARGMAX, (size_t)A->rows, (size_t)A->cols, A->data, (size_t)A->ld, R->data, R->ld);
