@@ -306,7 +306,9 @@ void lak_bnonzeros(int dim, int m, int n, const unsigned char *A, int lda, doubl
 ** sorted entries (s[i * incs]), ix (may be NULL) their 1-based positions in
 ** x (ix[i * inci]). work: LAK_SORT_WORK(n) items. */
 typedef struct lak_SortItem { uint64_t k; uint32_t i; } lak_SortItem;
-#define LAK_SORT_WORK(n) (2 * (size_t)(n) + 1)   /* the merge reads one past a run */
+/* the merge reads one past a run; from 2000 entries on, 48 KiB more for
+** the 11-bit radix sort's counts */
+#define LAK_SORT_WORK(n) (2 * (size_t)(n) + 1 + ((size_t)(n) >= 2000 ? 3072 : 0))
 void lak_sort(int n, const double *x, ptrdiff_t incx, int desc, double *s, ptrdiff_t incs,
               double *ix, ptrdiff_t inci, lak_SortItem *work);
 void lak_ssort(int n, const float *x, ptrdiff_t incx, int desc, float *s, ptrdiff_t incs,
