@@ -297,8 +297,8 @@ static void argext_widths(void) {
 ** (first NaN) as the plain loop finds them in the row */
 static void rowext_widths(void) {
   static const double vals[] = {1, -2, 3, 3, 0, NAN, 2.5, -2, INFINITY, -1};
-  double a[45 * 10], row[10], val[45], idx[45];
-  float af[45 * 10], valf[45], idxf[45];
+  double a[45 * 10], row[10], val[45], idx[45], val2[45];
+  float af[45 * 10], valf[45], idxf[45], valf2[45];
   size_t m, n, i, j;
   int lev, wm, top = lak_isa_cap(2);
   for (lev = 0; lev <= (top < 0 ? 0 : top); lev++) {
@@ -310,10 +310,15 @@ static void rowext_widths(void) {
         for (wm = 0; wm < 2; wm++) {
           lak_rowext(wm, m, n, a, m, val, idx);
           lak_srowext(wm, m, n, af, m, valf, idxf);
+          lak_rowext(wm, m, n, a, m, val2, NULL);    /* values alone: another loop */
+          lak_srowext(wm, m, n, af, m, valf2, NULL);
           for (i = 0; i < m; i++) {
             size_t want;
             for (j = 0; j < n; j++) row[j] = a[i + j * m];
             want = refarg(wm, n, row);
+            CHECK((val2[i] == row[want] || (val2[i] != val2[i] && row[want] != row[want])) &&
+                  ((double)valf2[i] == row[want] || (valf2[i] != valf2[i] && row[want] != row[want])),
+                  "rowext values alone(%d) m %zu n %zu row %zu level %d", wm, m, n, i, lev);
             CHECK(idx[i] == (double)want && idxf[i] == (float)want,
                   "rowext(%d) m %zu n %zu row %zu level %d", wm, m, n, i, lev);
             CHECK((val[i] == row[want] || (val[i] != val[i] && row[want] != row[want])) &&
@@ -368,11 +373,14 @@ static void row_strips(void) {
         }
       }
       for (wm = 0; wm < 2; wm++) {
+        lak_rowext(wm, m, n, a, lda, c, NULL);   /* values alone (c: free now) */
         lak_rowext(wm, m, n, a, lda, val, idx);
         for (i = 0; i < m; i++) {
           size_t want;
           for (j = 0; j < n; j++) row[j] = a[i + j * lda];
           want = refarg(wm, n, row);
+          CHECK(c[i] == row[want] || (c[i] != c[i] && row[want] != row[want]),
+                "rowext(%d) values alone, strips: m %zu n %zu row %zu", wm, m, n, i);
           CHECK(idx[i] == (double)want && (val[i] == row[want] || (val[i] != val[i] && row[want] != row[want])),
                 "rowext(%d) strips: m %zu n %zu row %zu", wm, m, n, i);
         }
