@@ -209,8 +209,10 @@ static int reduction(lua_State *L, const char *fname, int r) {
   R = la_newt(L, fname, dim == 1 ? 1 : A->rows, dim == 1 ? A->cols : 1,
               index ? LA_F64 : A->dtype);
   /* rows: a product is taken in column order, also for a 1 x n matrix (as
-  ** for a view of the row: not lak_reduce's interleaved partial products) */
-  if (dim == 2 && (A->rows > 1 || r == LAK_PROD) && (A->dtype == LA_F64 || A->cols <= 16777216)) {
+  ** for a view of the row: not lak_reduce's interleaved partial products);
+  ** float32 positions are floats, exact to 2^24 columns */
+  if (dim == 2 && (A->rows > 1 || r == LAK_PROD) &&
+      (A->dtype == LA_F64 || A->cols <= 16777216 || !index)) {
     byrows(L, r, A, R, ddof);
     return 1;
   }
