@@ -28,6 +28,10 @@ typedef enum { LAK_ADD, LAK_SUB, LAK_MUL, LAK_DIV, LAK_POW } lak_Op;
 ** 1: AVX2, 0: SSE2) at the CPU's, for tests; returns the level in force
 ** (-1 where loops have one width) */
 int lak_isa_cap(int level);
+/* the level in force (2, 1, 0; -1 where loops have one width): the
+** AVX-512 sorts (sortnet.c, sortshort.c) decline below 2, so a capped test
+** reaches the paths a CPU without AVX-512 takes */
+int lak_isa_level(void);
 
 /* Copies of m x n matrices of elements of es bytes (8: double, 4: float, 1: bool)
 ** column by column, B not overlapping A (kernels/copy.c): B = A
@@ -306,9 +310,11 @@ void lak_bnonzeros(int dim, int m, int n, const unsigned char *A, int lda, doubl
 ** sorted entries (s[i * incs]), ix (may be NULL) their 1-based positions in
 ** x (ix[i * inci]). work: LAK_SORT_WORK(n) items. */
 typedef struct lak_SortItem { uint64_t k; uint32_t i; } lak_SortItem;
-/* the merge reads one past a run; from 2000 entries on, 48 KiB more for
-** the 11-bit radix sort's counts */
-#define LAK_SORT_WORK(n) (2 * (size_t)(n) + 1 + ((size_t)(n) >= 2000 ? 3072 : 0))
+/* the merge reads one past a run; from LAK_SORT_R11 entries on, room for
+** the 11-bit radix sort's counts (6 digits of 2048 32-bit counts) */
+#define LAK_SORT_R11 2000
+#define LAK_SORT_CNT ((6 * 2048 * 4 + sizeof(lak_SortItem) - 1) / sizeof(lak_SortItem))
+#define LAK_SORT_WORK(n) (2 * (size_t)(n) + 1 + ((size_t)(n) >= LAK_SORT_R11 ? LAK_SORT_CNT : 0))
 void lak_sort(int n, const double *x, ptrdiff_t incx, int desc, double *s, ptrdiff_t incs,
               double *ix, ptrdiff_t inci, lak_SortItem *work);
 void lak_ssort(int n, const float *x, ptrdiff_t incx, int desc, float *s, ptrdiff_t incs,

@@ -78,9 +78,11 @@ int lak_isa_cap(int level) {
   lak_isa_now = level < lak_isa_cpu ? (level < 0 ? 0 : level) : lak_isa_cpu;
   return lak_isa_now;
 }
+int lak_isa_level(void) { return lak_isa_now; }
 #else
 #define LAK_MULTI 0
 int lak_isa_cap(int level) { (void)level; return -1; }
+int lak_isa_level(void) { return -1; }
 #define LAK_CLONES
 #endif
 

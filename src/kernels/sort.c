@@ -10,7 +10,7 @@
 ** merging (each merge from both ends at once, without a branch on the
 ** data: argsort of 100 x 100 along the columns, timed as the breadth bench
 ** does, went from 160 to 75 us, NumPy 1.24's stable 120), long ones
-** by an LSD radix sort, 8 bits of the key a pass, passes
+** by an LSD radix sort, 8 or 11 bits of the key a pass, passes
 ** on which every key has the same digit skipped; both keep equal keys in
 ** input order, so the result is NumPy's kind="stable" (and Octave's sort).
 ** The values written back are the entries themselves (the sign of a zero
@@ -149,15 +149,14 @@ typedef lak_SortItem Item;
 ** 2.1, 2000 3.4 -> 2.7, 5000 3.2 -> 3.7; a float64 key, 8 passes: 1000 7.6
 ** -> 4.1, 5000 7.2 -> 6.5, 10000 7.0 -> 7.4). */
 /* 11-bit digits (3 passes for a float's key, 6 for a double's, not 4 and
-** 8) where their counts, in the work past the scratch (2048 per digit,
-** 48 KiB at most: LAK_SORT_WORK adds that much from 2000 entries on, and
-** its 32 n bytes leave room past 16 n for float keys from n = 1024 and
-** double keys from 3072), stay in cache and the 2048 destinations do not
-** outrun the TLB: x:sort() of float32, us, 8 -> 11 bits: 1e4 51 -> 42,
-** 1e5 475 -> 388, values alone 31 -> 24, 309 -> 229, 1e6 3449 -> 2405;
-** float64 1e4 106 -> 84, 1e5 1031 -> 864, values 681 -> 616. Past 5e5
-** entries of 8 bytes or more, 8 bits (float64 values 1e6: 7362, 11 bits
-** 8094). */
+** 8) from LAK_SORT_R11 entries on, where LAK_SORT_WORK leaves room for
+** their counts (2048 a digit) past the scratch, and where the counts stay
+** in cache and the 2048 destinations do not outrun the TLB: x:sort() of
+** float32, us, 8 -> 11 bits: 1e4 51 -> 42, 1e5 475 -> 388, values alone
+** 31 -> 24, 309 -> 229, 1e6 3449 -> 2405; float64 1e4 106 -> 84, 1e5 1031
+** -> 864, values 681 -> 616. Past 5e5 entries of 8 bytes or more, 8 bits
+** (float64 values 1e6: 7362, 11 bits 8094). The crossovers above, from the
+** networks' blocks to the radix sort, were measured against 8-bit digits. */
 RADIX(i11, Item, KEY_I, 0, 11, 6)
 RADIX(p11, uint64_t, KEY_P, 32, 11, 3)
 RADIX(v11, uint64_t, KEY_P, 0, 11, 6)
@@ -167,10 +166,10 @@ RADIX(w11, uint32_t, KEY_P, 0, 11, 3)
 #define R11P(a, b, n) radix_p11((a), (b), (n), CNT11(b, n))
 #define R11V(a, b, n) radix_v11((a), (b), (n), CNT11(b, n))
 #define R11W(a, b, n) radix_w11((a), (b), (n), CNT11(b, n))
-SORTS(i, Item, KEY_I, 0, 8, R11I, 2000, 500000, NONET, NONETM, 0)
-SORTS(p, uint64_t, KEY_P, 32, 4, R11P, 2000, 500000, NET64, NET64M, 800)
-SORTS(v, uint64_t, KEY_P, 0, 8, R11V, 4096, 500000, NET64, NET64M, 6000)   /* keys alone (values only) */
-SORTS(w, uint32_t, KEY_P, 0, 4, R11W, 1024, (size_t)-1, NET32, NET32M, 3000)
+SORTS(i, Item, KEY_I, 0, 8, R11I, LAK_SORT_R11, 500000, NONET, NONETM, 0)
+SORTS(p, uint64_t, KEY_P, 32, 4, R11P, LAK_SORT_R11, 500000, NET64, NET64M, 800)
+SORTS(v, uint64_t, KEY_P, 0, 8, R11V, LAK_SORT_R11, 500000, NET64, NET64M, 6000)   /* keys alone (values only) */
+SORTS(w, uint32_t, KEY_P, 0, 4, R11W, LAK_SORT_R11, (size_t)-1, NET32, NET32M, 3000)
 
 #define MAKE_I(a, i, key) ((a)[i].k = (key), (a)[i].i = (uint32_t)(i))
 #define POS_I(e) ((e).i)

@@ -187,28 +187,29 @@ MERGERUNS(runs32, uint32_t, 16, _mm512_loadu_si512, _mm512_storeu_si512, _mm512_
 BLOCKS(blocks64, uint64_t, 8, net, runs64)
 BLOCKS(blocks32, uint32_t, 16, net32, runs32)
 
-uint64_t *lak_sortnet64m(uint64_t *a, uint64_t *b, size_t n) {
+/* AVX-512 here and not capped below it (lak_isa_cap, for tests) */
+static int netok(void) {
+  int level = lak_isa_level();
   pthread_once(&once, probe);
-  return have ? blocks64(a, b, n) : NULL;
+  return have && (level < 0 || level == 2);
+}
+
+uint64_t *lak_sortnet64m(uint64_t *a, uint64_t *b, size_t n) {
+  return netok() ? blocks64(a, b, n) : NULL;
 }
 
 uint32_t *lak_sortnet32m(uint32_t *a, uint32_t *b, size_t n) {
-  pthread_once(&once, probe);
-  return have ? blocks32(a, b, n) : NULL;
+  return netok() ? blocks32(a, b, n) : NULL;
 }
 
 int lak_sortnet32(uint32_t *a, size_t n) {
-  if (n > 16 * NET_REGS) return 0;
-  pthread_once(&once, probe);
-  if (!have) return 0;
+  if (n > 16 * NET_REGS || !netok()) return 0;
   net32(a, (int)n);
   return 1;
 }
 
 int lak_sortnet64(uint64_t *a, size_t n) {
-  if (n > 8 * NET_REGS) return 0;
-  pthread_once(&once, probe);
-  if (!have) return 0;
+  if (n > 8 * NET_REGS || !netok()) return 0;
   net(a, (int)n);
   return 1;
 }
