@@ -183,6 +183,8 @@ local function operations(I)
     op("A:sort(2)", function() return A:sort(2) end, "np.sort(A, axis=1)", "la also returns the indices")
     op("A:sort(1, values)", function() return A:sort(1, {indices = false}) end, "np.sort(A, axis=0)",
        "{indices = false}: the values alone")
+    op("A:sort(2, values)", function() return A:sort(2, {indices = false}) end, "np.sort(A, axis=1)",
+       "{indices = false}: the values alone")
     op("A:argsort(1)", function() return A:argsort(1) end, "np.argsort(A, axis=0, kind='stable')", IDX)
     op("A:argsort(2)", function() return A:argsort(2) end, "np.argsort(A, axis=1, kind='stable')", IDX)
     -- norms and measures
