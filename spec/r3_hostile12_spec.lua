@@ -10,7 +10,10 @@
 --    mixed with 0.0, denormals, +-Inf, values that differ only in their
 --    lowest mantissa bits (every radix digit matters) and keys whose high
 --    digits are all equal (radix passes skipped, so the result is left in
---    either buffer). The contract (README, A:sort): stable, NaN last (first
+--    either buffer). On a host with AVX-512 the networks take float32
+--    values alone to 3000 entries and float64 values alone to 6000, so the
+--    11-bit digits of those are reached from 3001 / 6001 there (from 1024 /
+--    4096 elsewhere). The contract (README, A:sort): stable, NaN last (first
 --    when descending), -0.0 == 0.0, each entry's own bits kept, 1-based
 --    source positions, float64 indices;
 --  * values alone (indices = false) against the values with indices, for
