@@ -1,9 +1,8 @@
 -- Hostile checks, bit for bit, of:
 --  * sort / argsort of lines around every length where kernels/sort.c
 --    changes method (the AVX-512 networks' merged blocks to 800 / 3000 /
---    6000 entries; the LSD radix sort's 11-bit digits for float32 keys from
---    1024, float32 key+position words and float64 items from 2000, float64
---    keys alone from 4096, to 500000; 8-bit digits past it), both types,
+--    6000 entries; the LSD radix sort's 11-bit digits from 2000 entries,
+--    to 500000 but for float32 keys alone; 8-bit digits past it), both types,
 --    ascending and descending, values alone and with indices, along both
 --    dims, on views (leading dimension past the rows), with heavy ties,
 --    NaN of several payloads (signaling, negative) made from bytes, -0.0
@@ -12,8 +11,9 @@
 --    digits are all equal (radix passes skipped, so the result is left in
 --    either buffer). On a host with AVX-512 the networks take float32
 --    values alone to 3000 entries and float64 values alone to 6000, so the
---    11-bit digits of those are reached from 3001 / 6001 there (from 1024 /
---    4096 elsewhere). The contract (README, A:sort): stable, NaN last (first
+--    11-bit digits of those are reached from 3001 / 6001 there (from 2000
+--    elsewhere; spec/kernels/sort.c caps the level to run those too). The
+--    contract (README, A:sort): stable, NaN last (first
 --    when descending), -0.0 == 0.0, each entry's own bits kept, 1-based
 --    source positions, float64 indices;
 --  * values alone (indices = false) against the values with indices, for
