@@ -273,7 +273,10 @@ clean:
 # The whole suite and the host example under AddressSanitizer and UBSan:
 # the module is built instrumented into build-asan/ and lua5.4 runs with
 # libasan preloaded; any report fails the target. The kernel tests
-# (make ktest) build into build-asan/ktest and run first.
+# (make ktest) build into build-asan/ktest and run first. The threads
+# harness runs without ASan's quarantine: a child forked while another
+# thread held the quarantine's lock hung at its first thread exit (gdb:
+# Quarantine::Drain in AsanThread::Destroy), 4 to 11 children of 40.
 SAN = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 check-asan: deps
 	@$(MAKE) --no-print-directory BUILD=build-asan CFLAGS="$(SAN)" LIBFLAG="-shared $(SAN)" \
@@ -283,7 +286,8 @@ check-asan: deps
 	  busted --lua=$(LUA) --cpath="./build-asan/?.so"
 	cd build-asan && export ASAN_OPTIONS=allocator_may_return_null=1:detect_leaks=1 \
 	  LUA_PATH="../lua/?.lua;../lua/?/init.lua;;" LUA_CPATH="./?.so;;" && ./host && \
-	  OPENBLAS_NUM_THREADS=1 ./alloc > alloc.log && tail -1 alloc.log && ./threads && ./capi
+	  OPENBLAS_NUM_THREADS=1 ./alloc > alloc.log && tail -1 alloc.log && \
+	  ASAN_OPTIONS=$$ASAN_OPTIONS:quarantine_size_mb=0 ./threads && ./capi
 
 # luarocks make into a temporary tree and make install into a temporary
 # prefix, each followed by a smoke test from outside the checkout; then the

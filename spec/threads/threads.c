@@ -211,7 +211,8 @@ static int fork_during_attention(int n) {
     else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM) {
       /* forking while another thread is inside BLAS is what the README's
       ** Threads section rules out: OpenBLAS's locks may be held, and the
-      ** child then waits forever (seen under ASan's timing) */
+      ** child then waits forever (under ASan, its quarantine's lock too:
+      ** the Makefile runs this harness without the quarantine there) */
       hung++;
       fprintf(stderr, "threads: child %d hung in BLAS after the fork (the hazard the README "
               "documents); not counted\n", k);
