@@ -28,9 +28,9 @@ typedef enum { LAK_ADD, LAK_SUB, LAK_MUL, LAK_DIV, LAK_POW } lak_Op;
 ** 1: AVX2, 0: SSE2) at the CPU's, for tests; returns the level in force
 ** (-1 where loops have one width) */
 int lak_isa_cap(int level);
-/* the level in force (2, 1, 0; -1 where loops have one width): the
-** AVX-512 sorts (sortnet.c, sortshort.c) decline below 2, so a capped test
-** reaches the paths a CPU without AVX-512 takes */
+/* the level in force (2, 1, 0; -1 where loops have one width): sortnet.c's
+** AVX-512 networks decline below 2, so a capped test reaches the radix and
+** merge sorts a CPU without AVX-512 takes (sortshort.c ignores the cap) */
 int lak_isa_level(void);
 
 /* Copies of m x n matrices of elements of es bytes (8: double, 4: float, 1: bool)
