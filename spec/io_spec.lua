@@ -3,6 +3,7 @@
 local lepack = require "lepack"                  -- string.pack on every Lua
 local NEGZERO = -1 / math.huge   -- -0.0 made at run time: Lua 5.1 and 5.2 merge the constants -0.0 and 0
 local LUA = require("interp").lua      -- the Lua running the specs: children run it too
+local sh = require("interp").sh
 local la = require "linalg"
 
 local A = la.matrix{{1.5, -2, 3.25}, {4, 5.5, -6.75}}
@@ -10,7 +11,7 @@ local function fixture(name) return "spec/fixtures/" .. name .. ".npy" end
 local tmp = os.tmpname()
 
 local function numpy()
-  return os.execute("/usr/bin/python3 -c 'import numpy' 2>/dev/null")
+  return sh("/usr/bin/python3 -c 'import numpy' 2>/dev/null")
 end
 
 describe("save_csv of a matrix without columns", function()
@@ -262,7 +263,7 @@ describe("linalg.load_npy by rows", function()
       "    np.save('" .. d .. "/' + name + '.npy', B)\n" ..
       "    np.save('" .. d .. "/' + name + '_s.npy', np.ascontiguousarray(B[16:33].astype('<f8')))\n"
     local f = io.open(d .. "/gen.py", "w"); f:write(py); f:close()
-    assert(os.execute("/usr/bin/python3 " .. d .. "/gen.py"))
+    assert(sh("/usr/bin/python3 " .. d .. "/gen.py"))
     for _, name in ipairs{"c", "f", "f4", "i4", "i8f"} do
       local B = la.load_npy(d .. "/" .. name .. ".npy", {rows = {17, 33}})
       assert.are.equal(name == "f4" and "float32" or "float64", B.dtype)

@@ -71,7 +71,7 @@ describe("reading only regular files", function()
 
   it("refuses a FIFO at once instead of waiting for a writer", function()
     local fifo = dir .. "/fifo"
-    assert.is_truthy(os.execute("mkfifo " .. q(fifo)))
+    assert.is_true(require("interp").sh("mkfifo " .. q(fifo)))
     local out, secs = readers(fifo)
     refused(out, fifo, "a FIFO")
     if not PRELOAD then assert.is_true(secs <= 3, "took " .. secs .. " s") end
@@ -79,7 +79,7 @@ describe("reading only regular files", function()
 
   it("refuses a FIFO that has a writer (it would read what the writer sends)", function()
     local fifo = dir .. "/fifo2"
-    assert.is_truthy(os.execute("mkfifo " .. q(fifo)))
+    assert.is_true(require("interp").sh("mkfifo " .. q(fifo)))
     -- a writer holds the FIFO open for 3 s
     local out = readers(fifo, "(timeout 5 sh -c " .. q("sleep 3 > " .. q(fifo)) .. " > /dev/null 2>&1 &);")
     refused(out, fifo, "a FIFO")
@@ -239,7 +239,7 @@ describe("a host at its memory limit with two OpenBLAS threads", function()
     local f = io.open("/proc/self/status"); local s = f:read("*a"); f:close()
     local vm = tonumber(s:match("VmSize:%s*(%d+)"))
     f = io.open("/proc/self/stat"); local pid = f:read("*a"):match("^(%d+)"); f:close()
-    assert(os.execute(string.format("prlimit --pid %s --as=%d", pid, (vm + 40 * 1024) * 1024)))
+    assert(require("interp").sh(string.format("prlimit --pid %s --as=%d", pid, (vm + 40 * 1024) * 1024)))
     local errors, product, other, full = dofile("tools/brim.lua")(la, A, B)
     print("full", full, "errors", errors, "product", product, "other", other)
     print("after", (la.ones(300, 300) * la.ones(300, 300))(1, 1), la.threads())

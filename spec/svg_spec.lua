@@ -10,7 +10,7 @@ os.execute("mkdir -p " .. dir)
 local function render(svg)
   local png, ppm = svg .. ".png", svg .. ".ppm"
   -- the renderers are not ours: no sanitizer preload (make check-asan) for them
-  assert(os.execute(string.format("env -u LD_PRELOAD -u ASAN_OPTIONS rsvg-convert -f png -o %s %s && " ..
+  assert(require("interp").sh(string.format("env -u LD_PRELOAD -u ASAN_OPTIONS rsvg-convert -f png -o %s %s && " ..
     "env -u LD_PRELOAD pngtopnm %s > %s", png, svg, png, ppm)),
     "rendering failed: " .. svg)
   local f = assert(io.open(ppm, "rb"))

@@ -5,9 +5,10 @@
 set -e
 # every Lua linalg builds for (make LUA=...): interpreters and headers; Debian's
 # lua-busted and its C dependencies (lua-filesystem, lua-system, lua-term)
-# carry modules for all of them, so busted --lua=lua5.1 ... works
+# carry modules for all of them, so busted --lua=lua5.1 ... works; NumPy for
+# the specs that check files and results against it live (/usr/bin/python3)
 LUAS="lua5.1 lua5.2 lua5.3 lua5.4 liblua5.1-0-dev liblua5.2-dev liblua5.3-dev liblua5.4-dev"
-PKGS="gcc make pkg-config libopenblas-dev liblapacke-dev $LUAS lua-busted librsvg2-bin netpbm libopenmpi-dev openmpi-bin libreadline-dev tmux $*"
+PKGS="gcc make pkg-config libopenblas-dev liblapacke-dev $LUAS lua-busted librsvg2-bin netpbm libopenmpi-dev openmpi-bin libreadline-dev tmux python3-numpy $*"
 # --list: the packages, one line, and nothing installed
 if [ "${1:-}" = "--list" ]; then
   shift
