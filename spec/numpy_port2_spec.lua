@@ -158,7 +158,7 @@ local tmux = os.execute("command -v tmux >/dev/null 2>&1")
 local tty_ok = (tmux == true or tmux == 0) and pcall(require, "linalg.readline");
 (tty_ok and describe or pending)("Tab on a NumPy random name", function()
   it("completes np.random.se to la.random.seed", function()
-    local sock = "linalg-np2-" .. os.time()
+    local sock = require("interp").unique("linalg-np2-")
     local function tm(args) return (sh("tmux -L " .. sock .. " " .. args)) end
     tm(string.format("new-session -d -s s -x 100 -y 20 'env HOME=/nonexistent LINALG_HISTFILE=/dev/null LUA_CPATH=\"%s\" %s bin/linalg-repl'",
       package.cpath, require("interp").lua))

@@ -361,7 +361,7 @@ local have_rl = pcall(require, "linalg.readline")
 local on_tty = (have_tmux and have_rl) and describe or pending
 
 on_tty("Tab completion of a NumPy name", function()
-  local sock = "linalg-numpy-spec-" .. os.time()
+  local sock = require("interp").unique("linalg-numpy-spec-")
   local function screen() return sh("tmux -L " .. sock .. " capture-pane -p -t s") end
   local function wait(text)
     for _ = 1, 300 do
