@@ -198,7 +198,7 @@ describe("out of memory", function()
     assert.are.equal("linalg.zeros: not enough memory for a 40000x40000 matrix (11.9 GiB)\n", out)
   end)
 
-  it("walks the functions that copy a 0.9 GiB matrix", function()
+  it("walks the functions that copy a 0.9 GiB matrix #heavy", function()
     local out = limited([[
       local A = la.zeros(12000, 10000)
       for _, c in ipairs{

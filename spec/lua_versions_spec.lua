@@ -161,7 +161,7 @@ describe("storage outside the Lua heap", function()
     assert.are.equal("true", ext:match("\n(%a+)"))
   end)
 
-  it("holds a 20000 x 15000 matrix (2.2 GiB: past LuaJIT's userdata limit)", function()
+  it("holds a 20000 x 15000 matrix (2.2 GiB: past LuaJIT's userdata limit) #heavy", function()
     local f = io.open("/proc/meminfo")
     local avail = f and tonumber(f:read("*a"):match("MemAvailable:%s*(%d+)")) or 0
     if f then f:close() end

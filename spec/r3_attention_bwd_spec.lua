@@ -248,7 +248,7 @@ describe("linalg.attention_backward's memory", function()
   local fh = io.open("/proc/self/status")
   if fh then fh:close() end
   local run = fh and it or pending
-  run("adds less than 256 MiB at n = 16384, d = 64", function()
+  run("adds less than 256 MiB at n = 16384, d = 64 #heavy", function()
     local interp = require "interp"
     -- bench/attention_mem.lua: the same measure as the bench's
     local p = io.popen(string.format("OPENBLAS_NUM_THREADS=1 LUA_PATH='./lua/?.lua;./lua/?/init.lua;;' " ..

@@ -282,7 +282,7 @@ local DTYPES = {"float64", "float32"}
 describe("sort around kernels/sort.c's thresholds", function()
   local LENS = {1023, 1024, 1025, 1999, 2000, 2001, 2047, 2048, 3000, 3001, 4095, 4096, 6000, 6001}
 
-  it("vectors (column, and a row of a view) of every kind match the reference", function()
+  it("vectors (column, and a row of a view) of every kind match the reference #heavy", function()
     for _, dt in ipairs(DTYPES) do
       for _, n in ipairs(LENS) do
         for _, kind in ipairs({"mix", "digits", "lowbits", "twolow", "same", "zeronan"}) do
@@ -313,7 +313,7 @@ describe("sort around kernels/sort.c's thresholds", function()
     end
   end)
 
-  it("long vectors: 70000, 500000 (11-bit digits) and 500001 (8-bit)", function()
+  it("long vectors: 70000, 500000 (11-bit digits) and 500001 (8-bit) #heavy", function()
     for _, dt in ipairs(DTYPES) do
       local full = {mix = makeline("mix", dt, 500001), digits = makeline("digits", dt, 500001)}
       for _, n in ipairs({70000, 500000, 500001}) do
@@ -356,7 +356,7 @@ describe("sort around kernels/sort.c's thresholds", function()
 end)
 
 describe("values alone vs values with indices on many lines of 38..130 entries", function()
-  it("are the same bits and a stable sort, both dims, views, both types", function()
+  it("are the same bits and a stable sort, both dims, views, both types #heavy", function()
     for _, dt in ipairs(DTYPES) do
       local few = dt == "float64" and 8 or 16
       for len = 38, 130 do

@@ -232,7 +232,7 @@ end)
 describe("bool counts by byte lanes", function()
   -- lengths around 64 (two 32-byte lanes) and 255 * 64 (a lane flush)
   local LENS = {1, 63, 64, 65, 127, 128, 129, 16319, 16320, 16321, 32640, 32703, 32704, 48961}
-  it("count_nonzero, sum, mean and per-column counts equal a plain count", function()
+  it("count_nonzero, sum, mean and per-column counts equal a plain count #heavy", function()
     for _, len in ipairs(LENS) do
       for _, sh in ipairs{{len, 1}, {1, len}, {len, 2}} do
         local m, n = sh[1], sh[2]

@@ -131,7 +131,7 @@ describe("la.randn (ziggurat)", function()
     end
   end)
 
-  it("draws the tails beyond 3.65 and 4.5 at the right rate, on both sides (4e6 draws)", function()
+  it("draws the tails beyond 3.65 and 4.5 at the right rate, on both sides (4e6 draws) #heavy", function()
     local N = 4000000
     local z = la.randn(N, 1, 13)
     -- scipy 1.10: 2 * norm.sf(3.65) = 2.6224030884096865e-4, 2 * norm.sf(4.5) = 6.795346249460107e-6

@@ -224,7 +224,7 @@ describe("sort of many short lines (kernels/sortshort.c), bit for bit", function
       end
     end)
 
-    it(dt .. ": 1000 short lines (rows and columns) of every length", function()
+    it(dt .. ": 1000 short lines (rows and columns) of every length #heavy", function()
       for _, n in ipairs(NS) do
         for _, kind in ipairs({"mixed", "distinct", "onetie"}) do
           for _, down in ipairs({false, true}) do
@@ -287,7 +287,7 @@ describe("sort of many short lines (kernels/sortshort.c), bit for bit", function
     end
   end)
 
-  it("ran every case", function()
+  it("ran every case #heavy", function()
     -- 2 dtypes x 16 lengths x 9 counts x 2 shapes x 2 dims x 9 kinds, 2 x 16 x 3 x 2 x 2
     -- at 1000 lines, 2 x 5 x 2 x 4 views
     assert.are.equal(2 * 16 * 9 * 2 * 2 * 9 + 2 * 16 * 3 * 2 * 2 + 2 * 5 * 2 * 4, ncases)
