@@ -69,6 +69,12 @@ HAVE_RL   ?= $(shell $(PKG_CONFIG) --exists readline 2>/dev/null || test -e /usr
 RLMOD     = $(BUILD)/linalg/readline.so
 CAPI = $(BUILD)/capi
 
+# the sub-makes that build run a job per core (the build of one Lua was a
+# minute serially, most of it kernels/sortshort.c at -O3), unless make was
+# given its own -j
+JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+JOBSFLAG = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(JOBS))
+
 # make ktest: the kernels' C unit tests alone
 .PHONY: dist check-hosts print-builddir ktest all deps demo test test-lua bench mpi test-mpi install-mpi bench-mpi install uninstall clean check-install check-oom-host check-asan valgrind fuzz repl doc lint env
 
@@ -146,7 +152,7 @@ ktest: $(KTESTS)
 	@for t in $(KTESTS); do OPENBLAS_NUM_THREADS=1 $$t || exit 1; done
 
 demo: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory $(JOBSFLAG) all
 	@for f in examples/*.lua; do echo "== $$f"; \
 	  LUA_PATH="./lua/?.lua;./lua/?/init.lua;;" LUA_CPATH="./$(BUILD)/?.so;;" $(LUA) $$f || exit 1; done
 
@@ -157,7 +163,7 @@ TEST_LUAS ?= $(if $(filter command line environment,$(origin LUA)),$(LUA_NAME),$
 test: deps
 	@for l in $(TEST_LUAS); do echo "== make test-lua LUA=$$l"; \
 	  $(MAKE) --no-print-directory test-lua LUA=$$l || exit 1; done
-	@$(MAKE) --no-print-directory ktest
+	@$(MAKE) --no-print-directory $(JOBSFLAG) ktest
 	@if command -v lighttpd >/dev/null && command -v curl >/dev/null; then sh tools/check-oom-host.sh; \
 	  else echo "check-oom-host: skipped (no lighttpd or curl: make check-oom-host installs them)"; fi
 	@$(MAKE) --no-print-directory test-mpi LUA=lua5.4
@@ -165,7 +171,7 @@ test: deps
 # one Lua: its module, the busted suite under it, the C harnesses linked
 # with it (run from its build folder: ../lua and ../spec/fixtures)
 test-lua: deps
-	@$(MAKE) --no-print-directory all $(HOST) $(ALLOC) $(THREADS) $(CAPI)
+	@$(MAKE) --no-print-directory $(JOBSFLAG) all $(HOST) $(ALLOC) $(THREADS) $(CAPI)
 	busted --lua=$(LUA) --cpath="./$(BUILD)/?.so"
 	cd $(BUILD) && LUA_PATH="../lua/?.lua;../lua/?/init.lua;;" LUA_CPATH="./?.so;;" ./host
 	cd $(BUILD) && OPENBLAS_NUM_THREADS=1 ./alloc
@@ -177,12 +183,12 @@ test-lua: deps
 # (OpenBLAS's threaded drivers exit(1) when their malloc fails). About 1 s.
 check-oom-host:
 	@sh tools/deps.sh lighttpd lighttpd-modules-lua curl
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory $(JOBSFLAG) all
 	sh tools/check-oom-host.sh
 
 # an interactive session with la loaded; expressions print themselves
 repl: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory $(JOBSFLAG) all
 	@$(LUA) bin/linalg-repl
 
 # static analysis of the C sources; any finding fails
@@ -202,8 +208,8 @@ doc: all
 
 # (the luaversions suite also needs linalg built for LuaJIT)
 bench: deps
-	@$(MAKE) --no-print-directory all
-	@if command -v luajit >/dev/null; then $(MAKE) --no-print-directory all LUA=luajit; fi
+	@$(MAKE) --no-print-directory $(JOBSFLAG) all
+	@if command -v luajit >/dev/null; then $(MAKE) --no-print-directory $(JOBSFLAG) all LUA=luajit; fi
 	@sh bench/run.sh
 	@$(MAKE) --no-print-directory bench-mpi
 
@@ -279,7 +285,7 @@ clean:
 # Quarantine::Drain in AsanThread::Destroy), 4 to 11 children of 40.
 SAN = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 check-asan: deps
-	@$(MAKE) --no-print-directory BUILD=build-asan CFLAGS="$(SAN)" LIBFLAG="-shared $(SAN)" \
+	@$(MAKE) --no-print-directory $(JOBSFLAG) BUILD=build-asan CFLAGS="$(SAN)" LIBFLAG="-shared $(SAN)" \
 	  all build-asan/host build-asan/alloc build-asan/threads build-asan/capi ktest
 	ASAN_OPTIONS=allocator_may_return_null=1:detect_leaks=1 \
 	  LD_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so)" \
@@ -307,7 +313,7 @@ check-install:
 # still runs, and make test and check-asan run the heavy tests.
 valgrind: deps
 	@sh tools/deps.sh valgrind
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory $(JOBSFLAG) all
 	@OPENBLAS_NUM_THREADS=1 valgrind --quiet --error-exitcode=1 --leak-check=full \
 	  --num-callers=60 --suppressions=spec/mpi/valgrind.supp \
 	  --errors-for-leak-kinds=definite --show-leak-kinds=definite --trace-children=yes \
@@ -371,7 +377,7 @@ $(BUILD)/mpi%: spec/mpi/%.c $(MPIMOD)
 
 test-mpi:
 	@sh tools/deps.sh libopenmpi-dev openmpi-bin
-	@$(MAKE) --no-print-directory all $(MPIMOD) $(MPIHOST) $(MPIFIN)
+	@$(MAKE) --no-print-directory $(JOBSFLAG) all $(MPIMOD) $(MPIHOST) $(MPIFIN)
 	@export LINALG_MPI_TMP=$$(mktemp -d); trap 'rm -rf "$$LINALG_MPI_TMP"' EXIT; \
 	for np in 1 2 3 4; do \
 	  echo "== linalg.mpi specs on $$np ranks"; \
@@ -393,7 +399,7 @@ test-mpi:
 # the distributed least-squares benchmark alone (bench/mpi.sh; also the end of make bench)
 bench-mpi: deps
 	@sh tools/deps.sh python3-mpi4py python3-numpy libscalapack-openmpi-dev
-	@$(MAKE) --no-print-directory all $(MPIMOD)
+	@$(MAKE) --no-print-directory $(JOBSFLAG) all $(MPIMOD)
 	@sh bench/mpi.sh
 
 install-mpi: $(MPIMOD)

@@ -18,6 +18,8 @@
 set -eu
 [ -n "${CHECK_INSTALL_TRACE:-}" ] && set -x
 top=$(cd "$(dirname "$0")/.." && pwd)
+# the builds luarocks and make run here: a job per core
+export MAKEFLAGS="${MAKEFLAGS:-} -j$(nproc 2>/dev/null || echo 1)"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 version=$(sed -n 's/^#define LINALG_VERSION "\(.*\)"/\1/p' "$top/src/linalg.h")
