@@ -308,19 +308,14 @@ check-install:
 # The suite under valgrind memcheck: no invalid access, nothing definitely
 # lost (OpenBLAS keeps its buffers for the process: "still reachable").
 # Tests tagged #heavy are left out: their time is a plain-Lua reference
-# walking large inputs, or GiB-sized matrices (half of the suite's time
-# and most of memcheck's, which took CI past 55 minutes); every spec file
-# still runs, and make test and check-asan run the heavy tests.
+# walking large inputs, or GiB-sized matrices (half of the suite's time);
+# every spec file still runs, and make test and check-asan run the heavy
+# tests. memcheck is one thread: the spec files run in $(JOBS) shards at
+# once (tools/valgrind.sh; the whole suite in one took CI past 55 minutes).
 valgrind: deps
 	@sh tools/deps.sh valgrind
 	@$(MAKE) --no-print-directory $(JOBSFLAG) all
-	@OPENBLAS_NUM_THREADS=1 valgrind --quiet --error-exitcode=1 --leak-check=full \
-	  --num-callers=60 --suppressions=spec/mpi/valgrind.supp \
-	  --errors-for-leak-kinds=definite --show-leak-kinds=definite --trace-children=yes \
-	  --trace-children-skip='*/sh,*/ls' lua5.4 /usr/bin/busted --ignore-lua --lua=lua5.4 \
-	  --exclude-tags=heavy -o TAP > build/valgrind.log 2>&1; rc=$$?; \
-	  grep -E '^==|^not ok' build/valgrind.log; tail -1 build/valgrind.log; \
-	  echo "valgrind: $$(grep -c '^ok' build/valgrind.log) specs passed, exit $$rc"; exit $$rc
+	@sh tools/valgrind.sh $(JOBS)
 
 # libFuzzer: linalg calls decoded from fuzzed bytes (spec/fuzz/fuzz.c) under
 # ASan and UBSan for FUZZ_TIME seconds; new inputs go to build-fuzz/corpus,
