@@ -206,8 +206,10 @@ doc: all
 	@cat ldoc/extra.css >> doc/ldoc.css
 	@$(LUA) tools/check-doc.lua
 
-# (the luaversions suite also needs linalg built for LuaJIT)
+# (the luaversions suite also needs linalg built for LuaJIT; the peers are
+# Debian's NumPy, SciPy and PyTorch for /usr/bin/python3)
 bench: deps
+	@sh tools/deps.sh python3-numpy python3-scipy python3-torch
 	@$(MAKE) --no-print-directory $(JOBSFLAG) all
 	@if command -v luajit >/dev/null; then $(MAKE) --no-print-directory $(JOBSFLAG) all LUA=luajit; fi
 	@sh bench/run.sh
