@@ -3,7 +3,7 @@
 local LUA = require("interp").lua      -- the Lua running the specs: children run it too
 local la = require "linalg"
 
-local have_tmux = os.execute("command -v tmux >/dev/null 2>&1")
+local have_tmux = require("interp").sh("command -v tmux >/dev/null 2>&1")
 local have_rl = pcall(require, "linalg.readline")
 
 local function sh(cmd)
@@ -21,7 +21,7 @@ Session.__index = Session
 local count = 0
 local function start(histfile)
   count = count + 1
-  local s = setmetatable({name = "linalg-repl-spec-" .. count .. "-" .. os.time(),
+  local s = setmetatable({name = require("interp").unique("linalg-repl-spec-" .. count .. "-"),
                           hist = histfile}, Session)
   local cmd = string.format("env HOME=/nonexistent LINALG_HISTFILE=%s LUA_CPATH=%s " .. LUA .. " bin/linalg-repl; " ..
     "echo \"exit status $?\"", q(histfile), q(package.cpath))

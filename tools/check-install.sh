@@ -5,8 +5,15 @@
 set -eu
 [ -n "${CHECK_INSTALL_TRACE:-}" ] && set -x
 top=$(cd "$(dirname "$0")/.." && pwd)
-# the builds luarocks and make run here: a job per core
-export MAKEFLAGS="${MAKEFLAGS:-} -j$(nproc 2>/dev/null || echo 1)"
+# the builds luarocks and make run here: a job per core, unless make was
+# given its own -j (a -j after make's "--", before its variables, is lost)
+n=$(nproc 2>/dev/null || echo 1)
+case " ${MAKEFLAGS:-} " in
+  *" -j"*) ;;
+  *" -- "*) MAKEFLAGS="${MAKEFLAGS%% -- *} -j$n -- ${MAKEFLAGS#* -- }" ;;
+  *) MAKEFLAGS="${MAKEFLAGS:-} -j$n" ;;
+esac
+export MAKEFLAGS
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 smoke='local la = require "linalg"
@@ -57,7 +64,7 @@ fi
 # out: this checks the rock's test hook and the suite from the rock's tree.
 (export HOME="$tmp/home" && mkdir -p "$HOME" &&
   cd "$top/tools/busted-shim" && luarocks --lua-version=5.4 --local make busted-0.0-1.rockspec >"$tmp/shim.log" 2>&1 &&
-  cd "$tmp/src" && make -s >/dev/null && luarocks --lua-version=5.4 test rockspec/linalg-scm-1.rockspec --exclude-tags=heavy >"$tmp/test.log" 2>&1) ||
+  cd "$tmp/src" && make -s >/dev/null && luarocks --lua-version=5.4 test rockspec/linalg-scm-1.rockspec -- --exclude-tags=heavy >"$tmp/test.log" 2>&1) ||
   { cat "$tmp/shim.log"; tail -20 "$tmp/test.log"; exit 1; }
 echo "luarocks test: $(grep -o '[0-9]* successes / [0-9]* failures' "$tmp/test.log" | tail -1)"
 
