@@ -14,8 +14,8 @@ local function slurp(path) local f = assert(io.open(path, "rb")); local s = f:re
 -- the PNG's width and height, after rsvg-convert has rendered the SVG
 local function png_size(svg)
   local png = svg:gsub("%.svg$", ".png")
-  local ok = os.execute(string.format("env -u LD_PRELOAD -u ASAN_OPTIONS rsvg-convert -f png -o %s %s", png, svg))
-  assert(ok == true or ok == 0, "rsvg-convert failed on " .. svg)
+  assert(require("interp").sh(string.format("env -u LD_PRELOAD -u ASAN_OPTIONS rsvg-convert -f png -o %s %s", png, svg)),
+    "rsvg-convert failed on " .. svg)
   local head = slurp(png):sub(1, 24)
   assert(head:sub(2, 4) == "PNG", "not a PNG")
   local function be32(i) local a, b, c, d = head:byte(i, i + 3); return ((a * 256 + b) * 256 + c) * 256 + d end

@@ -28,11 +28,7 @@ end
 
 local function q(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
 
--- did the shell command succeed (os.execute: true on 5.2+, 0 on 5.1 and LuaJIT)
-local function sh(cmd)
-  local r = os.execute(cmd)
-  return r == true or r == 0
-end
+local sh = require("interp").sh   -- did the shell command succeed
 
 -- math.mininteger, or the same value as a float where there is none (5.1, 5.2)
 local MININT = math.mininteger or -2^63

@@ -5,15 +5,7 @@
 set -eu
 [ -n "${CHECK_INSTALL_TRACE:-}" ] && set -x
 top=$(cd "$(dirname "$0")/.." && pwd)
-# the builds luarocks and make run here: a job per core, unless make was
-# given its own -j (a -j after make's "--", before its variables, is lost)
-n=$(nproc 2>/dev/null || echo 1)
-case " ${MAKEFLAGS:-} " in
-  *" -j"*) ;;
-  *" -- "*) MAKEFLAGS="${MAKEFLAGS%% -- *} -j$n -- ${MAKEFLAGS#* -- }" ;;
-  *) MAKEFLAGS="${MAKEFLAGS:-} -j$n" ;;
-esac
-export MAKEFLAGS
+. "$top/tools/jobs.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 smoke='local la = require "linalg"
