@@ -161,6 +161,33 @@ describe("cosine, angle and cosine_matrix at any scale", function()
     end
   end)
 
+  it("float32 vectors: the bits of the same values as float64, NaN and Inf as float64's", function()
+    -- a product of two floats is exact in double, so the float32 pass (its
+    -- sums alone) and the float64 one (with its scale checks) add the same
+    -- terms in the same blocks
+    for _, n in ipairs{1, 7, 16, 129, 1000, 4099} do
+      for _, s in ipairs{1, 1e-40, 3e37} do
+        local u = (la.randn(n, 1, n) * s):astype("float32")
+        local v = (la.randn(n, 1, n + 1) * s):astype("float32")
+        local c32, c64 = la.cosine(u, v), la.cosine(u:astype("float64"), v:astype("float64"))
+        assert.equal(c64, c32, ("n = %d, scale %g"):format(n, s))
+        assert.is_true(math.abs(la.cosine(u, u * 2) - 1) < 1e-12)
+        if n > 1 then
+          for _, bad in ipairs{0 / 0, math.huge, -math.huge} do
+            local w = u:copy()
+            w:set(math.floor(n / 2) + 1, 1, bad)
+            assert.is_true(la.cosine(w, v) ~= la.cosine(w, v), "NaN from " .. tostring(bad))
+            assert.is_true(la.cosine(v, w) ~= la.cosine(v, w))
+          end
+        end
+      end
+    end
+    local z = la.zeros(300, 1, {dtype = "float32"})
+    local o = la.ones(300, 1, {dtype = "float32"})
+    assert.error_matches(function() la.cosine(z, o) end, "linalg.cosine: first vector is zero")
+    assert.error_matches(function() la.cosine(o, z) end, "linalg.cosine: second vector is zero")
+  end)
+
   it("keeps the results of ordinary vectors and the zero-vector error", function()
     assert.equal(C0, la.cosine(x, y))
     assert.error_matches(function() la.cosine({0, 0}, {1e-320, 0}) end,
