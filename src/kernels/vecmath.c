@@ -20,7 +20,7 @@
 **   two steps, so overflow, underflow and subnormal results need no branch.
 ** - log: x = 2^k z, z in [0.707, 1.414) cut in 16; z invc = 1 + rh + pl
 **   exactly; log(x) = k ln2 - log(invc) + log1p(rh + pl) (vm_logred, then
-**   log1p's Taylor polynomial of degree 12).
+**   a minimax polynomial of degree 10 for log1p, by Estrin's scheme).
 ** - pow: exp(y log|x|) with log as a double-double (vm_logdd: -rh^2/2
 **   exact, degree 14) carried through y log|x| by an fma, then C99's
 **   special cases (F.9.4.4) as selects.
@@ -28,7 +28,7 @@
 **   11); else 1 - 2/(exp(2|x|) + 1); the sign put back (odd exactly).
 ** Largest errors measured against long double over 2e6 random arguments
 ** a range (make ktest): exp 0.75 ulp (subnormal results; 0.55 on [-1, 1]),
-** log 0.53, pow 0.76 (0.56 for ordinary results), tanh 1.47.
+** log 0.54, pow 0.76 (0.56 for ordinary results), tanh 1.47.
 ** pow of floats (lak_vpowf, at the end) is computed in double and rounded
 ** once: correctly rounded but for a few in 10^6 (x near 1 and y large; ties
 ** of exact integer powers), those within 0.5001 ulp.
@@ -153,13 +153,28 @@ VM_INLINE void vm_logdd(double x, double *hi, double *lo) {
   *lo = (t - *hi) + q;
 }
 
+/* log's q(r) = (log1p(r) - r) / r^2 on the reduced range (vm_logq,
+** tools/vecmath_tab.py): the minimax polynomial of degree 8 (Remez, on
+** 1.001 times the range) is within 1.6e-17 of q, so r + r^2 q is within
+** 2^-59.8 of log1p(r), relative (Taylor's would need degree 10 for that:
+** two fmas more), here by Estrin's scheme (r2 = r^2 rounded): a chain
+** of 4 operations, not Horner's 8; vm_logq_v4 below is this operation for
+** operation */
+VM_INLINE double vm_logq_at(double r, double r2) {
+  double a0 = fma(r, vm_logq[1], vm_logq[0]), a1 = fma(r, vm_logq[3], vm_logq[2]);
+  double a2 = fma(r, vm_logq[5], vm_logq[4]), a3 = fma(r, vm_logq[7], vm_logq[6]);
+  double r4 = r2 * r2;
+  double b0 = fma(r2, a1, a0), b1 = fma(r2, a3, a2);
+  return fma(r4, fma(r4, vm_logq[8], b1), b0);
+}
+
 /* log(x), C99's specials: log(+-0) = -inf, log(x < 0) = NaN, log(inf) = inf */
 VM_INLINE double vm_log1(double x) {
   double kd, pl, rh, h, e2, rr, q, lo, y;
   uint64_t i;
   vm_logred(x, &kd, &rh, &pl, &i, &h, &e2);
   rr = rh * rh;
-  q = vm_horner(rh, 12, 2);                   /* log1p(r) = r + r^2 q */
+  q = vm_logq_at(rh, rr);                     /* log1p(r) = r + r^2 q */
   lo = fma(rr, q, (e2 + fma(kd, VM_LN2LO, vm_log_lo[i])) + fma(-pl, rh, pl));
   y = h + lo;
   y = x == 0 ? -HUGE_VAL : y;
@@ -278,16 +293,27 @@ VM_V4 static inline __m512d vm_horner_v4(__m512d r, int top, int bottom) {
   return q;
 }
 
+/* vm_logq_at on 8 lanes */
+VM_V4 static inline __m512d vm_logq_v4(__m512d r, __m512d r2) {
+  __m512d a0 = _mm512_fmadd_pd(r, V8(vm_logq[1]), V8(vm_logq[0]));
+  __m512d a1 = _mm512_fmadd_pd(r, V8(vm_logq[3]), V8(vm_logq[2]));
+  __m512d a2 = _mm512_fmadd_pd(r, V8(vm_logq[5]), V8(vm_logq[4]));
+  __m512d a3 = _mm512_fmadd_pd(r, V8(vm_logq[7]), V8(vm_logq[6]));
+  __m512d r4 = _mm512_mul_pd(r2, r2);
+  __m512d b0 = _mm512_fmadd_pd(r2, a1, a0), b1 = _mm512_fmadd_pd(r2, a3, a2);
+  return _mm512_fmadd_pd(r4, _mm512_fmadd_pd(r4, V8(vm_logq[8]), b1), b0);
+}
+
 /* vm_logred on 8 lanes; normal: no lane is subnormal */
 VM_V4 static inline void vm_logred_v4(__m512d x, const __m512d *t, int normal, __m512d *kd,
                                       __m512d *rh, __m512d *pl, __m512i *i, __m512d *h,
                                       __m512d *e2) {
   __mmask8 sub = normal ? 0 : _mm512_cmp_pd_mask(x, V8(0x1p-1022), _CMP_LT_OQ);
   __m512d xs = normal ? x : _mm512_mask_mul_pd(x, sub, x, V8(0x1p52)), z, p, invc;
-  __m512i ix = _mm512_castpd_si512(xs), tmp = _mm512_sub_epi64(ix, I8(VM_LOG_OFF)), kb;
+  __m512i ix = _mm512_castpd_si512(xs), tmp = _mm512_sub_epi64(ix, I8(VM_LOG_OFF));
   *i = _mm512_srli_epi64(tmp, 48);
-  kb = _mm512_srli_epi64(_mm512_xor_si512(tmp, I8(1ULL << 63)), 52);
-  *kd = _mm512_sub_pd(_mm512_castsi512_pd(_mm512_add_epi64(kb, I8(VM_SHIFTBITS))), V8(VM_SHIFT + 2048));
+  /* k, as vm_logred's: AVX-512's arithmetic shift and conversion (exact) */
+  *kd = _mm512_cvtepi64_pd(_mm512_srai_epi64(tmp, 52));
   if (!normal) *kd = _mm512_sub_pd(*kd, _mm512_maskz_mov_pd(sub, V8(52.0)));
   z = _mm512_castsi512_pd(_mm512_sub_epi64(ix, _mm512_and_si512(tmp, I8(0xfffULL << 52))));
   invc = VM_TAB(t, 2, *i);
@@ -330,7 +356,7 @@ VM_V4 static inline __m512d vm_log1_v4(__m512d x, const __m512d *t, int normal) 
   __m512i i;
   vm_logred_v4(x, t, normal, &kd, &rh, &pl, &i, &h, &e2);
   rr = _mm512_mul_pd(rh, rh);
-  q = vm_horner_v4(rh, 12, 2);
+  q = vm_logq_v4(rh, rr);
   lo = _mm512_fmadd_pd(rr, q, _mm512_add_pd(_mm512_add_pd(e2, _mm512_fmadd_pd(kd, V8(VM_LN2LO),
                                                                               VM_TAB(t, 4, i))),
                                             _mm512_fnmadd_pd(pl, rh, pl)));
@@ -344,8 +370,9 @@ VM_V4 static inline __m512d vm_log1_v4(__m512d x, const __m512d *t, int normal) 
 
 /* log: a vector with a lane below DBL_MIN, infinite or NaN takes the full path */
 VM_V4 static __m512d vm_logv_v4(__m512d x, const __m512d *t) {
-  __mmask8 ok = VM_CMP(x, V8(0x1p-1022), _CMP_GE_OQ) & VM_CMP(x, V8(HUGE_VAL), _CMP_LT_OQ);
-  return ok == 0xff ? vm_log1_v4(x, t, 1) : vm_log1_v4(x, t, 0);
+  /* one classification: NaN, zero, infinite, subnormal or negative */
+  __mmask8 odd = _mm512_fpclass_pd_mask(x, 0xff);
+  return odd == 0 ? vm_log1_v4(x, t, 1) : vm_log1_v4(x, t, 0);
 }
 
 /* the last of pow's special cases (C99 F.9.4.4) on 8 lanes, as vm_pow1's:

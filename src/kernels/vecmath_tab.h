@@ -29,6 +29,11 @@ static const double vm_log_lo[16] = {
   -0x1.586fe42bbdfd0p-48, 0x1.f341c586c3046p-45, -0x1.6d8793073526fp-45, 0x1.17d660387fe48p-45,
   -0x1.922961af62479p-44, 0x0.0p+0, -0x1.9fb151df99942p-45, 0x1.ff40fdab17513p-46,
   0x1.4ab6a4d19c132p-45, 0x1.30c7574fe9f0ep-46, -0x1.b80a78a1b8458p-44, 0x1.489b8882f0858p-44};
+/* log: q(r) = (log1p(r) - r) / r^2 for r in [-0.0292683, 0.036458] */
+static const double vm_logq[9] = {
+  -0x1.0000000000000p-1, 0x1.5555555555529p-2, -0x1.0000000002194p-2, 0x1.9999999ab6e11p-3,
+  -0x1.555554f7b3152p-3, 0x1.249238b1d9da1p-3, -0x1.00029027ceddep-3, 0x1.c7d918bbcd394p-4,
+  -0x1.8eb7d7a9cad86p-4};
 #define VM_LN2HI 0x1.62e42fefa3800p-1
 #define VM_LN2LO 0x1.ef35793c76730p-45
 #define VM_TANH_SMALL 0x1.2000000000000p-1
