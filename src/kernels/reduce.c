@@ -92,9 +92,8 @@ int lak_isa_level(void) { return -1; }
 /* vectors pass between inlined static functions only */
 #pragma GCC diagnostic ignored "-Wpsabi"
 #endif
-/* 8 doubles, and 8 floats to widen to them */
+/* 8 doubles */
 typedef double lak_vd __attribute__((vector_size(64)));
-typedef float lak_vf8 __attribute__((vector_size(32)));
 typedef int64_t lak_vl __attribute__((vector_size(64)));
 #else
 #define LAK_VEC 0

@@ -57,9 +57,10 @@ static inline lak_vd LAK(ld8)(const LAK_REAL *p) {
   memcpy(&v, p, sizeof v);
   return v;
 #else
-  lak_vf8 f;
-  memcpy(&f, p, sizeof f);
-  return __builtin_convertvector(f, lak_vd);
+  /* entry by entry: GCC makes this one vcvtps2pd zmm (AVX-512), where
+  ** __builtin_convertvector of an 8-float vector became two conversions of
+  ** 4 and their merge (a float32 sum of 1e6: 136 -> 93 us, NumPy's 169) */
+  return (lak_vd){p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]};
 #endif
 }
 #define LAK_HSUM8(a) ((((a)[0] + (a)[1]) + ((a)[2] + (a)[3])) + (((a)[4] + (a)[5]) + ((a)[6] + (a)[7])))
