@@ -199,6 +199,26 @@ describe("cosine, angle and cosine_matrix at any scale", function()
   end)
 end)
 
+describe("row means", function()
+  it("are the row sums divided by n, entry by entry; float32's rounded once", function()
+    for _, shape in ipairs{{1037, 7}, {5, 3}, {100000, 10}, {9, 1}} do
+      local m, n = shape[1], shape[2]
+      local A = la.randn(m, n, m + n)
+      local M, S = A:mean(2), A:sum(2)
+      local F = A:astype("float32")
+      local M32, S64 = F:mean(2), F:astype("float64"):sum(2)
+      assert.equal("float32", M32.dtype)
+      local bad, bad32 = 0, 0
+      for i = 1, m do
+        if M(i, 1) ~= S(i, 1) / n then bad = bad + 1 end
+        if M32(i, 1) ~= la.matrix{{S64(i, 1) / n}}:astype("float32")(1, 1) then bad32 = bad32 + 1 end
+      end
+      assert.equal(0, bad, "float64 " .. m .. "x" .. n)
+      assert.equal(0, bad32, "float32 " .. m .. "x" .. n)
+    end
+  end)
+end)
+
 describe("nnls and convex span_check of empty problems", function()
   -- scipy.optimize.nnls (SciPy 1.10.1) raises "too many iterations" for an A
   -- of 0 rows or 0 columns; the answer is x = 0 with residual 0 for m = 0

@@ -88,7 +88,7 @@ static void byrows(lua_State *L, int r, const la_Mat *A, la_Mat *R, double ddof)
   int ext = arg || r == LAK_MIN || r == LAK_MAX || r == R_PTP;
   int max = r == LAK_MAX || r == R_ARGMAX || r == R_PTP;
   int dev = r == LAK_VAR || r == LAK_STD;
-  double *out, *t, x;
+  double *out, *t;
   if (ext && f) { rowext32(L, max, arg, r == R_PTP, A, R); return; }
   if (ext) {
     /* R holds the extremes, or the indices (arg); out the other, or the minima of ptp */
@@ -106,10 +106,8 @@ static void byrows(lua_State *L, int r, const la_Mat *A, la_Mat *R, double ddof)
     else if (dev) lak_rowvar(m, n, A->data, A->ld, ddof, r == LAK_STD, out, t);
     else if (f) lak_srowsum(op, m, n, A->fdata, A->ld, NULL, out, t);
     else lak_rowsum(op, m, n, A->data, A->ld, NULL, out, t);
-    for (i = 0; i < m && (f || r == LAK_MEAN); i++) {
-      x = r == LAK_MEAN ? out[i] / (double)n : out[i];
-      if (f) R->fdata[i] = (float)x; else R->data[i] = x;
-    }
+    if (f) lak_divtof(out, m, r == LAK_MEAN ? (double)n : 1.0, R->fdata);
+    else if (r == LAK_MEAN) lak_divby(R->data, m, (double)n);
   }
   lua_pop(L, 1);
 }
