@@ -15,28 +15,24 @@ jobs=${1:-1}
 [ "$jobs" -ge 1 ] 2>/dev/null || jobs=1
 mem=$(awk '/^MemAvailable:/ { print int($2 / 2097152) }' /proc/meminfo 2>/dev/null)
 [ "${mem:-0}" -ge 1 ] 2>/dev/null || mem=1
-[ "$jobs" -le "$mem" ] || jobs=$mem
+if [ "$jobs" -gt "$mem" ]; then
+  echo "valgrind: $mem shards, not $jobs: $mem x 2 GiB available"
+  jobs=$mem
+fi
 dir=build/valgrind
 rm -rf "$dir" && mkdir -p "$dir"
-# shellcheck disable=SC2012 # spec file names have no spaces
-ls -l spec/*_spec.lua | awk -v n="$jobs" -v dir="$dir" '
-  { size[NR] = $5; name[NR] = $NF }
-  END {
-    for (i = 1; i <= NR; i++) order[i] = i
-    for (i = 2; i <= NR; i++)            # largest first (insertion sort)
-      for (j = i; j > 1 && size[order[j]] > size[order[j - 1]]; j--) {
-        t = order[j]; order[j] = order[j - 1]; order[j - 1] = t
-      }
-    for (k = 0; k < n; k++) load[k] = 0
-    for (i = 1; i <= NR; i++) {
-      best = 0
-      for (k = 1; k < n; k++) if (load[k] < load[best]) best = k
-      load[best] += size[order[i]]
-      print name[order[i]] > (dir "/shard" best)
-    }
+# shellcheck disable=SC2012 # spec file names have no spaces; ls -S: largest first
+ls -lS spec/*_spec.lua | awk -v n="$jobs" -v dir="$dir" '
+  BEGIN { for (k = 0; k < n; k++) load[k] = 0 }
+  {
+    best = 0
+    for (k = 1; k < n; k++) if (load[k] < load[best]) best = k
+    load[best] += $5
+    print $NF > (dir "/shard" best)
   }'
 pids=""
-trap 'kill $pids 2>/dev/null; exit 130' INT TERM
+trap 'kill $pids 2>/dev/null; exit 130' INT
+trap 'kill $pids 2>/dev/null; exit 143' TERM
 for s in "$dir"/shard*; do
   # shellcheck disable=SC2046 # one file name a word
   OPENBLAS_NUM_THREADS=1 valgrind --quiet --error-exitcode=1 --leak-check=full \

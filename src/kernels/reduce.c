@@ -58,6 +58,9 @@
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && \
     defined(__GLIBC__) && __GNUC__ >= 9
 #define LAK_CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
+/* fused multiply-adds where they give the same bits (a product of two
+** floats is exact in double): GCC's contraction, for one function */
+#define LAK_FUSED __attribute__((optimize("fp-contract=fast")))
 /* Loops whose vector width follows the CPU (GCC leaves a 64-byte compare
 ** and select scalar in an AVX2 or SSE2 clone): written once for W bytes,
 ** compiled for 64 (AVX-512), 32 (AVX2) and 16 (SSE2), one chosen per call */
@@ -81,6 +84,7 @@ int lak_isa_cap(int level) {
 int lak_isa_level(void) { return lak_isa_now; }
 #else
 #define LAK_MULTI 0
+#define LAK_FUSED
 int lak_isa_cap(int level) { (void)level; return -1; }
 int lak_isa_level(void) { return -1; }
 #define LAK_CLONES

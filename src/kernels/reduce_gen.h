@@ -655,23 +655,35 @@ double LAK(vnorm)(size_t n, const LAK_REAL *x, ptrdiff_t s, double p) {
 ** BLAS norms and dot product; beyond, a square or the product of two norms
 ** would overflow or underflow (entries of 3e154 or 1e-200), so each vector
 ** is scaled by 2^-e, e the exponent of its largest |entry| (exact), and
-** the sums run in double. */
+** the sums run in double. Contiguous floats never need the scaling (their
+** squares stay within double's range, below): one pass of three sums. */
 #if LAK_VEC
-/* One pass over contiguous x and y: r = {x.y, x.x, y.y} (pairwise sums of
-** blocks of LAK_BLOCK, as lak_reduce's), {max |x_i|, max |y_i|} and a sum
-** that turns NaN at a NaN or an Inf in either */
-#if !LAK_DOUBLE
-/* Floats: a product of two is exact in double and, unless 0, within
-** [2^-298, 2^256], so these sums cannot overflow or lose digits to
-** underflow, x.x is 0 only for a zero x, and a NaN or an Inf in x or y
-** shows in x.x or y.y: the three sums alone (the same blocks, the same
-** bits), without the extremes and the NaN sum of the double version
-** (which took 60% of its time; converting the floats takes the rest) */
-__attribute__((optimize("fp-contract=fast")))
-LAK_CLONES static void LAK(cosparts)(size_t n, const LAK_REAL *x, const LAK_REAL *y, double *r) {
-  double part[3][64], s3[3];
-  size_t cnt = 0, b, cc, i;
+/* the pairwise tree of the three block sums s3 (see the top of reduce.c):
+** the block's number cnt, partial sums part */
+static inline __attribute__((always_inline)) void LAK(cospair)(double part[3][64], size_t cnt,
+                                                              double *s3) {
   int k, q;
+  for (k = 0; cnt & 1; cnt >>= 1, k++)
+    for (q = 0; q < 3; q++) s3[q] = part[q][k] + s3[q];
+  for (q = 0; q < 3; q++) part[q][k] = s3[q];
+}
+static inline __attribute__((always_inline)) void LAK(cosdone)(double part[3][64], size_t cnt,
+                                                              double *r) {
+  int k, q;
+  for (k = 0; cnt; cnt >>= 1, k++)
+    if (cnt & 1) for (q = 0; q < 3; q++) r[q] = part[q][k] + r[q];
+}
+#if !LAK_DOUBLE
+/* One pass over contiguous floats x and y: r = {x.y, x.x, y.y} (pairwise
+** sums of blocks of LAK_BLOCK, as lak_reduce's). A product of two floats
+** is exact in double and, unless 0, within [2^-298, 2^256], so these sums
+** cannot overflow or lose digits to underflow, x.x is 0 only for a zero
+** x, and a NaN or an Inf in x or y shows in x.x or y.y: the three sums
+** alone (the same blocks, the same bits), without the extremes and the NaN
+** sum of the double version (which took 60% of its time) */
+LAK_FUSED LAK_CLONES static void LAK(cosparts)(size_t n, const LAK_REAL *x, const LAK_REAL *y, double *r) {
+  double part[3][64], s3[3];
+  size_t cnt = 0, b, i;
   r[0] = r[1] = r[2] = 0.0;
   for (b = 0; b < n; b += LAK_BLOCK) {
     size_t len = n - b < LAK_BLOCK ? n - b : LAK_BLOCK;
@@ -689,20 +701,20 @@ LAK_CLONES static void LAK(cosparts)(size_t n, const LAK_REAL *x, const LAK_REAL
     }
     d0 += d1; x0 += x1; y0 += y1;
     s3[0] = LAK_HSUM8(d0) + sd; s3[1] = LAK_HSUM8(x0) + sx; s3[2] = LAK_HSUM8(y0) + sy;
-    for (cc = cnt++, k = 0; cc & 1; cc >>= 1, k++)
-      for (q = 0; q < 3; q++) s3[q] = part[q][k] + s3[q];
-    for (q = 0; q < 3; q++) part[q][k] = s3[q];
+    LAK(cospair)(part, cnt++, s3);
   }
-  for (k = 0; cnt; cnt >>= 1, k++)
-    if (cnt & 1) for (q = 0; q < 3; q++) r[q] = part[q][k] + r[q];
+  LAK(cosdone)(part, cnt, r);
 }
 #else
+/* One pass over contiguous x and y: r = {x.y, x.x, y.y} (pairwise sums of
+** blocks of LAK_BLOCK, as lak_reduce's), {max |x_i|, max |y_i|} and a sum
+** that turns NaN at a NaN or an Inf in either */
 #define LAK_MAXV(m, a) (m) = LAK_VS(lak_vd, lak_vl, (lak_vl)((a) > (m)), (a), (m))
 LAK_CLONES static void LAK(cosparts)(size_t n, const LAK_REAL *x, const LAK_REAL *y, double *r) {
   double part[3][64], s3[3];
   lak_vd mx = {0}, my = {0}, z = {0};
-  size_t cnt = 0, b, cc, i;
-  int k, q;
+  size_t cnt = 0, b, i;
+  int k;
   r[0] = r[1] = r[2] = r[3] = r[4] = r[5] = 0.0;
   for (b = 0; b < n; b += LAK_BLOCK) {
     size_t len = n - b < LAK_BLOCK ? n - b : LAK_BLOCK;
@@ -725,12 +737,9 @@ LAK_CLONES static void LAK(cosparts)(size_t n, const LAK_REAL *x, const LAK_REAL
     }
     d0 += d1; x0 += x1; y0 += y1;
     s3[0] = LAK_HSUM8(d0) + sd; s3[1] = LAK_HSUM8(x0) + sx; s3[2] = LAK_HSUM8(y0) + sy;
-    for (cc = cnt++, k = 0; cc & 1; cc >>= 1, k++)
-      for (q = 0; q < 3; q++) s3[q] = part[q][k] + s3[q];
-    for (q = 0; q < 3; q++) part[q][k] = s3[q];
+    LAK(cospair)(part, cnt++, s3);
   }
-  for (k = 0; cnt; cnt >>= 1, k++)
-    if (cnt & 1) for (q = 0; q < 3; q++) r[q] = part[q][k] + r[q];
+  LAK(cosdone)(part, cnt, r);
   for (k = 0; k < 8; k++) {
     r[3] = mx[k] > r[3] ? mx[k] : r[3];
     r[4] = my[k] > r[4] ? my[k] : r[4];

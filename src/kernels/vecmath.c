@@ -20,7 +20,7 @@
 **   two steps, so overflow, underflow and subnormal results need no branch.
 ** - log: x = 2^k z, z in [0.707, 1.414) cut in 16; z invc = 1 + rh + pl
 **   exactly; log(x) = k ln2 - log(invc) + log1p(rh + pl) (vm_logred, then
-**   a minimax polynomial of degree 10 for log1p, by Estrin's scheme).
+**   log1p(r) = r + r^2 q(r), q the minimax polynomial of degree 8).
 ** - pow: exp(y log|x|) with log as a double-double (vm_logdd: -rh^2/2
 **   exact, degree 14) carried through y log|x| by an fma, then C99's
 **   special cases (F.9.4.4) as selects.
@@ -155,10 +155,11 @@ VM_INLINE void vm_logdd(double x, double *hi, double *lo) {
 
 /* log's q(r) = (log1p(r) - r) / r^2 on the reduced range (vm_logq,
 ** tools/vecmath_tab.py): the minimax polynomial of degree 8 (Remez, on
-** 1.001 times the range) is within 1.6e-17 of q, so r + r^2 q is within
-** 2^-59.8 of log1p(r), relative (Taylor's would need degree 10 for that:
-** two fmas more), here by Estrin's scheme (r2 = r^2 rounded): a chain
-** of 4 operations, not Horner's 8; vm_logq_v4 below is this operation for
+** 1.001 times the range; 1.6e-17 from q, 2.8e-17 with its coefficients
+** rounded to double), so r + r^2 q is within 2^-59.8 of log1p(r),
+** relative (Taylor's polynomial would need degree 10 for that: two fmas
+** more); here by Estrin's scheme (r2 = r^2 rounded): a chain of 4
+** operations, not Horner's 8; vm_logq_v4 below is this operation for
 ** operation */
 VM_INLINE double vm_logq_at(double r, double r2) {
   double a0 = fma(r, vm_logq[1], vm_logq[0]), a1 = fma(r, vm_logq[3], vm_logq[2]);
