@@ -106,8 +106,8 @@ static void byrows(lua_State *L, int r, const la_Mat *A, la_Mat *R, double ddof)
     else if (dev) lak_rowvar(m, n, A->data, A->ld, ddof, r == LAK_STD, out, t);
     else if (f) lak_srowsum(op, m, n, A->fdata, A->ld, NULL, out, t);
     else lak_rowsum(op, m, n, A->data, A->ld, NULL, out, t);
-    if (f) lak_divtof(out, m, r == LAK_MEAN ? (double)n : 1.0, R->fdata);
-    else if (r == LAK_MEAN) lak_divby(R->data, m, (double)n);
+    if (r == LAK_MEAN) lak_divby(out, m, (double)n);
+    if (f) lak_d2s((int)m, 1, out, (int)m, R->fdata, (int)m);
   }
   lua_pop(L, 1);
 }

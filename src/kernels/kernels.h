@@ -32,8 +32,7 @@ int lak_isa_cap(int level);
 ** AVX-512 networks decline below 2, so a capped test reaches the radix and
 ** merge sorts a CPU without AVX-512 takes (sortshort.c ignores the cap) */
 int lak_isa_level(void);
-/* y[i] = x[i] / d rounded to float; x[i] /= d (kernels/reduce.c) */
-void lak_divtof(const double *x, size_t n, double d, float *y);
+/* x[i] /= d (kernels/reduce.c) */
 void lak_divby(double *x, size_t n, double d);
 
 /* Copies of m x n matrices of elements of es bytes (8: double, 4: float, 1: bool)

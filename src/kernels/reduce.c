@@ -109,15 +109,9 @@ typedef int64_t lak_vl __attribute__((vector_size(64)));
 #define LAK_GENERIC_FILE "reduce_gen.h"
 #include "generate.h"
 
-/* y[i] = x[i] / d, rounded to float: a row mean's last step (and d = 1:
-** the float32 result of a row sum), one vectorized pass where the binding's
-** loop divided one entry at a time (T:mean(2), 100000 x 10: half its time) */
-LAK_CLONES void lak_divtof(const double *x, size_t n, double d, float *y) {
-  size_t i;
-  for (i = 0; i < n; i++) y[i] = (float)(x[i] / d);
-}
-
-/* x[i] /= d */
+/* x[i] /= d: a row mean's last step, one vectorized pass where the
+** binding's loop divided one entry at a time (T:mean(2), 100000 x 10: half
+** its time) */
 LAK_CLONES void lak_divby(double *x, size_t n, double d) {
   size_t i;
   for (i = 0; i < n; i++) x[i] /= d;
