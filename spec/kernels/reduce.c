@@ -331,13 +331,13 @@ static void rowext_widths(void) {
   lak_isa_cap(2);
 }
 
-/* lak_rowsum / lak_rowext over strips of LAK_RSTRIP rows: heights around
-** one and two strips, each row's result the same bits as that row alone
+/* lak_rowsum / lak_rowext over strips of 512 rows (doubles; LAK_RSTRIP =
+** 1024 for floats): heights around one and two strips, each row's result the same bits as that row alone
 ** (m = 1, its entries at stride lda) and the extreme where the plain loop
 ** finds it, with a NaN, an Inf and a tie in rows of the later strips */
 static void row_strips(void) {
   static double a[1103 * 6], out[1100], one, c[1100], val[1100], idx[1100], t[LAK_RSTRIP];
-  static const size_t ms[] = {LAK_RSTRIP - 1, LAK_RSTRIP, LAK_RSTRIP + 1, 1100};
+  static const size_t ms[] = {511, 512, 513, 1023, 1024, 1025, 1100};
   double row[6];
   size_t k, n, i, j, lda;
   int op, wm;

@@ -293,9 +293,11 @@ typedef enum { LAK_SUM, LAK_PROD, LAK_MEAN, LAK_MIN, LAK_MAX, LAK_VAR, LAK_STD }
 
 /* Running scans of a line, see lak_scan. */
 typedef enum { LAK_CUMSUM, LAK_CUMPROD, LAK_CUMMIN, LAK_CUMMAX } lak_Scan;
-/* rows of a strip in lak_rowsum and lak_rowext: their sums, extremes and
-** indices (4 KiB each of doubles) stay in L1 while every column passes */
-#define LAK_RSTRIP 512
+/* the most rows of a strip in lak_rowsum and lak_rowext (floats; doubles
+** half as many, reduce_gen.h's LAK_RROWS): their sums, extremes and
+** indices (8 KiB each of doubles at most) stay in L1 while every column
+** passes; a caller's scratch t holds this many doubles */
+#define LAK_RSTRIP 1024
 /* What lak_rowsum accumulates along each row: x, |x|, x^2, (x - c_i)^2,
 ** the product. */
 typedef enum { LAK_RSUM, LAK_RABS, LAK_RSQ, LAK_RDEV, LAK_RPROD } lak_Rows;

@@ -170,7 +170,7 @@ void LAK(diff)(int order, size_t n, const LAK_REAL *x, ptrdiff_t s, LAK_REAL *y,
                LAK_REAL *w);
 void LAK(scan)(lak_Scan op, size_t n, const LAK_REAL *x, ptrdiff_t s, LAK_REAL *y, ptrdiff_t ys);
 /* The rows of the m x n column-major a (lda), a column at a time, in
-** strips of LAK_RSTRIP rows: lak_rowsum's out[i] = op's sum (or product)
+** strips of at most LAK_RSTRIP rows: lak_rowsum's out[i] = op's sum (or product)
 ** along row i, in double (c: the m centres of LAK_RDEV; t: LAK_RSTRIP
 ** doubles of scratch); lak_rowext's val[i] = the largest (wantmax) or
 ** smallest entry of row i, n > 0, the first NaN winning, and idx[i] (when
