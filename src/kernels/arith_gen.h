@@ -56,6 +56,9 @@ void LAK(ewise)(lak_Op op, int m, int n, LAK(Arg) a, LAK(Arg) b,
     else if (op == LAK_POW && y == -1) f = LAK(c_recip);
     else if (op == LAK_POW && y == 1) f = LAK(c_ident);
     else if (op == LAK_POW && y == 0) f = LAK(c_one);
+#if !LAK_DOUBLE
+    else if (op == LAK_POW && halfpow_k(y) != 0) f = lak_s_halfpow;
+#endif
   }
   LAK_DRIVE2(f, m, n, a, b, c, ldc);
 }
