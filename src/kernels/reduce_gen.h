@@ -149,7 +149,13 @@ LAK_CLONES static double LAK(viewsumv)(size_t m, size_t n, const LAK_REAL *a, si
   return r;
 }
 LAK_PAIRSUM(psumsq, bsumsq)
+#if LAK_DOUBLE
 LAK_PAIRSUM(psumsq1, bsumsq1)
+#else
+/* a float's square is exact in double: fused multiply-adds give the same
+** bits, one operation fewer (the norm of 1e6 floats: 104 -> 85 us) */
+LAK_FUSED LAK_PAIRSUM(psumsq1, bsumsq1)
+#endif
 LAK_PAIRSUM(psumabs, bsumabs)
 LAK_PAIRSUM(psumdev, bsumdev)
 
