@@ -6,7 +6,8 @@
 ** for float keys alone; its order checked directly), at the CPU's level and
 ** capped below AVX-512 (no networks), strided input and outputs, either output
 ** alone, lines whose keys share all but their lowest bytes (the radix
-** passes skipped), denormals and the largest doubles.
+** passes skipped; with positions, the keys' high bits tie, which the
+** packed sort orders again or hands back), denormals and the largest doubles.
 */
 #include <stdlib.h>
 #include <string.h>
@@ -144,7 +145,7 @@ int main(void) {
   for (c = 0; c < (top == 2 ? 2 : 1); c++) {
     if (top == 2) lak_isa_cap(caps[c]);
     for (n = 0; n <= 600; n += n < 270 ? 1 : 17)   /* every length of the networks */
-      for (kind = 0; kind < 2; kind++)
+      for (kind = 0; kind < 3; kind++)
         for (desc = 0; desc < 2; desc++) one(n, kind, desc);
     {                                   /* the merged networks' runs: whole, partial, odd */
       static const int more[] = {1000, 1023, 1024, 1025, 1999, 2000, 2047, 3000, 3001, 4095,

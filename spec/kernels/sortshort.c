@@ -6,8 +6,10 @@
 ** vector widths (1..40, 1000), lines as the rows of a matrix (contiguous
 ** across lines) and as its columns, with leading dimensions past the
 ** extent (nothing written there), ascending and descending, entries from
-** a pool with ties, -0.0, NaN and infinities (the scalar finish) and
-** distinct ones (the vector path), either output alone. Then the networks
+** a pool with ties, -0.0, NaN and infinities (the scalar finish),
+** distinct ones (the vector path) and ones apart only in their lowest
+** bits (past LAK_SHORT, keys whose high bits tie: the runs put in order
+** again), either output alone. Then the networks
 ** by the 0-1 principle: all 2^n lines of zeros and ones, n = 2..17.
 */
 #include <stdlib.h>
@@ -28,6 +30,8 @@ static const double POOL[] = {-2, -1, -0.0, 0.0, 0.5, 1, 3, HUGE_VAL, -HUGE_VAL,
 
 static double value(int kind) {
   if (kind == 0) return POOL[rnd() % (sizeof POOL / sizeof POOL[0])];
+  if (kind == 2)      /* apart in the low bits alone: of a double, or of a float (keys' high bits tie) */
+    return rnd() & 1 ? 1.0 + (double)(rnd() % 200) * 0x1p-52 : -1.0 - (double)(rnd() % 200) * 0x1p-23;
   return ((double)rnd() - 2147483648.0) / 1024;           /* distinct (almost surely) */
 }
 
@@ -120,7 +124,7 @@ int main(void) {
   for (n = 2; n <= LAK_LONG; n += n < 24 ? 1 : n < 40 ? 3 : 13) {
     work2 = malloc(LAK_SHORT_WORK(n));
     for (c = 0; c < (int)(sizeof counts / sizeof counts[0]); c++)
-      for (kind = 0; kind < 2; kind++)
+      for (kind = 0; kind < 3; kind++)
         for (desc = 0; desc < 2; desc++)
           for (byrow = 0; byrow < 2; byrow++) one(counts[c], n, kind, desc, byrow);
     free(work2);

@@ -21,7 +21,8 @@
 ** sort.c's. Otherwise the values are the keys turned back. Lines whose
 ** entries are contiguous across the lanes (rows of a column-major matrix)
 ** are loaded and stored as vectors; others (columns) pass through a small
-** transposed buffer.
+** transposed buffer. Lines longer than LAK_SHORT carry the positions in
+** the keys' low bits instead (LONGSTRIPS below).
 ** Where AVX-512F is missing (or not x86-64 with GCC or clang), the
 ** functions decline (return 0) and sort.c sorts line by line.
 */
@@ -120,6 +121,7 @@ SS_INLINE __m512i key_d(__m512d v, __m512i flip, __mmask8 *odd) {
 
 /* what 0: the values of keys e; 1: the 1-based positions e + 1 */
 SS_INLINE __m512d out_d(int what, __m512i e, __m512i flip) {
+  if (what == 2) return _mm512_castsi512_pd(e);     /* 2: the values' own bits */
   if (what) {                            /* 2^52 + p as a double, less 2^52 - 1 */
     __m512d d = _mm512_castsi512_pd(_mm512_or_si512(e, _mm512_set1_epi64(0x4330000000000000)));
     return _mm512_sub_pd(d, _mm512_set1_pd(4503599627370496.0 - 1.0));
@@ -129,7 +131,8 @@ SS_INLINE __m512d out_d(int what, __m512i e, __m512i flip) {
       _mm512_xor_si512(e, _mm512_and_si512(_mm512_srai_epi64(e, 63), _mm512_set1_epi64(INT64_MAX))));
 }
 
-/* out_d(what) of E[0..n-1] into the w lines at dst, laid out as o */
+/* out_d(what) of E[0..n-1] into the w lines at dst, laid out as o (what 2:
+** E holds the values' bits) */
 SS_INLINE void put_d(int n, int w, int what, const __m512i *E, __m512i flip, double *dst,
                      lak_Lines o) {
   const __mmask8 mk = (__mmask8)((1u << w) - 1);
@@ -219,8 +222,8 @@ SS_INLINE void putpos_f(double *dst, __mmask16 m, __m512i p) {
                         _mm512_add_pd(_mm512_cvtepi32_pd(_mm512_extracti64x4_epi64(p, 1)), one));
 }
 
-/* the values of keys K (what 0) or the positions P (1) of the w lines to
-** dst (floats or doubles), laid out as o */
+/* the values of keys K (what 0), the positions P (1) or the values' own
+** bits (2) of the w lines to dst (floats or doubles), laid out as o */
 SS_INLINE void put_f(int n, int w, int what, const __m512i *E, __m512i flip, void *dst,
                      lak_Lines o) {
   const __mmask16 mk = (__mmask16)((1u << w) - 1);
@@ -237,7 +240,7 @@ SS_INLINE void put_f(int n, int w, int what, const __m512i *E, __m512i flip, voi
       tr_f(r);
       UNROLL for (l = 0; l < 16; l++) {
         if (l >= w) continue;
-        if (what) putpos_f(dd + l * o.l + j, rm, _mm512_castps_si512(r[l]));
+        if (what == 1) putpos_f(dd + l * o.l + j, rm, _mm512_castps_si512(r[l]));
         else _mm512_mask_storeu_ps(fd + l * o.l + j, rm, r[l]);
       }
     }
@@ -245,13 +248,13 @@ SS_INLINE void put_f(int n, int w, int what, const __m512i *E, __m512i flip, voi
   }
   UNROLL for (j = 0; j < n; j++) {
     if (o.l == 1) {
-      if (what) putpos_f(dd + j * o.j, mk, E[j]);
-      else _mm512_mask_storeu_ps(fd + j * o.j, mk, unkey_f(E[j], flip));
+      if (what == 1) putpos_f(dd + j * o.j, mk, E[j]);
+      else _mm512_mask_storeu_ps(fd + j * o.j, mk, what ? _mm512_castsi512_ps(E[j]) : unkey_f(E[j], flip));
     } else {
       union { float f[16]; int32_t i[16]; } buf;
       _mm512_storeu_si512(buf.i, what ? E[j] : _mm512_castps_si512(unkey_f(E[j], flip)));
       for (l = 0; l < w; l++) {
-        if (what) dd[l * o.l + j * o.j] = (double)buf.i[l] + 1;
+        if (what == 1) dd[l * o.l + j * o.j] = (double)buf.i[l] + 1;
         else fd[l * o.l + j * o.j] = buf.f[l];
       }
     }
@@ -367,7 +370,7 @@ static int network(int n, unsigned char (*pr)[2]) {
     for (k = p; k >= 1; k /= 2)
       for (j = k % p; j + k < N; j += 2 * k)
         for (i = 0; i < k && i + j + k < N; i++)
-          if ((i + j) / (2 * p) == (i + j + k) / (2 * p) && i + j + k < n) {
+          if ((((i + j) ^ (i + j + k)) < 2 * p) && i + j + k < n) {   /* one block of 2p */
             pr[c][0] = (unsigned char)(i + j);
             pr[c][1] = (unsigned char)(i + j + k);
             c++;
@@ -375,25 +378,115 @@ static int network(int n, unsigned char (*pr)[2]) {
   return c;
 }
 
-#define LONGSTRIPS(sfx, T, I, W, CX) \
+/* Longer lines carry each entry's position in its key's low LAK_PB bits
+** (a key's low bits cleared: the order of the rest kept), so a comparator
+** is a min and a max of the keys alone, not also two blends of the
+** positions (sort with positions along the columns of 100 x 100 floats:
+** 38 us, the values alone 20, NumPy's 20). The keys' high bits order the
+** lines; where two tie in a line, that run is put in the order of its
+** whole keys by insertion (stable: its positions ascend), and the values
+** are gathered from x by position (their own bits: -0.0 and NaN too). */
+#define LAK_PB 7
+SS_INLINE void mm_d(__m512i *a, __m512i *b) {
+  __m512i lo = _mm512_min_epi64(*a, *b), hi = _mm512_max_epi64(*a, *b);
+  *a = lo; *b = hi;
+}
+SS_INLINE void mm_f(__m512i *a, __m512i *b) {
+  __m512i lo = _mm512_min_epi32(*a, *b), hi = _mm512_max_epi32(*a, *b);
+  *a = lo; *b = hi;
+}
+/* the whole key of one value, as key_d / key_f make it */
+#define SKEY(sfx, T, I, U) \
+  static inline I skey_##sfx(T v, I flip) { \
+    U b; \
+    I k; \
+    v = v + (T)0;                                  /* -0.0 + 0.0 is 0.0 */ \
+    memcpy(&b, &v, sizeof b); \
+    k = (I)b; \
+    k = v != v ? (I)((U)~(U)0 >> 1) : k < 0 ? (I)(b ^ ((U)~(U)0 >> 1)) : k; \
+    return (I)(k ^ flip); \
+  }
+SKEY(d, double, int64_t, uint64_t)
+SKEY(f, float, int32_t, uint32_t)
+/* the runs of tied high bits in the lanes tie of K (n keys), ordered */
+#define TIES(sfx, T, I, W) \
+  SS_FN static void ties_##sfx(int n, int tie, const T *xp, lak_Lines x, I flip, __m512i *K, \
+                         I (*kb)[W]) { \
+    const I low = ((I)1 << LAK_PB) - 1; \
+    int l, i, j, e; \
+    for (j = 0; j < n; j++) _mm512_storeu_si512(kb[j], K[j]); \
+    for (l = 0; l < W; l++) { \
+      const T *xl = xp + l * x.l; \
+      if (!(tie >> l & 1)) continue; \
+      for (i = 0; i + 1 < n; i = e) { \
+        for (e = i + 1; e < n && ((kb[e][l] ^ kb[i][l]) & ~low) == 0; e++) {} \
+        for (j = i + 1; j < e; j++) {             /* insertion by whole keys */ \
+          I t = kb[j][l], kt = skey_##sfx(xl[(t & low) * x.j], flip); \
+          int q = j; \
+          while (q > i && skey_##sfx(xl[(kb[q - 1][l] & low) * x.j], flip) > kt) { \
+            kb[q][l] = kb[q - 1][l]; q--; \
+          } \
+          kb[q][l] = t; \
+        } \
+      } \
+    } \
+    for (j = 0; j < n; j++) K[j] = _mm512_loadu_si512(kb[j]); \
+  }
+TIES(d, double, int64_t, 8)
+TIES(f, float, int32_t, 16)
+
+/* the values of line l's entries at positions pos (lanes past w: 0) */
+SS_INLINE __m512i vals_d(__m512i pos, __mmask8 mk, __m512i lanes, __m512i xj, const double *xp) {
+  __m512i idx = _mm512_add_epi64(lanes, _mm512_mul_epu32(pos, xj));
+  return _mm512_castpd_si512(_mm512_mask_i64gather_pd(_mm512_setzero_pd(), mk, idx, xp, 8));
+}
+SS_INLINE __m512i vals_f(__m512i pos, __mmask16 mk, const __m512i *lanes, __m512i xj, const float *xp) {
+  __m512i i0 = _mm512_cvtepi32_epi64(_mm512_castsi512_si256(pos));
+  __m512i i1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(pos, 1));
+  __m256 v0 = _mm512_mask_i64gather_ps(_mm256_setzero_ps(), (__mmask8)mk,
+                                       _mm512_add_epi64(lanes[0], _mm512_mul_epu32(i0, xj)), xp, 4);
+  __m256 v1 = _mm512_mask_i64gather_ps(_mm256_setzero_ps(), (__mmask8)(mk >> 8),
+                                       _mm512_add_epi64(lanes[1], _mm512_mul_epu32(i1, xj)), xp, 4);
+  return _mm512_castpd_si512(_mm512_insertf64x4(_mm512_castps_pd(_mm512_castps256_ps512(v0)),
+                                                _mm256_castps_pd(v1), 1));
+}
+
+#define LONGSTRIPS(sfx, T, I, W, M, MM, AND, OR, SET1, CMPEQ, ANDN) \
   SS_FN static void longstrips_##sfx(int nl, int n, int desc, lak_Lines x, lak_Lines s, \
                                      lak_Lines ix, void *work) { \
-    const __m512i flip = _mm512_set1_epi64(desc ? -1 : 0); \
-    __m512i *K = (__m512i *)(((uintptr_t)work + 63) & ~(uintptr_t)63), *P = K + n; \
-    I (*kb)[W] = (I (*)[W])(void *)(P + n), (*pb)[W] = kb + n; \
-    unsigned char (*pr)[2] = (unsigned char (*)[2])(void *)(pb + n); \
-    int np = network(n, pr), l0, c; \
+    const __m512i flip = _mm512_set1_epi64(desc ? -1 : 0), low = SET1((1 << LAK_PB) - 1); \
+    const __m512i xj = _mm512_set1_epi64((long long)x.j); \
+    __m512i *K = (__m512i *)(((uintptr_t)work + 63) & ~(uintptr_t)63), *P = K + n, lanes[2]; \
+    I (*kb)[W] = (I (*)[W])(void *)(P + n); \
+    unsigned char (*pr)[2] = (unsigned char (*)[2])(void *)(kb + n); \
+    int np = network(n, pr), l0, c, j, q; \
     for (l0 = 0; l0 < nl; l0 += W) { \
-      int w = nl - l0 < W ? nl - l0 : W, odd; \
+      int w = nl - l0 < W ? nl - l0 : W; \
+      const M mk = (M)((1u << w) - 1); \
       const T *xp = (const T *)x.p + l0 * x.l; \
-      odd = load_##sfx(n, w, xp, x, flip, K, P); \
-      for (c = 0; c < np; c++) CX(&K[pr[c][0]], &K[pr[c][1]], &P[pr[c][0]], &P[pr[c][1]]); \
-      store_##sfx(n, w, odd, xp, x, flip, s.p ? (T *)s.p + l0 * s.l : NULL, s, \
-                  ix.p ? (double *)ix.p + l0 * ix.l : NULL, ix, K, P, kb, pb); \
+      M tie = 0; \
+      for (q = 0; q < 2; q++)                     /* line l's offset l * x.l, 8 a vector */ \
+        lanes[q] = _mm512_set_epi64(7 * x.l, 6 * x.l, 5 * x.l, 4 * x.l, 3 * x.l, 2 * x.l, x.l, 0); \
+      lanes[1] = _mm512_add_epi64(lanes[1], _mm512_set1_epi64(8 * (long long)x.l)); \
+      (void)load_##sfx(n, w, xp, x, flip, K, P); \
+      for (j = 0; j < n; j++) K[j] = OR(ANDN(low, K[j]), SET1(j)); \
+      for (c = 0; c < np; c++) MM(&K[pr[c][0]], &K[pr[c][1]]); \
+      for (j = 0; j + 1 < n; j++) tie |= CMPEQ(ANDN(low, K[j]), ANDN(low, K[j + 1])); \
+      if (tie & mk) ties_##sfx(n, tie & mk, xp, x, (I)(desc ? -1 : 0), K, kb); \
+      for (j = 0; j < n; j++) P[j] = AND(K[j], low); \
+      if (ix.p) put_##sfx(n, w, 1, P, flip, (double *)ix.p + l0 * ix.l, ix); \
+      if (s.p) { \
+        for (j = 0; j < n; j++) K[j] = VALS_##sfx(P[j], mk, lanes, xj, xp); \
+        put_##sfx(n, w, 2, K, flip, (T *)s.p + l0 * s.l, s); \
+      } \
     } \
   }
-LONGSTRIPS(d, double, int64_t, 8, cx_d)
-LONGSTRIPS(f, float, int32_t, 16, cx_f)
+#define VALS_d(p, mk, lanes, xj, xp) vals_d((p), (mk), (lanes)[0], (xj), (xp))
+#define VALS_f(p, mk, lanes, xj, xp) vals_f((p), (mk), (lanes), (xj), (xp))
+LONGSTRIPS(d, double, int64_t, 8, __mmask8, mm_d, _mm512_and_si512, _mm512_or_si512,
+           _mm512_set1_epi64, _mm512_cmpeq_epi64_mask, _mm512_andnot_si512)
+LONGSTRIPS(f, float, int32_t, 16, __mmask16, mm_f, _mm512_and_si512, _mm512_or_si512,
+           _mm512_set1_epi32, _mm512_cmpeq_epi32_mask, _mm512_andnot_si512)
 
 typedef void (*Strips)(int nl, int desc, lak_Lines x, lak_Lines s, lak_Lines ix);
 #define NAME_D(n) strips_d##n,
