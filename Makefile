@@ -96,8 +96,6 @@ $(BUILD)/obj/kernels/colarg.o: ALLCFLAGS += -O3
 # are unchanged.
 $(BUILD)/obj/kernels/attention.o: ALLCFLAGS += -O3 -fno-trapping-math
 $(BUILD)/obj/kernels/attention_bwd.o: ALLCFLAGS += -O3 -fno-trapping-math
-# pow's square roots (kernels/arith.c) as vector instructions: errno is never read.
-$(BUILD)/obj/kernels/arith.o: ALLCFLAGS += -fno-math-errno
 # Elementwise math: without errno, the loops call glibc's SIMD libm (libmvec).
 $(BUILD)/obj/kernels/elementwise.o: ALLCFLAGS += -O3 -fno-math-errno -fno-trapping-math
 # The same for the arithmetic loops (pow: libmvec's).

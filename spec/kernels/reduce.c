@@ -331,8 +331,8 @@ static void rowext_widths(void) {
   lak_isa_cap(2);
 }
 
-/* lak_rowsum / lak_rowext over strips of 512 rows (doubles; LAK_RSTRIP =
-** 1024 for floats): heights around one and two strips, each row's result the same bits as that row alone
+/* lak_rowsum / lak_rowext over strips of 512 rows (doubles; 1024 for
+** floats, LAK_RSTRIP): heights around one and two strips, each row's result the same bits as that row alone
 ** (m = 1, its entries at stride lda) and the extreme where the plain loop
 ** finds it, with a NaN, an Inf and a tie in rows of the later strips */
 static void row_strips(void) {

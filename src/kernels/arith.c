@@ -35,7 +35,7 @@ __attribute__((simd("notinbranch"))) extern float powf(float, float);
 #endif
 #endif
 
-/* powf(x, y) for a fixed y = k/2, k an integer, 0 < |k| <= 2 LAK_HALFPOW
+/* powf(x, y) for a fixed y = k/2, k an integer, 0 < |k| <= 2 LAK_HALFPOW + 1
 ** (arith_gen.h takes y = 2, 1/2, 1, -1, 0 first), in double: x^n, n =
 ** |k| div 2, by squaring (x^2 exact, at most 4 more products), times
 ** sqrt(x) for odd k, the reciprocal for y < 0. That is within 4 ulps of
@@ -57,7 +57,7 @@ static void lak_sc_pow(size_t m, const float *pa, ptrdiff_t ra, const float *pb,
 /* k = 2y when y is a half-integer of the range above, else 0 */
 static int halfpow_k(float y) {
   float k = 2 * y;
-  if (!(fabsf(k) <= 2 * LAK_HALFPOW) || k != truncf(k)) return 0;
+  if (!(fabsf(k) <= 2 * LAK_HALFPOW + 1) || k != truncf(k)) return 0;
   return (int)k;
 }
 

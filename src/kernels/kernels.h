@@ -323,6 +323,12 @@ void lak_sort(int n, const double *x, ptrdiff_t incx, int desc, double *s, ptrdi
               double *ix, ptrdiff_t inci, lak_SortItem *work);
 void lak_ssort(int n, const float *x, ptrdiff_t incx, int desc, float *s, ptrdiff_t incs,
                double *ix, ptrdiff_t inci, lak_SortItem *work);
+/* the same without the positions in the keys' low bits (a line whose keys
+** tie there in long runs: sortshort.c's lines handed back) */
+void lak_sort_keyed(int n, const double *x, ptrdiff_t incx, int desc, double *s, ptrdiff_t incs,
+                    double *ix, ptrdiff_t inci, lak_SortItem *work);
+void lak_ssort_keyed(int n, const float *x, ptrdiff_t incx, int desc, float *s, ptrdiff_t incs,
+                     double *ix, ptrdiff_t inci, lak_SortItem *work);
 
 /* Many short lines sorted at once (kernels/sortshort.c), as lak_sort
 ** sorts each (stable, NaN last, -0.0 equal to 0.0; desc: descending): nl

@@ -14,7 +14,9 @@
 ** on which every key has the same digit skipped; both keep equal keys in
 ** input order, so the result is NumPy's kind="stable" (and Octave's sort).
 ** The values written back are the entries themselves (the sign of a zero
-** and a NaN's payload kept).
+** and a NaN's payload kept). With positions, lines of up to 256 floats or
+** 65536 doubles carry the position in the key's low bits instead (one
+** word an entry; SORTPACKED below).
 */
 #include <string.h>
 
@@ -324,14 +326,15 @@ SORTPACKED(ssortpacked, float, uint32_t, w, PB_F)
 ** caller. Then the sort of one line for element type T (bits U) through
 ** elements E. */
 #define SORTLINE(name, T, U, E, sfx, MAKE, POS, VALS, PACKED, PB) \
-  void name(int n, const T *x, ptrdiff_t incx, int desc, T *s, ptrdiff_t incs, \
-            double *ix, ptrdiff_t inci, lak_SortItem *work) { \
+  static void name##_(int pack, int n, const T *x, ptrdiff_t incx, int desc, T *s, \
+                      ptrdiff_t incs, double *ix, ptrdiff_t inci, lak_SortItem *work) { \
     const U S = (U)1 << (8 * sizeof(U) - 1), flip = desc ? (U)~(U)0 : 0; \
     E *a = (E *)(void *)work, *r; \
     int i; \
     if (n <= 0) return; \
     if (!ix) { if (s) VALS(n, x, incx, desc, s, incs, (U *)(void *)work); return; } \
-    if (n <= (1 << (PB)) && PACKED(n, x, incx, desc, s, incs, ix, inci, (U *)(void *)work)) return; \
+    if (pack && n <= (1 << (PB)) && PACKED(n, x, incx, desc, s, incs, ix, inci, (U *)(void *)work)) \
+      return; \
     for (i = 0; i < n; i++) { \
       T v = x[(ptrdiff_t)i * incx] + (T)0;        /* -0.0 + 0.0 is 0.0 */ \
       U u; \
@@ -341,6 +344,14 @@ SORTPACKED(ssortpacked, float, uint32_t, w, PB_F)
     r = sort_##sfx(a, a + n, (size_t)n); \
     if (s) for (i = 0; i < n; i++) s[(ptrdiff_t)i * incs] = x[(ptrdiff_t)POS(r[i]) * incx]; \
     if (ix) for (i = 0; i < n; i++) ix[(ptrdiff_t)i * inci] = (double)POS(r[i]) + 1; \
+  } \
+  void name(int n, const T *x, ptrdiff_t incx, int desc, T *s, ptrdiff_t incs, double *ix, \
+            ptrdiff_t inci, lak_SortItem *work) { \
+    name##_(1, n, x, incx, desc, s, incs, ix, inci, work); \
+  } \
+  void name##_keyed(int n, const T *x, ptrdiff_t incx, int desc, T *s, ptrdiff_t incs, \
+                    double *ix, ptrdiff_t inci, lak_SortItem *work) { \
+    name##_(0, n, x, incx, desc, s, incs, ix, inci, work); \
   }
 
 SORTLINE(lak_sort, double, uint64_t, Item, i, MAKE_I, POS_I, sortvals, sortpacked, PB_D)

@@ -355,9 +355,9 @@ STORE(f, float, int32_t, 16, __mmask16, _mm512_cmpeq_epi32_mask)
 ALLN(STRIPS_D)
 ALLN(STRIPS_F)
 
-/* ---- longer lines (LAK_SHORT < n <= LAK_LONG): the same steps with the
-** vectors in work (too many for the registers) and the network's
-** comparators listed at run time */
+/* ---- longer lines (LAK_SHORT < n <= LAK_LONG): the vectors in work (too
+** many for the registers), the network's comparators listed at run time,
+** and the positions in the keys (below) */
 
 /* the comparators of Batcher's network for n entries, pruned as
 ** tools/sortnets.lua prunes them: pairs (a, b), a < b, in order; returns
@@ -408,11 +408,15 @@ SS_INLINE void mm_f(__m512i *a, __m512i *b) {
   }
 SKEY(d, double, int64_t, uint64_t)
 SKEY(f, float, int32_t, uint32_t)
-/* the runs of tied high bits in the lanes tie of K (n keys), ordered */
+/* the runs of tied high bits in the lanes tie of K (n keys), ordered;
+** 0 (K left as it was) when that would move more than n entries a lane
+** (keys apart only in their low bits, falling: the square of n), for the
+** caller to sort those lines one by one */
 #define TIES(sfx, T, I, W) \
-  SS_FN static void ties_##sfx(int n, int tie, const T *xp, lak_Lines x, I flip, __m512i *K, \
-                         I (*kb)[W]) { \
+  SS_FN static int ties_##sfx(int n, int tie, const T *xp, lak_Lines x, I flip, __m512i *K, \
+                              I (*kb)[W]) { \
     const I low = ((I)1 << LAK_PB) - 1; \
+    long budget = (long)n * W; \
     int l, i, j, e; \
     for (j = 0; j < n; j++) _mm512_storeu_si512(kb[j], K[j]); \
     for (l = 0; l < W; l++) { \
@@ -424,6 +428,7 @@ SKEY(f, float, int32_t, uint32_t)
           I t = kb[j][l], kt = skey_##sfx(xl[(t & low) * x.j], flip); \
           int q = j; \
           while (q > i && skey_##sfx(xl[(kb[q - 1][l] & low) * x.j], flip) > kt) { \
+            if (--budget < 0) return 0; \
             kb[q][l] = kb[q - 1][l]; q--; \
           } \
           kb[q][l] = t; \
@@ -431,6 +436,7 @@ SKEY(f, float, int32_t, uint32_t)
       } \
     } \
     for (j = 0; j < n; j++) K[j] = _mm512_loadu_si512(kb[j]); \
+    return 1; \
   }
 TIES(d, double, int64_t, 8)
 TIES(f, float, int32_t, 16)
@@ -472,7 +478,14 @@ SS_INLINE __m512i vals_f(__m512i pos, __mmask16 mk, const __m512i *lanes, __m512
       for (j = 0; j < n; j++) K[j] = OR(ANDN(low, K[j]), SET1(j)); \
       for (c = 0; c < np; c++) MM(&K[pr[c][0]], &K[pr[c][1]]); \
       for (j = 0; j + 1 < n; j++) tie |= CMPEQ(ANDN(low, K[j]), ANDN(low, K[j + 1])); \
-      if (tie & mk) ties_##sfx(n, tie & mk, xp, x, (I)(desc ? -1 : 0), K, kb); \
+      if ((tie & mk) && !ties_##sfx(n, tie & mk, xp, x, (I)(desc ? -1 : 0), K, kb)) { \
+        for (q = 0; q < w; q++)                   /* K's room as sort.c's scratch */ \
+          SORT1_##sfx(n, xp + q * x.l, x.j, desc, \
+                      s.p ? (T *)s.p + (l0 + q) * s.l : NULL, s.j, \
+                      ix.p ? (double *)ix.p + (l0 + q) * ix.l : NULL, ix.j, \
+                      (lak_SortItem *)(void *)K); \
+        continue; \
+      } \
       for (j = 0; j < n; j++) P[j] = AND(K[j], low); \
       if (ix.p) put_##sfx(n, w, 1, P, flip, (double *)ix.p + l0 * ix.l, ix); \
       if (s.p) { \
@@ -481,6 +494,8 @@ SS_INLINE __m512i vals_f(__m512i pos, __mmask16 mk, const __m512i *lanes, __m512
       } \
     } \
   }
+#define SORT1_d lak_sort_keyed
+#define SORT1_f lak_ssort_keyed
 #define VALS_d(p, mk, lanes, xj, xp) vals_d((p), (mk), (lanes)[0], (xj), (xp))
 #define VALS_f(p, mk, lanes, xj, xp) vals_f((p), (mk), (lanes), (xj), (xp))
 LONGSTRIPS(d, double, int64_t, 8, __mmask8, mm_d, _mm512_and_si512, _mm512_or_si512,
@@ -494,9 +509,12 @@ typedef void (*Strips)(int nl, int desc, lak_Lines x, lak_Lines s, lak_Lines ix)
 static const Strips strips_d[LAK_SHORT - 1] = {ALLN(NAME_D)};
 static const Strips strips_f[LAK_SHORT - 1] = {ALLN(NAME_F)};
 
+/* the gathers of LONGSTRIPS take an entry's stride from its low 32 bits */
+#define STRIDEOK(x) ((x).j > 0 && (x).j <= INT32_MAX)
+
 int lak_sortshort(int nl, int n, int desc, lak_Lines x, lak_Lines s, lak_Lines ix, void *work) {
   pthread_once(&once, probe);
-  if (!have || n < 2 || n > LAK_LONG) return 0;
+  if (!have || n < 2 || n > LAK_LONG || (n > LAK_SHORT && !STRIDEOK(x))) return 0;
   if (n <= LAK_SHORT) strips_d[n - 2](nl, desc, x, s, ix);
   else longstrips_d(nl, n, desc, x, s, ix, work);
   return 1;
@@ -504,7 +522,7 @@ int lak_sortshort(int nl, int n, int desc, lak_Lines x, lak_Lines s, lak_Lines i
 
 int lak_ssortshort(int nl, int n, int desc, lak_Lines x, lak_Lines s, lak_Lines ix, void *work) {
   pthread_once(&once, probe);
-  if (!have || n < 2 || n > LAK_LONG) return 0;
+  if (!have || n < 2 || n > LAK_LONG || (n > LAK_SHORT && !STRIDEOK(x))) return 0;
   if (n <= LAK_SHORT) strips_f[n - 2](nl, desc, x, s, ix);
   else longstrips_f(nl, n, desc, x, s, ix, work);
   return 1;
