@@ -10,6 +10,13 @@ local la = require "linalg"
 local NAN, INF = 0 / 0, math.huge
 local NZ = -1 / INF   -- -0.0 made at run time: Lua 5.1 merges the constants 0 and -0.0
 
+-- the general path is correctly rounded (but for a few in 10^6) where
+-- vecmath.c's AVX-512 loops run; elsewhere it is libmvec's powf, within 1 ulp
+local NATIVE = la.config().simd_active == "avx512f"
+local function native_it(name, f)
+  if NATIVE then it(name, f) else pending(name .. " (needs AVX-512)") end
+end
+
 local function f32(t) return la.matrix({t}, {dtype = "float32"}) end
 local function tof32(v) return f32({v})(1, 1) end
 
@@ -59,7 +66,7 @@ describe("pow of float32 by a half-integer", function()
     assert.are.equal(0, bad)
   end)
 
-  it("agrees with the general path (a float32 exponent matrix) at every tail length", function()
+  native_it("agrees with the general path (a float32 exponent matrix) at every tail length", function()
     local P = la.abs(la.randn(37, 41, 22, {dtype = "float32"})) * 3 + 0.01
     for _, y in ipairs{2.5, -2.5, 3, 1.5, 7.5, -8.5, 8} do
       local Z = la.pow(P, y)
