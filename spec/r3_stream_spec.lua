@@ -1,6 +1,7 @@
 -- Large results written past the caches (src/kernels/stream.c): an
 -- elementwise result of 4 MiB and more with two large operands is computed
--- into a small buffer and streamed out. The arithmetic is the same, so the
+-- into a small buffer and streamed out (a comparison's bool result too:
+-- the operands' size decides). The arithmetic is the same, so the
 -- bits must equal those of the column-by-column path (the same operands as
 -- views whose leading dimension exceeds their rows), including the tail
 -- shorter than one 4 KiB piece, in float64 and float32, and for NaN, Inf
@@ -32,7 +33,7 @@ describe("streamed large results", function()
     -- 1001 x 1000 float64 (8 MB) and 1001 x 1100 float32 (4.4 MB): past
     -- 4 MiB, with a tail of 40 and 44 entries after the last whole piece
     local m, n = 1001, dt == "float64" and 1000 or 1100
-    it(dt .. ": + - .* ./ maximum minimum gt where clip equal the column path", function()
+    it(dt .. ": + - .* ./ maximum minimum, the comparisons, where, clip equal the column path", function()
       local Va, A = pair(m, n, 1, dt)
       local Vb, B = pair(m, n, 2, dt)
       local Vc, C = pair(m, n, 3, dt)
@@ -44,6 +45,14 @@ describe("streamed large results", function()
       same(la.minimum(A, B), la.minimum(Va, Vb))
       same(la.where(A, B, C), la.where(Va, Vb, Vc))
       same(la.clip(A, B, C), la.clip(Va, Vb, Vc))
+      -- comparisons: 1 byte a result after 8 or 4 bytes an operand, streamed
+      -- by the operands' size; the bools of the column path
+      for _, op in ipairs{"lt", "le", "gt", "ge", "eq", "ne"} do
+        local R, W = la[op](A, B), la[op](Va, Vb)
+        assert.equal("bool", R.dtype)
+        assert.is_true(la.all(la.eq(R, W)), op)
+        assert.equal(la.count_nonzero(W), la.count_nonzero(R), op)
+      end
       -- entry by entry at a few places, tail included
       local S = A + B
       for _, k in ipairs{5, 511, 512, 513, m * n - 40, m * n - 1, m * n} do

@@ -68,9 +68,9 @@
         pc[i] = (T)(expr); } \
     } }
 
-/* Results of LAK_STREAM_MIN bytes and more are written past the caches
-** (kernels/stream.c says why): lak_streams tells whether a result of
-** bytes at c is written so; lak_stream copies bytes from src to dst with
+/* Results whose operands have LAK_STREAM_MIN bytes and more are written
+** past the caches (kernels/stream.c says why): lak_streams tells whether
+** a result at c after operands of bytes is written so; lak_stream copies bytes from src to dst with
 ** non-temporal stores (any alignment), and lak_sfence orders them before
 ** what follows (once, after the last). */
 #define LAK_STREAM_MIN ((size_t)4 << 20)
@@ -81,15 +81,18 @@ void lak_sfence(void);
 typedef union { double d[LAK_CHUNK / sizeof(double)]; float f[LAK_CHUNK / sizeof(float)]; } lak_Chunk;
 
 /* col over a flat result c of nn entries of operands (the variadic
-** arguments: col's, at entry i_): through an L1 buffer streamed out,
-** LAK_CHUNK bytes at a time, when the result is large and two operands
-** are too (two = 1); the same arithmetic, so the same bits. With one
-** large operand the result's block, reused from the storage cache, is
-** often still in cache: writing it there is faster (A * 2 took 135 us at
-** 1000 x 1000, 195 streamed), while A + B went from 285 to 245 us. */
-#define LAK_FLATRUN(col, nn, c, two, ...) do { \
+** arguments: col's, at entry i_) of esz bytes each: through an L1 buffer
+** streamed out, LAK_CHUNK bytes at a time, when the operands are large
+** and two of them are (two = 1); the same arithmetic, so the same bits.
+** With one large operand the result's block, reused from the storage
+** cache, is often still in cache: writing it there is faster (A * 2 took
+** 135 us at 1000 x 1000, 195 streamed), while A + B went from 285 to 245
+** us. The operands' size decides, not the result's: a comparison's 1 MB
+** of bool bytes after 16 MB of float64 input is out of cache as well
+** (la.gt(A, B) at 1000 x 1000: 290-330 -> 245-270 us; NumPy 220-240). */
+#define LAK_FLATRUN(col, nn, c, esz, two, ...) do { \
     size_t n_ = (nn), i_ = 0; \
-    if ((two) && lak_streams(c, n_ * sizeof *(c))) { \
+    if ((two) && lak_streams(c, n_ * (esz))) { \
       lak_Chunk buf_; \
       const size_t k_ = LAK_CHUNK / sizeof *(c); \
       for (; i_ + k_ <= n_; i_ += k_) { \
@@ -119,7 +122,7 @@ typedef union { double d[LAK_CHUNK / sizeof(double)]; float f[LAK_CHUNK / sizeof
 #define LAK_DRIVE2(col, m, n, a, b, c, ldc) do { \
     int j_; \
     if (LAK_FLAT(a, m) && LAK_FLAT(b, m) && (ldc) == (m)) { \
-      LAK_FLATRUN(col, (size_t)(m) * (size_t)(n), c, \
+      LAK_FLATRUN(col, (size_t)(m) * (size_t)(n), c, sizeof *(a).p, \
                   LAK_APART(a, b, (size_t)(m) * (size_t)(n)), \
                   (a).p + (ptrdiff_t)i_ * (a).rs, (a).rs, (b).p + (ptrdiff_t)i_ * (b).rs, (b).rs); \
     } \
@@ -133,7 +136,7 @@ typedef union { double d[LAK_CHUNK / sizeof(double)]; float f[LAK_CHUNK / sizeof
 #define LAK_DRIVE3(col, m, n, a, b, k, c, ldc) do { \
     int j_; \
     if (LAK_FLAT(a, m) && LAK_FLAT(b, m) && LAK_FLAT(k, m) && (ldc) == (m)) { \
-      LAK_FLATRUN(col, (size_t)(m) * (size_t)(n), c, \
+      LAK_FLATRUN(col, (size_t)(m) * (size_t)(n), c, sizeof *(a).p, \
                   LAK_APART(a, b, (size_t)(m) * (size_t)(n)) || \
                   LAK_APART(a, k, (size_t)(m) * (size_t)(n)) || \
                   LAK_APART(b, k, (size_t)(m) * (size_t)(n)), \
