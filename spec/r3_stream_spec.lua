@@ -14,6 +14,7 @@ local NAN, INF = 0 / 0, math.huge
 local function pair(m, n, seed, dtype)
   local P = la.randn(m + 1, n, seed, {dtype = dtype})
   P:set(1, 1, NAN); P:set(2, 1, INF); P:set(3, 1, -INF); P:set(4, 1, -0.0); P:set(m, n, 0.0)
+  P:set(m - 2, n, NAN); P:set(m - 3, n, INF); P:set(m - 4, n, -0.0)   -- in every tail
   local V = P:sub(1, m, 1, n)
   return V, V:copy()
 end
@@ -31,7 +32,8 @@ end
 describe("streamed large results", function()
   for _, dt in ipairs{"float64", "float32"} do
     -- 1001 x 1000 float64 (8 MB) and 1001 x 1100 float32 (4.4 MB): past
-    -- 4 MiB, with a tail of 40 and 44 entries after the last whole piece
+    -- 4 MiB, with a tail of 40 and 300 entries after the last whole piece
+    -- of 4 KiB (comparisons, 4096 bool bytes a piece: 1576 and 3372)
     local m, n = 1001, dt == "float64" and 1000 or 1100
     it(dt .. ": + - .* ./ maximum minimum, the comparisons, where, clip equal the column path", function()
       local Va, A = pair(m, n, 1, dt)

@@ -321,24 +321,29 @@ static inline void la_compat_gcpace(lua_State *L, size_t kb, size_t p[2],
 }
 
 /* Before a string of len bytes is made (tobytes): from LA_EXTMIN, on
-** 5.2+, the collector steps by twice its size first, so strings of that
-** size dropped since the last call are freed before it is allocated and
-** the allocator hands their block back (glibc keeps a freed 8 MiB block
-** for the next request of its size; once the collector had let several
-** pile up, it gave them back to the system together, and each new string
-** paid a page fault every 4 KiB: x:tobytes() of 1e6 took 620 us under
-** 5.4's generational collector, NumPy's 170). Twice: right after a cycle
-** the collector has a credit of about what is live (its 200% pause), and a
-** step of len alone left the string of the call before alive when a
-** second one was made: after collectgarbage(), eight calls of 1e6 took
-** 1.1 ms each (two fresh 8 MB blocks at 4-5 ms), 0.29 ms with 2 len. The
-** cost: cycles come sooner, by len a call, while big strings are made.
-** 5.1 and LuaJIT step on their own allocation of it
+** 5.2+, the collector steps by its size first, so strings of that size
+** dropped since the last call are freed before it is allocated and the
+** allocator hands their block back (glibc keeps a freed 8 MiB block for
+** the next request of its size; once the collector had let several pile
+** up, it gave them back to the system together, and each new string paid
+** a page fault every 4 KiB: x:tobytes() of 1e6 took 620 us under 5.4's
+** generational collector, NumPy's 170). Right after a cycle the collector
+** has a credit of about what is live (its 200% pause), and a step of len
+** then left the string of the call before alive: after collectgarbage(),
+** eight calls of 1e6 took 1.1 ms each (two fresh 8 MB blocks at 4-5 ms).
+** So while the whole heap is under twice len (the dropped string and less
+** than len besides), the step is 2 len: a cycle of that heap costs less
+** than the copy (0.29 ms a call). Not with more: each call's step would
+** walk a large heap twice as often (a 170 MB heap of tables: 5.5 -> 11 ms
+** a call). 5.1 and LuaJIT step on their own allocation of it
 ** (la_compat_heapstep's note). */
 static inline void la_compat_bigstring(lua_State *L, size_t len, size_t extmin) {
 #if LUA_VERSION_NUM >= 502
-  size_t kb = (len >> 10) * 2;       /* twice: see above */
-  if (len >= extmin && la_compat_gcrunning(L)) lua_gc(L, LUA_GCSTEP, kb > INT_MAX ? INT_MAX : (int)kb);
+  size_t kb = len >> 10;
+  if (len >= extmin && la_compat_gcrunning(L)) {
+    if ((size_t)lua_gc(L, LUA_GCCOUNT, 0) < 2 * kb) kb *= 2;
+    lua_gc(L, LUA_GCSTEP, kb > INT_MAX ? INT_MAX : (int)kb);
+  }
 #else
   (void)L; (void)len; (void)extmin;
 #endif

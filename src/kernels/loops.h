@@ -70,9 +70,10 @@
 
 /* Results whose operands have LAK_STREAM_MIN bytes and more are written
 ** past the caches (kernels/stream.c says why): lak_streams tells whether
-** a result at c after operands of bytes is written so; lak_stream copies bytes from src to dst with
-** non-temporal stores (any alignment), and lak_sfence orders them before
-** what follows (once, after the last). */
+** a result at c is written so, its operands having `bytes` bytes each;
+** lak_stream copies bytes from src to dst with non-temporal stores (any
+** alignment), and lak_sfence orders them before what follows (once, after
+** the last). */
 #define LAK_STREAM_MIN ((size_t)4 << 20)
 #define LAK_CHUNK 4096
 int lak_streams(const void *c, size_t bytes);
