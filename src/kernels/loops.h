@@ -84,13 +84,8 @@ typedef union { double d[LAK_CHUNK / sizeof(double)]; float f[LAK_CHUNK / sizeof
 /* col over a flat result c of nn entries of operands (the variadic
 ** arguments: col's, at entry i_) of esz bytes each: through an L1 buffer
 ** streamed out, LAK_CHUNK bytes at a time, when the operands are large
-** and two of them are (two = 1); the same arithmetic, so the same bits.
-** With one large operand the result's block, reused from the storage
-** cache, is often still in cache: writing it there is faster (A * 2 took
-** 135 us at 1000 x 1000, 195 streamed), while A + B went from 285 to 245
-** us. The operands' size decides, not the result's: a comparison's 1 MB
-** of bool bytes after 16 MB of float64 input is out of cache as well
-** (la.gt(A, B) at 1000 x 1000: 290-330 -> 245-270 us; NumPy 220-240). */
+** and two of them are (two = 1; kernels/stream.c says why two, and why
+** the operands' size decides); the same arithmetic, so the same bits. */
 #define LAK_FLATRUN(col, nn, c, esz, two, ...) do { \
     size_t n_ = (nn), i_ = 0; \
     if ((two) && lak_streams(c, n_ * (esz))) { \
