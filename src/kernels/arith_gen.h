@@ -109,9 +109,11 @@ void LAK(gemm)(char ta, char tb, int m, int n, int k, LAK_REAL alpha,
 }
 
 /* Inf and NaN are exactly the numbers whose exponent bits are all ones (the
-** bits of +inf); an OR of those tests over the column has no branch, so it
-** vectorizes. */
-int LAK(allfinite)(int m, const LAK_REAL *x) {
+** bits of +inf); a count of those tests over the column has no branch, so it
+** vectorizes, but only in the AVX2 and AVX-512 clones: SSE2 has no 64-bit
+** compare, and the baseline build stayed a scalar loop at 14 GB/s (NumPy's
+** isfinite().all() over 1000 x 1000 was 2.7x faster). */
+LAK_CLONES int LAK(allfinite)(int m, const LAK_REAL *x) {
   const LAK_REAL inf = (LAK_REAL)HUGE_VAL;
   LAK_UINT e, bad = 0;
   int i;
@@ -119,7 +121,7 @@ int LAK(allfinite)(int m, const LAK_REAL *x) {
   for (i = 0; i < m; i++) {
     LAK_UINT u;
     memcpy(&u, x + i, sizeof u);
-    bad |= (u & e) == e;
+    bad += (u & e) == e;
   }
   return bad == 0;
 }
