@@ -75,7 +75,8 @@ describe("linalg.core built for another Lua", function()
 end)
 
 describe("storage outside the Lua heap", function()
-  -- storage of 128 KiB and more is outside by default; a larger
+  -- storage of 64 KiB and more is outside by default (128 KiB under a
+  -- memory limit); a larger
   -- LINALG_EXTERNAL_MIN keeps it in userdata of the Lua heap
   local HEAP = "LINALG_EXTERNAL_MIN=1099511627776"
   -- resident memory of the child in MiB (/proc/self/statm) before and after

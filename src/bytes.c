@@ -139,7 +139,7 @@ static int l_tobytes(lua_State *L) {
   luaL_Buffer B;
   int i, j;
   if (!host_big()) {                      /* the storage is the answer */
-    la_compat_bigstring(L, len, la_extmin);
+    la_compat_bigstring(L, len, la_extmin ? la_extmin : LA_EXTMIN);
     if (A->ld == A->rows || A->cols <= 1) {
       lua_pushlstring(L, len ? (const char *)LA_DATA(A) : "", len);
     } else {                              /* a view: its columns packed */

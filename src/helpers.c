@@ -545,7 +545,13 @@ static la_Anchor *anchor(lua_State *L) {
   return a;
 }
 
-size_t la_extmin = LA_EXTMIN;
+size_t la_extmin = 0;
+
+size_t la_extfloor(void) {
+  if (la_extmin) return la_extmin;
+  if (limited < 0) limited = under_limit();
+  return limited ? LA_EXTMIN : LA_BIGALLOC;
+}
 
 void la_initext(lua_State *L) {
   const char *s = getenv("LINALG_EXTERNAL_MIN");
@@ -690,7 +696,7 @@ void *la_alloc(lua_State *L, size_t n, size_t size) {
     la_headroom(n * size);
     return p;
   }
-  if (n * size >= la_extmin) return la_allocext(L, la_fname(L), n * size, "workspace", NULL);
+  if (n * size >= la_extfloor()) return la_allocext(L, la_fname(L), n * size, "workspace", NULL);
   return la_allocud(L, la_fname(L), n * size, 0, "workspace", NULL);
 }
 

@@ -74,7 +74,7 @@ static la_Mat *newmat(lua_State *L, const char *fname, lua_Integer m, lua_Intege
   if (mt) mt = lua_absindex(L, mt);
   checkdims(L, fname, m, n);
   sz = LA_HDR + (size_t)(m * n) * esize(dtype);
-  if (sz >= LA_BIGALLOC && sz - LA_HDR >= la_extmin) {
+  if (sz >= LA_BIGALLOC && sz - LA_HDR >= la_extfloor()) {
     /* outside the heap (helpers.h): a header whose user value 1 owns it */
     /* the owner first: la_allocext steps the collector before anything
     ** new exists (helpers.c says why) */
