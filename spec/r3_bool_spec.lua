@@ -218,6 +218,33 @@ describe("a bool matrix as a mask", function()
     assert.are.same({{1.5, 9, 9}, {9, inf, 3}}, la.where(M, A:sub(1, 2, 1, 3), 9):totable())
   end)
 
+  -- a number on either side or both: own loops (a select a lane), checked
+  -- entry by entry over vector bodies and tails, in views, both types
+  it("where with numbers picks every entry right past the vector width", function()
+    for _, dt in ipairs{"float64", "float32"} do
+      local X = la.randn(41, 6, 3, {dtype = dt})
+      X:set(5, 2, 0 / 0); X:set(40, 6, -math.huge)
+      local V = X:sub(2, 38, 1, 6)                 -- 37 rows, ld 41
+      local K = la.gt(la.randn(37, 6, 4), 0.3)
+      local cases = {
+        {V, -2.5, function(k, x) return k and x or -2.5 end},
+        {7, V, function(k, x) return k and 7 or x end},
+        {7, -2.5, function(k) return k and 7 or -2.5 end},
+      }
+      for c, case in ipairs(cases) do
+        local W = la.where(K, case[1], case[2])
+        assert.are.equal(dt == "float32" and c ~= 3 and "float32" or "float64", W.dtype)
+        for j = 1, 6 do
+          for i = 1, 37 do
+            local want, got = case[3](K(i, j), V(i, j)), W(i, j)
+            assert.is_true(want == got or (want ~= want and got ~= got),
+                           string.format("%s case %d (%d,%d): %s, want %s", dt, c, i, j, got, want))
+          end
+        end
+      end
+    end
+  end)
+
   it("any, all, count_nonzero, sum and mean count its true entries", function()
     -- numpy 1.24: np.sum(M) = 3, np.mean(M) = 0.5, np.any(M, axis=0) = [T, T, T],
     -- np.all(M, axis=1) = [F, F]

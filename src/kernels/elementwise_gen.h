@@ -183,7 +183,16 @@ LAK_CLONES static void LAK(bwhere_col)(size_t m, const unsigned char *restrict k
   size_t i;          /* both read, then a select: a blend, not masked loads */
   if (ra == 1 && rb == 1)
     for (i = 0; i < m; i++) { LAK_REAL x = pa[i], y = pb[i]; pc[i] = k[i] ? x : y; }
-  else
+  else if (ra == 1 && rb == 0) {     /* a number (where(M, A, 0)): the stride-0 */
+    LAK_REAL y = *pb;                /* loop below was a branch an entry */
+    for (i = 0; i < m; i++) { LAK_REAL x = pa[i]; pc[i] = k[i] ? x : y; }
+  } else if (ra == 0 && rb == 1) {
+    LAK_REAL x = *pa;
+    for (i = 0; i < m; i++) { LAK_REAL y = pb[i]; pc[i] = k[i] ? x : y; }
+  } else if (ra == 0 && rb == 0) {
+    LAK_REAL x = *pa, y = *pb;
+    for (i = 0; i < m; i++) pc[i] = k[i] ? x : y;
+  } else
     for (i = 0; i < m; i++) {
       LAK_REAL x = pa[(ptrdiff_t)i * ra], y = pb[(ptrdiff_t)i * rb];
       pc[i] = k[i] ? x : y;
