@@ -75,3 +75,34 @@ describe("streamed large results", function()
     end)
   end
 end)
+
+-- A float64 and a float32 operand of one shape: computed in float64
+-- (NumPy's promotion) without a widened copy of the float32 one, streamed
+-- when large, column by column in views: every path the bits of the
+-- widened operand's
+describe("a float64 and a float32 operand", function()
+  local m, n = 1001, 1000                  -- 8 MB result: streamed, tail of 40
+  local Vd, D = pair(m, n, 5, "float64")
+  local Vs, S = pair(m, n, 6, "float32")
+  local W = S:astype("float64")
+  it("+ - .* ./ and pow in either order equal the widened operand's, large and in views", function()
+    for _, c in ipairs{{D, S, W}, {Vd, Vs, W}, {D:sub(1, 37, 1, 3), S:sub(1, 37, 1, 3), W:sub(1, 37, 1, 3)}} do
+      local d, s, w = c[1], c[2], c[3]
+      local p = la.abs(d) + 0.5
+      same(d + s, d + w); same(s + d, w + d)
+      same(d - s, d - w); same(s - d, w - d)
+      same(la.emul(d, s), la.emul(d, w)); same(la.emul(s, d), la.emul(w, d))
+      same(la.ediv(d, s), la.ediv(d, w)); same(la.ediv(s, d), la.ediv(w, d))
+      same(la.pow(p, s), la.pow(p, w)); same(la.pow(la.abs(s), p), la.pow(la.abs(w), p))
+      assert.equal("float64", (s + d).dtype)
+    end
+    -- entry by entry at a few places, tail included (values a user checks by hand)
+    local R = S - D
+    for _, k in ipairs{1, 512, 513, m * n - 1, m * n} do
+      local i, j = (k - 1) % m + 1, math.floor((k - 1) / m) + 1
+      local want = S:get(i, j) - D:get(i, j)
+      local got = R:get(i, j)
+      assert.is_true(want == got or (want ~= want and got ~= got), k)
+    end
+  end)
+end)

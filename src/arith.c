@@ -40,15 +40,27 @@ static int ewise32(lua_State *L, lak_Op op, const char *fname) {
   return 1;
 }
 
+/* A float64 and a float32 matrix of one shape, in either order (C's
+** metatable on top, as la_newatt takes it): computed in float64 (NumPy's
+** promotion) without a widened copy of the float32 one */
+static int ewise_mixed(lua_State *L, lak_Op op, const char *fname, const la_Mat *A,
+                       const la_Mat *B) {
+  int wide = A->dtype == LA_F64;
+  const la_Mat *D = wide ? A : B, *S = wide ? B : A;     /* float64, float32 */
+  la_Mat *C = la_newatt(L, fname, A->rows, A->cols, -1, LA_F64);
+  lak_ewise_mixed(op, A->rows, A->cols, D->data, D->ld, S->fdata, S->ld, !wide, C->data, C->ld);
+  return 1;
+}
+
 static int ewise(lua_State *L, lak_Op op, const char *fname) {
   la_Operand o[2];
   int m, n, top = lua_gettop(L);
-  la_Mat *C, *A = quick_test(L, 1), *B;
+  la_Mat *C, *A = quick_test(L, 1), *B = A && top >= 2 ? quick_test(L, 2) : NULL;
   /* the common case, two open matrices of one shape, skips the general
   ** operand and broadcasting code (it matters for tiny matrices) */
-  if (A && top >= 2 && (B = quick_test(L, 2)) != NULL && A->rows == B->rows &&
-      A->cols == B->cols && A->dtype == B->dtype && A->dtype != LA_BOOL &&
-      !((A->flags | B->flags) & LA_CLOSED)) {
+  if (B && A->rows == B->rows && A->cols == B->cols && A->dtype != LA_BOOL &&
+      B->dtype != LA_BOOL && !((A->flags | B->flags) & LA_CLOSED)) {
+    if (A->dtype != B->dtype) return ewise_mixed(L, op, fname, A, B);
     C = la_newatt(L, fname, A->rows, A->cols, -1, A->dtype);   /* B's metatable is on top */
     if (A->dtype == LA_F32) {
       lak_sArg a, b;

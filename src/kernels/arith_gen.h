@@ -63,6 +63,57 @@ void LAK(ewise)(lak_Op op, int m, int n, LAK(Arg) a, LAK(Arg) b,
   LAK_DRIVE2(f, m, n, a, b, c, ldc);
 }
 
+#if LAK_DOUBLE
+/* c = x op y down a column, x = d, y = s widened (x = s, y = d when
+** s_first), in one loop: widening a piece first and adding it after read
+** the two operands one after the other, and 1000 x 1000 A + B took 700 us
+** against 360 for two float64 operands */
+#define LAK_MIXCOL(name, expr) \
+  LAK_CLONES static void name(size_t m, const double *restrict d, const float *restrict s, \
+                              int s_first, double *restrict c) { \
+    size_t i; \
+    if (s_first) \
+      for (i = 0; i < m; i++) { double x = s[i], y = d[i]; c[i] = (expr); } \
+    else \
+      for (i = 0; i < m; i++) { double x = d[i], y = s[i]; c[i] = (expr); } \
+  }
+LAK_MIXCOL(mix_add, x + y)
+LAK_MIXCOL(mix_sub, x - y)
+LAK_MIXCOL(mix_mul, x * y)
+LAK_MIXCOL(mix_div, x / y)
+/* pow's loop computes more than it reads: s widened first */
+static void mix_pow(size_t m, const double *d, const float *s, int s_first, double *c) {
+  double w[LAK_CHUNK / sizeof(double)];
+  size_t i, h;
+  for (i = 0; i < m; i += h) {
+    h = m - i < sizeof w / sizeof *w ? m - i : sizeof w / sizeof *w;
+    lak_s2d((int)h, 1, s + i, (int)h, w, (int)h);
+    if (s_first) LAK(c_pow)(h, w, 1, d + i, 1, c + i);
+    else LAK(c_pow)(h, d + i, 1, w, 1, c + i);
+  }
+}
+typedef void (*lak_MixCol)(size_t, const double *, const float *, int, double *);
+
+/* c = D op S (S op D when s_first) for a float64 D and a float32 S of one
+** shape, without a widened copy of S (which made 1000 x 1000 A + B 1.4x
+** NumPy's buffered cast); a large result is streamed out as LAK_FLATRUN's.
+** The arithmetic is that of the widened operand, so the bits are too. */
+void lak_ewise_mixed(lak_Op op, int m, int n, const double *D, int ldd, const float *S,
+                     int lds, int s_first, double *c, int ldc) {
+  static const lak_MixCol cols[] = {mix_add, mix_sub, mix_mul, mix_div, mix_pow};
+  lak_MixCol f = cols[op];
+  size_t nn = (size_t)m * (size_t)n;
+  int j;
+  if (m <= 0 || n <= 0) return;
+  if (ldd == m && lds == m && ldc == m) {
+    LAK_FLATRUN(f, nn, c, sizeof(double), 1, D + i_, S + i_, s_first);
+    return;
+  }
+  for (j = 0; j < n; j++)
+    f((size_t)m, D + (ptrdiff_t)j * ldd, S + (ptrdiff_t)j * lds, s_first, c + (ptrdiff_t)j * ldc);
+}
+#endif
+
 void LAK(copy)(int m, int n, const LAK_REAL *A, int lda, LAK_REAL *B, int ldb) {
   int i, j;
   if (m <= 0 || n <= 0) return;

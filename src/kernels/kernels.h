@@ -350,6 +350,10 @@ int lak_ssortshort(int nl, int n, int desc, lak_Lines x, lak_Lines s, lak_Lines 
 /* B = A converted between float64 and float32 (m x n, kernels/convert.c) */
 void lak_d2s(int m, int n, const double *A, int lda, float *B, int ldb);
 void lak_s2d(int m, int n, const float *A, int lda, double *B, int ldb);
+/* c = a op b (lak_ewise's op) for a float64 D and a float32 S of one m x n
+** shape (s_first: S is a), S widened a piece at a time (kernels/arith_gen.h) */
+void lak_ewise_mixed(lak_Op op, int m, int n, const double *D, int ldd, const float *S,
+                     int lds, int s_first, double *c, int ldc);
 /* to bool (x ~= 0, NaN true) from float32 (f32 1) or float64 (f32 0), and back (1 / 0) */
 void lak_tobool(int f32, int m, int n, const void *A, int lda, unsigned char *B, int ldb);
 void lak_frombool(int f32, int m, int n, const unsigned char *A, int lda, void *B, int ldb);
