@@ -40,6 +40,7 @@ local FLOATMASK = "NumPy: bool result; la: float64 1/0"
 local VIEW = "NumPy gives a view: timed with .copy(order='F')"
 local IDX = "NumPy: int64 0-based; la: float64 1-based"
 local BYTES = "bytes: not compared"
+local LIST = "NumPy: int64 0-based array; la: a Lua table, 1-based"
 
 -- the matrix sizes and the vector lengths (with their names)
 local function sizes()
@@ -86,6 +87,9 @@ local function inputs()
   if F32 then
     for k, A in pairs(I) do I[k] = A:astype("float32") end
   end
+  for _, n in ipairs(NS) do              -- B in the other type: mixed operands
+    I["O" .. n] = I["B" .. n]:astype(F32 and "float64" or "float32")
+  end
   return I
 end
 
@@ -93,7 +97,7 @@ end
 -- draws (other streams) and whole-matrix argmin/argmax (NumPy: a flat
 -- C-order index) are not compared
 local function add(ops, op)
-  op.idx = op.note == IDX
+  op.idx = op.note == IDX or op.note == LIST
   op.nocheck = op.expr:find("^rng%.") or (op.note and op.note:find("one flat index")) or op.note == BYTES
   ops[#ops + 1] = op
 end
@@ -244,6 +248,27 @@ local function operations(I)
       "A.astype(np." .. (F32 and "float64" or "float32") .. ", order='F')")
     op("A:astype('bool')", function() return A:astype("bool") end, "A.astype(bool, order='F')", BOOL)
     op("la.mean(M)", function() return la.mean(Mk) end, "np.mean(Mb)", "a bool mask's mean")
+    -- numbers on either side, the other type, views, a few more constructors
+    local O, V = I["O" .. t], A:sub(2, h, 2, h)
+    op("A + 1", function() return A + 1 end, "A + 1")
+    op("2 - A", function() return 2 - A end, "2 - A")
+    op("1 / P", function() return 1 / P end, "1 / P")
+    op("la.maximum(A, 0)", function() return la.maximum(A, 0) end, "np.maximum(A, 0)")
+    op("la.where(M, A, 0)", function() return la.where(Mk, A, 0) end, "np.where(Mb, A, 0)",
+      "a bool mask on both sides")
+    op("A + O (other type)", function() return A + O end, "A + O", "float64 + float32: float64")
+    op("la.pow(P, 3)", function() return la.pow(P, 3) end, "np.power(P, 3)")
+    op("la.pow(P, -1)", function() return la.pow(P, -1) end, "np.power(P, -1.0)")
+    op("la.pow(P, 0.5)", function() return la.pow(P, 0.5) end, "np.power(P, 0.5)")
+    op("la.exp(V) (a view)", function() return la.exp(V) end, "np.exp(A[1:-1, 1:-1])")
+    op("V + V (views)", function() return V + V end, "A[1:-1, 1:-1] + A[1:-1, 1:-1]")
+    op("la.check_finite(A)", function() return la.check_finite(A) end, "np.asarray_chkfinite(A)")
+    op("la.flipud(A)", function() return la.flipud(A) end, "np.flipud(A).copy(order='F')", VIEW)
+    op("la.ones_like(A)", function() return la.ones_like(A) end, "np.ones_like(A, order='F')")
+    op("la.find(M)", function() return la.find(Mk) end, "np.flatnonzero(Mb.ravel(order='F'))",
+      LIST)
+    op("la.blkdiag(A, B)", function() return la.blkdiag(A, B) end, "sl.block_diag(A, B)",
+      "SciPy's linalg.block_diag", (2 * n) .. "x" .. (2 * n))
     -- tall (n^2/10 x 10) and wide (10 x n^2/10) matrices: short rows, short columns
     local T, L = I["T" .. t], I["L" .. t]
     local st, sw = math.floor(n * n / 10) .. "x10", "10x" .. math.floor(n * n / 10)
@@ -325,6 +350,7 @@ local function operations(I)
     if not F32 then
     op("la.linspace(0, 1, N)", function() return la.linspace(0, 1, N) end, "np.linspace(0, 1, " .. N .. ")")
     op("la.arange(N)", function() return la.arange(N) end, "np.arange(0.0, " .. N .. ")", "NumPy: float start, float64")
+    op("la.logspace(0, 2, N)", function() return la.logspace(0, 2, N) end, "np.logspace(0, 2, " .. N .. ")")
     op("la.randn(N, 1)", function() return la.randn(N, 1) end, "rng.standard_normal(" .. N .. ")",
       "NumPy: default_rng (PCG64, ziggurat)")
     end
@@ -338,6 +364,7 @@ local now = clock.now
 -- and the count, column-major, w_k = k mod 7 + 1; idx: 1-based indices made 0-based
 local function checksum(r, idx)
   if type(r) == "boolean" then r = r and 1 or 0 end
+  if type(r) == "table" then r = la.vector(r) end    -- la.find's list
   if type(r) ~= "number" and r.dtype == "bool" then r = r:astype("float64") end
   local off = idx and 1 or 0
   if type(r) == "number" then return r - off, math.abs(r - off), 1 end

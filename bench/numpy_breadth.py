@@ -20,10 +20,11 @@ import sys
 import time
 
 import numpy as np
-try:                                    # softmax: SciPy's, where it is installed
+try:                                    # softmax, block_diag: SciPy's, where it is installed
     import scipy.special as sp
+    import scipy.linalg as sl
 except ImportError:
-    sp = None
+    sp = sl = None
 
 data = {}
 ops = {}
@@ -65,6 +66,7 @@ def define(key, size, expr):
     if "x" in env:
         env["xb"] = env["x"].tobytes()                      # frombuffer's input
     env["sp"] = sp
+    env["sl"] = sl
     f = eval("lambda: " + expr, env)
     f()                                                 # fails here, not in a timing
     ops[key] = f
