@@ -286,6 +286,29 @@ describe("linalg.arange / linalg.linspace (vectorized progressions)", function()
     end
   end)
 
+  -- float32: computed in float64 and rounded once (NumPy's linspace and
+  -- logspace with dtype=float32 cast their float64 values), in the vector
+  -- loops as float64's, so equal to float64's result rounded
+  it("linspace and logspace in float32 are float64's values rounded", function()
+    local F = {dtype = "float32"}
+    for _, c in ipairs{{-1.7, 2.3, 1001}, {0, 1, 2}, {3, -5, 37}, {1e-3, 1e3, 10}, {0, 2, 17},
+                       {5, 5, 9}, {0, 1e-320, 5}, {1, 0 / 0, 4}, {0, 1, 1}, {2, 3, 0}} do
+      local a, b, n = c[1], c[2], c[3]
+      for _, f in ipairs{la.linspace, la.logspace} do
+        local x, w = f(a, b, n, F), f(a, b, n):astype("float32")
+        assert.are.equal("float32", x.dtype)
+        assert.are.same({n, 1}, {x:shape()})
+        for i = 1, n do
+          local u, v = x(i, 1), w(i, 1)
+          assert.is_true(u == v or (u ~= u and v ~= v), string.format("%g %g %d: %d %s %s", a, b, n, i, u, v))
+        end
+      end
+    end
+    -- numpy 1.24: np.logspace(0, 2, 5, dtype=np.float32).tolist()
+    assert.are.same({1.0, 3.1622776985168457, 10.0, 31.62277603149414, 100.0},
+                    la.logspace(0, 2, 5, F):totable())
+  end)
+
   it("matches NumPy 1.24's arange at a few entries", function()
     local x = la.arange(-3.3, 7.1, 0.013)
     -- numpy 1.24: x = np.arange(-3.3, 7.1, 0.013); len(x), repr(x[-1])

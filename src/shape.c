@@ -67,16 +67,18 @@ static void spaced(lua_State *L, const char *fname, int t, int logbase, double b
   div = (double)(n - 1);
   step = n > 1 ? delta / div : 0.0;
   if (n == 1) la_put(v, 0, 0, logbase ? pow(base, 0.0 * delta + a) : 0.0 * delta + a);
-  else if (!logbase && step != 0.0 && t == LA_F64)     /* the common case: i * step + a */
-    lak_progression((int)n, a, step, v->data, NULL);
-  else if (logbase && step != 0.0 && t == LA_F64) {    /* base ^ that, in one vector loop */
-    double *x = la_scratch(L, (size_t)n);
+  else if (!logbase && step != 0.0)     /* the common case: i * step + a (float32: rounded) */
+    lak_progression((int)n, a, step, v->data, v->fdata);
+  else if (logbase && step != 0.0) {    /* base ^ that in float64 (then rounded: NumPy's
+                                        ** logspace casts its float64 result), vector loops */
+    double *x = la_scratch(L, (size_t)n * (t == LA_F64 ? 1 : 2)), *y = t == LA_F64 ? v->data : x + n;
     lak_Arg pb, px;
     lak_progression((int)n, a, step, x, NULL);
     x[n - 1] = b;
     pb.p = &base; pb.rs = pb.cs = 0;
     px.p = x; px.rs = 1; px.cs = (ptrdiff_t)n;
-    lak_ewise(LAK_POW, (int)n, 1, pb, px, v->data, (int)n);
+    lak_ewise(LAK_POW, (int)n, 1, pb, px, y, (int)n);
+    if (t == LA_F32) lak_d2s((int)n, 1, y, (int)n, v->fdata, (int)n);
     lua_pop(L, 1);
     return;
   } else
