@@ -53,8 +53,8 @@ local function sizes()
   return n, v
 end
 local NS, VS = sizes()
--- BREADTH_DTYPE=float32: every input float32 on both sides (construction
--- and random numbers, the same in either mode, are left out)
+-- BREADTH_DTYPE=float32: every input float32 on both sides, and
+-- construction and random numbers in float32 (dtype options)
 local DTYPE = os.getenv("BREADTH_DTYPE") or "float64"
 assert(DTYPE == "float64" or DTYPE == "float32", "BREADTH_DTYPE: float64 or float32")
 local F32 = DTYPE == "float32"
@@ -294,22 +294,23 @@ local function operations(I)
     op("A:sub(2, n-1, 2, n-1):sum()", function() return A:sub(2, h, 2, h):sum() end, "A[1:-1, 1:-1].sum()")
     op("la.any(Zb)", function() return la.any(Zb) end, "np.any(Zb)", "a bool mask, all false: a full scan")
     op("la.count_nonzero(M)", function() return la.count_nonzero(Mk) end, "np.count_nonzero(Mb)", "a bool mask")
-    -- construction and random numbers
-    if not F32 then
-    op("la.eye(n)", function() return la.eye(n) end, "np.eye(" .. n .. ")")
-    op("la.zeros(n, n)", function() return la.zeros(n, n) end, "np.zeros((" .. n .. ", " .. n .. "), order='F')",
+    -- construction and random numbers (float32 mode: {dtype = "float32"},
+    -- NumPy's dtype=np.float32)
+    local DO, ND = F32 and {dtype = "float32"} or nil, F32 and ", dtype=np.float32" or ""
+    local nn = "(" .. n .. ", " .. n .. ")"
+    op("la.eye(n)", function() return la.eye(n, DO) end, "np.eye(" .. n .. ND .. ")")
+    op("la.zeros(n, n)", function() return la.zeros(n, n, DO) end, "np.zeros(" .. nn .. ND .. ", order='F')",
       n >= 1000 and "np.zeros: calloc, pages left untouched" or nil)
-    op("la.ones(n, n)", function() return la.ones(n, n) end, "np.ones((" .. n .. ", " .. n .. "), order='F')")
-    op("la.full(n, n, 3.5)", function() return la.full(n, n, 3.5) end,
-      "np.full((" .. n .. ", " .. n .. "), 3.5, order='F')")
-    op("la.rand(n, n)", function() return la.rand(n, n) end, "rng.random((" .. n .. ", " .. n .. "))",
+    op("la.ones(n, n)", function() return la.ones(n, n, DO) end, "np.ones(" .. nn .. ND .. ", order='F')")
+    op("la.full(n, n, 3.5)", function() return la.full(n, n, 3.5, DO) end,
+      "np.full(" .. nn .. ", 3.5" .. ND .. ", order='F')")
+    op("la.rand(n, n)", function() return la.rand(n, n, DO) end, "rng.random(" .. nn .. ND .. ")",
       "NumPy: default_rng (PCG64)")
-    op("la.randn(n, n)", function() return la.randn(n, n) end, "rng.standard_normal((" .. n .. ", " .. n .. "))",
+    op("la.randn(n, n)", function() return la.randn(n, n, DO) end, "rng.standard_normal(" .. nn .. ND .. ")",
       "NumPy: default_rng (PCG64, ziggurat)")
-    if n == NS[1] then
+    if n == NS[1] and not F32 then
       op("la.matrix_power(A, 8)", function() return la.matrix_power(A, 8) end, "np.linalg.matrix_power(A, 8)")
       op("la.cholesky(S)", function() return la.cholesky(S) end, "np.linalg.cholesky(S)")
-    end
     end
   end
   for _, s in ipairs(VS) do
@@ -347,13 +348,15 @@ local function operations(I)
     end
     op("la.exp(x)", function() return la.exp(x) end, "np.exp(x)")
     op("x + y", function() return x + y end, "x + y")
-    if not F32 then
-    op("la.linspace(0, 1, N)", function() return la.linspace(0, 1, N) end, "np.linspace(0, 1, " .. N .. ")")
-    op("la.arange(N)", function() return la.arange(N) end, "np.arange(0.0, " .. N .. ")", "NumPy: float start, float64")
-    op("la.logspace(0, 2, N)", function() return la.logspace(0, 2, N) end, "np.logspace(0, 2, " .. N .. ")")
-    op("la.randn(N, 1)", function() return la.randn(N, 1) end, "rng.standard_normal(" .. N .. ")",
+    local DO, ND = F32 and {dtype = "float32"} or nil, F32 and ", dtype=np.float32" or ""
+    op("la.linspace(0, 1, N)", function() return la.linspace(0, 1, N, DO) end,
+      "np.linspace(0, 1, " .. N .. ND .. ")")
+    op("la.arange(N)", function() return la.arange(N, DO) end, "np.arange(0.0, " .. N .. ND .. ")",
+      "NumPy: float start")
+    op("la.logspace(0, 2, N)", function() return la.logspace(0, 2, N, DO) end,
+      "np.logspace(0, 2, " .. N .. ND .. ")")
+    op("la.randn(N, 1)", function() return la.randn(N, 1, DO) end, "rng.standard_normal(" .. N .. ND .. ")",
       "NumPy: default_rng (PCG64, ziggurat)")
-    end
   end
   return ops
 end
