@@ -245,6 +245,26 @@ describe("a bool matrix as a mask", function()
     end
   end)
 
+  -- a float64 and a float32 matrix: float64 (NumPy 1.24: np.where(M, f8,
+  -- f4).dtype = float64), the float32 values exactly, either side, views
+  it("where with a float64 and a float32 matrix gives float64, their values", function()
+    local X = la.randn(40, 5, 5)
+    local Y = la.randn(41, 5, 6, {dtype = "float32"}):sub(2, 41, 1, 5)
+    Y:set(3, 4, 0 / 0)
+    local K = la.gt(la.randn(40, 5, 7), 0)
+    local W1, W2 = la.where(K, X, Y), la.where(K, Y, X)
+    assert.are.equal("float64", W1.dtype)
+    assert.are.equal("float64", W2.dtype)
+    for j = 1, 5 do
+      for i = 1, 40 do
+        local k, x, y = K(i, j), X(i, j), Y(i, j)
+        local w1, w2 = W1(i, j), W2(i, j)
+        assert.is_true(w1 == (k and x or y) or (not k and y ~= y and w1 ~= w1), i .. "," .. j)
+        assert.is_true(w2 == (k and y or x) or (k and y ~= y and w2 ~= w2), i .. "," .. j)
+      end
+    end
+  end)
+
   it("any, all, count_nonzero, sum and mean count its true entries", function()
     -- numpy 1.24: np.sum(M) = 3, np.mean(M) = 0.5, np.any(M, axis=0) = [T, T, T],
     -- np.all(M, axis=1) = [F, F]
