@@ -546,11 +546,12 @@ static la_Anchor *anchor(lua_State *L) {
 }
 
 size_t la_extmin = 0;
+static int luajit;             /* LuaJIT runs (compat.h): its heap is its own */
 
 size_t la_extfloor(void) {
   if (la_extmin) return la_extmin;
   if (limited < 0) limited = under_limit();
-  return limited ? LA_EXTMIN : LA_BIGALLOC;
+  return limited || luajit ? LA_EXTMIN : LA_BIGALLOC;
 }
 
 void la_initext(lua_State *L) {
@@ -558,6 +559,7 @@ void la_initext(lua_State *L) {
   char *end;
   unsigned long long v;
   anchor(L);
+  luajit = la_compat_luajit(L);
   if (s == NULL || *s == '\0') return;
   v = strtoull(s, &end, 10);
   if (*end == '\0' && v > 0) la_extmin = (size_t)v;

@@ -187,10 +187,11 @@ void *la_allocud(lua_State *L, const char *fname, size_t sz, int nuv, const char
 /* Under a memory limit, glibc's default mmap threshold: smaller blocks come
 ** from its heap, where the small owners between them kept freed blocks
 ** from being trimmed (a process under an address-space limit then failed
-** where it had room). Without one, from LA_BIGALLOC: blocks of 64 to 128
-** KiB in the Lua heap, freed a few at a time by the collector, left glibc
-** a free top it trimmed, and the next results paid their pages again
-** (A + 1 at 100 x 100: 1.9 -> 6.6 us, at 120 x 120 2.6 -> 15 us). */
+** where it had room); and under LuaJIT (compat.h). Otherwise from
+** LA_BIGALLOC: blocks of 64 to 128 KiB in the Lua heap, freed a few at a
+** time by the collector, left glibc a free top it trimmed, and the next
+** results paid their pages again (A + 1 at 100 x 100: 1.9 -> 6.6 us, at
+** 120 x 120 2.6 -> 15 us). */
 #define LA_EXTMIN ((size_t)128 << 10)
 extern size_t la_extmin;
 size_t la_extfloor(void);
