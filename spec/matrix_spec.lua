@@ -267,11 +267,11 @@ describe("linalg access", function()
     local s = la.config().storage
     return collectgarbage("count") + s.bytes / 1024
   end
-  local function limited()          -- under a memory limit?
-    local f = io.popen("ulimit -v; ulimit -d")
-    local l = f:read("*a") ~= "unlimited\nunlimited\n"
+  local function limited()          -- under a memory limit (or strict overcommit)?
+    local f = io.popen("ulimit -v; ulimit -d; cat /proc/sys/vm/overcommit_memory 2>/dev/null")
+    local s = f:read("*a")
     f:close()
-    return l
+    return not s:find("^unlimited\nunlimited\n") or s:find("\n2\n$") ~= nil
   end
 
   it("is accounted for by collectgarbage('count') and la.config().storage", function()
@@ -305,15 +305,17 @@ describe("linalg access", function()
     assert.are.equal(128 * 128, la.sum(F))
   end)
 
+  -- (a block given back by an earlier spec file may serve a request up to
+  -- 1/8 smaller: it counts at its own size, so the bounds allow 1/8 more)
   it("is accounted for at 4 bytes an element in float32", function()
     collectgarbage(); collectgarbage()
     local before = stored()
     local big = la.zeros(1000, 1000, {dtype = "float32"})      -- 4 MB: 3906.25 KiB
     local kib = stored() - before
-    assert.is_true(kib > 3900 and kib < 3950, kib .. " KiB")
+    assert.is_true(kib > 3900 and kib < 3950 * 9 / 8, kib .. " KiB")
     local copy = big:astype("float64")                           -- 8 MB more
     local kib64 = stored() - before - kib
-    assert.is_true(kib64 > 7800 and kib64 < 7850, kib64 .. " KiB")
+    assert.is_true(kib64 > 7800 and kib64 < 7850 * 9 / 8, kib64 .. " KiB")
     local v = big:sub(1, 1000, 1, 500)                           -- a view: a header only
     local kibv = stored() - before - kib - kib64
     assert.is_true(kibv < 16, kibv .. " KiB")     -- (a copy: 1953 KiB)

@@ -42,7 +42,8 @@ static int ewise32(lua_State *L, lak_Op op, const char *fname) {
 
 /* A float64 and a float32 matrix of one shape, in either order (C's
 ** metatable on top, as la_newatt takes it): computed in float64 (NumPy's
-** promotion) without a widened copy of the float32 one */
+** promotion) without a widened copy of the float32 one (pow takes the
+** general path's copy: kernels/arith_gen.h says why) */
 static int ewise_mixed(lua_State *L, lak_Op op, const char *fname, const la_Mat *A,
                        const la_Mat *B) {
   int wide = A->dtype == LA_F64;
@@ -59,7 +60,8 @@ static int ewise(lua_State *L, lak_Op op, const char *fname) {
   /* the common case, two open matrices of one shape, skips the general
   ** operand and broadcasting code (it matters for tiny matrices) */
   if (B && A->rows == B->rows && A->cols == B->cols && A->dtype != LA_BOOL &&
-      B->dtype != LA_BOOL && !((A->flags | B->flags) & LA_CLOSED)) {
+      B->dtype != LA_BOOL && !((A->flags | B->flags) & LA_CLOSED) &&
+      (A->dtype == B->dtype || op != LAK_POW)) {
     if (A->dtype != B->dtype) return ewise_mixed(L, op, fname, A, B);
     C = la_newatt(L, fname, A->rows, A->cols, -1, A->dtype);   /* B's metatable is on top */
     if (A->dtype == LA_F32) {

@@ -139,6 +139,8 @@ static int l_tobytes(lua_State *L) {
   luaL_Buffer B;
   int i, j;
   if (!host_big()) {                      /* the storage is the answer */
+    /* a Lua string is in the heap whatever la_extfloor says: its step from
+    ** 128 KiB, measured there (compat.h), or the specs' LINALG_EXTERNAL_MIN */
     la_compat_bigstring(L, len, la_extmin ? la_extmin : LA_EXTMIN);
     if (A->ld == A->rows || A->cols <= 1) {
       lua_pushlstring(L, len ? (const char *)LA_DATA(A) : "", len);

@@ -124,7 +124,7 @@ static void pushstorage(lua_State *L) {
   lua_setfield(L, -2, "bytes");
   lua_pushnumber(L, (lua_Number)cached);
   lua_setfield(L, -2, "cached");
-  lua_pushnumber(L, (lua_Number)la_extfloor());
+  lua_pushinteger(L, (lua_Integer)la_extfloor());
   lua_setfield(L, -2, "min");
 }
 

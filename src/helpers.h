@@ -194,6 +194,8 @@ void *la_allocud(lua_State *L, const char *fname, size_t sz, int nuv, const char
 ** 120 x 120 2.6 -> 15 us). */
 #define LA_EXTMIN ((size_t)128 << 10)
 extern size_t la_extmin;
+/* the size from which storage is outside the heap now: the limit is read
+** again at each fresh block, so a host that sets one later gets 128 KiB */
 size_t la_extfloor(void);
 void la_initext(lua_State *L);
 /* bytes outside the heap: of live owners, and cached for reuse */

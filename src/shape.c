@@ -52,6 +52,27 @@ static double anynum(lua_State *L, const char *fname, int arg) {
   return lua_tonumber(L, arg);
 }
 
+/* v (n > 1 entries) = base ^ (i * step + a), the last base ^ b, computed
+** in float64 (NumPy's logspace casts its float64 result) a piece at a time
+** in the vector loops: no workspace (one of n doubles, and a second for
+** float32, failed where the result alone fitted) */
+static void basepow(double a, double b, double step, double base, int n, la_Mat *v) {
+  enum { PIECE = 512 };
+  double x[PIECE], y[PIECE];
+  lak_Arg pb, px;
+  int i0, h;
+  pb.p = &base; pb.rs = pb.cs = 0;
+  px.p = x; px.rs = 1; px.cs = PIECE;
+  for (i0 = 0; i0 < n; i0 += h) {
+    double *out = v->dtype == LA_F64 ? v->data + i0 : y;
+    h = n - i0 < PIECE ? n - i0 : PIECE;
+    lak_progression_at(i0, h, a, step, x, NULL);
+    if (i0 + h == n) x[h - 1] = b;
+    lak_ewise(LAK_POW, h, 1, pb, px, out, h);
+    if (v->dtype == LA_F32) lak_d2s(h, 1, y, h, v->fdata + i0, h);
+  }
+}
+
 /* n (default 50) evenly spaced values from a to b inclusive, a column of
 ** type t (pushes 1); with logbase, base ^ each value. NumPy's linspace
 ** formula exactly, non-finite ends and overflow included: step = (b - a) /
@@ -69,17 +90,8 @@ static void spaced(lua_State *L, const char *fname, int t, int logbase, double b
   if (n == 1) la_put(v, 0, 0, logbase ? pow(base, 0.0 * delta + a) : 0.0 * delta + a);
   else if (!logbase && step != 0.0)     /* the common case: i * step + a (float32: rounded) */
     lak_progression((int)n, a, step, v->data, v->fdata);
-  else if (logbase && step != 0.0) {    /* base ^ that in float64 (then rounded: NumPy's
-                                        ** logspace casts its float64 result), vector loops */
-    double *x = la_scratch(L, (size_t)n * (t == LA_F64 ? 1 : 2)), *y = t == LA_F64 ? v->data : x + n;
-    lak_Arg pb, px;
-    lak_progression((int)n, a, step, x, NULL);
-    x[n - 1] = b;
-    pb.p = &base; pb.rs = pb.cs = 0;
-    px.p = x; px.rs = 1; px.cs = (ptrdiff_t)n;
-    lak_ewise(LAK_POW, (int)n, 1, pb, px, y, (int)n);
-    if (t == LA_F32) lak_d2s((int)n, 1, y, (int)n, v->fdata, (int)n);
-    lua_pop(L, 1);
+  else if (logbase && step != 0.0) {
+    basepow(a, b, step, base, (int)n, v);
     return;
   } else
     for (i = 0; i < n; i++) {

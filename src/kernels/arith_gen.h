@@ -81,32 +81,46 @@ LAK_MIXCOL(mix_add, x + y)
 LAK_MIXCOL(mix_sub, x - y)
 LAK_MIXCOL(mix_mul, x * y)
 LAK_MIXCOL(mix_div, x / y)
-/* pow's loop computes more than it reads: s widened first */
-static void mix_pow(size_t m, const double *d, const float *s, int s_first, double *c) {
-  double w[LAK_CHUNK / sizeof(double)];
-  size_t i, h;
-  for (i = 0; i < m; i += h) {
-    h = m - i < sizeof w / sizeof *w ? m - i : sizeof w / sizeof *w;
-    lak_s2d((int)h, 1, s + i, (int)h, w, (int)h);
-    if (s_first) LAK(c_pow)(h, w, 1, d + i, 1, c + i);
-    else LAK(c_pow)(h, d + i, 1, w, 1, c + i);
-  }
-}
 typedef void (*lak_MixCol)(size_t, const double *, const float *, int, double *);
 
-/* c = D op S (S op D when s_first) for a float64 D and a float32 S of one
-** shape, without a widened copy of S (which made 1000 x 1000 A + B 1.4x
-** NumPy's buffered cast); a large result is streamed out as LAK_FLATRUN's.
-** The arithmetic is that of the widened operand, so the bits are too. */
+/* n entries of a row, d and s's ld apart, into the contiguous c: gathered
+** into L1 buffers, as the float64 row loop reads them (an entry a call
+** took scalar pow, whose bits are not the vector pow's of the widened row) */
+static void mix_row(lak_MixCol f, size_t n, const double *d, ptrdiff_t ldd, const float *s,
+                    ptrdiff_t lds, int s_first, double *c) {
+  double bd[LAK_CHUNK / sizeof(double)];
+  float bs[LAK_CHUNK / sizeof(double)];
+  size_t j0, j, h;
+  for (j0 = 0; j0 < n; j0 += h) {
+    h = n - j0 < sizeof bd / sizeof *bd ? n - j0 : sizeof bd / sizeof *bd;
+    for (j = 0; j < h; j++) {
+      bd[j] = d[(ptrdiff_t)(j0 + j) * ldd];
+      bs[j] = s[(ptrdiff_t)(j0 + j) * lds];
+    }
+    f(h, bd, bs, s_first, c + j0);
+  }
+}
+
+/* c = D op S (S op D when s_first; op LAK_ADD to LAK_DIV) for a float64 D
+** and a float32 S of one shape, without a widened copy of S (which made
+** 1000 x 1000 A + B 1.4x NumPy's buffered cast); a large result is
+** streamed out as LAK_FLATRUN's. The arithmetic is that of the widened
+** operand, so the bits are too. Not pow: libmvec's (no AVX-512) rounds a
+** loop's first and last entries by the scalar pow, so its bits follow the
+** loop's bounds, which pieces here would move. */
 void lak_ewise_mixed(lak_Op op, int m, int n, const double *D, int ldd, const float *S,
                      int lds, int s_first, double *c, int ldc) {
-  static const lak_MixCol cols[] = {mix_add, mix_sub, mix_mul, mix_div, mix_pow};
+  static const lak_MixCol cols[] = {mix_add, mix_sub, mix_mul, mix_div};
   lak_MixCol f = cols[op];
   size_t nn = (size_t)m * (size_t)n;
   int j;
   if (m <= 0 || n <= 0) return;
   if (ldd == m && lds == m && ldc == m) {
     LAK_FLATRUN(f, nn, c, sizeof(double), 1, D + i_, S + i_, s_first);
+    return;
+  }
+  if (m == 1 && ldc == 1) {            /* a row of views: gathered a piece at a time */
+    mix_row(f, (size_t)n, D, ldd, S, lds, s_first, c);
     return;
   }
   for (j = 0; j < n; j++)

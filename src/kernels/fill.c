@@ -9,18 +9,22 @@
 #include "kernels.h"
 #include "loops.h"
 
-LAK_CLONES static void prog_d(int n, double a, double step, double *restrict x) {
+LAK_CLONES static void prog_d(int i0, int n, double a, double step, double *restrict x) {
   int i;
-  for (i = 0; i < n; i++) x[i] = a + (double)i * step;
+  for (i = 0; i < n; i++) x[i] = a + (double)(i0 + i) * step;
 }
 
-LAK_CLONES static void prog_s(int n, double a, double step, float *restrict x) {
+LAK_CLONES static void prog_s(int i0, int n, double a, double step, float *restrict x) {
   int i;
-  for (i = 0; i < n; i++) x[i] = (float)(a + (double)i * step);
+  for (i = 0; i < n; i++) x[i] = (float)(a + (double)(i0 + i) * step);
+}
+
+void lak_progression_at(int i0, int n, double a, double step, double *x, float *xs) {
+  if (n <= 0) return;
+  if (x != NULL) prog_d(i0, n, a, step, x);
+  else prog_s(i0, n, a, step, xs);
 }
 
 void lak_progression(int n, double a, double step, double *x, float *xs) {
-  if (n <= 0) return;
-  if (x != NULL) prog_d(n, a, step, x);
-  else prog_s(n, a, step, xs);
+  lak_progression_at(0, n, a, step, x, xs);
 }

@@ -73,6 +73,8 @@ uint32_t *lak_sortnet32m(uint32_t *a, uint32_t *b, size_t n);
 ** arange and linspace); into xs rounded to float when x is NULL
 ** (kernels/fill.c) */
 void lak_progression(int n, double a, double step, double *x, float *xs);
+/* the same for i = i0..i0+n-1 into x[0..n-1] (a piece of a longer one) */
+void lak_progression_at(int i0, int n, double a, double step, double *x, float *xs);
 
 /* Random numbers: xoshiro256** seeded by splitmix64. Only integer and IEEE
 ** basic operations (no libm), so a seed gives the same numbers everywhere. */
@@ -350,8 +352,8 @@ int lak_ssortshort(int nl, int n, int desc, lak_Lines x, lak_Lines s, lak_Lines 
 /* B = A converted between float64 and float32 (m x n, kernels/convert.c) */
 void lak_d2s(int m, int n, const double *A, int lda, float *B, int ldb);
 void lak_s2d(int m, int n, const float *A, int lda, double *B, int ldb);
-/* c = a op b (lak_ewise's op) for a float64 D and a float32 S of one m x n
-** shape (s_first: S is a), S widened a piece at a time (kernels/arith_gen.h) */
+/* c = a op b (lak_ewise's op, but pow) for a float64 D and a float32 S of
+** one m x n shape (s_first: S is a), S widened in the loop (kernels/arith_gen.h) */
 void lak_ewise_mixed(lak_Op op, int m, int n, const double *D, int ldd, const float *S,
                      int lds, int s_first, double *c, int ldc);
 /* to bool (x ~= 0, NaN true) from float32 (f32 1) or float64 (f32 0), and back (1 / 0) */
