@@ -88,7 +88,9 @@ describe("a float64 and a float32 operand", function()
   local W = S:astype("float64")
   it("+ - .* ./ and pow in either order equal the widened operand's, large and in views", function()
     for _, c in ipairs{{D, S, W}, {Vd, Vs, W}, {D:sub(1, 37, 1, 3), S:sub(1, 37, 1, 3), W:sub(1, 37, 1, 3)},
-                       {D:row(3), S:row(3), W:row(3)}} do          -- rows: entries ld apart
+                       -- a row: entries ld apart (the reference packed: float64 pow of a
+                       -- strided row runs another loop, and libmvec's bits follow it)
+                       {D:row(3), S:row(3), W:row(3):copy()}} do
       local d, s, w = c[1], c[2], c[3]
       local p = la.abs(d) + 0.5
       same(d + s, d + w); same(s + d, w + d)
