@@ -297,10 +297,10 @@ static inline void la_compat_keep(lua_State *L, int i) {
 #endif
 
 /* Is the running Lua LuaJIT (its jit module loaded, as config reads its
-** version)? Its states allocate through LuaJIT's own allocator, whose heap
-** glibc never trims, so storage of 64 to 128 KiB stays in it (helpers.h,
-** la_extfloor): outside, the pace below (a whole cycle at each heap's
-** worth) made A + 1 at 100 x 100 3.1 -> 6.2 us there. */
+** version)? Its states allocate through LuaJIT's own allocator, not
+** glibc's (nothing trimmed under them), so storage of 64 to 128 KiB stays
+** in it (helpers.h, la_extfloor): outside, the pace below (a whole cycle
+** at each heap's worth) made A + 1 at 100 x 100 3.1 -> 6.2 us there. */
 static inline int la_compat_luajit(lua_State *L) {
 #if LUA_VERSION_NUM == 501
   int r = 0;
