@@ -313,7 +313,8 @@ check-install:
 # walking large inputs, or GiB-sized matrices (half of the suite's time);
 # every spec file still runs, and make test and check-asan run the heavy
 # tests. memcheck is one thread: the spec files run in $(JOBS) shards at
-# once (tools/valgrind.sh; the whole suite in one took CI past 55 minutes).
+# once (tools/valgrind.sh, dealt by tools/valgrind.weights; the whole suite
+# in one took CI past 55 minutes).
 valgrind: deps
 	@sh tools/deps.sh valgrind
 	@$(MAKE) --no-print-directory $(JOBSFLAG) all
