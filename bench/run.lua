@@ -493,10 +493,18 @@ end
 
 -- linalg's own loops next to NumPy, interleaved in one process each
 -- (bench/breadth.lua, in a child with one OpenBLAS thread from the start);
--- breadth-quick: 3 rounds instead of 7
+-- breadth-quick: 3 rounds instead of 7. Both processes are pinned to one
+-- CPU (taskset; the first this one may use, or BREADTH_CPU): they never
+-- run at once, and a neighbour loading one CPU of the host then slows
+-- both sides alike. Unpinned, one run had la.cosh and la.expm1 at 2.1 and
+-- 1.8 times NumPy's, and 0.84 and 0.78 run again.
 local function breadth(rounds)
   io.stdout:flush()
-  os.execute("OPENBLAS_NUM_THREADS=1 lua5.4 bench/breadth.lua " .. rounds)
+  local pin = ""
+  if os.execute("command -v taskset >/dev/null 2>&1") then
+    pin = "taskset -c \"${BREADTH_CPU:-$(taskset -pc $$ | sed 's/.*: *//; s/[-,].*//')}\" "
+  end
+  os.execute("OPENBLAS_NUM_THREADS=1 " .. pin .. "lua5.4 bench/breadth.lua " .. rounds)
 end
 function suites.breadth() breadth(7) end
 suites["breadth-quick"] = function() breadth(3) end
