@@ -38,7 +38,7 @@ static int bulk_in(la_Mat *A, const unsigned char *p, int fortran) {
   unsigned char *b = A->bdata;
   if (len == 0) return 1;
   if (fortran || A->rows == 1 || A->cols == 1) {
-    memcpy(LA_DATA(A), p, len * es);      /* A is new: ld = rows; any alignment */
+    lak_copybytes(LA_DATA(A), p, len * es);   /* A is new: ld = rows; any alignment */
   } else {
     if ((uintptr_t)p % es != 0) return 0; /* the transpose reads elements */
     la_Mat S;                             /* the bytes as A^T, read only */

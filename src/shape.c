@@ -239,7 +239,7 @@ static int tilemat(lua_State *L, const char *fname, lua_Integer rm, lua_Integer 
   {                                      /* C is packed: they are one run, copied whole */
     size_t run = (size_t)C->rows * (size_t)A->cols * LA_ESIZE(C->dtype);
     char *c = (char *)LA_DATA(C);
-    for (j = 1; j < rn; j++) memcpy(c + (size_t)j * run, c, run);
+    for (j = 1; j < rn; j++) lak_copybytes(c + (size_t)j * run, c, run);
   }
   return 1;
 }

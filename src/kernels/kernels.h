@@ -43,6 +43,9 @@ void lak_copycols(size_t es, int m, int n, const void *A, int lda, void *B, int 
 void lak_fliplr(size_t es, int m, int n, const void *A, int lda, void *B, int ldb);
 void lak_flipud(size_t es, int m, int n, const void *A, int lda, void *B, int ldb);
 void lak_rollud(size_t es, int m, int n, int s, const void *A, int lda, void *B, int ldb);
+/* memcpy(dst, src, n), but for the offsets (dst - src modulo 4096) where
+** glibc's memcpy is many times slower on AMD's rep movsb (kernels/copy.c) */
+void lak_copybytes(void *dst, const void *src, size_t n);
 /* B(i, j) = A(r[i], c[j]) (0-based, in range), rows r0 + i where r is NULL */
 void lak_take(size_t es, int m, int n, const void *A, int lda, const int *r, int r0,
               const int *c, void *B, int ldb);
