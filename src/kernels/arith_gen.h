@@ -116,7 +116,7 @@ void lak_ewise_mixed(lak_Op op, int m, int n, const double *D, int ldd, const fl
   int j;
   if (m <= 0 || n <= 0) return;
   if (ldd == m && lds == m && ldc == m) {
-    LAK_FLATRUN(f, nn, c, sizeof(double), 1, D + i_, S + i_, s_first);
+    LAK_FLATRUN(f, nn, c, sizeof(double), 1, D, S, S, D + i_, S + i_, s_first);
     return;
   }
   if (m == 1 && ldc == 1) {            /* a row of views: gathered a piece at a time */

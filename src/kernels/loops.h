@@ -79,21 +79,32 @@
 int lak_streams(const void *c, size_t bytes);
 void lak_stream(void *dst, const void *src, size_t bytes);
 void lak_sfence(void);
-typedef union { double d[LAK_CHUNK / sizeof(double)]; float f[LAK_CHUNK / sizeof(float)]; } lak_Chunk;
+/* a LAK_CHUNK-byte buffer inside raw (2 LAK_CHUNK bytes), 64-aligned, in
+** the middle of the widest gap between c, p, q and r's addresses modulo
+** 4096 (any of them may repeat another) */
+void *lak_buffer(unsigned char *raw, const void *c, const void *p, const void *q, const void *r);
 
 /* col over a flat result c of nn entries of operands (the variadic
 ** arguments: col's, at entry i_) of esz bytes each: through an L1 buffer
 ** streamed out, LAK_CHUNK bytes at a time, when the operands are large
 ** and two of them are (two = 1; kernels/stream.c says why two, and why
-** the operands' size decides); the same arithmetic, so the same bits. */
-#define LAK_FLATRUN(col, nn, c, esz, two, ...) do { \
+** the operands' size decides); the same arithmetic, so the same bits.
+** The buffer is placed by lak_buffer, away from c, p, q and r (the
+** operands' first entries) modulo 4096: where the stack put it, its stores
+** could share their low 12 bits with the loads of the operands that
+** follow them, and the loads waited (4K aliasing): A + B at 1000 x 1000
+** took 340-350 us in some processes and 535-640 in others (NumPy
+** 400-435); a buffer 64 bytes past c took 470-745 us, one 1024 to 3072
+** bytes away 340-360. */
+#define LAK_FLATRUN(col, nn, c, esz, two, p, q, r, ...) do { \
     size_t n_ = (nn), i_ = 0; \
     if ((two) && lak_streams(c, n_ * (esz))) { \
-      lak_Chunk buf_; \
+      unsigned char raw_[2 * LAK_CHUNK]; \
+      void *buf_ = lak_buffer(raw_, c, p, q, r); \
       const size_t k_ = LAK_CHUNK / sizeof *(c); \
       for (; i_ + k_ <= n_; i_ += k_) { \
-        col(k_, __VA_ARGS__, (void *)&buf_); \
-        lak_stream((c) + i_, &buf_, LAK_CHUNK); \
+        col(k_, __VA_ARGS__, buf_); \
+        lak_stream((c) + i_, buf_, LAK_CHUNK); \
       } \
       lak_sfence(); \
     } \
@@ -119,7 +130,7 @@ typedef union { double d[LAK_CHUNK / sizeof(double)]; float f[LAK_CHUNK / sizeof
     int j_; \
     if (LAK_FLAT(a, m) && LAK_FLAT(b, m) && (ldc) == (m)) { \
       LAK_FLATRUN(col, (size_t)(m) * (size_t)(n), c, sizeof *(a).p, \
-                  LAK_APART(a, b, (size_t)(m) * (size_t)(n)), \
+                  LAK_APART(a, b, (size_t)(m) * (size_t)(n)), (a).p, (b).p, (b).p, \
                   (a).p + (ptrdiff_t)i_ * (a).rs, (a).rs, (b).p + (ptrdiff_t)i_ * (b).rs, (b).rs); \
     } \
     else if ((m) == 1 && (ldc) == 1) \
@@ -135,7 +146,7 @@ typedef union { double d[LAK_CHUNK / sizeof(double)]; float f[LAK_CHUNK / sizeof
       LAK_FLATRUN(col, (size_t)(m) * (size_t)(n), c, sizeof *(a).p, \
                   LAK_APART(a, b, (size_t)(m) * (size_t)(n)) || \
                   LAK_APART(a, k, (size_t)(m) * (size_t)(n)) || \
-                  LAK_APART(b, k, (size_t)(m) * (size_t)(n)), \
+                  LAK_APART(b, k, (size_t)(m) * (size_t)(n)), (a).p, (b).p, (k).p, \
                   (a).p + (ptrdiff_t)i_ * (a).rs, (a).rs, (b).p + (ptrdiff_t)i_ * (b).rs, (b).rs, \
                   (k).p + (ptrdiff_t)i_ * (k).rs, (k).rs); \
     } \

@@ -55,6 +55,21 @@ void lak_stream(void *dst, const void *src, size_t bytes) {
 #endif
 }
 
+void *lak_buffer(unsigned char *raw, const void *c, const void *p, const void *q, const void *r) {
+  size_t x[4], t, gap, best = 0, at = 0;
+  int i, j;
+  x[0] = (uintptr_t)c & 4095; x[1] = (uintptr_t)p & 4095;
+  x[2] = (uintptr_t)q & 4095; x[3] = (uintptr_t)r & 4095;
+  for (i = 1; i < 4; i++)                   /* sorted */
+    for (j = i; j > 0 && x[j - 1] > x[j]; j--) { t = x[j]; x[j] = x[j - 1]; x[j - 1] = t; }
+  for (i = 0; i < 4; i++) {                 /* the gap after x[i], around the circle */
+    gap = (i < 3 ? x[i + 1] : x[0] + 4096) - x[i];
+    if (gap > best) { best = gap; at = x[i] + gap / 2; }
+  }
+  at &= 4095 & ~(size_t)63;
+  return raw + ((at - (uintptr_t)raw) & 4095);
+}
+
 void lak_sfence(void) {
 #if defined(__SSE2__)
   _mm_sfence();
