@@ -105,20 +105,22 @@ describe("linalg.roll (each column's two pieces in one pass)", function()
     end
   end
 
-  -- columns of 1 KiB and more, shifted by 1 to 33 entries: the piece copies land 4 to 264
-  -- bytes past their source modulo 4096, where kernels/copy.c moves 64 bytes at a time
-  -- instead of glibc's memcpy (slow there on AMD's rep movsb); and a 2 x 2 tiling
-  -- (its second half one copy of the first)
+  -- columns of 1 KiB and more shifted by 1 to 33 entries (their pieces land where the two
+  -- blocks put them modulo 4096); and tile(x, 1, 3) of a column of m entries, whose second
+  -- and third thirds are copies of the first m and 2m entries on: 4 to 28 bytes past their
+  -- source modulo 4096 for these m, where kernels/copy.c moves 64 bytes at a time instead
+  -- of glibc's memcpy (slow there on AMD's rep movsb)
   for _, dt in ipairs(DTYPES) do
-    it("rotates long columns by small shifts exactly, " .. dt, function()
+    it("rotates long columns by small shifts and tiles runs just past a page, exactly, " .. dt, function()
       for _, m in ipairs{1027, 2100} do
         local A = ints(m, 2, dt)
         for _, k in ipairs{1, 2, 3, 4, 5, 7, 8, 15, 16, 17, 31, 33, -1, -3} do
           check(la.roll(A, k, 1), m, 2, dt, function(i, j) return (i - 1 - k) % m + 1 + 1000 * j end,
             "roll " .. k .. " of " .. m)
         end
-        check(la.tile(A, 2, 2), 2 * m, 4, dt,
-          function(i, j) return (i - 1) % m + 1 + 1000 * ((j - 1) % 2 + 1) end, "tile of " .. m)
+      end
+      for _, m in ipairs(dt == "float32" and {1025, 1027, 1031} or {513, 514, 515}) do
+        check(la.tile(ints(m, 1, dt), 1, 3), m, 3, dt, function(i) return i + 1000 end, "tile of " .. m)
       end
     end)
   end

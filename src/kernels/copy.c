@@ -7,7 +7,8 @@
 ** permute, vpermpd / vpermps, after each load).
 ** A straight column is glibc's memcpy, except in one band where a plain
 ** loop compiled for AVX-512, AVX2 and SSE2 (LAK_CLONES, loops.h) is
-** faster; reversed columns are always that loop. Measured on
+** faster, and at the offsets where memcpy is slow (lak_copybytes below);
+** reversed columns are always that loop. Measured on
 ** A:sub(2, m+1, 2, n+1):copy() and la.vstack (glibc 2.36, AVX-512 EPYC,
 ** microseconds): memcpy is faster whenever the copy fits the caches (100
 ** x 100: 1.9 against 2.6; 16-row columns: 57 against 101 for 100,000
@@ -109,14 +110,15 @@ COPYCOLS(cols_d, double, col_d)
 COPYCOLS(cols_s, float, col_s)
 COPYCOLS(cols_b, unsigned char, col_b)
 
-/* glibc 2.36's memcpy (rep movsb from about 2 KiB on this AMD EPYC) is 15
-** to 27 times slower when the destination is 1 to 15 bytes past the source
-** modulo 4096 (8000 bytes: 2.2 us against 75 ns; 80 KB: 23 against 1.4
-** us), and 2 to 2.5 times at 16 to 31: la.roll(A, 1, 1) copied every
-** column so (1000 x 1000 float32: 1970 us, NumPy 131). There the bytes go
-** by 64 at a time (ALIAS_LO..HI; a vector type, so GCC cannot make the
-** loop a memcpy call again): 35 ns for 3988 bytes under AVX-512, 68 for
-** SSE2, against memcpy's 1108. Elsewhere memcpy is as fast or faster. */
+/* glibc 2.36's memcpy (rep movsb from 2 to 4 KiB on this AMD EPYC) is 16
+** to 30 times slower when the destination is 1 to 15 bytes past the source
+** modulo 4096 (3988 bytes: 1108 against 42 ns; 8000: 2215 against 75; 80
+** KB: 23 against 1.4 us), and 2 to 2.5 times at 16 to 31: la.roll(A, 1, 1)
+** copied every column so (1000 x 1000 float32: 1970 us, NumPy 131). At
+** offsets 1 to ALIAS_HI, from 1 KiB (below, memcpy is as fast at any
+** offset), the bytes go by 64 at a time: 35 ns for 3988 bytes under
+** AVX-512, 68 with 16-byte moves (SSE2, and GCC's AVX2 clone too), against
+** memcpy's 1108. Elsewhere memcpy is as fast or faster. */
 #define ALIAS_HI 31
 typedef unsigned char lak_b64 __attribute__((vector_size(64), aligned(1), may_alias));
 LAK_CLONES static void moves64(unsigned char *restrict d, const unsigned char *restrict s,

@@ -79,6 +79,8 @@
 int lak_streams(const void *c, size_t bytes);
 void lak_stream(void *dst, const void *src, size_t bytes);
 void lak_sfence(void);
+/* two chunks' room, as the element types the loops store into it */
+typedef union { double d[2 * LAK_CHUNK / sizeof(double)]; float f[2 * LAK_CHUNK / sizeof(float)]; } lak_Chunk2;
 /* a LAK_CHUNK-byte buffer inside raw (2 LAK_CHUNK bytes), 64-aligned, in
 ** the middle of the widest gap between c, p, q and r's addresses modulo
 ** 4096 (any of them may repeat another) */
@@ -89,18 +91,20 @@ void *lak_buffer(unsigned char *raw, const void *c, const void *p, const void *q
 ** streamed out, LAK_CHUNK bytes at a time, when the operands are large
 ** and two of them are (two = 1; kernels/stream.c says why two, and why
 ** the operands' size decides); the same arithmetic, so the same bits.
-** The buffer is placed by lak_buffer, away from c, p, q and r (the
-** operands' first entries) modulo 4096: where the stack put it, its stores
+** The buffer is placed by lak_buffer, away from the result c and the
+** operands' first entries p, q, r modulo 4096 (the same offsets all along
+** when their elements have one size; a bool result or a float operand of
+** a double result drifts within each chunk): where the stack put it, its stores
 ** could share their low 12 bits with the loads of the operands that
 ** follow them, and the loads waited (4K aliasing): A + B at 1000 x 1000
 ** took 340-350 us in some processes and 535-640 in others (NumPy
 ** 400-435); a buffer 64 bytes past c took 470-745 us, one 1024 to 3072
-** bytes away 340-360. */
+** bytes away 340-380. */
 #define LAK_FLATRUN(col, nn, c, esz, two, p, q, r, ...) do { \
     size_t n_ = (nn), i_ = 0; \
     if ((two) && lak_streams(c, n_ * (esz))) { \
-      unsigned char raw_[2 * LAK_CHUNK]; \
-      void *buf_ = lak_buffer(raw_, c, p, q, r); \
+      lak_Chunk2 raw_; \
+      void *buf_ = lak_buffer((unsigned char *)&raw_, c, p, q, r); \
       const size_t k_ = LAK_CHUNK / sizeof *(c); \
       for (; i_ + k_ <= n_; i_ += k_) { \
         col(k_, __VA_ARGS__, buf_); \

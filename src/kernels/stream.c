@@ -55,6 +55,9 @@ void lak_stream(void *dst, const void *src, size_t bytes) {
 #endif
 }
 
+/* lak_buffer's arithmetic is modulo a page of 4096 bytes, one chunk */
+typedef char lak_chunk_is_a_page[LAK_CHUNK == 4096 ? 1 : -1];
+
 void *lak_buffer(unsigned char *raw, const void *c, const void *p, const void *q, const void *r) {
   size_t x[4], t, gap, best = 0, at = 0;
   int i, j;
