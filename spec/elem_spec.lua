@@ -52,6 +52,21 @@ describe("elementwise functions", function()
     it(name .. " matches NumPy", function() assert.near(want, la[name](pos), 1e-15) end)
   end
 
+  it("log10 is exact at powers of ten and matches NumPy's bits elsewhere", function()
+    local p, k = {}, {}
+    for i = 0, 22 do p[#p + 1], k[#k + 1] = 10.0 ^ i, i end
+    -- np.all(np.log10(10.0 ** np.arange(23)) == np.arange(23)) is True (NumPy 1.24)
+    assert.are.same(k, la.log10(la.vector(p)):totable())
+    -- np.log10([2, 3, 0.5, 7e-300, 1.7e308]) (NumPy 1.24), the shortest decimals of its bits
+    local want = {0.3010299956639812, 0.47712125471966244, -0.3010299956639812, -299.15490195998575,
+                  308.2304489213783}
+    assert.are.same(want, la.log10(la.vector{2, 3, 0.5, 7e-300, 1.7e308}):totable())
+    local s = la.log10(la.vector{0, -0.0, -1, 1 / 0, 0 / 0, 5e-324}):totable()
+    assert.are.same({-1 / 0, -1 / 0}, {s[1], s[2]})
+    assert.is_true(s[3] ~= s[3] and s[4] == 1 / 0 and s[5] ~= s[5])
+    assert.near(-323.30621534311581, s[6], 1e-13)                  -- log10(2^-1074)
+  end)
+
   it("agree with Lua's math within 4 ulp on 2000 values, views included", function()
     local A = la.abs(la.randn(50, 40, 7) * 3)
     local V = A:sub(2, 49, 3, 40)            -- a view with gaps between columns

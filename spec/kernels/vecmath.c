@@ -1,6 +1,6 @@
 /*
-** spec/kernels/vecmath.c: kernels/vecmath.c's exp, log, tanh and pow
-** against long double references (expl, logl, tanhl, powl: 11 bits more
+** spec/kernels/vecmath.c: kernels/vecmath.c's exp, log, log10, tanh and pow
+** against long double references (expl, logl, log10l, tanhl, powl: 11 bits more
 ** than a double, so an error is measured to about 0.001 ulp): the largest
 ** error in ulp over millions of random arguments in each function's
 ** ranges, the special values (C99 Annex F), and the same bits for an
@@ -17,6 +17,7 @@
 ** loops, one element's scalar code), its exported names renamed here */
 void t_vexp(const double *x, double *y, size_t n);
 void t_vlog(const double *x, double *y, size_t n);
+void t_vlog10(const double *x, double *y, size_t n);
 void t_vtanh(const double *x, double *y, size_t n);
 void t_vpow(size_t m, const double *x, ptrdiff_t rx, const double *y, ptrdiff_t ry, double *z);
 void t_vpowf(size_t m, const float *x, ptrdiff_t rx, const float *y, ptrdiff_t ry, float *z);
@@ -25,12 +26,14 @@ int t_native(void);
 #define lak_vecmath_native t_native
 #define lak_vexp t_vexp
 #define lak_vlog t_vlog
+#define lak_vlog10 t_vlog10
 #define lak_vtanh t_vtanh
 #define lak_vpow t_vpow
 #include "../../src/kernels/vecmath.c"
 #undef lak_vecmath_native
 #undef lak_vexp
 #undef lak_vlog
+#undef lak_vlog10
 #undef lak_vtanh
 #undef lak_vpow
 #undef lak_vpowf
@@ -92,6 +95,7 @@ static double g_log_all(void) {   /* every positive double, exponents uniform */
 }
 static double g_log_one(void) { return unif(0.7, 1.45); }
 static double g_log_near1(void) { return 1 + unif(-0x1p-20, 0x1p-20); }
+static double g_log10_mid(void) { return pow(10, unif(0, 6)); }
 static double g_tanh_unit(void) { return unif(-1, 1); }
 static double g_tanh_wide(void) { return unif(-20, 20); }
 static double g_tanh_mid(void) { return unif(0.5, 0.6) * (rnd64() & 1 ? 1 : -1); }
@@ -156,6 +160,18 @@ static void specials(void) {
   CHECK(same(v1(lak_vlog, inf), inf) && isnan(v1(lak_vlog, nan_)), "log(inf), log(NaN)");
   CHECK(same(v1(lak_vlog, tiny), -1074 * 0.69314718055994530942), "log(2^-1074)");
   CHECK(same(v1(lak_vlog, 2), 0x1.62e42fefa39efp-1) && same(v1(lak_vlog, DBL_MAX), log(DBL_MAX)), "log(2)");
+  CHECK(same(v1(lak_vlog10, 1), 0) && same(v1(lak_vlog10, 0), -inf) && same(v1(lak_vlog10, -0.0), -inf),
+        "log10(1) = +0, log10(+-0) = -inf");
+  CHECK(isnan(v1(lak_vlog10, -1)) && isnan(v1(lak_vlog10, -inf)) && isnan(v1(lak_vlog10, -tiny)) &&
+        isnan(v1(lak_vlog10, nan_)) && same(v1(lak_vlog10, inf), inf), "log10's specials");
+  {
+    double p = 1;
+    int k, bad = 0;
+    for (k = 0; k <= 22; k++, p *= 10) bad += !same(v1(lak_vlog10, p), k);
+    CHECK(bad == 0, "log10(10^k) = k exactly, k = 0 .. 22 (%d wrong)", bad);
+  }
+  CHECK(same(v1(lak_vlog10, 0x1p-1074), (double)log10l(0x1p-1074L)) &&
+        same(v1(lak_vlog10, DBL_MAX), log10(DBL_MAX)), "log10 of 2^-1074 and DBL_MAX");
   CHECK(same(v1(lak_vtanh, 0), 0) && same(v1(lak_vtanh, -0.0), -0.0), "tanh(+-0) = +-0");
   CHECK(same(v1(lak_vtanh, inf), 1) && same(v1(lak_vtanh, -inf), -1), "tanh(+-inf) = +-1");
   CHECK(same(v1(lak_vtanh, 19.1), 1) && same(v1(lak_vtanh, -800), -1), "tanh(+-large) = +-1");
@@ -197,6 +213,8 @@ static void positions(void) {
   for (i = 0; i < M; i++) x[i] = fabs(x[i]);
   lak_vlog(x, y, M);
   for (i = 0; i < M; i++) bad += !same(y[i], v1(lak_vlog, x[i]));
+  lak_vlog10(x, y, M);
+  for (i = 0; i < M; i++) bad += !same(y[i], v1(lak_vlog10, x[i]));
   lak_vpow(M, x, 1, &b, 0, y);
   lak_vpow((M + 1) / 2, x, 2, &b, 0, z);   /* strided: the scalar loop */
   for (i = 0; i < M; i++) bad += !same(y[i], pw(x[i], b)) + (2 * i < M && !same(z[i], y[2 * i]));
@@ -224,6 +242,8 @@ static void paths(void) {
   for (i = 0; i < M; i++) w[i] = i % 5 == 0 ? g_log_all() : i % 5 == 1 ? -x[i] : fabs(x[i]);
   vlog_c(w, d, M);
   for (i = 0; i < M; i++) bad += !same(d[i], vm_log1(w[i]));
+  vlog10_c(w, e, M);
+  for (i = 0; i < M; i++) bad += !same(e[i], vm_log10_1(w[i]));
   for (i = 0; i < M; i++) v[i] = i % 3 == 0 ? unif(-30, 30) : i % 3 == 1 ? (double)(i % 11) - 5 : 1 / x[i];
   vm_powvv(M, w, v, e);
   for (i = 0; i < M; i++) bad += !same(e[i], vm_pow1(w[i], v[i]));
@@ -236,6 +256,8 @@ static void paths(void) {
     for (i = 0; i < M; i++) bad += !same(b[i], c[i]);
     vlog_v4(w, c, M);
     for (i = 0; i < M; i++) bad += !same(d[i], c[i]);
+    vlog10_v4(w, c, M);
+    for (i = 0; i < M; i++) bad += !same(vm_log10_1(w[i]), c[i]);
     vpow_v4(M, w, 1, v, 1, c);
     for (i = 0; i < M; i++) bad += !same(e[i], c[i]);
     vpow_v4(M, w, 1, &two, 0, c);
@@ -260,6 +282,10 @@ int main(void) {
   sweep("log every positive double", lak_vlog, logl, g_log_all, 1.0);
   sweep("log [0.7, 1.45]", lak_vlog, logl, g_log_one, 1.0);
   sweep("log 1 +- 2^-20", lak_vlog, logl, g_log_near1, 1.0);
+  sweep("log10 every positive double", lak_vlog10, log10l, g_log_all, 1.0);
+  sweep("log10 [0.7, 1.45]", lak_vlog10, log10l, g_log_one, 1.0);
+  sweep("log10 1 +- 2^-20", lak_vlog10, log10l, g_log_near1, 1.0);
+  sweep("log10 [1, 1e6]", lak_vlog10, log10l, g_log10_mid, 1.0);
   sweep("tanh [-1, 1]", lak_vtanh, tanhl, g_tanh_unit, 2.0);
   sweep("tanh [-20, 20]", lak_vtanh, tanhl, g_tanh_wide, 2.0);
   sweep("tanh +-[0.5, 0.6]", lak_vtanh, tanhl, g_tanh_mid, 2.0);

@@ -3,8 +3,8 @@
 ** comparisons and extremes, where and clip, all over broadcasting operands;
 ** written once in elementwise_gen.h for double and float (see generate.h).
 **
-** Speed: exp, log and tanh of doubles are kernels/vecmath.c's where its
-** AVX-512 loops run (within 1, 1 and 1.5 ulp, the same bits at every place
+** Speed: exp, log, log10 and tanh of doubles are kernels/vecmath.c's where
+** its AVX-512 loops run (within 1, 1, 1 and 1.5 ulp, the same bits at every place
 ** of a vector; its portable loops are slower than libmvec's on AVX2).
 ** On x86-64 glibc, the other loops of log, sin, ... call libmvec's
 ** SIMD versions of the double and the float functions (declared below with

@@ -12,13 +12,15 @@ static LAK_REAL LAK(sgn)(LAK_REAL x) { return x > 0 ? 1 : x < 0 ? -1 : x; }
 
 #if LAK_DOUBLE                   /* kernels/vecmath.c's where its AVX-512 loops run, else libmvec's */
 UNARY(exp_m, exp(v))            UNARY(log_m, log(v))            UNARY(tanh_m, tanh(v))
+UNARY(log10_m, log10(v))
 #define LAK_VM(f) \
   static void lak_u_##f(const double *x, double *y, size_t n) { \
     if (lak_vecmath_native()) lak_v##f(x, y, n); else lak_u_##f##_m(x, y, n); }
-LAK_VM(exp) LAK_VM(log) LAK_VM(tanh)
+LAK_VM(exp) LAK_VM(log) LAK_VM(tanh) LAK_VM(log10)
 #undef LAK_VM
 #else
 UNARY(exp, LAK_M(exp)(v))       UNARY(log, LAK_M(log)(v))       UNARY(tanh, LAK_M(tanh)(v))
+UNARY(log10, LAK_M(log10)(v))
 #endif
 UNARY(log1p, LAK_M(log1p)(v))   UNARY(expm1, LAK_M(expm1)(v))
 UNARY(sqrt, LAK_M(sqrt)(v))     UNARY(abs, LAK_M(fabs)(v))
@@ -29,7 +31,7 @@ UNARY(tan, LAK_M(tan)(v))
 UNARY(sinh, LAK_M(sinh)(v))     UNARY(cosh, LAK_M(cosh)(v))
 UNARY(asin, LAK_M(asin)(v))     UNARY(acos, LAK_M(acos)(v))
 UNARY(atan, LAK_M(atan)(v))     UNARY(log2, LAK_M(log2)(v))
-UNARY(log10, LAK_M(log10)(v))   UNARY(trunc, LAK_M(trunc)(v))
+UNARY(trunc, LAK_M(trunc)(v))
 UNARY(isnan, isnan(v) ? 1 : 0)
 UNARY(isinf, isinf(v) ? 1 : 0)
 UNARY(isfinite, isfinite(v) ? 1 : 0)

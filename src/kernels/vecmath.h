@@ -1,5 +1,5 @@
 /*
-** kernels/vecmath.h: exp, log, tanh and pow of doubles, pow of floats, for SIMD loops
+** kernels/vecmath.h: exp, log, log10, tanh and pow of doubles, pow of floats, for SIMD loops
 ** (kernels/vecmath.c): the same bits on every path (AVX-512, AVX2, scalar).
 ** Errors against a correctly rounded result (spec/kernels/vecmath.c): see
 ** vecmath.c's header.
@@ -17,6 +17,7 @@ int lak_vecmath_native(void);
 /* y[i] = f(x[i]), i < n; y may be x */
 void lak_vexp(const double *x, double *y, size_t n);
 void lak_vlog(const double *x, double *y, size_t n);
+void lak_vlog10(const double *x, double *y, size_t n);
 void lak_vtanh(const double *x, double *y, size_t n);
 /* z[i] = pow(x[i rx], y[i ry]), i < m (rx, ry 0 or any stride); C99's pow
 ** special cases; z overlaps neither */
