@@ -38,7 +38,7 @@
 ** every partial sum is (below 2^53).
 **
 ** 2-norms (norm, vecnorm, the Frobenius norm): one pass of the plain sum of
-** squares, and only when that overflowed or may have lost digits to
+** squares (a matrix's over all its entries as one line, as its sum), and only when that overflowed or may have lost digits to
 ** underflow (beyond [2^-968, DBL_MAX]) a second pass on the entries scaled
 ** by 2^-e, e the exponent of the largest |entry| (exact): no division per
 ** entry (LAPACK's dlassq) and no overflow at 1e300 or underflow at
@@ -99,9 +99,16 @@ int lak_isa_level(void) { return -1; }
 /* 8 doubles */
 typedef double lak_vd __attribute__((vector_size(64)));
 typedef int64_t lak_vl __attribute__((vector_size(64)));
+/* 4 doubles */
+typedef double lak_v4d __attribute__((vector_size(32)));
+typedef int64_t lak_v4l __attribute__((vector_size(32)));
 #else
 #define LAK_VEC 0
 #endif
+
+/* 1, read where an fma by 1 is to replace an addition (reduce_gen.h's
+** float blocks): GCC would fold a multiplication by a constant 1 away */
+static volatile double lak_one_v = 1.0;
 
 /* sum blocks: 128 entries */
 #define LAK_BLOCK 128
