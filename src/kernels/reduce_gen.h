@@ -830,19 +830,35 @@ LAK_FUSED LAK_CLONES static void LAK(cosparts)(size_t n, const LAK_REAL *x, cons
   r[0] = r[1] = r[2] = 0.0;
   for (b = 0; b < n; b += LAK_BLOCK) {
     size_t len = n - b < LAK_BLOCK ? n - b : LAK_BLOCK;
-    lak_vd d0 = {0}, d1 = {0}, x0 = {0}, x1 = {0}, y0 = {0}, y1 = {0}, u, v;
     double sd = 0.0, sx = 0.0, sy = 0.0;
+#if LAK_DOUBLE
+    lak_vd d0 = {0}, d1 = {0}, x0 = {0}, x1 = {0}, y0 = {0}, y1 = {0}, u, v;
     for (i = 0; i + 16 <= len; i += 16) {
       u = LAK(ld8)(x + b + i); v = LAK(ld8)(y + b + i);
       d0 += u * v; x0 += u * u; y0 += v * v;
       u = LAK(ld8)(x + b + i + 8); v = LAK(ld8)(y + b + i + 8);
       d1 += u * v; x1 += u * u; y1 += v * v;
     }
+    d0 += d1; x0 += x1; y0 += y1;
+#else
+    /* 4 floats widened at a time (LAK_BLOCKSUM's floats say why): dk, xk,
+    ** yk hold lanes 0-3 (k = 0, 2) and 4-7 (k = 1, 3) of the 8-lane sums
+    ** of the double loop, the same additions in every lane */
+    lak_v4d d[4] = {{0}}, xs[4] = {{0}}, ys[4] = {{0}}, u, v, lo, hi;
+    lak_vd d0, x0, y0;
+#define LAK_COS4(k) \
+    u = LAK(ld4)(x + b + i + 4 * (k)); v = LAK(ld4)(y + b + i + 4 * (k)); \
+    d[k] += u * v; xs[k] += u * u; ys[k] += v * v;
+    for (i = 0; i + 16 <= len; i += 16) { LAK_COS4(0) LAK_COS4(1) LAK_COS4(2) LAK_COS4(3) }
+#undef LAK_COS4
+    lo = d[0] + d[2]; hi = d[1] + d[3]; d0 = LAK_JOIN4(lo, hi);
+    lo = xs[0] + xs[2]; hi = xs[1] + xs[3]; x0 = LAK_JOIN4(lo, hi);
+    lo = ys[0] + ys[2]; hi = ys[1] + ys[3]; y0 = LAK_JOIN4(lo, hi);
+#endif
     for (; i < len; i++) {
       double a = (double)x[b + i], c = (double)y[b + i];
       sd += a * c; sx += a * a; sy += c * c;
     }
-    d0 += d1; x0 += x1; y0 += y1;
     s3[0] = LAK_HSUM8(d0) + sd; s3[1] = LAK_HSUM8(x0) + sx; s3[2] = LAK_HSUM8(y0) + sy;
     LAK(cospair)(part, cnt++, s3);
   }
