@@ -92,8 +92,9 @@ int lak_isa_level(void) { return -1; }
 
 #if defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 9)
 #define LAK_VEC 1
-#if defined(__GNUC__) && !defined(__clang__)
-/* vectors pass between inlined static functions only */
+#if defined(__GNUC__)
+/* vectors pass between inlined static functions only (clang reads this
+** pragma too) */
 #pragma GCC diagnostic ignored "-Wpsabi"
 #endif
 /* 8 doubles */

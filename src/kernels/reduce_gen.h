@@ -73,9 +73,18 @@ static inline lak_vd LAK(ld8)(const LAK_REAL *p) {
 /* 4 entries as doubles; LAK_JOIN4: the vectors lo and hi as one of 8 */
 static inline __attribute__((always_inline)) lak_v4d LAK(ld4)(const LAK_REAL *p) { return (lak_v4d){p[0], p[1], p[2], p[3]}; }
 #ifndef LAK_JOIN4
-#if defined(__has_builtin) && __has_builtin(__builtin_shufflevector)
+/* LAK_SHUF(a, b, i...): lanes of a (0-7) and b (8-15) of two 8-lane vectors
+** (GCC 12 and clang have __builtin_shufflevector, GCC 9-11 __builtin_shuffle) */
+#if defined(__has_builtin)
+#if __has_builtin(__builtin_shufflevector)
+#define LAK_SHUFV 1
+#endif
+#endif
+#ifdef LAK_SHUFV
+#define LAK_SHUF(a, b, ...) __builtin_shufflevector(a, b, __VA_ARGS__)
 #define LAK_JOIN4(lo, hi) __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7)   /* in registers */
 #else
+#define LAK_SHUF(a, b, ...) __builtin_shuffle(a, b, (lak_vl){__VA_ARGS__})
 static inline lak_vd lak_join4p(const lak_v4d *lo, const lak_v4d *hi) {
   lak_vd r;
   memcpy(&r, lo, sizeof *lo);
@@ -91,16 +100,16 @@ static inline lak_vd lak_join4p(const lak_v4d *lo, const lak_v4d *hi) {
 ** by a transposing network (each addition one of LAK_HSUM8's, operands
 ** swapped at most: the same bits), then LAK_HSUM8(w), the tree's top */
 static inline __attribute__((always_inline)) double LAK(hsum8x8)(const lak_vd *v) {
-  const lak_vl lo1 = {0, 8, 2, 10, 4, 12, 6, 14}, hi1 = {1, 9, 3, 11, 5, 13, 7, 15};
-  const lak_vl lo2 = {0, 1, 4, 5, 8, 9, 12, 13}, hi2 = {2, 3, 6, 7, 10, 11, 14, 15};
   const lak_vd zero = {0};
   lak_vd t[4], u[2], w;
   int k;
   for (k = 0; k < 4; k++)                  /* lanes (0+1), (2+3), ... of v[2k], v[2k + 1] */
-    t[k] = __builtin_shuffle(v[2 * k], v[2 * k + 1], lo1) + __builtin_shuffle(v[2 * k], v[2 * k + 1], hi1);
+    t[k] = LAK_SHUF(v[2 * k], v[2 * k + 1], 0, 8, 2, 10, 4, 12, 6, 14) +
+           LAK_SHUF(v[2 * k], v[2 * k + 1], 1, 9, 3, 11, 5, 13, 7, 15);
   for (k = 0; k < 2; k++)                  /* ((0+1) + (2+3)), ((4+5) + (6+7)) */
-    u[k] = __builtin_shuffle(t[2 * k], t[2 * k + 1], lo2) + __builtin_shuffle(t[2 * k], t[2 * k + 1], hi2);
-  w = __builtin_shuffle(u[0], u[1], lo2) + __builtin_shuffle(u[0], u[1], hi2);
+    u[k] = LAK_SHUF(t[2 * k], t[2 * k + 1], 0, 1, 4, 5, 8, 9, 12, 13) +
+           LAK_SHUF(t[2 * k], t[2 * k + 1], 2, 3, 6, 7, 10, 11, 14, 15);
+  w = LAK_SHUF(u[0], u[1], 0, 1, 4, 5, 8, 9, 12, 13) + LAK_SHUF(u[0], u[1], 2, 3, 6, 7, 10, 11, 14, 15);
   w = w + zero;
   return LAK_HSUM8(w);
 }
