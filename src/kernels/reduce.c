@@ -38,7 +38,8 @@
 ** every partial sum is (below 2^53).
 **
 ** 2-norms (norm, vecnorm, the Frobenius norm): one pass of the plain sum of
-** squares (a matrix's over all its entries as one line, as its sum), and only when that overflowed or may have lost digits to
+** squares (for a matrix, of all its entries taken as one line, as its sum
+** is), and only when that overflowed or may have lost digits to
 ** underflow (beyond [2^-968, DBL_MAX]) a second pass on the entries scaled
 ** by 2^-e, e the exponent of the largest |entry| (exact): no division per
 ** entry (LAPACK's dlassq) and no overflow at 1e300 or underflow at

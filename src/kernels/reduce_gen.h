@@ -71,7 +71,9 @@ static inline lak_vd LAK(ld8)(const LAK_REAL *p) {
 #define LAK_VABS(v) ((lak_vd)((lak_vl)(v) & INT64_MAX))
 #define LAK_VABS4(v) ((lak_v4d)((lak_v4l)(v) & INT64_MAX))
 /* 4 entries as doubles; LAK_JOIN4: the vectors lo and hi as one of 8 */
-static inline __attribute__((always_inline)) lak_v4d LAK(ld4)(const LAK_REAL *p) { return (lak_v4d){p[0], p[1], p[2], p[3]}; }
+static inline __attribute__((always_inline)) lak_v4d LAK(ld4)(const LAK_REAL *p) {
+  return (lak_v4d){p[0], p[1], p[2], p[3]};
+}
 #ifndef LAK_JOIN4
 /* LAK_SHUF(a, b, i...): lanes of a (0-7) and b (8-15) of two 8-lane vectors
 ** (GCC 12 and clang have __builtin_shufflevector, GCC 9-11 __builtin_shuffle) */
@@ -82,7 +84,7 @@ static inline __attribute__((always_inline)) lak_v4d LAK(ld4)(const LAK_REAL *p)
 #endif
 #ifdef LAK_SHUFV
 #define LAK_SHUF(a, b, ...) __builtin_shufflevector(a, b, __VA_ARGS__)
-#define LAK_JOIN4(lo, hi) __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7)   /* in registers */
+#define LAK_JOIN4(lo, hi) __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7)
 #else
 #define LAK_SHUF(a, b, ...) __builtin_shuffle(a, b, (lak_vl){__VA_ARGS__})
 static inline lak_vd lak_join4p(const lak_v4d *lo, const lak_v4d *hi) {
@@ -97,8 +99,8 @@ static inline lak_vd lak_join4p(const lak_v4d *lo, const lak_v4d *hi) {
 
 /* The pairwise tree over the sums of 8 full blocks, from their 8-lane
 ** vectors v: w[k] = LAK_HSUM8(v[k]) + 0.0 (a block's sum), all 8 at once
-** by a transposing network (each addition one of LAK_HSUM8's, operands
-** swapped at most: the same bits), then LAK_HSUM8(w), the tree's top */
+** by a transposing network (LAK_HSUM8's additions, in its order: the
+** same bits), then LAK_HSUM8(w), the tree's top */
 static inline __attribute__((always_inline)) double LAK(hsum8x8)(const lak_vd *v) {
   const lak_vd zero = {0};
   lak_vd t[4], u[2], w;
@@ -109,7 +111,8 @@ static inline __attribute__((always_inline)) double LAK(hsum8x8)(const lak_vd *v
   for (k = 0; k < 2; k++)                  /* ((0+1) + (2+3)), ((4+5) + (6+7)) */
     u[k] = LAK_SHUF(t[2 * k], t[2 * k + 1], 0, 1, 4, 5, 8, 9, 12, 13) +
            LAK_SHUF(t[2 * k], t[2 * k + 1], 2, 3, 6, 7, 10, 11, 14, 15);
-  w = LAK_SHUF(u[0], u[1], 0, 1, 4, 5, 8, 9, 12, 13) + LAK_SHUF(u[0], u[1], 2, 3, 6, 7, 10, 11, 14, 15);
+  w = LAK_SHUF(u[0], u[1], 0, 1, 4, 5, 8, 9, 12, 13) +
+      LAK_SHUF(u[0], u[1], 2, 3, 6, 7, 10, 11, 14, 15);
   w = w + zero;
   return LAK_HSUM8(w);
 }
@@ -123,7 +126,7 @@ static inline __attribute__((always_inline)) double LAK(hsum8x8)(const lak_vd *v
 #undef LAK_BLOCKSUM
 #undef LAK_BLOCKACC
 #if LAK_DOUBLE
-#define LAK_BLOCKSUM(name, TV, TV4, TS) \
+#define LAK_BLOCKSUM(name, TV, TV4, TS, DECL) \
   static inline __attribute__((always_inline)) lak_vd LAK(name##v)(const LAK_REAL *p, double c) { \
     size_t i; \
     lak_vd a0 = {0}, a1 = {0}, a2 = {0}, a3 = {0}, v; \
@@ -158,18 +161,20 @@ static inline __attribute__((always_inline)) double LAK(hsum8x8)(const lak_vd *v
 ** (0-3) and b1 (4-7) and so on, so the same additions in every lane: on
 ** AMD's Zen 4, widening 4 floats at a time (vcvtps2pd ymm) goes twice as
 ** fast as 8 (zmm), the limit of these loops (the norm of 1e6 floats: 76
-** -> 4x us) */
+** -> 67 us). DECL: a declaration the terms TV4 need (TV and DECL serve
+** the doubles' and the floats' version only). */
 #define LAK_BLOCKACC(TV4) \
       v = LAK(ld4)(p + i); b0 += TV4; v = LAK(ld4)(p + i + 4); b1 += TV4; \
       v = LAK(ld4)(p + i + 8); b2 += TV4; v = LAK(ld4)(p + i + 12); b3 += TV4; \
       v = LAK(ld4)(p + i + 16); b4 += TV4; v = LAK(ld4)(p + i + 20); b5 += TV4; \
       v = LAK(ld4)(p + i + 24); b6 += TV4; v = LAK(ld4)(p + i + 28); b7 += TV4;
-#define LAK_BLOCKSUM(name, TV, TV4, TS) \
+#define LAK_BLOCKSUM(name, TV, TV4, TS, DECL) \
   static inline __attribute__((always_inline)) lak_vd LAK(name##v)(const LAK_REAL *p, double c) { \
     size_t i; \
-    lak_v4d b0 = {0}, b1 = {0}, b2 = {0}, b3 = {0}, b4 = {0}, b5 = {0}, b6 = {0}, b7 = {0}, v, lo, hi; \
-    const double lak_one = lak_one_v; \
-    (void)c; (void)lak_one; \
+    lak_v4d b0 = {0}, b1 = {0}, b2 = {0}, b3 = {0}, b4 = {0}, b5 = {0}, b6 = {0}, b7 = {0}; \
+    lak_v4d v, lo, hi; \
+    DECL \
+    (void)c; \
     for (i = 0; i < LAK_BLOCK; i += 32) { LAK_BLOCKACC(TV4) } \
     lo = (b0 + b2) + (b4 + b6); hi = (b1 + b3) + (b5 + b7); \
     return LAK_JOIN4(lo, hi); \
@@ -177,11 +182,12 @@ static inline __attribute__((always_inline)) double LAK(hsum8x8)(const lak_vd *v
   static inline __attribute__((always_inline)) double LAK(name)(size_t len, const LAK_REAL *p, \
                                                               double c) { \
     size_t i = 0; \
-    lak_v4d b0 = {0}, b1 = {0}, b2 = {0}, b3 = {0}, b4 = {0}, b5 = {0}, b6 = {0}, b7 = {0}, v, lo, hi; \
+    lak_v4d b0 = {0}, b1 = {0}, b2 = {0}, b3 = {0}, b4 = {0}, b5 = {0}, b6 = {0}, b7 = {0}; \
+    lak_v4d v, lo, hi; \
     lak_vd a0; \
     double s = 0.0, t; \
-    const double lak_one = lak_one_v; \
-    (void)c; (void)lak_one; \
+    DECL \
+    (void)c; \
     for (; i + 32 <= len; i += 32) { LAK_BLOCKACC(TV4) } \
     for (; i + 8 <= len; i += 8) { \
       v = LAK(ld4)(p + i); b0 += TV4; v = LAK(ld4)(p + i + 4); b1 += TV4; \
@@ -192,11 +198,18 @@ static inline __attribute__((always_inline)) double LAK(hsum8x8)(const lak_vd *v
     return LAK_HSUM8(a0) + s; \
   }
 #endif
-LAK_BLOCKSUM(bsum, v, v * lak_one, t)
-LAK_BLOCKSUM(bsumsq, (v * c) * (v * c), (v * c) * (v * c), (t * c) * (t * c))
-LAK_BLOCKSUM(bsumsq1, v * v, v * v, t * t)   /* c = 1 (the first pass): the same bits, 2 products fewer */
-LAK_BLOCKSUM(bsumabs, LAK_VABS(v), LAK_VABS4(v), fabs(t))
-LAK_BLOCKSUM(bsumdev, (v - c) * (v - c), (v - c) * (v - c), (t - c) * (t - c))
+LAK_BLOCKSUM(bsum, v, v, t, )
+LAK_BLOCKSUM(bsumsq, (v * c) * (v * c), (v * c) * (v * c), (t * c) * (t * c), )
+/* c = 1 (the first pass): the same bits, 2 products fewer */
+LAK_BLOCKSUM(bsumsq1, v * v, v * v, t * t, )
+LAK_BLOCKSUM(bsumabs, LAK_VABS(v), LAK_VABS4(v), fabs(t), )
+LAK_BLOCKSUM(bsumdev, (v - c) * (v - c), (v - c) * (v - c), (t - c) * (t - c), )
+#if !LAK_DOUBLE
+/* bsum for the float sum's fused loop: each addition an fma by 1 (lak_one
+** read from a volatile: GCC folds a product by a constant 1), the same
+** bits, on the pipes the widening leaves free */
+LAK_BLOCKSUM(bsumf, v, v * lak_one, t, const double lak_one = lak_one_v;)
+#endif
 
 /* The pairwise sum of n contiguous entries' terms (the block sums BLK
 ** combined as a pairwise tree: see the top of reduce.c). Eight full
@@ -204,7 +217,7 @@ LAK_BLOCKSUM(bsumdev, (v - c) * (v - c), (v - c) * (v - c), (t - c) * (t - c))
 ** vectors reduced together (LAK(hsum8x8)), their sums added as the tree
 ** would and put in at level 3; the same bits as one block at a time, with
 ** about a fifth of the horizontal additions (a float32 norm of 1e6: 85 ->
-** 64 us). */
+** 76 us). */
 #define LAK_PAIRSUM(name, BLK) \
   LAK_CLONES static double LAK(name)(size_t n, const LAK_REAL *x, double c) { \
     double part[64] = {0}, r = 0.0, s;   /* zeroed: cppcheck cannot follow the counter */ \
@@ -228,10 +241,8 @@ LAK_BLOCKSUM(bsumdev, (v - c) * (v - c), (v - c) * (v - c), (t - c) * (t - c))
 #if LAK_DOUBLE
 LAK_PAIRSUM(psum, bsum)
 #else
-/* floats: each addition an fma by 1 (lak_one, opaque to the compiler),
-** the same bits, on the pipes the widening does not use (Zen 4: a
-** float32 sum of 1e6 87 -> 6x us) */
-LAK_FUSED LAK_PAIRSUM(psum, bsum)
+/* by bsumf's fmas (a float32 sum of 1e6: 87 -> 67 us on Zen 4) */
+LAK_FUSED LAK_PAIRSUM(psum, bsumf)
 #endif
 
 /* The sum of the m x n view a (lda > m), column-major, with the bits of
@@ -675,8 +686,9 @@ static double LAK(absext)(size_t n, const LAK_REAL *x, ptrdiff_t s, int wantmax)
 ** line (n = 1, stride s); a matrix as one line of its m n entries (a
 ** view with its packed copy's bits, as lak_viewsum's): the eight-block
 ** pairwise sum over all of them, not a column at a time (1000 x 1000
-** floats: 71 -> 6x us) */
-static double LAK(sumsqs)(size_t m, size_t n, const LAK_REAL *a, size_t lda, ptrdiff_t s, double c) {
+** floats: 71 -> 67 us) */
+static double LAK(sumsqs)(size_t m, size_t n, const LAK_REAL *a, size_t lda, ptrdiff_t s,
+                          double c) {
   double ss = 0.0;
   size_t j;
 #if LAK_VEC
@@ -833,37 +845,27 @@ static inline __attribute__((always_inline)) void LAK(cosdone)(double part[3][64
 ** x, and a NaN or an Inf in x or y shows in x.x or y.y: the three sums
 ** alone (the same blocks, the same bits), without the extremes and the NaN
 ** sum of the double version (which took 60% of its time) */
-LAK_FUSED LAK_CLONES static void LAK(cosparts)(size_t n, const LAK_REAL *x, const LAK_REAL *y, double *r) {
+/* entries i + 4k .. i + 4k + 3 of x and y into d[k], xs[k], ys[k] */
+#define LAK_COS4(k) \
+  u = LAK(ld4)(x + b + i + 4 * (k)); v = LAK(ld4)(y + b + i + 4 * (k)); \
+  d[k] += u * v; xs[k] += u * u; ys[k] += v * v;
+LAK_FUSED LAK_CLONES static void LAK(cosparts)(size_t n, const LAK_REAL *x, const LAK_REAL *y,
+                                               double *r) {
   double part[3][64], s3[3];
   size_t cnt = 0, b, i;
   r[0] = r[1] = r[2] = 0.0;
   for (b = 0; b < n; b += LAK_BLOCK) {
     size_t len = n - b < LAK_BLOCK ? n - b : LAK_BLOCK;
     double sd = 0.0, sx = 0.0, sy = 0.0;
-#if LAK_DOUBLE
-    lak_vd d0 = {0}, d1 = {0}, x0 = {0}, x1 = {0}, y0 = {0}, y1 = {0}, u, v;
-    for (i = 0; i + 16 <= len; i += 16) {
-      u = LAK(ld8)(x + b + i); v = LAK(ld8)(y + b + i);
-      d0 += u * v; x0 += u * u; y0 += v * v;
-      u = LAK(ld8)(x + b + i + 8); v = LAK(ld8)(y + b + i + 8);
-      d1 += u * v; x1 += u * u; y1 += v * v;
-    }
-    d0 += d1; x0 += x1; y0 += y1;
-#else
-    /* 4 floats widened at a time (LAK_BLOCKSUM's floats say why): dk, xk,
-    ** yk hold lanes 0-3 (k = 0, 2) and 4-7 (k = 1, 3) of the 8-lane sums
-    ** of the double loop, the same additions in every lane */
+    /* 4 floats widened at a time (LAK_BLOCKSUM's floats say why): d[k],
+    ** xs[k], ys[k] hold lanes 0-3 (k = 0, 2) and 4-7 (k = 1, 3) of the
+    ** 8-lane sums of the two halves of 16 entries */
     lak_v4d d[4] = {{0}}, xs[4] = {{0}}, ys[4] = {{0}}, u, v, lo, hi;
     lak_vd d0, x0, y0;
-#define LAK_COS4(k) \
-    u = LAK(ld4)(x + b + i + 4 * (k)); v = LAK(ld4)(y + b + i + 4 * (k)); \
-    d[k] += u * v; xs[k] += u * u; ys[k] += v * v;
     for (i = 0; i + 16 <= len; i += 16) { LAK_COS4(0) LAK_COS4(1) LAK_COS4(2) LAK_COS4(3) }
-#undef LAK_COS4
     lo = d[0] + d[2]; hi = d[1] + d[3]; d0 = LAK_JOIN4(lo, hi);
     lo = xs[0] + xs[2]; hi = xs[1] + xs[3]; x0 = LAK_JOIN4(lo, hi);
     lo = ys[0] + ys[2]; hi = ys[1] + ys[3]; y0 = LAK_JOIN4(lo, hi);
-#endif
     for (; i < len; i++) {
       double a = (double)x[b + i], c = (double)y[b + i];
       sd += a * c; sx += a * a; sy += c * c;
@@ -873,6 +875,7 @@ LAK_FUSED LAK_CLONES static void LAK(cosparts)(size_t n, const LAK_REAL *x, cons
   }
   LAK(cosdone)(part, cnt, r);
 }
+#undef LAK_COS4
 #else
 /* One pass over contiguous x and y: r = {x.y, x.x, y.y} (pairwise sums of
 ** blocks of LAK_BLOCK, as lak_reduce's), {max |x_i|, max |y_i|} and a sum

@@ -171,7 +171,8 @@ VM_INLINE double vm_logq_at(double r, double r2) {
   return fma(r4, fma(r4, vm_logq[8], b1), b0);
 }
 
-/* log(x) = h + lo for x > 0 finite (vm_log1 adds them; |lo| < |h| / 32) */
+/* log(x) = h + lo for x > 0 finite, normal or subnormal (vm_log1 adds
+** them; |lo| < |h| / 32) */
 VM_INLINE void vm_logsum(double x, double *h, double *lo) {
   double kd, pl, rh, e2, rr, q;
   uint64_t i;
@@ -190,15 +191,17 @@ VM_INLINE double vm_logspecial(double x, double y) {
   return x != x ? x : y;
 }
 
+/* log(x), C99's specials: log(+-0) = -inf, log(x < 0) = NaN, log(inf) = inf */
 VM_INLINE double vm_log1(double x) {
   double h, lo;
   vm_logsum(x, &h, &lo);
   return vm_logspecial(x, h + lo);
 }
 
-/* log10(x) = (h + lo)(1/ln10 as VM_IL10H + VM_IL10L), h VM_IL10H's error
-** kept by an fma: the sum before the last rounding is within about 2^-57
-** of log10(x), relative, so log10(10^k) = k exactly (k = 0 .. 22) */
+/* log10(x) = (h + lo)(1/ln10 as VM_IL10H + VM_IL10L), the rounding error
+** of h VM_IL10H kept by an fma: the sum before the last rounding is
+** within about 2^-57 of log10(x), relative, so log10(10^k) = k exactly
+** (k = 0 .. 22); C99's specials as log's */
 #define VM_IL10H 0x1.bcb7b1526e50ep-2
 #define VM_IL10L 0x1.95355baaafad3p-57
 VM_INLINE double vm_log10_1(double x) {
