@@ -220,15 +220,17 @@ LAK_BLOCKSUM(bsumf, v, v * lak_one, t, const double lak_one = lak_one_v;)
 ** 76 us). */
 #define LAK_PAIRSUM(name, BLK) \
   LAK_CLONES static double LAK(name)(size_t n, const LAK_REAL *x, double c) { \
-    double part[64] = {0}, r = 0.0, s;   /* zeroed: cppcheck cannot follow the counter */ \
+    double part[64], r = 0.0, s; \
     size_t cnt = 0, b = 0, cc; \
     int k; \
+    if (n >= 8 * LAK_BLOCK) memset(part, 0, sizeof part);   /* for cppcheck: set before read */ \
     for (; n - b >= 8 * LAK_BLOCK; b += 8 * LAK_BLOCK) { \
       lak_vd v[8]; \
       for (k = 0; k < 8; k++) v[k] = LAK(BLK##v)(x + b + (size_t)k * LAK_BLOCK, c); \
       s = LAK(hsum8x8)(v); \
-      for (cc = cnt >> 3, cnt += 8, k = 3; cc & 1; cc >>= 1, k++) s = part[k] + s; \
+      for (cc = cnt >> 3, k = 3; cc & 1; cc >>= 1, k++) s = part[k] + s; \
       part[k] = s; \
+      cnt += 8; \
     } \
     for (; b < n; b += LAK_BLOCK) { \
       s = LAK(BLK)(n - b < LAK_BLOCK ? n - b : LAK_BLOCK, x + b, c); \
