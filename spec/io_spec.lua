@@ -315,6 +315,75 @@ describe("linalg.load_npy by rows", function()
   end)
 end)
 
+-- load_npy reads the data straight into the matrix, save_npy writes it
+-- from the matrix (src/bytes.c): the paths by layout and dtype
+describe("the .npy data path", function()
+  local util = require "linalg.util"
+  local A = la.matrix{{1, 2, 3}, {4, 5, 6}, {7, 8, 9}, {10, 11, 12}}
+
+  it("writes a view column by column and reads any rows of it back", function()
+    local path = os.tmpname()
+    local big = la.randn(9, 7, 3)
+    local V = big:slice("2:6", "3:5")        -- 5 x 3, leading dimension 9
+    for _, W in ipairs{V, V:astype("float32"), la.gt(V, 0)} do
+      la.save_npy(W, path)
+      local B = la.load_npy(path)
+      assert.are.equal(W.dtype, B.dtype)
+      assert.are.same(W:totable(), B:totable())
+      -- Fortran order, rows 2..4: a run per column at a stride of 5 entries
+      assert.are.same(W:slice("2:4", ":"):totable(), la.load_npy(path, {rows = {2, 4}}):totable())
+      assert.are.equal(W:tobytes(), B:tobytes())
+    end
+    os.remove(path)
+  end)
+
+  it("reads every byte order and dtype through its conversion", function()
+    -- A^T's bytes (C order of A) as each dtype; NumPy's np.save(A.astype(dt)) holds these
+    local cases = {{"<f8", "<d"}, {">f8", ">d"}, {"<f4", "<f"}, {">f4", ">f"},
+                   {"<i4", "<i4"}, {">i8", ">i8"}}
+    for _, c in ipairs(cases) do
+      for _, fortran in ipairs{false, true} do
+        local data = {}
+        local m, n = A:shape()
+        for a = 1, fortran and n or m do
+          for b = 1, fortran and m or n do
+            local v = fortran and A(b, a) or A(a, b)
+            data[#data + 1] = lepack.pack(c[2], math.floor(v) == v and c[1]:find("i") and math.floor(v) or v)
+          end
+        end
+        local dict = string.format("{'descr': '%s', 'fortran_order': %s, 'shape': (4, 3), }", c[1],
+                                   fortran and "True" or "False")
+        local path = npy(dict, table.concat(data))
+        local B = la.load_npy(path)
+        assert.are.equal(c[1]:find("f4") and "float32" or "float64", B.dtype, c[1])
+        assert.are.same(A:totable(), B:totable(), c[1])
+        assert.are.same(A:slice("2:3", ":"):totable(), la.load_npy(path, {rows = {2, 3}}):totable(), c[1])
+        os.remove(path)
+      end
+    end
+  end)
+
+  it("reads bool bytes other than 0 and 1 as true, whichever the order", function()
+    for _, fortran in ipairs{"True", "False"} do
+      local path = npy("{'descr': '|b1', 'fortran_order': " .. fortran .. ", 'shape': (2, 2), }", "\0\7\255\1")
+      local B = la.load_npy(path)
+      assert.are.equal("bool", B.dtype)
+      assert.are.equal("\0\1\1\1", B:tobytes():gsub("[\2-\255]", "?"))
+      os.remove(path)
+    end
+  end)
+
+  it("names a file shorter than the runs it is asked to read", function()
+    local path = npy(header("(2, 2)"), lepack.pack("<dddd", 1, 2, 3, 4))
+    assert.error_matches(function()
+      util.withfile(path, "load_npy", 1, function(h)
+        return util.readmatrix(h, 2, 2, "<f8", false, 1e4, 0, path, "load_npy")
+      end)
+    end, "linalg.load_npy: " .. path .. ": the file changed while being read", 1, true)
+    os.remove(path)
+  end)
+end)
+
 describe("reading and writing files", function()
   local A2 = la.matrix{{1, 2}, {3, 4}}
 

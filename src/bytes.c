@@ -4,7 +4,10 @@
 ** float32 stays float32 both ways, and bool (one byte) too; integers are
 ** read into float64.
 */
+#define _POSIX_C_SOURCE 200809L   /* fseeko */
+#include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "helpers.h"
@@ -68,6 +71,32 @@ static const char *const dtypes[] = {
 #define NAMED 20    /* the index of "float64" */
 #define BOOL 22     /* the first of the bool ones: bytes 0 or 1 (any other byte reads true) */
 
+/* A dtypes index decoded: *size bytes an element (1: bool), *kind 'f' or
+** 'i', *swap when the bytes are in the other order than the host's;
+** returns A's type */
+static int decode(int dt, int *size, int *kind, int *swap) {
+  if (dt >= BOOL) dt = -1;
+  else if (dt >= NAMED) dt -= NAMED;
+  *size = dt < 0 ? 1 : dt % 2 ? 4 : 8;
+  *kind = dt % 4 < 2 ? 'f' : 'i';
+  *swap = (dt / 4 == 1 && host_big()) || (dt / 4 == 2 && !host_big());
+  return *size == 1 ? LA_BOOL : *kind == 'f' && *size == 4 ? LA_F32 : LA_F64;
+}
+
+/* A (new) from its elements at s, C order (rows first) or Fortran's, as
+** decode read the dtype */
+static void fill(la_Mat *A, const unsigned char *s, int size, int kind, int swap,
+                 int fortran) {
+  int i, j, m = A->rows, n = A->cols;
+  if ((kind == 'f' || size == 1) && !swap && bulk_in(A, s, fortran)) return;
+  for (j = 0; j < n && m > 0; j++)
+    for (i = 0; i < m; i++) {
+      size_t k = !fortran ? (size_t)i * n + j : (size_t)j * m + i;
+      if (size == 1) LA_ATB(A, i, j) = s[k] != 0;
+      else la_put(A, i, j, element_at(s + k * size, size, kind, swap));
+    }
+}
+
 /* frombuffer(s, rows, cols [, {dtype = "<f8", order = "C", offset = 0}]):
 ** dtype is NumPy's descr: byte order < > = or |, kind f or i, size 4 or 8,
 ** or "float64" / "float32", or a bool's b1 (any order mark) or "bool";
@@ -80,21 +109,15 @@ static int l_frombuffer(lua_State *L) {
   static const char *const orders[] = {"C", "F", NULL};
   size_t len, need, base;
   const unsigned char *s;
-  int m, n, dt, fortran, size, kind, swap, i, j;
+  int m, n, dtype, fortran, size, kind, swap;
   double off;
-  la_Mat *A;
   if (lua_type(L, 1) != LUA_TSTRING) la_typeerror(L, F, 1, "string");
   m = la_checksize(L, F, 2); n = la_checksize(L, F, 3);
   s = (const unsigned char *)lua_tolstring(L, 1, &len);
   la_checkopts(L, 4, F, keys);
-  dt = la_optenum(L, 4, "dtype", 4, dtypes, F);
+  dtype = decode(la_optenum(L, 4, "dtype", 4, dtypes, F), &size, &kind, &swap);
   fortran = la_optenum(L, 4, "order", 0, orders, F);
   off = la_optnum(L, 4, "offset", 0, F);
-  if (dt >= BOOL) dt = -1;
-  else if (dt >= NAMED) dt -= NAMED;
-  size = dt < 0 ? 1 : dt % 2 ? 4 : 8;
-  kind = dt % 4 < 2 ? 'f' : 'i';
-  swap = (dt / 4 == 1 && host_big()) || (dt / 4 == 2 && !host_big());
   if (!(off >= 0) || off > (double)len || off != (double)(size_t)off)
     la_error(L, F, "offset %f outside the %d-byte buffer", off, (int)len);
   base = (size_t)off;
@@ -102,15 +125,46 @@ static int l_frombuffer(lua_State *L) {
   if ((size_t)m * (size_t)n > ((size_t)-1) / 8 || len - base != need)
     la_error(L, F, "%dx%d elements of %d bytes need %I bytes, the buffer holds %I",
              m, n, size, (lua_Integer)need, (lua_Integer)(len - base));
-  A = la_newt(L, F, m, n, size == 1 ? LA_BOOL : kind == 'f' && size == 4 ? LA_F32 : LA_F64);
-  if (!(kind == 'f' || size == 1) || swap || !bulk_in(A, s + base, fortran))
-    for (j = 0; j < n && m > 0; j++)
-      for (i = 0; i < m; i++) {
-        size_t k = !fortran ? (size_t)i * n + j : (size_t)j * m + i;
-        if (size == 1) LA_ATB(A, i, j) = s[base + k] != 0;
-        else la_put(A, i, j, element_at(s + base + k * size, size, kind, swap));
-      }
+  fill(la_newt(L, F, m, n, dtype), s + base, size, kind, swap, fortran);
   return 1;
+}
+
+/* reads len bytes at byte pos of f to p: NULL, or what went wrong */
+static const char *readat(FILE *f, lua_Integer pos, void *p, size_t len) {
+  if (fseeko(f, (off_t)pos, SEEK_SET) != 0) return strerror(errno);
+  if (fread(p, 1, len, f) == len) return NULL;
+  return ferror(f) ? strerror(errno) : "the file changed while being read";
+}
+
+const char *la_readmatrix(lua_State *L, const char *fname, FILE *f, int k, int n,
+                          const char *descr, int fortran, lua_Integer start,
+                          lua_Integer stride) {
+  int size, kind, swap, dt = 0, j, direct;
+  size_t run, len, i;
+  unsigned char *p;
+  la_Mat *A;
+  const char *err = NULL;
+  while (dtypes[dt] != NULL && strcmp(dtypes[dt], descr) != 0) dt++;
+  if (dtypes[dt] == NULL) return "unknown dtype";
+  A = la_newt(L, fname, k, n, decode(dt, &size, &kind, &swap));
+  run = (size_t)k * (stride > 0 ? 1 : (size_t)n) * (size_t)size;
+  len = (size_t)k * (size_t)n * (size_t)size;
+  if (len == 0) return NULL;
+  /* straight into A where its bytes are the file's (columns first, or
+  ** one row or column), else through scratch, converted as frombuffer */
+  direct = (kind == 'f' || size == 1) && !swap && (fortran || k == 1 || n == 1);
+  if (direct) {
+    p = (unsigned char *)LA_DATA(A);
+  } else {
+    p = LA_SCRATCH(L, unsigned char, len);
+    lua_insert(L, -2);                      /* A on top again */
+  }
+  for (j = 0; (size_t)j * run < len && err == NULL; j++)
+    err = readat(f, start + (lua_Integer)j * stride, p + (size_t)j * run, run);
+  if (err != NULL) return err;
+  if (!direct) fill(A, p, size, kind, swap, fortran);
+  else if (size == 1) for (i = 0; i < len; i++) p[i] = p[i] != 0;
+  return NULL;
 }
 
 /* element (i, j) of A as `size` little-endian bytes at b (8: float64, 4:
@@ -160,6 +214,29 @@ static int l_tobytes(lua_State *L) {
     }
   luaL_pushresult(&B);
   return 1;
+}
+
+const char *la_writematrix(FILE *f, const la_Mat *A) {
+  size_t size = LA_ESIZE(A->dtype), col = (size_t)A->rows * size;
+  const unsigned char *p = (const unsigned char *)LA_DATA(A);
+  int i, j;
+  if (A->rows == 0 || A->cols == 0) return NULL;
+  if (!host_big() && (A->ld == A->rows || A->cols == 1)) {  /* the storage is the bytes */
+    col *= (size_t)A->cols;
+    return fwrite(p, 1, col, f) == col ? NULL : strerror(errno);
+  }
+  if (!host_big()) {                        /* a view: its columns */
+    for (j = 0; j < A->cols; j++)
+      if (fwrite(p + (size_t)j * (size_t)A->ld * size, 1, col, f) != col) return strerror(errno);
+    return NULL;
+  }
+  for (j = 0; j < A->cols; j++)
+    for (i = 0; i < A->rows; i++) {
+      char b[8];
+      put_le(A, i, j, b);
+      if (fwrite(b, 1, size, f) != size) return strerror(errno);
+    }
+  return NULL;
 }
 
 static const la_Reg funcs[] = {

@@ -10,7 +10,9 @@
 **   openwrite(path) a handle to write in place (what is not a regular
 **                   file): a FIFO with no reader is refused at once
 ** A handle has read(n | "a"), seek(whence, offset), write(s) and close(),
-** which answer as those of Lua's io library do (nil and a message).
+** which answer as those of Lua's io library do (nil and a message), and
+** readmatrix and writematrix (the data of load_npy and save_npy, with
+** no string between the file and the matrix: bytes.c).
 */
 #define _POSIX_C_SOURCE 200809L   /* O_CLOEXEC, fdopen, fseeko, readlink, faccessat */
 
@@ -107,6 +109,37 @@ static int h_write(lua_State *L) {
   return 1;
 }
 
+/* readmatrix(k, n, descr, fortran, start, stride) -> a k x n matrix of
+** .npy dtype descr read at byte start: as one run (C order or all rows),
+** or, with stride > 0, column j's k elements at start + j stride; or nil,
+** message (a read error, or the file shorter than the runs). Errors of
+** the matrix's making are load_npy's. */
+static int h_readmatrix(lua_State *L) {
+  Handle *h = checkhandle(L);
+  int k = (int)luaL_checkinteger(L, 2), n = (int)luaL_checkinteger(L, 3);
+  const char *err = la_readmatrix(L, "load_npy", h->f, k, n, luaL_checkstring(L, 4),
+                                  lua_toboolean(L, 5), luaL_checkinteger(L, 6),
+                                  luaL_checkinteger(L, 7));
+  if (err == NULL) return 1;
+  lua_pushnil(L);
+  lua_pushstring(L, err);
+  return 2;
+}
+
+/* writematrix(A) -> the handle, or nil, message: A's bytes as
+** A:tobytes() gives them, written without that string */
+static int h_writematrix(lua_State *L) {
+  Handle *h = checkhandle(L);
+  const char *err = la_writematrix(h->f, la_checkall(L, 2, "save_npy"));
+  if (err != NULL) {
+    lua_pushnil(L);
+    lua_pushstring(L, err);
+    return 2;
+  }
+  lua_settop(L, 1);
+  return 1;
+}
+
 /* close() -> true, or nil, message (the buffered bytes could not be
 ** written); __gc closes a handle left open */
 static int h_close(lua_State *L) {
@@ -121,7 +154,9 @@ static int h_close(lua_State *L) {
 /* pushes a closed handle (consistent before anything can fail) */
 static Handle *newhandle(lua_State *L) {
   static const luaL_Reg methods[] = {
-    {"read", h_read}, {"seek", h_seek}, {"write", h_write}, {"close", h_close}, {NULL, NULL}
+    {"read", h_read}, {"seek", h_seek}, {"write", h_write}, {"readmatrix", h_readmatrix},
+    {"writematrix", h_writematrix},
+    {"close", h_close}, {NULL, NULL}
   };
   Handle *h = (Handle *)lua_newuserdata(L, sizeof(Handle));
   h->f = NULL;

@@ -9,6 +9,7 @@
 #define LA_HELPERS_H
 
 #include <stdarg.h>
+#include <stdio.h>
 
 #include <lua.h>
 #include <lauxlib.h>
@@ -363,6 +364,21 @@ void la_attnqkv(lua_State *L, const la_Mat *Q, const la_Mat *K, const la_Mat *V,
 ** lists), stored into the table at `keep`: keep[k (i - 1) + j] = list j's
 ** item i (pushes nothing). Returns n. */
 int la_attnbatch(lua_State *L, int k, const char *const names[], int keep, int *dtype);
+
+/* bytes.c: reads a k x n matrix of .npy dtype descr (frombuffer's names)
+** at f and pushes it (fname's errors: out of memory): one run of k n
+** elements at byte start (C order, or Fortran's with every row), or, with
+** stride > 0 (Fortran order), column j's k elements at start + j stride.
+** Elements already in the matrix's type and the host's byte order are
+** read straight into it. Returns NULL, or what went wrong with the file
+** (the matrix on top is then to be dropped). */
+const char *la_readmatrix(lua_State *L, const char *fname, FILE *f, int k, int n,
+                          const char *descr, int fortran, lua_Integer start,
+                          lua_Integer stride);
+
+/* bytes.c: writes A's elements to f as tobytes gives them (little-endian,
+** columns first); NULL, or what went wrong */
+const char *la_writematrix(FILE *f, const la_Mat *A);
 
 /* ------------------------------------------------------------ the parts */
 

@@ -228,19 +228,12 @@ function M.load_npy(path, opts)
     if why then
       filefail("load_npy", path, "%s%s", why, opts.rows and "" or "; read it in slices with {rows = {first, last}}")
     end
-    local parts = {}
-    if not h.fortran or n == 1 then             -- the rows are one run of bytes
-      util.seek(f, h.start + (first - 1) * n * size, path, "load_npy")
-      parts[1] = util.read(f, k * n * size, path, "load_npy")
-    elseif k > 0 then                           -- one run per column
-      for j = 0, n - 1 do
-        util.seek(f, h.start + (j * m + first - 1) * size, path, "load_npy")
-        parts[j + 1] = util.read(f, k * size, path, "load_npy")
-      end
-    end
-    local s = table.concat(parts)
-    if #s ~= k * n * size then filefail("load_npy", path, "the file changed while being read") end
-    return core.frombuffer(s, k, n, {dtype = h.descr, order = h.fortran and "F" or "C"})
+    -- the bytes go straight into the matrix (src/bytes.c): rows in C order,
+    -- a vector's or all of them are one run; some rows in Fortran order, a
+    -- run per column
+    local start, stride = h.start + (first - 1) * n * size, 0
+    if h.fortran and n > 1 and k < m then start, stride = h.start + (first - 1) * size, m * size end
+    return util.readmatrix(f, k, n, h.descr, h.fortran, start, stride, path, "load_npy")
   end)
 end
 
@@ -261,7 +254,7 @@ function M.save_npy(A, path)
   local total = 10 + #dict + 1
   local pad = (64 - total % 64) % 64
   local header = dict .. string.rep(" ", pad) .. "\n"
-  util.writefile(path, {"\147NUMPY\1\0", compat.u16le(#header), header, core.tobytes(A)}, "save_npy", 2)
+  util.writefile(path, {"\147NUMPY\1\0", compat.u16le(#header), header, A}, "save_npy", 2)
 end
 
 local CHUNK = 1048576                     -- bytes read at a time by load_csv

@@ -141,6 +141,16 @@ function M.read(f, n, path, fname)
   return s
 end
 
+--- Reads a k x n matrix of .npy dtype `descr` at byte `start` of the
+-- handle: one run of k n elements, or (stride > 0, Fortran order) column j's
+-- k elements at start + j stride, read straight into the matrix where no
+-- conversion is needed (src/bytes.c). A read error is a named error.
+function M.readmatrix(f, k, n, descr, fortran, start, stride, path, fname)
+  local A, err = f:readmatrix(k, n, descr, fortran, start, stride)
+  if not A then ioerror(fname, path, err) end
+  return A
+end
+
 --- Moves the handle to byte `pos` (0-based) or, with `whence` "end", to the
 -- end; returns the position. An error is named.
 function M.seek(f, pos, path, fname, whence)
@@ -188,7 +198,9 @@ end
 local function writeall(f, parts)
   if type(parts) == "string" then parts = {parts} end
   for i = 1, #parts do
-    local ok, err = f:write(parts[i])
+    local p = parts[i]
+    local ok, err
+    if type(p) == "string" then ok, err = f:write(p) else ok, err = f:writematrix(p) end
     if not ok then f:close(); return err or "write failed" end   -- that error is the one reported
   end
   local ok, err = f:close()
@@ -196,7 +208,8 @@ local function writeall(f, parts)
   return nil
 end
 
---- Writes `parts` (a string or a list of strings) to `path` so that the file
+--- Writes `parts` (a string or a list of strings and matrices, a matrix
+-- written as its `tobytes`) to `path` so that the file
 -- is either complete or untouched: the bytes go to a temporary file next to
 -- the file written, every write and the close are checked, and only then is
 -- the temporary renamed onto it (on failure it is removed and the error,
