@@ -209,6 +209,13 @@ local function operations(I)
     op("la.load_npy(file)", function() return la.load_npy(file) end, "np.load('" .. file .. "')")
     op("la.save_npy(A, file)", function() return la.save_npy(A, DIR .. "/saved_la.npy") end,
       "np.save('" .. DIR .. "/saved_np.npy', A)", SAVED)
+    -- CSV text: A written by save_csv for both sides to read (NumPy 1.23's
+    -- loadtxt parses in C); written with 17 digits on both sides
+    local csv = DIR .. "/A" .. t .. ".csv"
+    la.save_csv(A, csv)
+    op("la.load_csv(file)", function() return la.load_csv(csv) end, "np.loadtxt('" .. csv .. "', delimiter=',')")
+    op("la.save_csv(A, file)", function() return la.save_csv(A, DIR .. "/saved_la.csv") end,
+      "np.savetxt('" .. DIR .. "/saved_np.csv', A, delimiter=',', fmt='%.17g')", SAVED)
     op("A:sub(2, n-1, 2, n-1):copy()", function() return A:sub(2, h, 2, h):copy() end,
       "A[1:-1, 1:-1].copy(order='F')")
     op("A:reshape(n/2, 2n)", function() return A:reshape(n / 2, 2 * n) end,

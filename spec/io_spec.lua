@@ -106,6 +106,38 @@ describe("linalg.load_csv and save_csv", function()
     assert.is_true(C:sub(2, 20, 1, 4) == B:sub(2, 20, 1, 4))
   end)
 
+  it("writes each entry as string.format('%.17g') does, in pieces of any length", function()
+    -- the text save_csv wrote in Lua before its rows were formatted in C
+    local function expect(A, sep)
+      local lines = {}
+      for i = 1, A:rows() do
+        local row = {}
+        for j = 1, A:cols() do
+          local x = A(i, j)
+          row[j] = x ~= x and "nan" or x == math.huge and "inf" or x == -math.huge and "-inf"
+            or string.format("%.17g", x)
+        end
+        lines[i] = table.concat(row, sep) .. "\n"
+      end
+      return table.concat(lines)
+    end
+    local function written(A, sep)
+      la.save_csv(A, tmp, {sep = sep})
+      local g = io.open(tmp, "rb"); local s = g:read("*a"); g:close()
+      return s
+    end
+    local E = la.matrix{{0 / 0, math.huge, -math.huge}, {-0.0, 5e-324, 1.7976931348623157e308},
+                        {1 / 3, -2, 1e21}, {123456789012345678, 0.1, -1e-300}}
+    assert.are.equal(expect(E, ","), written(E, ","))
+    assert.are.equal(expect(E:astype("float32"), " ; "), written(E:astype("float32"), " ; "))
+    local V = la.randn(9, 8, 4):slice("2:7", "3:6")            -- a view
+    assert.are.equal(expect(V, "\t"), written(V, "\t"))
+    -- 100000 rows of one column: three pieces of about 1 MB
+    local x = la.randn(100000, 1, 5) * 1e5
+    assert.are.equal(expect(x, ","), written(x, ","))
+    assert.are.equal("", written(la.zeros(0, 3), ","))
+  end)
+
   it("reads separators, headers, blank lines and CRLF", function()
     local f = io.open(tmp, "w"); f:write("a; b\r\n1; 2.5\r\n\r\n-3; 1e3\r\n"); f:close()
     local C, names = la.load_csv(tmp, {sep = ";", header = true})

@@ -18,10 +18,16 @@
 **   0 to drop it; the count of output columns is the largest entry.
 ** csv.finish(p, f32, names) -> matrix (rows x output columns), the count
 **   of input columns (-1: no record)
+** csv.format(A, sep, first, last) -> rows first..last of A as save_csv
+**   writes them: "%.17g" fields (nan, inf, -inf) joined by sep, a line
+**   break after each row, '.' the decimal point whatever the locale.
 ** Errors are plain messages ("row 2 (line 3) has 1 fields, expected 2");
 ** the caller prefixes the function and the path.
 */
 #include <errno.h>
+#include <locale.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -343,8 +349,45 @@ static int l_new(lua_State *L) {
   return 1;
 }
 
+/* ------------------------------------------------------------ writing */
+
+/* x as save_csv writes it into b (32 bytes); returns the length. dot: the
+** locale's decimal point, written as '.' */
+static int field(double x, char *b, char dot) {
+  int len, k;
+  if (x != x) { memcpy(b, "nan", 3); return 3; }
+  if (x == HUGE_VAL) { memcpy(b, "inf", 3); return 3; }
+  if (x == -HUGE_VAL) { memcpy(b, "-inf", 4); return 4; }
+  len = snprintf(b, 32, "%.17g", x);
+  if (dot != '.')
+    for (k = 0; k < len; k++) if (b[k] == dot) b[k] = '.';
+  return len;
+}
+
+static int l_format(lua_State *L) {
+  la_Mat *A = la_checkall(L, 1, "save_csv");
+  size_t seplen;
+  const char *sep = luaL_checklstring(L, 2, &seplen);
+  lua_Integer first = luaL_checkinteger(L, 3), last = luaL_checkinteger(L, 4), i;
+  char dot = localeconv()->decimal_point[0];
+  luaL_Buffer B;
+  int j;
+  luaL_argcheck(L, first >= 1 && last <= A->rows, 3, "rows outside the matrix");
+  luaL_buffinit(L, &B);
+  for (i = first - 1; i < last; i++) {
+    for (j = 0; j < A->cols; j++) {
+      char b[32];
+      if (j > 0) luaL_addlstring(&B, sep, seplen);
+      luaL_addlstring(&B, b, (size_t)field(la_get(A, (int)i, j), b, dot));
+    }
+    luaL_addchar(&B, '\n');
+  }
+  luaL_pushresult(&B);
+  return 1;
+}
+
 static const la_Reg funcs[] = {
-  {"new", l_new, 6}, {"feed", l_feed, 4}, {"keep", l_keep, 2}, {"finish", l_finish, 3},
+  {"new", l_new, 6}, {"format", l_format, 4}, {"feed", l_feed, 4}, {"keep", l_keep, 2}, {"finish", l_finish, 3},
   {NULL, NULL, 0}
 };
 
