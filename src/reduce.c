@@ -2,8 +2,10 @@
 ** reduce.c: functions of the lines of a matrix. Reductions over every entry
 ** or along a dim (sum, mean, prod, min, max, var, std with ddof, argmin,
 ** argmax, ptp), running scans (cumsum, cumprod, cummin, cummax), NumPy's
-** diff, and stable sorts (sort, argsort), Octave's default dim
-** (la_optlinedim) where one is not given (diff: NumPy's, la_optvecdim).
+** diff, stable sorts (sort, argsort), Octave's default dim
+** (la_optlinedim) where one is not given (diff: NumPy's, la_optvecdim),
+** and order statistics without a sort (median, quantile, percentile:
+** NumPy's, over every entry by default).
 */
 #include <math.h>
 #include <stdlib.h>
@@ -403,6 +405,151 @@ static int sort(lua_State *L, const char *fname, int want) {
 static int l_sort(lua_State *L) { return sort(L, la_fname(L), 2); }
 static int l_argsort(lua_State *L) { return sort(L, la_fname(L), 1); }
 
+/* ------------------------------------------------------- order statistics */
+
+/* NumPy's quantiles (method "linear", its default): the value at
+** (n - 1) q in the sorted line, between its neighbours as NumPy's _lerp
+** takes it; the median of an even count, NumPy's mean of the middle two */
+typedef struct Quant {
+  const double *q;       /* the quantiles, ascending in the order ord */
+  const int *ord;
+  int k;                 /* how many; 0: the median */
+} Quant;
+
+/* line l's entries into x (doubles); 1 when one is NaN */
+static int gather(la_Line l, double *x) {
+  size_t i;
+  int nan = 0;
+  for (i = 0; i < l.n; i++) {
+    x[i] = LA_LX(l, i);
+    nan |= x[i] != x[i];
+  }
+  return nan;
+}
+
+/* the quantiles of the n entries at x (n >= 1, moved) into r[ord[i] * rs] */
+static void quantiles(double *x, size_t n, const Quant *Q, double *r, ptrdiff_t rs) {
+  size_t lo = 0, prev = (size_t)-1, next;
+  double a = 0.0, b = 0.0;
+  int i;
+  if (Q->k == 0) {                           /* the median */
+    lak_select(x, n, (n - 1) / 2);
+    a = x[(n - 1) / 2];
+    r[0] = n % 2 ? a : (a + lak_minof(x + n / 2, n - n / 2)) / 2;
+    return;
+  }
+  for (i = 0; i < Q->k; i++) {
+    double q = Q->q[Q->ord[i]], vi = (double)(n - 1) * q, g, d;
+    size_t p = vi >= (double)(n - 1) ? n - 1 : (size_t)vi;
+    g = vi >= (double)(n - 1) ? vi + 1 : vi - (double)p;    /* NumPy's index -1 */
+    if (p != prev) {                         /* ascending: past the last one */
+      lak_select(x + lo, n - lo, p - lo);
+      a = x[p];
+      next = vi >= (double)(n - 1) ? p : p + 1;
+      b = next == p ? a : lak_minof(x + p + 1, n - p - 1);
+      lo = p + 1;
+      prev = p;
+    }
+    d = b - a;
+    r[(ptrdiff_t)Q->ord[i] * rs] = g >= 0.5 ? b - d * (1 - g) : a + d * g;
+  }
+}
+
+/* the quantiles of line l (NaN if it holds one) into r, x its scratch */
+static void linequant(la_Line l, const Quant *Q, double *x, double *r, ptrdiff_t rs) {
+  int i, k = Q->k ? Q->k : 1;
+  if (gather(l, x)) {
+    for (i = 0; i < k; i++) r[(ptrdiff_t)i * rs] = NAN;
+    return;
+  }
+  quantiles(x, l.n, Q, r, rs);
+}
+
+/* q at arg (fname's quantiles, scale 1; percentile's, 100) into Q: a
+** number (*scalar), or a vector or table of them, each in [0, scale] */
+static void getq(lua_State *L, const char *fname, int arg, double scale, Quant *Q, int *scalar) {
+  la_Mat *V = NULL;
+  double *q;
+  int *ord, i, j, k = 1;
+  *scalar = lua_type(L, arg) == LUA_TNUMBER;
+  if (!*scalar) {
+    V = la_checkargany(L, arg, fname, arg);
+    if (V->rows != 1 && V->cols != 1)
+      la_error(L, fname, "%s must be a number or a vector, got a %dx%d matrix",
+               scale == 1 ? "q" : "p", V->rows, V->cols);
+    k = V->rows * V->cols;
+  }
+  q = la_scratch(L, (size_t)k);
+  ord = LA_SCRATCH(L, int, (size_t)k);
+  for (i = 0; i < k; i++) {
+    double v = *scalar ? lua_tonumber(L, arg) : la_get(V, V->rows == 1 ? 0 : i, V->rows == 1 ? i : 0);
+    if (!(v >= 0 && v <= scale))
+      la_error(L, fname, "%s must be in [0, %d], got %f", scale == 1 ? "quantiles" : "percentiles",
+               (int)scale, v);
+    q[i] = scale == 1 ? v : v / scale;
+    for (j = i; j > 0 && q[ord[j - 1]] > q[i]; j--) ord[j] = ord[j - 1];
+    ord[j] = i;
+  }
+  Q->q = q; Q->ord = ord; Q->k = k;
+}
+
+/* f(A [, q] [, dim]): over every entry (q a number: a number; k of them:
+** a k x 1 column) or along dim: dim 1, the columns (1 x n, k x n), dim 2,
+** the rows (m x 1, m x k), of A's type. Computed in double. */
+static int orderstat(lua_State *L, const char *fname, double scale) {
+  la_Mat *A = la_checkany(L, 1, fname), *R;
+  Quant Q = {NULL, NULL, 0};
+  int scalar = 1, qa = scale > 0, dim, k, nk, i, j;
+  size_t len;
+  double *x, *r;
+  dim = la_optdim(L, fname, qa ? 3 : 2);
+  if (qa) getq(L, fname, 2, scale, &Q, &scalar);
+  len = dim == 0 ? (size_t)A->rows * (size_t)A->cols : dim == 1 ? (size_t)A->rows : (size_t)A->cols;
+  if (len == 0) la_error(L, fname, "%s of an empty %s", fname, dim ? "dimension" : "matrix");
+  k = Q.k ? Q.k : 1;
+  x = la_scratch(L, len);
+  if (dim == 0) {
+    double *out = la_scratch(L, (size_t)k);
+    int nan = 0;
+    size_t at = 0;
+    for (j = 0; j < A->cols; j++) {
+      nan |= gather(la_line(A, 1, j), x + at);
+      at += (size_t)A->rows;
+    }
+    if (nan) for (i = 0; i < k; i++) out[i] = NAN;
+    else quantiles(x, len, &Q, out, 1);
+    if (scalar) { lua_pushnumber(L, out[0]); return 1; }
+    R = la_newt(L, fname, k, 1, A->dtype);
+    for (i = 0; i < k; i++) la_put(R, i, 0, out[i]);
+    return 1;
+  }
+  nk = dim == 1 ? A->cols : A->rows;
+  R = la_newt(L, fname, dim == 1 ? k : nk, dim == 1 ? nk : k, A->dtype);
+  lua_insert(L, 1);                          /* R below the scratch to come */
+  if (dim == 2 && A->rows > 1 && A->cols > 1) {   /* rows: as the columns of A^T */
+    la_Mat *T = la_newt(L, fname, A->cols, A->rows, A->dtype);
+    la_transposeto(A, T);
+    A = T;
+    dim = 0;                                 /* lines: T's columns */
+  }
+  r = la_scratch(L, (size_t)k);
+  for (j = 0; j < nk; j++) {
+    linequant(la_line(A, dim == 2 ? 2 : 1, j), &Q, x, r, 1);
+    for (i = 0; i < k; i++) la_put(R, dim == 1 ? i : j, dim == 1 ? j : i, r[i]);
+  }
+  lua_settop(L, 1);                          /* R */
+  return 1;
+}
+
+/* median(A [, dim]): NumPy's median (the middle entry, or the mean of the
+** middle two), over every entry (a number) or along dim; NaN if the line
+** holds one */
+static int l_median(lua_State *L) { return orderstat(L, la_fname(L), 0); }
+/* quantile(A, q [, dim]): NumPy's quantile, method "linear" */
+static int l_quantile(lua_State *L) { return orderstat(L, la_fname(L), 1); }
+/* percentile(A, p [, dim]): quantile(A, p / 100), as NumPy's percentile */
+static int l_percentile(lua_State *L) { return orderstat(L, la_fname(L), 100); }
+
 static const la_Reg funcs[] = {
   {"sum", l_sum, 2 + LA_OPTS}, {"mean", l_mean, 2 + LA_OPTS},
   {"prod", l_prod, 2 + LA_OPTS}, {"min", l_min, 2 + LA_OPTS}, {"max", l_max, 2 + LA_OPTS},
@@ -411,7 +558,8 @@ static const la_Reg funcs[] = {
   {"cumsum", l_cumsum, 2}, {"cumprod", l_cumprod, 2}, {"cummin", l_cummin, 2},
   {"cummax", l_cummax, 2}, {"diff", l_diff, 3}, {"ptp", l_ptp, 2 + LA_OPTS},
   {"sort", l_sort, 2 + LA_OPTS},
-  {"argsort", l_argsort, 2 + LA_OPTS}, {NULL, NULL, 0}
+  {"argsort", l_argsort, 2 + LA_OPTS}, {"median", l_median, 2},
+  {"quantile", l_quantile, 3}, {"percentile", l_percentile, 3}, {NULL, NULL, 0}
 };
 
 void la_open_reduce(lua_State *L) {

@@ -335,6 +335,13 @@ void lak_sort_keyed(int n, const double *x, ptrdiff_t incx, int desc, double *s,
 void lak_ssort_keyed(int n, const float *x, ptrdiff_t incx, int desc, float *s, ptrdiff_t incs,
                      double *ix, ptrdiff_t inci, lak_SortItem *work);
 
+/* Order statistics (kernels/select.c). lak_select moves the n entries of
+** x (no NaN) so that x[k] is the (k+1)-th smallest, x[i] <= x[k] before
+** it and x[i] >= x[k] after it (introselect: n log n at worst, about 3n
+** comparisons on average). lak_minof: the smallest of x[0..n), n >= 1. */
+void lak_select(double *x, size_t n, size_t k);
+double lak_minof(const double *x, size_t n);
+
 /* Many short lines sorted at once (kernels/sortshort.c), as lak_sort
 ** sorts each (stable, NaN last, -0.0 equal to 0.0; desc: descending): nl
 ** lines of n entries, 2 <= n <= LAK_LONG, line l's entry j at p[l * l +

@@ -1,0 +1,125 @@
+-- la.median, la.quantile, la.percentile: NumPy's median, quantile and
+-- percentile (method "linear"). Expected values from NumPy 1.24.2
+-- (np.median(A), np.median(A, 0), np.quantile(A, q, 1), ... printed with
+-- repr), compared exactly; and random lines against NumPy at run time when
+-- /usr/bin/python3 has it.
+local sh = require("interp").sh
+local la = require "linalg"
+
+local A = la.matrix{{0.5, -2.0, 3.25, 7.0}, {1.5, 4.0, -1.0, 2.0}, {9.0, 0.25, 3.25, -6.5},
+                    {-3.0, 8.0, 0.0, 1.0}, {2.5, 2.5, 5.5, 4.75}}
+local NAN = 0 / 0
+
+local function same(want, got)
+  if type(want) == "number" then
+    assert.is_true(want == got or (want ~= want and got ~= got), string.format("%.17g ~= %.17g", want, got))
+    return
+  end
+  assert.are.same(want, got:totable())
+end
+
+describe("la.median", function()
+  it("is NumPy's over every entry and along each dim", function()
+    same(2.25, la.median(A))
+    same({{1.5, 2.5, 3.25, 2.0}}, la.median(A, 1))
+    same({1.875, 1.75, 1.75, 0.5, 3.625}, la.median(A, 2))
+    same({{1.0, 2.125, 1.625, 1.5}}, la.median(A:slice("1:4", ":"), 1))   -- an even count: a view
+    same(2.25, A:median())
+  end)
+
+  it("keeps the type along a dim and gives NaN for a line with one, as NumPy", function()
+    local F = A:astype("float32")
+    assert.are.equal("float32", la.median(F, 1).dtype)
+    same({{1.5, 2.5, 3.25, 2.0}}, la.median(F, 1))
+    local B = A:copy()
+    B:set(2, 3, NAN)
+    local m = la.median(B, 1)
+    assert.is_true(m(1, 3) ~= m(1, 3))
+    same(1.5, m(1, 1))
+    same(NAN, la.median(B))
+    -- NumPy: median([-inf, inf]) = nan, median([1, inf]) = inf, median([1.7e308] * 2) = inf
+    same(NAN, la.median(la.vector{-math.huge, math.huge}))
+    same(math.huge, la.median(la.vector{1, math.huge}))
+    same(math.huge, la.median(la.vector{1.7e308, 1.7e308}))
+  end)
+
+  it("finds the middle of lines with many ties and of long ones", function()
+    local z = la.zeros(100001, 1)
+    z:set(7, 1, -1); z:set(99, 1, 2)
+    same(0, la.median(z))
+    same(1, la.median(la.ones(5000, 1)))
+    -- 1..n in a random order: the median is (n + 1) / 2
+    for _, n in ipairs{1, 2, 3, 17, 4096, 4097, 100000} do
+      local y = la.arange(1, n + 1):slice(la.randn(n, 1, n):argsort(), ":")
+      same((n + 1) / 2, la.median(y))
+      same((n + 1) / 2, la.quantile(y, 0.5))
+      same(1 + (n - 1) * 0.25, la.quantile(y, 0.25))
+    end
+  end)
+
+  it("names what is wrong", function()
+    assert.error_matches(function() la.median(la.zeros(0, 3)) end, "linalg.median: median of an empty matrix", 1, true)
+    assert.error_matches(function() la.median(la.zeros(0, 3), 1) end, "median of an empty dimension", 1, true)
+    assert.are.same({0, 1}, {la.median(la.zeros(0, 3), 2):shape()})
+    assert.error_matches(function() la.median(A, 3) end, "linalg.median", 1, true)
+    assert.error_matches(function() la.median("x") end, "linalg.median", 1, true)
+  end)
+end)
+
+describe("la.quantile and la.percentile", function()
+  it("are NumPy's (method 'linear') for a number and for a list of quantiles", function()
+    same(2.25, la.quantile(A, 0.5))
+    same({-6.5, -2.0999999999999996, 0.1875, 2.25, 7.100000000000001, 9.0},
+         la.quantile(A, {0, 0.1, 0.25, 0.5, 0.9, 1}))
+    -- along dim 1: k x n, the quantiles in the order given
+    same({{6.4, 6.4, 4.6000000000000005, 6.1000000000000005}, {-1.5999999999999999, -1.1, -0.6, -3.5},
+          {0.8200000000000001, 0.9700000000000002, 1.0400000000000003, 1.32}},
+         la.quantile(A, la.vector{0.9, 0.1, 0.33}, 1))
+    -- along dim 2: m x k (NumPy's np.quantile(A, q, 1) transposed)
+    same({{5.875000000000001, -1.25, 0.475}, {3.4000000000000004, -0.2499999999999999, 1.475},
+          {7.275000000000001, -4.475, 0.18249999999999994}, {5.900000000000001, -2.0999999999999996, -0.030000000000000027},
+          {5.275, 2.5, 2.5}}, la.quantile(A, {0.9, 0.1, 0.33}, 2))
+    same({0.84375, 1.5625, 0.625, 0.125, 2.78125}, la.percentile(A, 37.5, 2))
+    same(0.16666666666666666, la.quantile(la.vector{0.1, 0.7, 0.2, 1e300, -1e300, 3}, 1 / 3))
+    -- NumPy's interpolation between infinities: nan
+    same(NAN, la.quantile(la.vector{1, math.huge}, 1))
+    same(NAN, la.quantile(la.vector{1, math.huge}, 0.5))
+  end)
+
+  it("percentile p is quantile p / 100, bit for bit", function()
+    local x = la.randn(1001, 3, 4)
+    for _, p in ipairs{0, 1, 12.5, 33.3, 50, 99.9, 100} do
+      assert.is_true(la.percentile(x, p, 1) == la.quantile(x, p / 100, 1))
+    end
+  end)
+
+  it("checks q and p", function()
+    assert.error_matches(function() la.quantile(A, 1.5) end, "linalg.quantile: quantiles must be in [0, 1], got 1.5", 1, true)
+    assert.error_matches(function() la.quantile(A, {0.5, NAN}) end, "quantiles must be in [0, 1], got ", 1, true)
+    assert.error_matches(function() la.percentile(A, -1) end, "linalg.percentile: percentiles must be in [0, 100], got -1", 1, true)
+    assert.error_matches(function() la.quantile(A, la.ones(2, 2)) end, "q must be a number or a vector, got a 2x2 matrix", 1, true)
+    assert.error_matches(function() la.quantile(A) end, "linalg.quantile", 1, true)
+  end)
+
+  it("agrees with NumPy bit for bit on random lines (when NumPy is installed)", function()
+    if not sh("/usr/bin/python3 -c 'import numpy' 2>/dev/null") then pending("no NumPy for /usr/bin/python3") return end
+    local d = os.tmpname(); os.remove(d); os.execute("mkdir " .. d)
+    -- random columns of several lengths, some with few distinct values
+    local X = la.randn(5000, 4, 11)
+    X:set(":", 2, la.round(X:col(2) * 2))
+    local q = {0.01, 0.25, 0.5, 0.75, 0.999}
+    la.save_npy(X, d .. "/x.npy")
+    local py = "import numpy as np; X = np.load('" .. d .. "/x.npy')\n" ..
+      "np.save('" .. d .. "/m0.npy', np.median(X, 0).reshape(1, -1))\n" ..
+      "np.save('" .. d .. "/m1.npy', np.median(X[:4001], 1).reshape(-1, 1))\n" ..
+      "np.save('" .. d .. "/q0.npy', np.quantile(X, [0.01, 0.25, 0.5, 0.75, 0.999], 0))\n" ..
+      "np.save('" .. d .. "/qa.npy', np.quantile(X, [0.01, 0.25, 0.5, 0.75, 0.999]).reshape(-1, 1))\n"
+    local f = io.open(d .. "/gen.py", "w"); f:write(py); f:close()
+    assert(sh("/usr/bin/python3 " .. d .. "/gen.py"))
+    assert.is_true(la.median(X, 1) == la.load_npy(d .. "/m0.npy"))
+    assert.is_true(la.median(X:slice("1:4001", ":"), 2) == la.load_npy(d .. "/m1.npy"))
+    assert.is_true(la.quantile(X, q, 1) == la.load_npy(d .. "/q0.npy"))
+    assert.is_true(la.quantile(X, q) == la.load_npy(d .. "/qa.npy"))
+    os.execute("rm -r " .. d)
+  end)
+end)
