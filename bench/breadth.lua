@@ -168,6 +168,12 @@ local function operations(I)
     end
     op("la.ptp(A)", function() return la.ptp(A) end, "np.ptp(A)")
     op("la.ptp(A, 1)", function() return la.ptp(A, 1) end, "np.ptp(A, axis=0)")
+    op("la.median(A)", function() return la.median(A) end, "np.median(A)")
+    op("la.median(A, 1)", function() return la.median(A, 1) end, "np.median(A, axis=0)")
+    op("la.median(A, 2)", function() return la.median(A, 2) end, "np.median(A, axis=1)")
+    op("la.quantile(A, .9, 1)", function() return la.quantile(A, 0.9, 1) end, "np.quantile(A, 0.9, axis=0)")
+    op("la.percentile(A, q3, 2)", function() return la.percentile(A, {25, 50, 75}, 2) end,
+      "np.percentile(A, [25, 50, 75], axis=1).T")
     op("la.all(A)", function() return la.all(A) end, "np.all(A)")
     op("la.any(Z)", function() return la.any(Z) end, "np.any(Z)", "all zeros: a full scan")
     op("la.any(A, 1)", function() return la.any(A, 1) end, "np.any(A, axis=0)", FLOATMASK)
@@ -334,6 +340,9 @@ local function operations(I)
     local function op(name, f, expr, note)
       add(ops, {name = name, tag = t, shape = t, f = f, expr = expr, note = note})
     end
+    op("la.median(x)", function() return la.median(x) end, "np.median(x)")
+    op("la.quantile(x, q3)", function() return la.quantile(x, {0.25, 0.5, 0.75}) end,
+      "np.quantile(x, [0.25, 0.5, 0.75])")
     op("x:sort()", function() return x:sort() end, "np.sort(x)", "la also returns the indices")
     op("x:sort(values)", function() return x:sort({indices = false}) end, "np.sort(x)",
        "{indices = false}: the values alone")

@@ -66,7 +66,7 @@ static Csv *checkp(lua_State *L) {
 /* grows *buf (elements of size bytes, capacity *cap) to hold need */
 static void grow(lua_State *L, void **buf, size_t *cap, size_t need, size_t size) {
   size_t n = *cap ? *cap : 64;
-  void *p;
+  void *p = NULL;
   if (need <= *cap) return;
   while (n < need) n *= 2;
   if (n > (size_t)-1 / size || (p = realloc(*buf, n * size)) == NULL)
