@@ -172,6 +172,9 @@ local function operations(I)
     op("la.median(A, 1)", function() return la.median(A, 1) end, "np.median(A, axis=0)")
     op("la.median(A, 2)", function() return la.median(A, 2) end, "np.median(A, axis=1)")
     op("la.quantile(A, .9, 1)", function() return la.quantile(A, 0.9, 1) end, "np.quantile(A, 0.9, axis=0)")
+    op("la.logsumexp(A, 2)", function() return la.logsumexp(A, 2) end,
+      "(lambda m: np.log(np.sum(np.exp(A - m), axis=1)) + m[:, 0])(np.amax(A, axis=1, keepdims=True))",
+      "NumPy: SciPy's algorithm (finite data)")
     op("la.percentile(A, q3, 2)", function() return la.percentile(A, {25, 50, 75}, 2) end,
       "np.percentile(A, [25, 50, 75], axis=1).T")
     op("la.all(A)", function() return la.all(A) end, "np.all(A)")

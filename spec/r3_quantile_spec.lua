@@ -123,3 +123,59 @@ describe("la.quantile and la.percentile", function()
     os.execute("rm -r " .. d)
   end)
 end)
+
+-- la.logsumexp: SciPy's logsumexp (scipy.special, its algorithm: the max
+-- taken out, non-finite maxima as 0) and PyTorch's torch.logsumexp; the
+-- values below are that algorithm's in NumPy 1.24.2 (np.log(np.sum(np.exp(
+-- B - m), axis)) + m), matched to 4 ulp (linalg's exp is the softmax's own)
+describe("la.logsumexp", function()
+  local B = la.matrix{{0.5, -2.0, 3.25, 7.0}, {1.5, 4.0, -1.0, 2.0}, {9.0, 0.25, 3.25, -6.5}}
+  local function near(want, got, ulps)
+    if type(want) == "table" then
+      local g = got:totable()
+      if type(g[1]) == "table" then g = got:numel() == #g[1] and g[1] or got:reshape(-1):totable() end
+      for i = 1, #want do near(want[i], g[i], ulps) end
+      return
+    end
+    assert.is_true(math.abs(want - got) <= ulps * 2.220446049250313e-16 * math.abs(want),
+                   string.format("%.17g ~= %.17g", want, got))
+  end
+
+  it("is SciPy's over every entry and along each dim", function()
+    near(9.140047097391328, la.logsumexp(B), 4)
+    near({9.000756266697396, 4.02566433351924, 3.9502539842551396, 7.006716710271652}, la.logsumexp(B, 1), 4)
+    near({7.024833670790535, 4.202253447679351, 9.003335857496108}, la.logsumexp(B, 2), 4)
+    assert.are.same({1, 4}, {la.logsumexp(B, 1):shape()})
+    assert.are.same({3, 1}, {la.logsumexp(B, 2):shape()})
+    local F = la.logsumexp(B:astype("float32"), 1)
+    assert.are.equal("float32", F.dtype)
+    -- NumPy's float32 values (the same algorithm), to 4 float ulp
+    local want = {9.00075626373291, 4.025664329528809, 3.950253963470459, 7.006716728210449}
+    for j = 1, 4 do assert.is_true(math.abs(F(1, j) - want[j]) <= 4 * 1.19e-7 * want[j]) end
+    near(la.logsumexp(B:slice(":", "2:3")), la.logsumexp(B:slice(":", "2:3"):copy()), 0)   -- a view
+  end)
+
+  it("does not overflow or lose large and small entries", function()
+    near(1000 + math.log(2), la.logsumexp(la.vector{1000, 1000, -1000}), 2)
+    near(-1000 + math.log(3), la.logsumexp(la.vector{-1000, -1000, -1000}), 2)
+    -- a random row against a reference summed here in Lua
+    local x = la.randn(1, 5000, 3) * 30
+    local m = x:max()
+    local s = 0
+    for j = 1, 5000 do s = s + math.exp(x(1, j) - m) end
+    near(m + math.log(s), la.logsumexp(x), 8)
+    near(m + math.log(s), la.logsumexp(x, 2)(1, 1), 8)
+  end)
+
+  it("gives NaN for a NaN, +inf for +inf, -inf for nothing or only -inf (SciPy's)", function()
+    local A = la.matrix{{1, 0 / 0, 3}, {math.huge, 1, 2}, {-math.huge, -math.huge, -math.huge}}
+    local r = la.logsumexp(A, 2)
+    assert.is_true(r(1, 1) ~= r(1, 1))
+    assert.are.equal(math.huge, r(2, 1))
+    assert.are.equal(-math.huge, r(3, 1))
+    assert.are.equal(-math.huge, la.logsumexp(la.zeros(0, 3)))
+    assert.are.same({{-math.huge, -math.huge, -math.huge}}, la.logsumexp(la.zeros(0, 3), 1):totable())
+    assert.error_matches(function() la.logsumexp(B, 3) end, "linalg.logsumexp", 1, true)
+    assert.error_matches(function() la.logsumexp("x") end, "linalg.logsumexp", 1, true)
+  end)
+end)

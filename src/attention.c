@@ -53,6 +53,63 @@ static int softmax(lua_State *L, const char *fname, int logs) {
 static int l_softmax(lua_State *L) { return softmax(L, la_fname(L), 0); }
 static int l_log_softmax(lua_State *L) { return softmax(L, la_fname(L), 1); }
 
+/* the log-sum-exp of line l (t: l.n doubles of scratch): its max m
+** taken out, m + log(sum(exp(a - m))), in double; NaN, +inf and a line of
+** -inf (or none) as SciPy's */
+static double lseline(la_Line l, double *t) {
+  double m;
+  size_t i;
+  if (l.n == 0) return -HUGE_VAL;
+  m = la_lreduce(LAK_MAX, l, 0);
+  if (m != m || m == HUGE_VAL || m == -HUGE_VAL) return m;
+  for (i = 0; i < l.n; i++) t[i] = LA_LX(l, i) - m;
+  lak_unary(LAK_EXP, (int)l.n, 1, t, (int)l.n, t, (int)l.n);
+  l.p = t; l.f = NULL; l.s = 1;
+  return m + log(la_lreduce(LAK_SUM, l, 0));
+}
+
+/* logsumexp(A [, dim]): log(sum(exp(A))) over every entry (a number) or
+** along dim (1 x n, m x 1; A's type), as SciPy's logsumexp and PyTorch's
+** logsumexp: the line's max m taken out, m + log(sum(exp(a - m))). A line
+** holding NaN gives NaN, one holding +inf (and no NaN) +inf, an empty line
+** or one of only -inf -inf. Rows of a matrix of 8 rows or more go through
+** the row softmax's kernel (reading a row at a time strides through
+** memory); other lines are read whole. */
+static int l_logsumexp(lua_State *L) {
+  const char *F = la_fname(L);
+  la_Mat *A = la_checkany(L, 1, F), *R, *W;
+  int dim = la_optdim(L, F, 2), nk, i;
+  double *t;
+  if (dim == 0) {
+    if (A->ld != A->rows && !LA_EMPTY(A)) A = la_copyof(L, A, F);   /* a view */
+    t = la_scratch(L, (size_t)A->rows * (size_t)A->cols);
+    lua_pushnumber(L, LA_EMPTY(A) ? -HUGE_VAL : lseline(la_flat(A), t));
+    return 1;
+  }
+  nk = dim == 1 ? A->cols : A->rows;
+  R = la_newt(L, F, dim == 1 ? 1 : nk, dim == 1 ? nk : 1, A->dtype);
+  if (dim == 2 && A->rows >= 8 && A->cols > 0) {
+    double *sum = la_scratch(L, 2 * (size_t)nk), *mx = sum + nk;
+    W = la_newt(L, F, A->rows, A->cols, A->dtype);   /* the exps, not kept */
+    if (A->dtype == LA_F32)
+      lak_ssoftmax(nk, A->cols, A->fdata, A->ld, W->fdata, W->ld, 0, (float *)(void *)mx, sum);
+    else
+      lak_softmax(nk, A->cols, A->data, A->ld, W->data, W->ld, 0, mx, sum);
+    for (i = 0; i < nk; i++) {
+      double x = A->dtype == LA_F32 ? (double)((float *)(void *)mx)[i] : mx[i];
+      if (x == x && x != HUGE_VAL && x != -HUGE_VAL) x += log(sum[i]);
+      la_put(R, i, 0, x);
+    }
+    lua_pop(L, 2);                                 /* W, the sums: R on top */
+    return 1;
+  }
+  t = la_scratch(L, (size_t)(dim == 1 ? A->rows : A->cols));
+  for (i = 0; i < nk; i++)
+    la_put(R, dim == 1 ? 0 : i, dim == 1 ? i : 0, lseline(la_line(A, dim, i), t));
+  lua_pop(L, 1);                                   /* t: R on top */
+  return 1;
+}
+
 /* l_attention's stack: Q, K, V, the options table; the mask and bias
 ** matrices in the two slots above it (lua_settop reserves them), then a
 ** table that keeps the call's matrices (KEEP[3 (i - 1) + 1..3] = Q, K, V of
@@ -300,7 +357,7 @@ static int l_attention_combine(lua_State *L) {
 }
 
 static const la_Reg funcs[] = {
-  {"softmax", l_softmax, 2}, {"log_softmax", l_log_softmax, 2},
+  {"softmax", l_softmax, 2}, {"log_softmax", l_log_softmax, 2}, {"logsumexp", l_logsumexp, 2},
   {"attention", l_attention, 3 + LA_OPTS}, {"attention_combine", l_attention_combine, 4},
   {NULL, NULL, 0}
 };

@@ -122,7 +122,8 @@ static const char *funcs[] = {
   "frombuffer", "tobytes", "ones", "rand", "randn", "matrix", "is_matrix",
   "attention_combine", "npy_info", "lsq_state", "config", "atan2", "hypot",
   "count_nonzero", "find", "nonzero", "vecnorm", "cumprod", "argmin", "log10", "log1p",
-  "map", "numel", "round", "sign", "eq", "lt", "matrix_power"
+  "map", "numel", "round", "sign", "eq", "lt", "matrix_power", "median", "quantile",
+  "percentile", "logsumexp"
 };
 #define NFUNCS_OLD 54
 static const char *ops[] = { "+", "-", "*", "/", "==", "^", "..", "<" };
