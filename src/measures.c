@@ -2,8 +2,10 @@
 ** measures.c: numbers that measure matrices and vectors. Norms (norm with
 ** every NumPy order, vecnorm along a dim), trace, rank and cond; cosine and
 ** angle of two vectors, cosine_matrix of two sets of rows; allclose and
-** isclose (NumPy's tolerance test, broadcasting).
+** isclose (NumPy's tolerance test, broadcasting); cov and corrcoef (the
+** covariance and correlation of a data matrix's variables).
 */
+#include <cblas.h>
 #include <float.h>
 #include <lapacke.h>
 #include <math.h>
@@ -444,12 +446,128 @@ static int l_cond(lua_State *L) {
   return 1;
 }
 
+/* ------------------------------------------------------------ covariance */
+
+static const char *const cov_keys[] = {"rowvar", "ddof", "bias", NULL};
+
+/* Variable v of M (pushed nothing): column v, or row v with rowvar; a
+** vector (1 x n too) is one variable of its entries */
+static la_Line variable(const la_Mat *M, int rowvar, int v) {
+  la_Line l;
+  if (M->rows == 1 || M->cols == 1) {
+    l = la_line(M, M->rows == 1 ? 2 : 1, 0);
+    return l;
+  }
+  return la_line(M, rowvar ? 2 : 1, v);
+}
+
+static int nvars(const la_Mat *M, int rowvar) {
+  if (M->rows == 1 || M->cols == 1) return M->rows * M->cols > 0 ? 1 : 0;
+  return rowvar ? M->rows : M->cols;
+}
+
+/* The covariance matrix (pushed, float64) of the variables of X and Y (Y
+** may be NULL) with opts at oi: *f32 when every input is float32 */
+static la_Mat *covariance(lua_State *L, const char *F, la_Mat *X, la_Mat *Y, int oi, int *f32) {
+  int rowvar, px, p, n, v, i;
+  double ddof;
+  la_Mat *Z, *C;
+  la_checkopts(L, oi, F, cov_keys);
+  rowvar = la_optbool(L, oi, "rowvar", 0, F);
+  ddof = la_optbool(L, oi, "bias", 0, F) ? 0.0 : 1.0;
+  ddof = la_optnum(L, oi, "ddof", ddof, F);
+  *f32 = X->dtype == LA_F32 && (Y == NULL || Y->dtype == LA_F32);
+  px = nvars(X, rowvar);
+  p = px + (Y ? nvars(Y, rowvar) : 0);
+  n = (int)(p > 0 ? variable(X->rows * X->cols > 0 ? X : Y, rowvar, 0).n : 0);
+  if (Y && nvars(Y, rowvar) > 0 && px > 0 && (int)variable(Y, rowvar, 0).n != n)
+    la_error(L, F, "X has %d observations, Y %d", n, (int)variable(Y, rowvar, 0).n);
+  if (!(ddof >= 0)) la_error(L, F, "option 'ddof' must be >= 0");
+  if (p > 0 && !((double)n - ddof > 0))
+    la_error(L, F, "%d observations and ddof = %f leave no degrees of freedom", n, ddof);
+  /* the observations, each variable a column, centred by its mean */
+  Z = la_new(L, F, n, p);
+  for (v = 0; v < p; v++) {
+    la_Line l = v < px ? variable(X, rowvar, v) : variable(Y, rowvar, v - px);
+    double mean = la_lreduce(LAK_MEAN, l, 0), *z = Z->data + (size_t)v * Z->ld;
+    if (l.f && l.s == 1) for (i = 0; i < n; i++) z[i] = (double)l.f[i] - mean;
+    else if (l.s == 1) for (i = 0; i < n; i++) z[i] = l.p[i] - mean;
+    else for (i = 0; i < n; i++) z[i] = LA_LX(l, i) - mean;
+  }
+  C = la_new(L, F, p, p);
+  if (p > 0) {
+    /* NumPy's X X^T times 1 / (n - ddof): each sum of products scaled once */
+    cblas_dsyrk(CblasColMajor, CblasLower, CblasTrans, p, n, 1.0 / ((double)n - ddof), Z->data,
+                Z->ld > 0 ? Z->ld : 1, 0.0, C->data, C->ld);
+    for (v = 0; v < p; v++)
+      for (i = v + 1; i < p; i++) LA_AT(C, v, i) = LA_AT(C, i, v);
+  }
+  lua_remove(L, -2);                         /* Z */
+  return C;
+}
+
+/* X, Y and the options' index of cov(X [, Y] [, opts]) / corrcoef */
+static int covargs(lua_State *L, const char *F, la_Mat **X, la_Mat **Y) {
+  int oi = lua_istable(L, 2) && !la_testany(L, 2) ? 2 : 3;
+  *X = la_checkargany(L, 1, F, 1);
+  *Y = oi == 3 && !lua_isnoneornil(L, 2) ? la_checkargany(L, 2, F, 2) : NULL;
+  return oi;
+}
+
+/* C (float64, pushed) as the result of a call on float32 inputs: float32 */
+static void astype32(lua_State *L, const char *F, la_Mat *C, int f32) {
+  la_Mat *S;
+  int i, j;
+  if (!f32) return;
+  S = la_newt(L, F, C->rows, C->cols, LA_F32);
+  for (j = 0; j < C->cols; j++)
+    for (i = 0; i < C->rows; i++) LA_ATF(S, i, j) = (float)LA_AT(C, i, j);
+}
+
+/* cov(X [, Y] [, {rowvar = false, ddof = 1, bias = false}]): the p x p
+** covariance matrix of X's columns (its rows are observations: Octave's
+** cov, NumPy's rowvar=False); rowvar = true: of its rows (NumPy's
+** default); a vector is one variable; Y's variables follow X's (NumPy's
+** cov(m, y)). Divided by n - ddof (bias = true: n). float32 inputs give a
+** float32 result, computed in double. */
+static int l_cov(lua_State *L) {
+  const char *F = la_fname(L);
+  la_Mat *X, *Y;
+  int oi = covargs(L, F, &X, &Y), f32;
+  la_Mat *C = covariance(L, F, X, Y, oi, &f32);
+  astype32(L, F, C, f32);
+  return 1;
+}
+
+/* corrcoef(X [, Y] [, opts]): cov's, each entry divided by the standard
+** deviations of its row's and its column's variables (in that order, as
+** NumPy), then clipped to [-1, 1] (NaN stays) */
+static int l_corrcoef(lua_State *L) {
+  const char *F = la_fname(L);
+  la_Mat *X, *Y, *C;
+  int oi = covargs(L, F, &X, &Y), f32, i, j;
+  double *s;
+  C = covariance(L, F, X, Y, oi, &f32);
+  s = la_scratch(L, (size_t)C->rows);
+  for (i = 0; i < C->rows; i++) s[i] = sqrt(LA_AT(C, i, i));
+  for (j = 0; j < C->cols; j++) {
+    double *c = C->data + (size_t)j * C->ld, sj = s[j];
+    for (i = 0; i < C->rows; i++) {
+      double x = c[i] / s[i] / sj;
+      c[i] = x > 1 ? 1 : x < -1 ? -1 : x;
+    }
+  }
+  lua_pop(L, 1);
+  astype32(L, F, C, f32);
+  return 1;
+}
+
 static const la_Reg funcs[] = {
   {"norm", l_norm, 3}, {"vecnorm", l_vecnorm, 3}, {"trace", l_trace, 2},
   {"rank", l_rank, 2 + LA_OPTS}, {"cond", l_cond, 2 + LA_OPTS}, {"cosine", l_cosine, 2},
   {"angle", l_angle, 2}, {"cosine_matrix", l_cosine_matrix, 2},
   {"allclose", l_allclose, 4}, {"isclose", l_isclose, 2 + LA_OPTS},
-  {NULL, NULL, 0}
+  {"cov", l_cov, 2 + LA_OPTS}, {"corrcoef", l_corrcoef, 2 + LA_OPTS}, {NULL, NULL, 0}
 };
 
 void la_open_measures(lua_State *L) {

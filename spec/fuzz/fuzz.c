@@ -123,7 +123,7 @@ static const char *funcs[] = {
   "attention_combine", "npy_info", "lsq_state", "config", "atan2", "hypot",
   "count_nonzero", "find", "nonzero", "vecnorm", "cumprod", "argmin", "log10", "log1p",
   "map", "numel", "round", "sign", "eq", "lt", "matrix_power", "median", "quantile",
-  "percentile", "logsumexp"
+  "percentile", "logsumexp", "cov", "corrcoef"
 };
 #define NFUNCS_OLD 54
 static const char *ops[] = { "+", "-", "*", "/", "==", "^", "..", "<" };
