@@ -92,6 +92,27 @@ static const char *trimmed(Csv *c, size_t *len) {
   return s;
 }
 
+/* s (len bytes) read again with its '.' as the C locale's decimal point,
+** when that is not '.' (a host that set LC_NUMERIC, as Lua's tonumber
+** does): the value, *end and *len as strtod's reading of the copy gives
+** them (*end == s + *len when it read all); else x, as it was */
+static double dotnum(const char *s, size_t len, size_t *lenp, char **end, double x) {
+  const char *dp = localeconv()->decimal_point, *dot = memchr(s, '.', len);
+  char b[200], *e;
+  size_t dl = strlen(dp);
+  double y;
+  if (dot == NULL || dl == 0 || (dl == 1 && dp[0] == '.') || len + dl > sizeof b) return x;
+  memcpy(b, s, (size_t)(dot - s));
+  memcpy(b + (dot - s), dp, dl);
+  memcpy(b + (dot - s) + dl, dot + 1, len - (size_t)(dot - s) - 1);
+  b[len + dl - 1] = '\0';
+  y = strtod(b, &e);
+  if (e != b + len + dl - 1) return x;
+  *lenp = len;
+  *end = (char *)s + len;
+  return y;
+}
+
 /* the field as a number: a string of na is NaN, else strtod must read it
 ** whole (decimal, exponent, inf, nan, hex as Lua's tonumber reads them) */
 static double tonum(lua_State *L, Csv *c) {
@@ -104,6 +125,7 @@ static double tonum(lua_State *L, Csv *c) {
     if (c->nalen[i] == len && memcmp(c->na[i], s, len) == 0) return NAN;
   ((char *)s)[len] = '\0';
   x = len ? strtod(s, &end) : 0;
+  if (len > 0 && end != s + len) x = dotnum(s, len, &len, &end, x);
   if (len == 0 || end != s + len) {
     if (len > 40) { ((char *)s)[37] = '\0'; lua_pushfstring(L, "%s...", s); }
     else lua_pushstring(L, s);
@@ -351,17 +373,12 @@ static int l_new(lua_State *L) {
 
 /* ------------------------------------------------------------ writing */
 
-/* x as save_csv writes it into b (32 bytes); returns the length. dot: the
-** locale's decimal point, written as '.' */
-static int field(double x, char *b, char dot) {
-  int len, k;
+/* x as save_csv writes it into b (48 bytes); returns the length */
+static int field(double x, char *b) {
   if (x != x) { memcpy(b, "nan", 3); return 3; }
   if (x == HUGE_VAL) { memcpy(b, "inf", 3); return 3; }
   if (x == -HUGE_VAL) { memcpy(b, "-inf", 4); return 4; }
-  len = snprintf(b, 32, "%.17g", x);
-  if (dot != '.')
-    for (k = 0; k < len; k++) if (b[k] == dot) b[k] = '.';
-  return len;
+  return la_cdot(b, snprintf(b, 48, "%.17g", x));
 }
 
 static int l_format(lua_State *L) {
@@ -369,16 +386,15 @@ static int l_format(lua_State *L) {
   size_t seplen;
   const char *sep = luaL_checklstring(L, 2, &seplen);
   lua_Integer first = luaL_checkinteger(L, 3), last = luaL_checkinteger(L, 4), i;
-  char dot = localeconv()->decimal_point[0];
   luaL_Buffer B;
   int j;
   luaL_argcheck(L, first >= 1 && last <= A->rows, 3, "rows outside the matrix");
   luaL_buffinit(L, &B);
   for (i = first - 1; i < last; i++) {
     for (j = 0; j < A->cols; j++) {
-      char b[32];
+      char b[48];
       if (j > 0) luaL_addlstring(&B, sep, seplen);
-      luaL_addlstring(&B, b, (size_t)field(la_get(A, (int)i, j), b, dot));
+      luaL_addlstring(&B, b, (size_t)field(la_get(A, (int)i, j), b));
     }
     luaL_addchar(&B, '\n');
   }

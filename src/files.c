@@ -12,11 +12,12 @@
 ** A handle has read(n | "a"), seek(whence, offset), write(s) and close(),
 ** which answer as those of Lua's io library do (nil and a message), and
 ** readmatrix and writematrix (the data of load_npy and save_npy, with
-** no string between the file and the matrix: bytes.c).
+** no string between the file and the matrix: rawbytes.c).
 */
 #define _POSIX_C_SOURCE 200809L   /* O_CLOEXEC, fdopen, fseeko, readlink, faccessat */
 
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -109,28 +110,32 @@ static int h_write(lua_State *L) {
   return 1;
 }
 
-/* readmatrix(k, n, descr, fortran, start, stride) -> a k x n matrix of
-** .npy dtype descr read at byte start: as one run (C order or all rows),
-** or, with stride > 0, column j's k elements at start + j stride; or nil,
-** message (a read error, or the file shorter than the runs). Errors of
-** the matrix's making are load_npy's. */
+/* readmatrix(k, n, descr, fortran, start, stride, fname) -> a k x n
+** matrix of .npy dtype descr read at byte start: as one run (C order or
+** all rows), or, with stride > 0, column j's k elements at start + j
+** stride (rawbytes.c); or nil, message (a read error, or the file shorter
+** than the runs). The Lua front's function fname names the errors of the
+** matrix's making. */
 static int h_readmatrix(lua_State *L) {
   Handle *h = checkhandle(L);
-  int k = (int)luaL_checkinteger(L, 2), n = (int)luaL_checkinteger(L, 3);
-  const char *err = la_readmatrix(L, "load_npy", h->f, k, n, luaL_checkstring(L, 4),
-                                  lua_toboolean(L, 5), luaL_checkinteger(L, 6),
-                                  luaL_checkinteger(L, 7));
+  lua_Integer k = luaL_checkinteger(L, 2), n = luaL_checkinteger(L, 3);
+  int dt = luaL_checkoption(L, 4, NULL, la_rawdtypes);
+  const char *err;
+  luaL_argcheck(L, k >= 0 && k <= INT_MAX, 2, "rows out of range");
+  luaL_argcheck(L, n >= 0 && n <= INT_MAX, 3, "columns out of range");
+  err = la_readmatrix(L, luaL_checkstring(L, 8), h->f, (int)k, (int)n, dt, lua_toboolean(L, 5),
+                      luaL_checkinteger(L, 6), luaL_checkinteger(L, 7));
   if (err == NULL) return 1;
   lua_pushnil(L);
   lua_pushstring(L, err);
   return 2;
 }
 
-/* writematrix(A) -> the handle, or nil, message: A's bytes as
-** A:tobytes() gives them, written without that string */
+/* writematrix(A, fname) -> the handle, or nil, message: A's bytes as
+** A:tobytes() gives them, written without that string (rawbytes.c) */
 static int h_writematrix(lua_State *L) {
   Handle *h = checkhandle(L);
-  const char *err = la_writematrix(h->f, la_checkall(L, 2, "save_npy"));
+  const char *err = la_writematrix(h->f, la_checkall(L, 2, luaL_checkstring(L, 3)));
   if (err != NULL) {
     lua_pushnil(L);
     lua_pushstring(L, err);

@@ -8,6 +8,7 @@
 #define _DEFAULT_SOURCE           /* madvise, MADV_HUGEPAGE (not POSIX) */
 
 #include <limits.h>
+#include <locale.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -106,7 +107,7 @@ const char *la_pushvfstring(lua_State *L, const char *fmt, va_list ap) {
                 lua_pushstring(L, buf); break;
       case 'f': {
         double x = (double)va_arg(ap, lua_Number);
-        snprintf(buf, sizeof buf, "%.14g", x);
+        la_cdot(buf, snprintf(buf, sizeof buf, "%.14g", x));
         if (buf[strspn(buf, "-0123456789")] == '\0') strcat(buf, ".0");   /* looks like an int */
         lua_pushstring(L, buf); break;
       }
@@ -377,7 +378,8 @@ static void nomem(lua_State *L, const char *fname, size_t sz, const char *what,
                   const lua_Integer *dims) {
   char num[32];
   if (what == NULL) what = la_pushfstring(L, "a %Ix%I matrix", dims[0], dims[1]);
-  snprintf(num, sizeof num, "%.1f", (double)sz / (sz >= ((size_t)1 << 30) ? 1073741824.0 : 1048576.0));
+  la_cdot(num, snprintf(num, sizeof num, "%.1f",
+                       (double)sz / (sz >= ((size_t)1 << 30) ? 1073741824.0 : 1048576.0)));
   la_error(L, fname, "not enough memory for %s (%s %s)", what, num,
            sz >= ((size_t)1 << 30) ? "GiB" : "MiB");
 }
@@ -792,4 +794,16 @@ double la_opttol(lua_State *L, const char *fname, int arg, const char *name, dou
   if (isnan(t)) la_argerror(L, fname, arg, lua_pushfstring(L, "%s is NaN", name));
   if (t < 0) la_argerror(L, fname, arg, lua_pushfstring(L, "%s must be >= 0", name));
   return t;
+}
+
+/* ------------------------------------------------------------ numbers as text */
+
+int la_cdot(char *buf, int len) {
+  const char *dp = localeconv()->decimal_point;
+  size_t dl = strlen(dp);
+  char *at;
+  if (dl == 0 || (dl == 1 && dp[0] == '.') || (at = strstr(buf, dp)) == NULL) return len;
+  *at = '.';
+  memmove(at + 1, at + dl, strlen(at + dl) + 1);
+  return len - (int)dl + 1;
 }

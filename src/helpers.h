@@ -365,20 +365,38 @@ void la_attnqkv(lua_State *L, const la_Mat *Q, const la_Mat *K, const la_Mat *V,
 ** item i (pushes nothing). Returns n. */
 int la_attnbatch(lua_State *L, int k, const char *const names[], int keep, int *dtype);
 
-/* bytes.c: reads a k x n matrix of .npy dtype descr (frombuffer's names)
-** at f and pushes it (fname's errors: out of memory): one run of k n
-** elements at byte start (C order, or Fortran's with every row), or, with
-** stride > 0 (Fortran order), column j's k elements at start + j stride.
-** Elements already in the matrix's type and the host's byte order are
-** read straight into it. Returns NULL, or what went wrong with the file
-** (the matrix on top is then to be dropped). */
-const char *la_readmatrix(lua_State *L, const char *fname, FILE *f, int k, int n,
-                          const char *descr, int fortran, lua_Integer start,
-                          lua_Integer stride);
-
-/* bytes.c: writes A's elements to f as tobytes gives them (little-endian,
-** columns first); NULL, or what went wrong */
+/* rawbytes.c: matrices as raw element bytes (bytes.c, files.c).
+** la_rawdtypes: NumPy's descrs, byte order (none, <, >, = or |) times kind
+** and size, then "float64", "float32", then the bool ones (a
+** luaL_checkoption list); la_rawdecode: an index of it as *size bytes an
+** element (1: bool), *kind 'f' or 'i', *swap (the other byte order than
+** the host's), returning the matrix type. la_rawfill: A (new) from its
+** elements at s in C order (rows first) or Fortran's. la_rawput: element
+** (i, j) of A as its type's little-endian bytes at b. la_hostbig: 1 on a
+** big-endian host. */
+extern const char *const la_rawdtypes[];
+int la_rawdecode(int dt, int *size, int *kind, int *swap);
+void la_rawfill(la_Mat *A, const unsigned char *s, int size, int kind, int swap, int fortran);
+void la_rawput(const la_Mat *A, int i, int j, char *b);
+int la_hostbig(void);
+/* Reads a k x n matrix of la_rawdtypes[dt] at f and pushes it (fname's
+** errors: out of memory): one run of k n elements at byte start (C order,
+** or Fortran's with every row), or, with stride > 0 (Fortran order),
+** column j's k elements at start + j stride. Elements already in the
+** matrix's type and the host's byte order are read straight into it.
+** Returns NULL, or what went wrong with the file (the matrix on top is
+** then to be dropped). */
+const char *la_readmatrix(lua_State *L, const char *fname, FILE *f, int k, int n, int dt,
+                          int fortran, lua_Integer start, lua_Integer stride);
+/* writes A's elements to f as tobytes gives them (little-endian, columns
+** first); NULL, or what went wrong */
 const char *la_writematrix(FILE *f, const la_Mat *A);
+
+/* A number printf wrote into buf (len bytes), its decimal point made '.'
+** where a host set LC_NUMERIC to a locale with another (printf follows
+** the C locale; the text linalg writes and prints never does); returns the
+** new length. */
+int la_cdot(char *buf, int len);
 
 /* ------------------------------------------------------------ the parts */
 

@@ -146,7 +146,7 @@ end
 -- k elements at start + j stride, read straight into the matrix where no
 -- conversion is needed (src/bytes.c). A read error is a named error.
 function M.readmatrix(f, k, n, descr, fortran, start, stride, path, fname)
-  local A, err = f:readmatrix(k, n, descr, fortran, start, stride)
+  local A, err = f:readmatrix(k, n, descr, fortran, start, stride, fname)
   if not A then ioerror(fname, path, err) end
   return A
 end
@@ -195,12 +195,12 @@ end
 
 -- Writes parts (a string or a list of strings) to the open handle f, then
 -- closes it; returns nil on success, the error message otherwise (f closed).
-local function writeall(f, parts)
+local function writeall(f, parts, fname)
   if type(parts) == "string" then parts = {parts} end
   for i = 1, #parts do
     local p = parts[i]
     local ok, err
-    if type(p) == "string" then ok, err = f:write(p) else ok, err = f:writematrix(p) end
+    if type(p) == "string" then ok, err = f:write(p) else ok, err = f:writematrix(p, fname) end
     if not ok then f:close(); return err or "write failed" end   -- that error is the one reported
   end
   local ok, err = f:close()
@@ -238,14 +238,14 @@ function M.writefile(path, parts, fname, argno)
   if special then
     local f, err = files.openwrite(path)   -- a FIFO with no reader: refused, not waited for
     if not f then ioerror(fname, path, err) end
-    local werr = writeall(f, parts)
+    local werr = writeall(f, parts, fname)
     if werr then ioerror(fname, path, werr) end
     return
   end
   local tmp = tmpname(target)
   local f, err = files.opentemp(tmp, mode, uid, gid)     -- the messages name no path
   if not f then ioerror(fname, path, err) end
-  local werr = writeall(f, parts)
+  local werr = writeall(f, parts, fname)
   if not werr then
     local ok, rerr = os.rename(tmp, target)
     if ok then return end
