@@ -82,8 +82,41 @@ describe("la.quantile and la.percentile", function()
     same({0.84375, 1.5625, 0.625, 0.125, 2.78125}, la.percentile(A, 37.5, 2))
     same(0.16666666666666666, la.quantile(la.vector{0.1, 0.7, 0.2, 1e300, -1e300, 3}, 1 / 3))
     -- NumPy's interpolation between infinities: nan
-    same(NAN, la.quantile(la.vector{1, math.huge}, 1))
     same(NAN, la.quantile(la.vector{1, math.huge}, 0.5))
+    -- q at an entry (0, 1, or (n - 1) q whole) is that entry, infinite too: NumPy's for integer
+    -- q (np.quantile([-inf, 8, inf], [0, 1]) = [-inf, inf]); its float 1.0 gives nan there
+    same(math.huge, la.quantile(la.vector{1, math.huge}, 1))
+    same({-math.huge, 8, math.huge}, la.quantile(la.vector{math.huge, 8, -math.huge}, {0, 0.5, 1}))
+  end)
+
+  it("gives an empty result for no quantiles, as NumPy's shape (0,)", function()
+    assert.are.same({0, 1}, {la.quantile(A, {}):shape()})
+    assert.are.same({0, 4}, {la.quantile(A, la.zeros(0, 1), 1):shape()})
+    assert.are.same({5, 0}, {la.percentile(A, {}, 2):shape()})
+  end)
+
+  it("is NumPy's for float32 lines: the median in float32, the neighbours' difference in float32", function()
+    -- NumPy 1.24.2: np.median of float32 [1, 1 + 2^-23] is 1.0, of [3e38, 3e38] inf; quantiles of b
+    same(1.0, la.median(la.matrix({{1, 1 + 2 ^ -23}}, {dtype = "float32"})))
+    same(math.huge, la.median(la.matrix({{3e38, 3e38}}, {dtype = "float32"})))
+    same(0.25, la.median(la.vector({0.1, 0.2, 0.7, 0.3}, {dtype = "float32"})))
+    local b = la.vector({-0.8019314408302307, -1.3243589401245117, -0.24836161732673645, 0.4204452335834503,
+                         1.1360465288162231}, {dtype = "float32"})
+    same(-0.5066154757375263, la.quantile(b, 0.38336888078551823))     -- NumPy's float64 result
+    local q = la.quantile(b, {0.1, 0.38336888078551823, 0.9})          -- float32: NumPy's rounded
+    assert.are.equal("float32", q.dtype)
+    local want = {-1.1153879404067992, -0.5066154757375263, 0.8498059988021851}
+    local w32 = la.vector(want):astype("float32")
+    for i = 1, 3 do same(w32(i, 1), q(i, 1)) end
+  end)
+
+  it("takes many quantiles in any order at the cost of a few", function()
+    local x = la.randn(20001, 1, 9)
+    local q = la.linspace(1, 0, 1001)                   -- descending: results in the order given
+    local r = la.quantile(x, q)
+    for i = 1, 1001, 50 do same(la.quantile(x, q(i, 1)), r(i, 1)) end
+    same(x:min(), r(1001, 1))
+    same(x:max(), r(1, 1))
   end)
 
   it("percentile p is quantile p / 100, bit for bit", function()

@@ -409,11 +409,13 @@ static int l_argsort(lua_State *L) { return sort(L, la_fname(L), 1); }
 
 /* NumPy's quantiles (method "linear", its default): the value at
 ** (n - 1) q in the sorted line, between its neighbours as NumPy's _lerp
-** takes it; the median of an even count, NumPy's mean of the middle two */
+** takes it (the neighbours' difference in the line's type); the median of
+** an even count, NumPy's mean of the middle two (in the line's type) */
 typedef struct Quant {
-  const double *q;       /* the quantiles, ascending in the order ord */
-  const int *ord;
-  int k;                 /* how many; 0: the median */
+  const double *q;       /* the quantiles, as given */
+  int k;                 /* how many (0: none) */
+  int median;
+  size_t *idx;           /* scratch: 2 k + 2 ranks */
 } Quant;
 
 /* line l's entries into x (doubles); 1 when one is NaN */
@@ -427,50 +429,81 @@ static int gather(la_Line l, double *x) {
   return nan;
 }
 
-/* the quantiles of the n entries at x (n >= 1, moved) into r[ord[i] * rs] */
-static void quantiles(double *x, size_t n, const Quant *Q, double *r, ptrdiff_t rs) {
-  size_t lo = 0, prev = (size_t)-1, next;
-  double a = 0.0, b = 0.0;
-  int i;
-  if (Q->k == 0) {                           /* the median */
-    lak_select(x, n, (n - 1) / 2);
-    a = x[(n - 1) / 2];
-    r[0] = n % 2 ? a : (a + lak_minof(x + n / 2, n - n / 2)) / 2;
+static int cmprank(const void *a, const void *b) {
+  size_t x = *(const size_t *)a, y = *(const size_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* the entries of ranks idx[a..b) (ascending, distinct, in [lo, hi)) put
+** where a sort would: the middle one selected, then each side for its own
+** ranks, so k ranks cost n log k, not k n */
+static void multisel(double *x, size_t lo, size_t hi, const size_t *idx, int a, int b) {
+  while (a < b) {
+    int m = a + (b - a) / 2;
+    size_t p = idx[m];
+    lak_select(x + lo, hi - lo, p - lo);
+    multisel(x, lo, p, idx, a, m);
+    lo = p + 1;
+    a = m + 1;
+  }
+}
+
+/* the quantile's index below and its weight (NumPy's: past the last
+** index, the last, and a weight whose lerp of equal ends is that end) */
+static size_t qindex(double q, size_t n, double *g) {
+  double vi = (double)(n - 1) * q;
+  size_t p = vi >= (double)(n - 1) ? n - 1 : (size_t)vi;
+  *g = vi - (double)p;
+  return p;
+}
+
+/* the quantiles (or the median) of the n entries at x (n >= 1, no NaN;
+** moved) into r[0..k); f32: a float32 line */
+static void quantiles(double *x, size_t n, const Quant *Q, double *r, int f32) {
+  size_t *idx = Q->idx, p;
+  int i, c = 0, u = 0;
+  double g;
+  if (Q->median) { idx[c++] = (n - 1) / 2; idx[c++] = n / 2; }
+  for (i = 0; i < Q->k; i++) {
+    idx[c++] = p = qindex(Q->q[i], n, &g);
+    if (p + 1 < n) idx[c++] = p + 1;
+  }
+  qsort(idx, (size_t)c, sizeof *idx, cmprank);
+  for (i = 0; i < c; i++) if (u == 0 || idx[i] != idx[u - 1]) idx[u++] = idx[i];
+  multisel(x, 0, n, idx, 0, u);
+  if (Q->median) {
+    double a = x[(n - 1) / 2], b = x[n / 2];
+    r[0] = n % 2 ? a : f32 ? (double)(((float)a + (float)b) / 2.0f) : (a + b) / 2;
     return;
   }
   for (i = 0; i < Q->k; i++) {
-    double q = Q->q[Q->ord[i]], vi = (double)(n - 1) * q, g, d;
-    size_t p = vi >= (double)(n - 1) ? n - 1 : (size_t)vi;
-    g = vi >= (double)(n - 1) ? vi + 1 : vi - (double)p;    /* NumPy's index -1 */
-    if (p != prev) {                         /* ascending: past the last one */
-      lak_select(x + lo, n - lo, p - lo);
-      a = x[p];
-      next = vi >= (double)(n - 1) ? p : p + 1;
-      b = next == p ? a : lak_minof(x + p + 1, n - p - 1);
-      lo = p + 1;
-      prev = p;
-    }
-    d = b - a;
-    r[(ptrdiff_t)Q->ord[i] * rs] = g >= 0.5 ? b - d * (1 - g) : a + d * g;
+    double a, b, d;
+    p = qindex(Q->q[i], n, &g);
+    a = x[p];
+    if (g == 0 || p == n - 1) { r[i] = a; continue; }   /* an entry: exact, infinite too */
+    b = x[p + 1];
+    d = f32 ? (double)((float)b - (float)a) : b - a;
+    r[i] = g >= 0.5 ? b - d * (1 - g) : a + d * g;
   }
 }
 
 /* the quantiles of line l (NaN if it holds one) into r, x its scratch */
-static void linequant(la_Line l, const Quant *Q, double *x, double *r, ptrdiff_t rs) {
-  int i, k = Q->k ? Q->k : 1;
+static void linequant(la_Line l, const Quant *Q, double *x, double *r) {
+  int i;
   if (gather(l, x)) {
-    for (i = 0; i < k; i++) r[(ptrdiff_t)i * rs] = NAN;
+    for (i = 0; i < (Q->median ? 1 : Q->k); i++) r[i] = NAN;
     return;
   }
-  quantiles(x, l.n, Q, r, rs);
+  quantiles(x, l.n, Q, r, l.f != NULL);
 }
 
 /* q at arg (fname's quantiles, scale 1; percentile's, 100) into Q: a
 ** number (*scalar), or a vector or table of them, each in [0, scale] */
 static void getq(lua_State *L, const char *fname, int arg, double scale, Quant *Q, int *scalar) {
+  const char *what = scale == 1 ? "quantiles" : "percentiles";
   la_Mat *V = NULL;
   double *q;
-  int *ord, i, j, k = 1;
+  int i, k = 1;
   *scalar = lua_type(L, arg) == LUA_TNUMBER;
   if (!*scalar) {
     V = la_checkargany(L, arg, fname, arg);
@@ -479,18 +512,14 @@ static void getq(lua_State *L, const char *fname, int arg, double scale, Quant *
                scale == 1 ? "q" : "p", V->rows, V->cols);
     k = V->rows * V->cols;
   }
-  q = la_scratch(L, (size_t)k);
-  ord = LA_SCRATCH(L, int, (size_t)k);
+  q = la_scratch(L, (size_t)k + 1);
   for (i = 0; i < k; i++) {
     double v = *scalar ? lua_tonumber(L, arg) : la_get(V, V->rows == 1 ? 0 : i, V->rows == 1 ? i : 0);
-    if (!(v >= 0 && v <= scale))
-      la_error(L, fname, "%s must be in [0, %d], got %f", scale == 1 ? "quantiles" : "percentiles",
-               (int)scale, v);
+    if (v != v) la_error(L, fname, "%s must be in [0, %d], got nan", what, (int)scale);
+    if (!(v >= 0 && v <= scale)) la_error(L, fname, "%s must be in [0, %d], got %f", what, (int)scale, v);
     q[i] = scale == 1 ? v : v / scale;
-    for (j = i; j > 0 && q[ord[j - 1]] > q[i]; j--) ord[j] = ord[j - 1];
-    ord[j] = i;
   }
-  Q->q = q; Q->ord = ord; Q->k = k;
+  Q->q = q; Q->k = k;
 }
 
 /* f(A [, q] [, dim]): over every entry (q a number: a number; k of them:
@@ -498,43 +527,44 @@ static void getq(lua_State *L, const char *fname, int arg, double scale, Quant *
 ** the rows (m x 1, m x k), of A's type. Computed in double. */
 static int orderstat(lua_State *L, const char *fname, double scale) {
   la_Mat *A = la_checkany(L, 1, fname), *R;
-  Quant Q = {NULL, NULL, 0};
-  int scalar = 1, qa = scale > 0, dim, k, nk, i, j;
+  Quant Q = {NULL, 0, 0, NULL};
+  int scalar = 1, dim, k, nk, i, j;
   size_t len;
   double *x, *r;
-  dim = la_optdim(L, fname, qa ? 3 : 2);
-  if (qa) getq(L, fname, 2, scale, &Q, &scalar);
+  dim = la_optdim(L, fname, scale > 0 ? 3 : 2);
+  if (scale > 0) getq(L, fname, 2, scale, &Q, &scalar);
+  else Q.median = 1;
+  k = Q.median ? 1 : Q.k;
   len = dim == 0 ? (size_t)A->rows * (size_t)A->cols : dim == 1 ? (size_t)A->rows : (size_t)A->cols;
   if (len == 0) la_error(L, fname, "%s of an empty %s", fname, dim ? "dimension" : "matrix");
-  k = Q.k ? Q.k : 1;
+  Q.idx = LA_SCRATCH(L, size_t, 2 * (size_t)k + 2);
   x = la_scratch(L, len);
+  r = la_scratch(L, (size_t)k + 1);
   if (dim == 0) {
-    double *out = la_scratch(L, (size_t)k);
     int nan = 0;
     size_t at = 0;
     for (j = 0; j < A->cols; j++) {
       nan |= gather(la_line(A, 1, j), x + at);
       at += (size_t)A->rows;
     }
-    if (nan) for (i = 0; i < k; i++) out[i] = NAN;
-    else quantiles(x, len, &Q, out, 1);
-    if (scalar) { lua_pushnumber(L, out[0]); return 1; }
+    if (nan) for (i = 0; i < k; i++) r[i] = NAN;
+    else quantiles(x, len, &Q, r, A->dtype == LA_F32);
+    if (scalar) { lua_pushnumber(L, r[0]); return 1; }
     R = la_newt(L, fname, k, 1, A->dtype);
-    for (i = 0; i < k; i++) la_put(R, i, 0, out[i]);
+    for (i = 0; i < k; i++) la_put(R, i, 0, r[i]);
     return 1;
   }
   nk = dim == 1 ? A->cols : A->rows;
   R = la_newt(L, fname, dim == 1 ? k : nk, dim == 1 ? nk : k, A->dtype);
-  lua_insert(L, 1);                          /* R below the scratch to come */
+  lua_insert(L, 1);                          /* R below the scratch */
   if (dim == 2 && A->rows > 1 && A->cols > 1) {   /* rows: as the columns of A^T */
     la_Mat *T = la_newt(L, fname, A->cols, A->rows, A->dtype);
     la_transposeto(A, T);
     A = T;
     dim = 0;                                 /* lines: T's columns */
   }
-  r = la_scratch(L, (size_t)k);
   for (j = 0; j < nk; j++) {
-    linequant(la_line(A, dim == 2 ? 2 : 1, j), &Q, x, r, 1);
+    linequant(la_line(A, dim == 2 ? 2 : 1, j), &Q, x, r);
     for (i = 0; i < k; i++) la_put(R, dim == 1 ? i : j, dim == 1 ? j : i, r[i]);
   }
   lua_settop(L, 1);                          /* R */

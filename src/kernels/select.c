@@ -90,21 +90,34 @@ static double near(const double *x, size_t n, size_t k, int off) {
   return s[r];
 }
 
+/* One round on [*lo, *hi) (holding k): below a sampled value just under
+** the k-th, then above one just over it in what is left; returns 1 when
+** the range left is all one value (so x[k] is it) */
+static int bracket(double *x, size_t *lo, size_t *hi, size_t k) {
+  size_t n = *hi - *lo, j;
+  double v1 = near(x + *lo, n, k - *lo, -SPREAD), v2;
+  j = *lo + partv(x + *lo, n, v1, 0);
+  if (k < j) { *hi = j; return 0; }          /* the sample misled: below it */
+  *lo = j;
+  if (*hi - *lo < SAMPLED) return 0;
+  v2 = near(x + *lo, *hi - *lo, k - *lo, SPREAD);
+  j = *lo + partv(x + *lo, *hi - *lo, v2, 1);
+  if (k >= j) { *lo = j; return 0; }         /* above it */
+  *hi = j;
+  return v1 == v2;                           /* [lo, hi): all equal to v1 */
+}
+
 void lak_select(double *x, size_t n, size_t k) {
   size_t lo = 0, hi = n, depth = 0, m;
   for (m = n; m > 1; m >>= 1) depth += 2;
   while (hi - lo >= SAMPLED && depth > 0) {  /* bracket k by two sampled values */
-    double v1 = near(x + lo, hi - lo, k - lo, -SPREAD), v2;
-    size_t j = lo + partv(x + lo, hi - lo, v1, 0);
+    size_t size = hi - lo;
+    if (bracket(x, &lo, &hi, k)) return;
     depth--;
-    if (k < j) { hi = j; continue; }         /* the sample misled: below it */
-    lo = j;
-    if (hi - lo < SAMPLED) break;
-    v2 = near(x + lo, hi - lo, k - lo, SPREAD);
-    j = lo + partv(x + lo, hi - lo, v2, 1);
-    if (k >= j) { lo = j; continue; }        /* above it */
-    hi = j;
-    if (v1 == v2) return;                    /* [lo, hi): all equal to v1 */
+    /* a round that leaves most of the range (few distinct values: 0/1
+    ** data parted by 0 and 1 moves nothing) hands over to quickselect,
+    ** whose runs of equal entries take one round */
+    if (hi - lo > size - size / 8) break;
   }
   while (hi - lo > 16) {                    /* quickselect, a median of 3 */
     size_t p;
