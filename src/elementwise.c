@@ -99,14 +99,13 @@ static int l_round(lua_State *L) {
 /* ---------------------------------------------------------------- binary */
 
 static const char *const bin_names[LAK_NBIN] = {
-  "maximum", "minimum", "lt", "le", "gt", "ge", "eq", "ne", "atan2", "hypot"
+  "maximum", "minimum", "lt", "le", "gt", "ge", "eq", "ne", "atan2", "hypot", "fmod", "mod"
 };
 
 /* op(A, B) broadcasting as A + B; own upvalue 1 is the lak_Bin. Two numbers
 ** give a number (a boolean for the comparisons); float32 matrices (with
 ** numbers) a float32 matrix, anything with float64 a float64 one. */
-static int l_binary(lua_State *L) {
-  lak_Bin op = (lak_Bin)lua_tointeger(L, LA_UPVALUE(1));
+static int binary(lua_State *L, lak_Bin op) {
   la_Operand o[2];
   lak_sArg a[2];
   float s[2];
@@ -129,6 +128,11 @@ static int l_binary(lua_State *L) {
   lak_binary(op, m, n, o[0].a, o[1].a, C->data, C->ld);
   return 1;
 }
+
+static int l_binary(lua_State *L) { return binary(L, (lak_Bin)lua_tointeger(L, LA_UPVALUE(1))); }
+
+/* A % B: mod(A, B), as Lua's % on numbers and NumPy's % */
+static int m_mod(lua_State *L) { return binary(L, LAK_MOD); }
 
 /* lt, le, gt, ge, eq, ne (A, B [, {dtype}]) broadcasting as A + B: a bool
 ** matrix; two numbers give a boolean. */
@@ -393,6 +397,7 @@ static void family(lua_State *L, const char *const names[], int first, int n,
 
 void la_open_elementwise(lua_State *L) {
   static const la_Reg unary = {"unary", l_unary, 1}, binary = {"binary", l_binary, 2};
+  static const la_Reg meta[] = {{"__mod", m_mod, LA_VARARG}, {NULL, NULL, 0}};
   static const la_Reg round = {"round", l_round, 2};
   static const la_Reg test = {"test", l_test, 1 + LA_OPTS};
   static const la_Reg compare = {"compare", l_compare, 2 + LA_OPTS};
@@ -408,4 +413,5 @@ void la_open_elementwise(lua_State *L) {
   family(L, bin_names, LAK_LT, LAK_NE + 1, &compare);
   family(L, bin_names, LAK_NE + 1, LAK_NBIN, &binary);
   la_setfuncs(L, funcs, 0);
+  la_setmeta(L, meta);
 }

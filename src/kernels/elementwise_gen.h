@@ -85,12 +85,23 @@ BINARY(lt, x < y)        BINARY(le, x <= y)       BINARY(gt, x > y)
 BINARY(ge, x >= y)       BINARY(eq, x == y)       BINARY(ne, x != y)
 BINARY(atan2, LAK_M(atan2)(x, y)) BINARY(hypot, LAK_M(hypot)(x, y))
 
+/* NumPy's remainder (npy_divmod's modulus): fmod, moved into the divisor's
+** sign when the two differ; a zero result takes the divisor's sign;
+** x % 0 is fmod's NaN. Lua's % on numbers gives the same. */
+static inline LAK_REAL LAK(rem)(LAK_REAL x, LAK_REAL y) {
+  LAK_REAL r = LAK_M(fmod)(x, y);
+  if (y == 0) return r;
+  if (r != 0) return (y < 0) != (r < 0) ? r + y : r;
+  return LAK_M(copysign)(0, y);
+}
+BINARY(fmod, LAK_M(fmod)(x, y))   BINARY(mod, LAK(rem)(x, y))
+
 typedef void (*LAK(Binary))(size_t, const LAK_REAL *, ptrdiff_t, const LAK_REAL *, ptrdiff_t,
                             LAK_REAL *);
 
 static const LAK(Binary) LAK(binaries)[LAK_NBIN] = {
   LAK(b_max), LAK(b_min), LAK(b_lt), LAK(b_le), LAK(b_gt), LAK(b_ge), LAK(b_eq),
-  LAK(b_ne), LAK(b_atan2), LAK(b_hypot)
+  LAK(b_ne), LAK(b_atan2), LAK(b_hypot), LAK(b_fmod), LAK(b_mod)
 };
 
 void LAK(binary)(lak_Bin op, int m, int n, LAK(Arg) a, LAK(Arg) b, LAK_REAL *c, int ldc) {

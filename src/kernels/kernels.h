@@ -290,7 +290,7 @@ typedef enum {
 /* Broadcasting binary operations, see lak_binary. */
 typedef enum {
   LAK_MAXIMUM, LAK_MINIMUM, LAK_LT, LAK_LE, LAK_GT, LAK_GE, LAK_EQ, LAK_NE,
-  LAK_ATAN2, LAK_HYPOT, LAK_NBIN
+  LAK_ATAN2, LAK_HYPOT, LAK_FMOD, LAK_MOD, LAK_NBIN
 } lak_Bin;
 
 /* Reductions of a line, see lak_reduce. */
