@@ -150,6 +150,10 @@ local cases = {
   trunc = {{W}}, fix = {{W}}, cummin = {{W, 2}}, cummax = {{W, 2}}, diff = {{W, 1, 2}},
   ptp = {{W, 1}},
   sqrtm = {{S}}, logm = {{S}}, expm_frechet = {{U, U}},
+  -- statistics and remainders: order statistics pick entries (exact), the
+  -- others compute in double
+  median = {{W, 1}}, quantile = {{W, {0.25, 0.9}, 2}}, percentile = {{W, 75}},
+  logsumexp = {{W, 2}}, cov = {{W}}, corrcoef = {{W}}, mod = {{W, 0.75}}, fmod = {{W, -0.75}},
 }
 
 -- Functions whose float32 results are known to differ from the rule or

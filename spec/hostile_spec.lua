@@ -130,6 +130,11 @@ local api = {
   -- training (spec/r3_train_spec.lua)
   {"softmax_backward", {"M", "M"}, {M, M}}, {"log_softmax_backward", {"M", "M"}, {M, M}},
   {"clip_grad_norm", {"L", "N", "O"}, {{la.ones(2, 2)}, 1, {}}},
+  -- statistics and remainders (spec/r3_quantile_spec.lua, r3_cov_spec.lua, r3_mod_spec.lua)
+  {"median", {"M", "I?"}, {M, 1}}, {"quantile", {"M", "M", "I?"}, {M, 0.5, 1}},
+  {"percentile", {"M", "M", "I?"}, {M, 50, 1}}, {"logsumexp", {"M", "I?"}, {M, 1}},
+  {"cov", {"M"}, {M}}, {"corrcoef", {"M"}, {M}},
+  {"fmod", {"M", "M"}, {M, M}}, {"mod", {"M", "M"}, {M, M}},
 }
 
 -- the error each hostile value gives in a slot of each kind

@@ -100,6 +100,8 @@ describe("argument counts", function()
     {"expm_frechet", {A, A}, opts = {compute_expm = false}},
     {"softmax_backward", {A, A, 2}}, {"log_softmax_backward", {A, A, 2}},
     {"clip_grad_norm", {{A:copy()}, 1}, opts = {norm = 2}},
+    {"median", {A, 1}}, {"quantile", {A, 0.5, 1}}, {"percentile", {A, 50, 1}},
+    {"logsumexp", {A, 1}}, {"cov", {A, A}, opts = {ddof = 0}}, {"corrcoef", {A, A}, opts = {}},
   }
   for _, f in ipairs{"exp", "log", "log1p", "expm1", "sqrt", "abs", "sign", "floor", "ceil",
                       "sin", "cos", "tan", "tanh", "sinh", "cosh", "asin", "acos",
@@ -109,7 +111,7 @@ describe("argument counts", function()
   for _, f in ipairs{"isnan", "isinf", "isfinite"} do      -- {dtype}: the mask's type
     cases[#cases + 1] = {f, {la.matrix{{0.5}}}, opts = {dtype = "float64"}}
   end
-  for _, f in ipairs{"maximum", "minimum", "atan2", "hypot"} do
+  for _, f in ipairs{"maximum", "minimum", "atan2", "hypot", "fmod", "mod"} do
     cases[#cases + 1] = {f, {A, A}}
   end
   for _, f in ipairs{"lt", "le", "gt", "ge", "eq", "ne"} do

@@ -585,7 +585,8 @@ for name in ([[matrix vector zeros ones eye rand randn hstack vstack shape rows
   rank cond project projection_matrix scalar_projection span_check linear_regression
   multihead_attention fill isclose eigvalsh inner slogdet lu_factor lu_solve cho_factor cho_solve
   multi_dot trunc fix cummin cummax diff ptp
-  softmax_backward log_softmax_backward clip_grad_norm tobytes]]):gmatch("%S+") do FLOAT32[name] = true end
+  softmax_backward log_softmax_backward clip_grad_norm tobytes median quantile percentile
+  logsumexp cov corrcoef fmod mod]]):gmatch("%S+") do FLOAT32[name] = true end
 for name, f in pairs(la) do
   if type(f) == "function" and not FLOAT32[name] then la[name] = f32wrap(f, name) end
 end
