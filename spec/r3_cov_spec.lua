@@ -51,6 +51,11 @@ describe("la.cov", function()
     assert.is_true(C == C:t())
     assert.are.equal("float32", la.cov(X:astype("float32")).dtype)
     assert.are.same({0, 0}, {la.cov(la.zeros(5, 0)):shape()})
+    -- a table of rows is Y, an options table without a list part the options
+    local T = {{1, 2}, {3, 5}, {4, 4}, {0, 1}, {2, 2}}
+    assert.is_true(la.cov(X, T) == la.cov(X, la.matrix(T)))
+    assert.is_true(la.cov(X, T, {ddof = 0}) == la.cov(X, la.matrix(T), {bias = true}))
+    assert.is_true(la.cov(X, {}, {rowvar = true}) == la.cov(X, {rowvar = true}))
   end)
 
   it("names what is wrong", function()
@@ -60,6 +65,13 @@ describe("la.cov", function()
     assert.error_matches(function() la.cov(X, {rowvr = true}) end, "unknown option 'rowvr' (did you mean 'rowvar'?)", 1, true)
     assert.error_matches(function() la.cov(X, {ddof = -1}) end, "option 'ddof' must be >= 0", 1, true)
     assert.error_matches(function() la.cov("x") end, "linalg.cov", 1, true)
+    -- variables without observations (found by a review: a crash, and a read past X)
+    assert.error_matches(function() la.cov(la.zeros(0, 3)) end,
+      "linalg.cov: 0 observations and ddof = 1.0 leave no degrees of freedom", 1, true)
+    assert.error_matches(function() la.corrcoef(la.zeros(3, 0), {rowvar = true}) end,
+      "linalg.corrcoef: 0 observations", 1, true)
+    assert.error_matches(function() la.cov(la.zeros(0, 3), la.ones(5, 2)) end,
+      "linalg.cov: X has 0 observations, Y 5", 1, true)
   end)
 end)
 

@@ -24,9 +24,11 @@
 ** Errors are plain messages ("row 2 (line 3) has 1 fields, expected 2");
 ** the caller prefixes the function and the path.
 */
+#define _POSIX_C_SOURCE 200809L   /* newlocale, uselocale */
 #include <errno.h>
 #include <locale.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,25 +94,22 @@ static const char *trimmed(Csv *c, size_t *len) {
   return s;
 }
 
-/* s (len bytes) read again with its '.' as the C locale's decimal point,
-** when that is not '.' (a host that set LC_NUMERIC, as Lua's tonumber
-** does): the value, *end and *len as strtod's reading of the copy gives
-** them (*end == s + *len when it read all); else x, as it was */
-static double dotnum(const char *s, size_t len, size_t *lenp, char **end, double x) {
-  const char *dp = localeconv()->decimal_point, *dot = memchr(s, '.', len);
-  char b[200], *e;
-  size_t dl = strlen(dp);
-  double y;
-  if (dot == NULL || dl == 0 || (dl == 1 && dp[0] == '.') || len + dl > sizeof b) return x;
-  memcpy(b, s, (size_t)(dot - s));
-  memcpy(b + (dot - s), dp, dl);
-  memcpy(b + (dot - s) + dl, dot + 1, len - (size_t)(dot - s) - 1);
-  b[len + dl - 1] = '\0';
-  y = strtod(b, &e);
-  if (e != b + len + dl - 1) return x;
-  *lenp = len;
-  *end = (char *)s + len;
-  return y;
+/* strtod in the C locale whatever a host set LC_NUMERIC to: '.' the
+** decimal point, as save_csv writes it ("1,5" is no number under de_DE
+** either); uselocale switches this thread only */
+static locale_t cloc;
+static pthread_once_t clonce = PTHREAD_ONCE_INIT;
+static void makecloc(void) { cloc = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0); }
+
+static double cstrtod(const char *s, char **end) {
+  locale_t old;
+  double x;
+  pthread_once(&clonce, makecloc);
+  if (cloc == (locale_t)0) return strtod(s, end);
+  old = uselocale(cloc);
+  x = strtod(s, end);
+  uselocale(old);
+  return x;
 }
 
 /* the field as a number: a string of na is NaN, else strtod must read it
@@ -124,8 +123,7 @@ static double tonum(lua_State *L, Csv *c) {
   for (i = 0; i < c->nna; i++)
     if (c->nalen[i] == len && memcmp(c->na[i], s, len) == 0) return NAN;
   ((char *)s)[len] = '\0';
-  x = len ? strtod(s, &end) : 0;
-  if (len > 0 && end != s + len) x = dotnum(s, len, &len, &end, x);
+  x = len ? cstrtod(s, &end) : 0;
   if (len == 0 || end != s + len) {
     if (len > 40) { ((char *)s)[37] = '\0'; lua_pushfstring(L, "%s...", s); }
     else lua_pushstring(L, s);

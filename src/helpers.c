@@ -213,8 +213,8 @@ lua_Integer la_checkint(lua_State *L, const char *fname, int arg) {
   lua_Integer v = lua_tointegerx(L, arg, &ok);
   if (!ok) {
     if (lua_type(L, arg) == LUA_TNUMBER)
-      la_argerror(L, fname, arg, lua_pushfstring(L,
-                  "integer expected, got %s", lua_tostring(L, arg)));
+      la_argerror(L, fname, arg, la_pushfstring(L,        /* %f: '.' whatever the locale */
+                  "integer expected, got %f", lua_tonumber(L, arg)));
     la_typeerror(L, fname, arg, "integer");
   }
   return v;

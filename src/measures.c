@@ -466,6 +466,12 @@ static int nvars(const la_Mat *M, int rowvar) {
   return rowvar ? M->rows : M->cols;
 }
 
+/* the observations of each variable of M */
+static int nobs(const la_Mat *M, int rowvar) {
+  if (M->rows == 1 || M->cols == 1) return M->rows * M->cols;
+  return rowvar ? M->cols : M->rows;
+}
+
 /* The covariance matrix (pushed, float64) of the variables of X and Y (Y
 ** may be NULL) with opts at oi: *f32 when every input is float32 */
 static la_Mat *covariance(lua_State *L, const char *F, la_Mat *X, la_Mat *Y, int oi, int *f32) {
@@ -479,9 +485,9 @@ static la_Mat *covariance(lua_State *L, const char *F, la_Mat *X, la_Mat *Y, int
   *f32 = X->dtype == LA_F32 && (Y == NULL || Y->dtype == LA_F32);
   px = nvars(X, rowvar);
   p = px + (Y ? nvars(Y, rowvar) : 0);
-  n = (int)(p > 0 ? variable(X->rows * X->cols > 0 ? X : Y, rowvar, 0).n : 0);
-  if (Y && nvars(Y, rowvar) > 0 && px > 0 && (int)variable(Y, rowvar, 0).n != n)
-    la_error(L, F, "X has %d observations, Y %d", n, (int)variable(Y, rowvar, 0).n);
+  n = nobs(X, rowvar);
+  if (Y && nvars(Y, rowvar) > 0 && nobs(Y, rowvar) != n)
+    la_error(L, F, "X has %d observations, Y %d", n, nobs(Y, rowvar));
   if (!(ddof >= 0)) la_error(L, F, "option 'ddof' must be >= 0");
   if (p > 0 && !((double)n - ddof > 0))
     la_error(L, F, "%d observations and ddof = %f leave no degrees of freedom", n, ddof);
@@ -506,9 +512,12 @@ static la_Mat *covariance(lua_State *L, const char *F, la_Mat *X, la_Mat *Y, int
   return C;
 }
 
-/* X, Y and the options' index of cov(X [, Y] [, opts]) / corrcoef */
+/* X, Y and the options' index of cov(X [, Y] [, opts]) / corrcoef: a
+** table at 2 is the options when nothing follows it and it has no list
+** part (a table of rows is Y) */
 static int covargs(lua_State *L, const char *F, la_Mat **X, la_Mat **Y) {
-  int oi = lua_istable(L, 2) && !la_testany(L, 2) ? 2 : 3;
+  int oi = lua_type(L, 2) == LUA_TTABLE && lua_isnoneornil(L, 3) && lua_rawlen(L, 2) == 0 &&
+           !la_testany(L, 2) ? 2 : 3;
   *X = la_checkargany(L, 1, F, 1);
   *Y = oi == 3 && !lua_isnoneornil(L, 2) ? la_checkargany(L, 2, F, 2) : NULL;
   return oi;

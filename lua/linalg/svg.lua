@@ -6,6 +6,8 @@ local core = require "linalg.core"
 local util = require "linalg.util"
 local compat = require "linalg.compat"
 local fail, typename = util.fail, util.typename
+-- numbers written with '.' whatever the C locale (an SVG with "60,5" draws nothing)
+local format, cstr = util.cformat, util.cstr
 
 local M = {}
 
@@ -36,7 +38,7 @@ local function xmltext(s)
   end
   return (s:gsub("[&<>\"']", {["&"] = "&amp;", ["<"] = "&lt;", [">"] = "&gt;", ['"'] = "&quot;", ["'"] = "&#39;"}))
 end
-local function esc(s) return xmltext(tostring(s)) end
+local function esc(s) return xmltext(cstr(s)) end
 
 -- ------------------------------------------------------------------ colours
 
@@ -95,7 +97,7 @@ local function color(map, t)
   local k = t * (#map - 1)
   local i = math.min(#map - 1, math.floor(k))
   local f, a, b = k - i, map[i + 1], map[i + 2] or map[i + 1]
-  return string.format("#%02x%02x%02x", math.floor(a[1] + f * (b[1] - a[1]) + 0.5),
+  return format("#%02x%02x%02x", math.floor(a[1] + f * (b[1] - a[1]) + 0.5),
     math.floor(a[2] + f * (b[2] - a[2]) + 0.5), math.floor(a[3] + f * (b[3] - a[3]) + 0.5))
 end
 
@@ -160,7 +162,7 @@ local function tickfmt(values, step)
   end
   digits = math.min(17, digits)
   local out = {}
-  for i, v in ipairs(values) do out[i] = string.format("%." .. digits .. "g", v) end
+  for i, v in ipairs(values) do out[i] = format("%." .. digits .. "g", v) end
   return out
 end
 
@@ -174,7 +176,7 @@ local function axislabels(count, step, block, given)
   local text, width = {}, 0
   for i = 1, count, step do
     local r = (i - 1) * block + 1
-    text[i] = given and given[r] or tostring(r)
+    text[i] = given and given[r] or cstr(r)
     width = math.max(width, textwidth(text[i]))
   end
   return text, width
@@ -204,7 +206,7 @@ function M.heatmap(A, path, opts)
   local m, n = A:shape()
   if m == 0 or n == 0 then fail("heatmap", "empty %dx%d matrix", m, n) end
   for _, k in ipairs{"vmin", "vmax"} do
-    if opts[k] and not finite(opts[k]) then fail("heatmap", "option '%s' must be finite, got %s", k, tostring(opts[k])) end
+    if opts[k] and not finite(opts[k]) then fail("heatmap", "option '%s' must be finite, got %s", k, cstr(opts[k])) end
   end
   if opts.vmin and opts.vmax and not (opts.vmin < opts.vmax) then
     fail("heatmap", "option 'vmin' (%.17g) must be below 'vmax' (%.17g)", opts.vmin, opts.vmax)
@@ -264,46 +266,46 @@ function M.heatmap(A, path, opts)
   local W = lx + 16 + 8 + math.max(tw, nan and 28 or 0) + 12
   local H = math.max(top + dm * ch + 30, ly + lh + (nan and 40 or 16))
   if opts.title then W = math.max(W, left + compat.idiv(textwidth(opts.title) * 16, 12) + 12) end
-  local out = {string.format('<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="12">\n', W, H, W, H),
+  local out = {format('<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="12">\n', W, H, W, H),
     '<rect width="100%" height="100%" fill="white"/>\n'}
   if opts.title then
-    out[#out + 1] = string.format('<text x="%d" y="22" font-size="16">%s</text>\n', left, esc(opts.title))
+    out[#out + 1] = format('<text x="%d" y="22" font-size="16">%s</text>\n', left, esc(opts.title))
   end
-  out[#out + 1] = string.format('<g shape-rendering="crispEdges" transform="translate(%d,%d)">\n', left, top)
+  out[#out + 1] = format('<g shape-rendering="crispEdges" transform="translate(%d,%d)">\n', left, top)
   for i = 1, dm do
     for j = 1, dn do
-      out[#out + 1] = string.format('<rect x="%d" y="%d" width="%d" height="%d" fill="%s"/>\n',
+      out[#out + 1] = format('<rect x="%d" y="%d" width="%d" height="%d" fill="%s"/>\n',
         (j - 1) * cw, (i - 1) * ch, cw, ch, color(map, scale(D(i, j))))
     end
   end
   out[#out + 1] = "</g>\n"
   out[#out + 1] = '<g class="row-labels" text-anchor="end" dominant-baseline="middle">\n'
   for i = 1, dm, rstep do
-    out[#out + 1] = string.format('<text x="%d" y="%.1f">%s</text>\n', left - 4, top + (i - 0.5) * ch, esc(rowtext[i]))
+    out[#out + 1] = format('<text x="%d" y="%.1f">%s</text>\n', left - 4, top + (i - 0.5) * ch, esc(rowtext[i]))
   end
   out[#out + 1] = '</g>\n<g class="col-labels">\n'
   for j = 1, dn, cstep do
-    out[#out + 1] = string.format('<text transform="translate(%d,%d) rotate(-60)">%s</text>\n',
+    out[#out + 1] = format('<text transform="translate(%d,%d) rotate(-60)">%s</text>\n',
       math.floor(left + (j - 0.5) * cw), top - 4, esc(coltext[j]))
   end
   out[#out + 1] = '</g>\n<g class="legend">\n'
   for k = 0, 49 do
-    out[#out + 1] = string.format('<rect x="%d" y="%.2f" width="16" height="%.2f" fill="%s"/>\n',
+    out[#out + 1] = format('<rect x="%d" y="%.2f" width="16" height="%.2f" fill="%s"/>\n',
       lx, ly + (49 - k) * lh / 50, lh / 50 + 0.5, color(map, (k + 0.5) / 50))
   end
   for k, v in ipairs(tv) do
     local y = ly + lh * (1 - scale(v))
     local yl = math.floor(y) + 0.5                      -- one pixel row: a crisp line
-    out[#out + 1] = string.format('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="black"/>\n', lx + 16, yl, lx + 21, yl)
-    out[#out + 1] = string.format('<text x="%d" y="%.1f" dominant-baseline="middle">%s</text>\n', lx + 24, y, esc(tt[k]))
+    out[#out + 1] = format('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="black"/>\n', lx + 16, yl, lx + 21, yl)
+    out[#out + 1] = format('<text x="%d" y="%.1f" dominant-baseline="middle">%s</text>\n', lx + 24, y, esc(tt[k]))
   end
   if nan then
-    out[#out + 1] = string.format('<rect x="%d" y="%d" width="16" height="14" fill="%s"/>\n', lx, ly + lh + 12, NANCOLOR)
-    out[#out + 1] = string.format('<text x="%d" y="%d" dominant-baseline="middle">NaN</text>\n', lx + 24, ly + lh + 19)
+    out[#out + 1] = format('<rect x="%d" y="%d" width="16" height="14" fill="%s"/>\n', lx, ly + lh + 12, NANCOLOR)
+    out[#out + 1] = format('<text x="%d" y="%d" dominant-baseline="middle">NaN</text>\n', lx + 24, ly + lh + 19)
   end
   out[#out + 1] = "</g>\n"
   if fr > 1 or fc > 1 then
-    out[#out + 1] = string.format('<text x="%d" y="%d" fill="#555">%dx%d shown as %dx%d block means</text>\n',
+    out[#out + 1] = format('<text x="%d" y="%d" fill="#555">%dx%d shown as %dx%d block means</text>\n',
       left, top + dm * ch + 18, m, n, dm, dn)
   end
   out[#out + 1] = "</svg>\n"
@@ -319,7 +321,7 @@ local function vec2(x, fname, what)
   if v:numel() ~= 2 then fail(fname, "%s must be a 2-D vector, got %dx%d", what, v:rows(), v:cols()) end
   local a, b = v(1), v(2)
   if not (finite(a) and finite(b)) then
-    fail(fname, "%s has a coordinate that is not finite (%s, %s)", what, tostring(a), tostring(b))
+    fail(fname, "%s has a coordinate that is not finite (%s, %s)", what, cstr(a), cstr(b))
   end
   return a, b
 end
@@ -441,32 +443,32 @@ function M.plot_vectors(spec)
   local oy = o.title and 50 or 20
   local function px(x) return 20 + (x - x0) * s end
   local function py(y) return oy + (y1 - y) * s end
-  local out = {string.format('<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="14">\n', W, H, W, H),
+  local out = {format('<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="14">\n', W, H, W, H),
     '<rect width="100%" height="100%" fill="white"/>\n', "<defs>\n"}
   for k, a in ipairs(arrows) do
-    out[#out + 1] = string.format('<marker id="h%d" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="8" markerHeight="8" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="%s"/></marker>\n', k, esc(a[6]))
+    out[#out + 1] = format('<marker id="h%d" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="8" markerHeight="8" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="%s"/></marker>\n', k, esc(a[6]))
   end
   out[#out + 1] = "</defs>\n"
   if o.title then
-    out[#out + 1] = string.format('<text x="20" y="28" font-size="17">%s</text>\n', esc(o.title))
+    out[#out + 1] = format('<text x="20" y="28" font-size="17">%s</text>\n', esc(o.title))
   end
-  out[#out + 1] = string.format('<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#999"/>\n', px(x0), py(0), px(x1), py(0))
-  out[#out + 1] = string.format('<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#999"/>\n', px(0), py(y0), px(0), py(y1))
+  out[#out + 1] = format('<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#999"/>\n', px(x0), py(0), px(x1), py(0))
+  out[#out + 1] = format('<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#999"/>\n', px(0), py(y0), px(0), py(y1))
   for _, r in ipairs(marks) do
     local ax, ay, ux, uy, vx, vy = compat.unpack(r)
     local nu, nv = math.sqrt(ux * ux + uy * uy), math.sqrt(vx * vx + vy * vy)
     if nu > 0 and nv > 0 and nu < math.huge and nv < math.huge then
       local d = 14 / s
       ux, uy, vx, vy = ux / nu * d, uy / nu * d, vx / nv * d, vy / nv * d
-      out[#out + 1] = string.format('<path d="M%.1f,%.1f L%.1f,%.1f L%.1f,%.1f" fill="none" stroke="#333"/>\n',
+      out[#out + 1] = format('<path d="M%.1f,%.1f L%.1f,%.1f L%.1f,%.1f" fill="none" stroke="#333"/>\n',
         px(ax + ux), py(ay + uy), px(ax + ux + vx), py(ay + uy + vy), px(ax + vx), py(ay + vy))
     end
   end
   for k, a in ipairs(arrows) do
-    out[#out + 1] = string.format('<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="2.5"%s marker-end="url(#h%d)"/>\n',
+    out[#out + 1] = format('<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="2.5"%s marker-end="url(#h%d)"/>\n',
       px(a[1]), py(a[2]), px(a[3]), py(a[4]), esc(a[6]), a[7] and ' stroke-dasharray="7,5"' or "", k)
     if a[5] then
-      out[#out + 1] = string.format('<text x="%.1f" y="%.1f" text-anchor="%s" fill="%s">%s</text>\n',
+      out[#out + 1] = format('<text x="%.1f" y="%.1f" text-anchor="%s" fill="%s">%s</text>\n',
         labelat(px(a[1]), py(a[2]), px(a[3]), py(a[4]), a[1] ~= 0 or a[2] ~= 0, esc(a[6]), esc(a[5])))
     end
   end
@@ -550,41 +552,41 @@ local function frame(o, X, Y, legend)
   end
   local function px(x) return pos(X, x, left, left + PLOT_W) end
   local function py(y) return pos(Y, y, top + PLOT_H, top) end
-  local out = {string.format('<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="12">\n', W, H, W, H),
+  local out = {format('<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="12">\n', W, H, W, H),
     '<rect width="100%" height="100%" fill="white"/>\n'}
   if o.title then
-    out[#out + 1] = string.format('<text class="title" x="%d" y="26" font-size="16">%s</text>\n', left, esc(o.title))
+    out[#out + 1] = format('<text class="title" x="%d" y="26" font-size="16">%s</text>\n', left, esc(o.title))
   end
   out[#out + 1] = '<g class="grid" stroke="#e4e4e4">\n'
   for _, v in ipairs(X.ticks) do
     local x = math.floor(left + (v - X.lo) / (X.hi - X.lo) * PLOT_W) + 0.5
-    out[#out + 1] = string.format('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d"/>\n', x, top, x, top + PLOT_H)
+    out[#out + 1] = format('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d"/>\n', x, top, x, top + PLOT_H)
   end
   for _, v in ipairs(Y.ticks) do
     local y = math.floor(top + PLOT_H - (v - Y.lo) / (Y.hi - Y.lo) * PLOT_H) + 0.5
-    out[#out + 1] = string.format('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f"/>\n', left, y, left + PLOT_W, y)
+    out[#out + 1] = format('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f"/>\n', left, y, left + PLOT_W, y)
   end
   out[#out + 1] = "</g>\n"
-  out[#out + 1] = string.format('<rect x="%d" y="%d" width="%d" height="%d" fill="none" stroke="#333"/>\n', left, top, PLOT_W, PLOT_H)
+  out[#out + 1] = format('<rect x="%d" y="%d" width="%d" height="%d" fill="none" stroke="#333"/>\n', left, top, PLOT_W, PLOT_H)
   out[#out + 1] = '<g class="xticks" text-anchor="middle">\n'
   for k, v in ipairs(X.ticks) do
     local x = math.floor(left + (v - X.lo) / (X.hi - X.lo) * PLOT_W) + 0.5
-    out[#out + 1] = string.format('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#333"/><text x="%.1f" y="%d">%s</text>\n',
+    out[#out + 1] = format('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#333"/><text x="%.1f" y="%d">%s</text>\n',
       x, top + PLOT_H, x, top + PLOT_H + 5, x, top + PLOT_H + 18, esc(X.text[k]))
   end
   out[#out + 1] = '</g>\n<g class="yticks" text-anchor="end">\n'
   for k, v in ipairs(Y.ticks) do
     local y = math.floor(top + PLOT_H - (v - Y.lo) / (Y.hi - Y.lo) * PLOT_H) + 0.5
-    out[#out + 1] = string.format('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#333"/><text x="%d" y="%.1f">%s</text>\n',
+    out[#out + 1] = format('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#333"/><text x="%d" y="%.1f">%s</text>\n',
       left - 5, y, left, y, left - 8, y + 4, esc(Y.text[k]))
   end
   out[#out + 1] = "</g>\n"
   if o.xlabel then
-    out[#out + 1] = string.format('<text class="xlabel" x="%d" y="%d" text-anchor="middle">%s</text>\n',
+    out[#out + 1] = format('<text class="xlabel" x="%d" y="%d" text-anchor="middle">%s</text>\n',
       left + PLOT_W / 2, top + PLOT_H + 40, esc(o.xlabel))
   end
   if o.ylabel then
-    out[#out + 1] = string.format('<text class="ylabel" transform="translate(16,%d) rotate(-90)" text-anchor="middle">%s</text>\n',
+    out[#out + 1] = format('<text class="ylabel" transform="translate(16,%d) rotate(-90)" text-anchor="middle">%s</text>\n',
       top + PLOT_H / 2, esc(o.ylabel))
   end
   if legend and #legend > 0 then
@@ -592,13 +594,13 @@ local function frame(o, X, Y, legend)
     out[#out + 1] = '<g class="legend">\n'
     for k, l in ipairs(legend) do
       local y = top + 10 + (k - 1) * 20
-      out[#out + 1] = string.format('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" stroke-width="2.5"/><text x="%d" y="%d">%s</text>\n',
+      out[#out + 1] = format('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" stroke-width="2.5"/><text x="%d" y="%d">%s</text>\n',
         lx, y, lx + 22, y, l[2], lx + 28, y + 4, esc(l[1]))
     end
     out[#out + 1] = "</g>\n"
   end
   -- the data is drawn clipped to the frame
-  out[#out + 1] = string.format('<clipPath id="plot"><rect x="%d" y="%d" width="%d" height="%d"/></clipPath>\n<g clip-path="url(#plot)">\n',
+  out[#out + 1] = format('<clipPath id="plot"><rect x="%d" y="%d" width="%d" height="%d"/></clipPath>\n<g clip-path="url(#plot)">\n',
     left, top, PLOT_W, PLOT_H)
   return out, px, py
 end
@@ -628,14 +630,14 @@ function M.scatter(x, y, path, opts)
   local o = util.options(opts, "scatter", 4, spec)
   if #xs ~= #ys then fail("scatter", "x has %d entries but y has %d", #xs, #ys) end
   local r = o.size or 3
-  if not (r >= 0.5 and r <= 20) then fail("scatter", "option 'size' must be in 0.5..20, got %s", tostring(r)) end
+  if not (r >= 0.5 and r <= 20) then fail("scatter", "option 'size' must be in 0.5..20, got %s", cstr(r)) end
   local col = o.color and checkcolor(o.color, "scatter", "option 'color'") or COLORS[1]
   local X, Y = axis({xs}, o.xlog, "scatter", "x"), axis({ys}, o.ylog, "scatter", "y")
   local out, px, py = frame(o, X, Y)
-  out[#out + 1] = string.format('<g class="points" fill="%s" fill-opacity="0.75">\n', col)
+  out[#out + 1] = format('<g class="points" fill="%s" fill-opacity="0.75">\n', col)
   for i = 1, #xs do
     if finite(xs[i]) and finite(ys[i]) then
-      out[#out + 1] = string.format('<circle cx="%.2f" cy="%.2f" r="%g"/>\n', px(xs[i]), py(ys[i]), r)
+      out[#out + 1] = format('<circle cx="%.2f" cy="%.2f" r="%g"/>\n', px(xs[i]), py(ys[i]), r)
     end
   end
   out[#out + 1] = "</g>\n"
@@ -705,14 +707,14 @@ function M.lineplot(x, ys, path, opts)
     local d, pen = {}, "M"
     for i = 1, #xs do
       if finite(xs[i]) and finite(t[i]) then
-        d[#d + 1] = string.format("%s%.2f,%.2f", pen, px(xs[i]), py(t[i]))
+        d[#d + 1] = format("%s%.2f,%.2f", pen, px(xs[i]), py(t[i]))
         pen = "L"
       else
         pen = "M"
       end
     end
     if #d > 0 then
-      out[#out + 1] = string.format('<path class="series" d="%s" fill="none" stroke="%s" stroke-width="2"/>\n',
+      out[#out + 1] = format('<path class="series" d="%s" fill="none" stroke="%s" stroke-width="2"/>\n',
         table.concat(d, " "), cols[k])
     end
   end
@@ -754,15 +756,15 @@ function M.histogram(x, path, opts)
   local O = {title = o.title, xlabel = o.xlabel, ylabel = o.ylabel or "count"}
   local X, Y = axis({edges}, false, "histogram", "x"), axis({counts}, false, "histogram", "count", true)
   local out, px, py = frame(O, X, Y)
-  out[#out + 1] = string.format('<g class="bars" fill="%s" stroke="white" stroke-width="0.5">\n', col)
+  out[#out + 1] = format('<g class="bars" fill="%s" stroke="white" stroke-width="0.5">\n', col)
   for b = 1, bins do
     local x0, x1, y = px(edges[b]), px(edges[b + 1]), py(counts[b])
-    out[#out + 1] = string.format('<rect x="%.2f" y="%.2f" width="%.2f" height="%.2f"/>\n', x0, y, x1 - x0, py(0) - y)
+    out[#out + 1] = format('<rect x="%.2f" y="%.2f" width="%.2f" height="%.2f"/>\n', x0, y, x1 - x0, py(0) - y)
   end
   out[#out + 1] = "</g>\n"
   if skipped > 0 then
     out[#out + 1] = "</g>\n"
-    out[#out + 1] = string.format('<text class="note" x="8" y="14" fill="#555">%d values that are not finite are not counted</text>\n<g>\n', skipped)
+    out[#out + 1] = format('<text class="note" x="8" y="14" fill="#555">%d values that are not finite are not counted</text>\n<g>\n', skipped)
   end
   finish(out, path, "histogram", 2)
   return counts, edges

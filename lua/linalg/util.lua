@@ -49,8 +49,43 @@ function M.arity(t, counts)
 end
 
 --- Raises "linalg.<fname>: <message>" without a position, like the C core.
+-- ---------------------------------------------- numbers as text, C locale
+
+-- The decimal point string.format writes: "." unless a host set LC_NUMERIC
+-- to a locale with another (PUC Lua's printf follows it; LuaJIT's does not),
+-- as a gsub pattern; nil for "."
+local function decpoint()
+  local dp = string.format("%.1f", 0.5):sub(2, -2)
+  if dp == "." then return nil end
+  return (dp:gsub("%p", "%%%0"))
+end
+
+--- tostring of a number (or anything) with '.' as its decimal point
+-- whatever the C locale: the text linalg writes (SVG, messages, CSV
+-- headers) is read back in the C locale.
+function M.cstr(v)
+  local s = tostring(v)
+  local dp = type(v) == "number" and decpoint()
+  return dp and (s:gsub(dp, ".")) or s
+end
+
+--- string.format with '.' as the decimal point of every number it formats
+-- (%e %f %g, whatever the C locale); strings (%s) are left as they are.
+function M.cformat(fmt, ...)
+  local dp = decpoint()
+  if not dp then return string.format(fmt, ...) end
+  local args, i = compat.pack(...), 0
+  return (fmt:gsub("%%[-+ #0]*%d*%.?%d*[%a%%]", function(spec)
+    if spec == "%%" then return "%" end
+    i = i + 1
+    local s = string.format(spec, args[i])
+    if spec:find("[aAeEfgG]$") then s = s:gsub(dp, ".") end
+    return s
+  end))
+end
+
 function M.fail(fname, fmt, ...)
-  error("linalg." .. fname .. ": " .. string.format(fmt, ...), 0)
+  error("linalg." .. fname .. ": " .. M.cformat(fmt, ...), 0)
 end
 
 --- A list option: exactly `count` strings or numbers (raw entries
@@ -64,7 +99,7 @@ function M.stringlist(t, count)
   for i = 1, count do
     local v = rawget(t, i)
     if type(v) ~= "string" and type(v) ~= "number" then return nil, "entry", i, v end
-    out[i] = tostring(v)
+    out[i] = M.cstr(v)
   end
   return out
 end
@@ -88,7 +123,7 @@ end
 --- Raises "linalg.<fname>: <path>: <reason>", the reason formatted from
 -- `fmt` and the rest (the path is not a format: any bytes are safe in it).
 function M.filefail(fname, path, fmt, ...)
-  error("linalg." .. fname .. ": " .. path .. ": " .. string.format(fmt, ...), 0)
+  error("linalg." .. fname .. ": " .. path .. ": " .. M.cformat(fmt, ...), 0)
 end
 
 -- The same for a message of Lua's io library or the OS: those already
