@@ -373,10 +373,12 @@ static int l_new(lua_State *L) {
 
 /* x as save_csv writes it into b (48 bytes); returns the length */
 static int field(double x, char *b) {
+  int n;
   if (x != x) { memcpy(b, "nan", 3); return 3; }
   if (x == HUGE_VAL) { memcpy(b, "inf", 3); return 3; }
   if (x == -HUGE_VAL) { memcpy(b, "-inf", 4); return 4; }
-  return la_cdot(b, snprintf(b, 48, "%.17g", x));
+  n = snprintf(b, 48, "%.17g", x);
+  return la_cdot(b, n);
 }
 
 static int l_format(lua_State *L) {

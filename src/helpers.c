@@ -107,7 +107,8 @@ const char *la_pushvfstring(lua_State *L, const char *fmt, va_list ap) {
                 lua_pushstring(L, buf); break;
       case 'f': {
         double x = (double)va_arg(ap, lua_Number);
-        la_cdot(buf, snprintf(buf, sizeof buf, "%.14g", x));
+        int len = snprintf(buf, sizeof buf, "%.14g", x);
+        la_cdot(buf, len);
         if (buf[strspn(buf, "-0123456789")] == '\0') strcat(buf, ".0");   /* looks like an int */
         lua_pushstring(L, buf); break;
       }
@@ -377,9 +378,11 @@ void la_checkopts(lua_State *L, int idx, const char *fname,
 static void nomem(lua_State *L, const char *fname, size_t sz, const char *what,
                   const lua_Integer *dims) {
   char num[32];
+  int len;
   if (what == NULL) what = la_pushfstring(L, "a %Ix%I matrix", dims[0], dims[1]);
-  la_cdot(num, snprintf(num, sizeof num, "%.1f",
-                       (double)sz / (sz >= ((size_t)1 << 30) ? 1073741824.0 : 1048576.0)));
+  len = snprintf(num, sizeof num, "%.1f",
+                 (double)sz / (sz >= ((size_t)1 << 30) ? 1073741824.0 : 1048576.0));
+  la_cdot(num, len);
   la_error(L, fname, "not enough memory for %s (%s %s)", what, num,
            sz >= ((size_t)1 << 30) ? "GiB" : "MiB");
 }

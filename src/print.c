@@ -47,7 +47,9 @@ typedef struct Fmt {
 ** *lead, the width before the point */
 static int decimals(double x, int exp, int prec, int *lead, int *edig) {
   char buf[512], *dot, *e, *end;
-  la_cdot(buf, snprintf(buf, sizeof buf, exp ? "%.*e" : "%.*f", prec, x));
+  int n;
+  n = snprintf(buf, sizeof buf, exp ? "%.*e" : "%.*f", prec, x);
+  la_cdot(buf, n);
   dot = strchr(buf, '.');
   e = strchr(buf, 'e');
   end = e ? e : buf + strlen(buf);
@@ -105,14 +107,17 @@ static void format(double x, const Fmt *f, char *buf, size_t sz) {
   if (x == 0) x = 0.0;                             /* no "-0." */
   if (f->exp) {
     char *e;
-    la_cdot(t, snprintf(t, sizeof t, "%.*e", f->right, x));
+    int n;
+    n = snprintf(t, sizeof t, "%.*e", f->right, x);
+    la_cdot(t, n);
     e = strchr(t, 'e');
     snprintf(buf, sz, "%*.*s%s%c%c%0*d", f->left + (f->right ? 1 + f->right : 0),
              (int)(e - t), t, f->right ? "" : ".", 'e', e[1], f->edigits, (int)strtol(e + 2, NULL, 10));
     return;
   } else {
-    int lead, d = decimals(x, 0, f->prec, &lead, NULL);
-    la_cdot(t, snprintf(t, sizeof t, "%.*f", d, x));
+    int lead, d = decimals(x, 0, f->prec, &lead, NULL), n;
+    n = snprintf(t, sizeof t, "%.*f", d, x);
+    la_cdot(t, n);
     snprintf(buf, sz, "%*s%s%*s", f->left + (d ? 1 + d : 0), t, d ? "" : ".", f->right - d, "");
   }
 }

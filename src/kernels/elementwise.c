@@ -18,6 +18,7 @@
 */
 #include <float.h>
 #include <math.h>
+#include <string.h>
 
 #include "kernels.h"
 #include "loops.h"
