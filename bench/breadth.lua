@@ -221,17 +221,18 @@ local function operations(I)
     -- shape and copies
     op("A:t() (a copy)", function() return A:t() end, "A.T.copy(order='F')", VIEW)
     op("A:copy()", function() return A:copy() end, "A.copy(order='F')")
-    -- .npy and CSV files (last of all: the pages they dirty are written
-    -- back while later calls run, which took 1000 x 1000 copies to twice
-    -- their time); written under WDIR (tmpfs where there is one: the
+    -- .npy and CSV files (last of all, in rounds of their own: the calls
+    -- that followed them ran slower, a 1000 x 1000 copy twice its time);
+    -- written under WDIR (tmpfs where there is one: the
     -- libraries, not the disk). A's .npy (written for NumPy's side, Fortran
     -- order) read back from the page cache; a file written (NumPy writes in
     -- place, linalg to a temporary renamed onto the file); CSV text written
     -- by save_csv for both sides to read (NumPy 1.23's loadtxt parses in C),
     -- 17 digits on both sides
-    local function fop(...)
-      local o = {...}
-      files[#files + 1] = function() op(o[1], o[2], o[3], o[4]) end
+    local function fop(name, f, expr, note)
+      files[#files + 1] = function()
+        add(ops, {name = name, tag = t, shape = sh, f = f, expr = expr, note = note, file = true})
+      end
     end
     local file = DIR .. "/A" .. t .. ".npy"
     fop("la.load_npy(file)", function() return la.load_npy(file) end, "np.load('" .. file .. "')")
@@ -543,9 +544,17 @@ function M.run(opts)
   print(string.format("\nbreadth: linalg's own loops next to NumPy %s, 1 thread, %s, best of %d " ..
     "interleaved rounds (>= %g ms a timing), microseconds per call; la/NumPy < 1: linalg faster",
     srv.ask("version"), DTYPE, rounds, MINTIME * 1e3))
+  -- the file calls in rounds of their own, after the others: for a few
+  -- milliseconds after save_csv has freed its 20 MB of strings, small
+  -- calls run slower (100 x 100 A + B: 9.9 us a call against 2.6; so do
+  -- they after any 20 strings of 1 MB in plain Lua, with the heap trimmed
+  -- and grown again), which fell on whichever call came next
+  local groups = {{}, {}}
+  for _, op in ipairs(ops) do table.insert(groups[op.file and 2 or 1], op) end
+  for _, group in ipairs(groups) do
   for round = 1, rounds do
-    io.stderr:write(string.format("breadth: round %d of %d\n", round, rounds))
-    for _, op in ipairs(ops) do
+    io.stderr:write(string.format("breadth: round %d of %d%s\n", round, rounds, group == groups[2] and " (files)" or ""))
+    for _, op in ipairs(group) do
       local tl, tn
       local function np_side()
         local ans = srv.ask(string.format("time %s %g", op.key, MINTIME))
@@ -556,6 +565,7 @@ function M.run(opts)
       op.la = math.min(op.la or math.huge, tl)
       if tn then op.np = math.min(op.np or math.huge, tn) end
     end
+  end
   end
   srv.close()
   if WDIR ~= DIR then os.execute("rm -rf " .. WDIR) end
