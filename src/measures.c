@@ -453,11 +453,7 @@ static const char *const cov_keys[] = {"rowvar", "ddof", "bias", NULL};
 /* Variable v of M (pushed nothing): column v, or row v with rowvar; a
 ** vector (1 x n too) is one variable of its entries */
 static la_Line variable(const la_Mat *M, int rowvar, int v) {
-  la_Line l;
-  if (M->rows == 1 || M->cols == 1) {
-    l = la_line(M, M->rows == 1 ? 2 : 1, 0);
-    return l;
-  }
+  if (M->rows == 1 || M->cols == 1) return la_line(M, M->rows == 1 ? 2 : 1, 0);
   return la_line(M, rowvar ? 2 : 1, v);
 }
 
@@ -523,16 +519,6 @@ static int covargs(lua_State *L, const char *F, la_Mat **X, la_Mat **Y) {
   return oi;
 }
 
-/* C (float64, pushed) as the result of a call on float32 inputs: float32 */
-static void astype32(lua_State *L, const char *F, la_Mat *C, int f32) {
-  la_Mat *S;
-  int i, j;
-  if (!f32) return;
-  S = la_newt(L, F, C->rows, C->cols, LA_F32);
-  for (j = 0; j < C->cols; j++)
-    for (i = 0; i < C->rows; i++) LA_ATF(S, i, j) = (float)LA_AT(C, i, j);
-}
-
 /* cov(X [, Y] [, {rowvar = false, ddof = 1, bias = false}]): the p x p
 ** covariance matrix of X's columns (its rows are observations: Octave's
 ** cov, NumPy's rowvar=False); rowvar = true: of its rows (NumPy's
@@ -544,7 +530,7 @@ static int l_cov(lua_State *L) {
   la_Mat *X, *Y;
   int oi = covargs(L, F, &X, &Y), f32;
   la_Mat *C = covariance(L, F, X, Y, oi, &f32);
-  astype32(L, F, C, f32);
+  if (f32) la_convert(L, C, LA_F32, F);     /* float32 inputs: a float32 result */
   return 1;
 }
 
@@ -567,7 +553,7 @@ static int l_corrcoef(lua_State *L) {
     }
   }
   lua_pop(L, 1);
-  astype32(L, F, C, f32);
+  if (f32) la_convert(L, C, LA_F32, F);
   return 1;
 }
 
