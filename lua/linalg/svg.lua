@@ -6,8 +6,9 @@ local core = require "linalg.core"
 local util = require "linalg.util"
 local compat = require "linalg.compat"
 local fail, typename = util.fail, util.typename
--- numbers written with '.' whatever the C locale (an SVG with "60,5" draws nothing)
-local format, cstr = util.cformat, util.cstr
+-- numbers written with '.' whatever the C locale (an SVG with "60,5" draws
+-- nothing): each writer sets format for its run (util.cformatter)
+local format, cstr = string.format, util.cstr
 
 local M = {}
 
@@ -200,6 +201,7 @@ local HEATMAP = {title = "string", row_labels = "table", col_labels = "table", c
 --   (pixels, 1..100, default chosen from the size), `max_cells` (per side
 --   before block averaging, 1..1000, default 200)
 function M.heatmap(A, path, opts)
+  format = util.cformatter()
   A = core.asmatrix(A, "heatmap", 1)
   util.checkpath(path, "heatmap", 2)
   opts = util.options(opts, "heatmap", 3, HEATMAP)
@@ -377,6 +379,7 @@ local MARK = {at = "matrix", a = "matrix", b = "matrix"}
 --   `right_angles = {{at = point, a = direction, b = direction}, ...}` for
 --   right-angle marks. Coordinates must be finite.
 function M.plot_vectors(spec)
+  format = util.cformatter()
   if type(spec) ~= "table" or core.is_matrix(spec) then
     fail("plot_vectors", "bad argument #1 (table expected, got %s)", typename(spec))
   end
@@ -623,6 +626,7 @@ local PLOT = {title = "string", xlabel = "string", ylabel = "string", xlog = "bo
 --   axes: the values must be > 0), `color`, `size` (the points' radius in
 --   pixels, 0.5..20, default 3)
 function M.scatter(x, y, path, opts)
+  format = util.cformatter()
   local xs, ys = values(x, "scatter", 1, "x"), values(y, "scatter", 2, "y")
   util.checkpath(path, "scatter", 3)
   local spec = {size = "number"}
@@ -676,6 +680,7 @@ end
 --   `title`, `xlabel`, `ylabel`, `xlog`, `ylog` (log axes: the values must be
 --   > 0), `color` (of a single series)
 function M.lineplot(x, ys, path, opts)
+  format = util.cformatter()
   local xs = values(x, "lineplot", 1, "x")
   local S = series(ys, #xs)
   util.checkpath(path, "lineplot", 3)
@@ -731,6 +736,7 @@ end
 --   `ylabel` (default "count"), `color`
 -- @return the counts (a Lua list) and the bin edges (a list of bins + 1)
 function M.histogram(x, path, opts)
+  format = util.cformatter()
   local xs = values(x, "histogram", 1, "x")
   util.checkpath(path, "histogram", 2)
   local o = util.options(opts, "histogram", 3, {bins = "integer", title = "string", xlabel = "string",

@@ -69,11 +69,9 @@ function M.cstr(v)
   return dp and (s:gsub(dp, ".")) or s
 end
 
---- string.format with '.' as the decimal point of every number it formats
--- (%e %f %g, whatever the C locale); strings (%s) are left as they are.
-function M.cformat(fmt, ...)
-  local dp = decpoint()
-  if not dp then return string.format(fmt, ...) end
+-- string.format with the decimal point dp (a pattern) of every number it
+-- formats written as '.'
+local function dotformat(dp, fmt, ...)
   local args, i = compat.pack(...), 0
   return (fmt:gsub("%%[-+ #0]*%d*%.?%d*[%a%%]", function(spec)
     if spec == "%%" then return "%" end
@@ -82,6 +80,23 @@ function M.cformat(fmt, ...)
     if spec:find("[aAeEfgG]$") then s = s:gsub(dp, ".") end
     return s
   end))
+end
+
+--- string.format with '.' as the decimal point of every number it formats
+-- (%e %f %g, whatever the C locale); strings (%s) are left as they are.
+function M.cformat(fmt, ...)
+  local dp = decpoint()
+  if not dp then return string.format(fmt, ...) end
+  return dotformat(dp, fmt, ...)
+end
+
+--- A cformat for a run of calls under one locale (a whole SVG): string.format
+-- itself when the decimal point is '.', so a hot loop pays nothing (cformat
+-- reads the locale again each call: 2.3 us against 0.7)
+function M.cformatter()
+  local dp = decpoint()
+  if not dp then return string.format end
+  return function(fmt, ...) return dotformat(dp, fmt, ...) end
 end
 
 function M.fail(fname, fmt, ...)
