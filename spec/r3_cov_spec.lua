@@ -72,6 +72,12 @@ describe("la.cov", function()
       "linalg.corrcoef: 0 observations", 1, true)
     assert.error_matches(function() la.cov(la.zeros(0, 3), la.ones(5, 2)) end,
       "linalg.cov: X has 0 observations, Y 5", 1, true)
+    -- the count of variables past an int (found by the fuzzer under UBSan: a signed overflow)
+    local E = la.zeros(2147483647, 0)
+    assert.error_matches(function() la.cov(E, E, {rowvar = true}) end,
+      "linalg.cov: more than 2147483647 variables", 1, true)
+    assert.error_matches(function() la.corrcoef(E, E, {rowvar = true}) end,
+      "linalg.corrcoef: more than 2147483647 variables", 1, true)
   end)
 end)
 

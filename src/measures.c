@@ -7,6 +7,7 @@
 */
 #include <cblas.h>
 #include <float.h>
+#include <limits.h>
 #include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
@@ -480,6 +481,8 @@ static la_Mat *covariance(lua_State *L, const char *F, la_Mat *X, la_Mat *Y, int
   ddof = la_optnum(L, oi, "ddof", ddof, F);
   *f32 = X->dtype == LA_F32 && (Y == NULL || Y->dtype == LA_F32);
   px = nvars(X, rowvar);
+  if (Y && nvars(Y, rowvar) > INT_MAX - px)   /* X and Y of 0 x 2^31 - 1 */
+    la_error(L, F, "more than %d variables", INT_MAX);
   p = px + (Y ? nvars(Y, rowvar) : 0);
   n = nobs(X, rowvar);
   if (Y && nvars(Y, rowvar) > 0 && nobs(Y, rowvar) != n)
