@@ -4,6 +4,8 @@
 ** half to even; lak_binary (NaN-propagating maximum / minimum, comparisons,
 ** broadcasting); lak_where and lak_clip (NumPy's rules); lak_allclose, lak_isclose.
 */
+#include <float.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "check.h"
@@ -225,6 +227,89 @@ static void round_decimals(void) {
   CHECK(isinf(lak_pow10(309)) && isinf(lak_pow10(1 << 30)), "10^309 is inf");
 }
 
+/* fmod and mod (NumPy's remainder) against libm's fmod, bit for bit, on
+** pairs that reach every branch of the fast path: random bit patterns
+** (every exponent, NaN, infinities, subnormals), quotients on and beside
+** whole numbers (x = k y and its neighbours), quotients about the fast
+** path's limit, and y = 0, +-inf; for double and float, contiguous and
+** with y a scalar, x a scalar, and strided. */
+static uint64_t fm_state = 0x9e3779b97f4a7c15u;
+static uint64_t fm_next(void) {
+  fm_state ^= fm_state << 13; fm_state ^= fm_state >> 7; fm_state ^= fm_state << 17;
+  return fm_state;
+}
+static double fm_bits(void) { double d; uint64_t u = fm_next(); memcpy(&d, &u, 8); return d; }
+static double fm_unit(void) { return (double)(fm_next() >> 11) * 0x1p-53; }
+/* a pair of kind k */
+static void fm_pair(int k, double *x, double *y) {
+  static const double special[] = {0.0, -0.0, HUGE_VAL, -HUGE_VAL, NAN, 1.0, -1.0, 0x1p-1074,
+                                    DBL_MAX, DBL_MIN, 3.0, 0.1};
+  double q;
+  *y = ldexp(fm_unit() + 0.5, (int)(fm_next() % 200) - 100) * (fm_next() & 1 ? -1 : 1);
+  switch (k) {
+  case 0: *x = fm_bits(); *y = fm_bits(); break;
+  case 1: q = (double)(fm_next() % ((uint64_t)1 << (fm_next() % 53))); *x = q * *y; break;
+  case 2: q = (double)(fm_next() % ((uint64_t)1 << (fm_next() % 53))); *x = q * *y;
+          *x = nextafter(*x, fm_next() & 1 ? HUGE_VAL : -HUGE_VAL); break;
+  case 3: q = ldexp(1.0, 48 + (int)(fm_next() % 6)) * (1 + fm_unit()); *x = q * *y; break;
+  case 4: *x = special[fm_next() % 12]; *y = special[fm_next() % 12]; break;
+  default: *x = ldexp(fm_unit(), (int)(fm_next() % 2100) - 1075) * (fm_next() & 1 ? -1 : 1);
+           if (fm_next() & 1) *y = special[fm_next() % 12];
+  }
+  if (fm_next() % 4 == 0) *x = -*x;
+}
+static double fm_rem(double x, double y) {         /* npy_divmod's modulus */
+  double r = fmod(x, y);
+  if (y == 0) return r;
+  if (r != 0) return (y < 0) != (r < 0) ? r + y : r;
+  return copysign(0.0, y);
+}
+static float fm_remf(float x, float y) {
+  float r = fmodf(x, y);
+  if (y == 0) return r;
+  if (r != 0) return (y < 0) != (r < 0) ? r + y : r;
+  return copysignf(0.0f, y);
+}
+static int same(double a, double b) { return memcmp(&a, &b, 8) == 0 || (isnan(a) && isnan(b)); }
+static int samef(float a, float b) { return memcmp(&a, &b, 4) == 0 || (isnan(a) && isnan(b)); }
+
+static void fmod_exact(void) {
+  enum { N = 60000 };
+  static double X[N], Y[N], C[N];
+  static float XF[N], YF[N], CF[N];
+  int i, k, op, bad = 0, badf = 0, shape;
+  for (i = 0; i < N; i++) {
+    fm_pair(i % 6, &X[i], &Y[i]);
+    if (i % 6 == 3) XF[i] = (float)ldexp(1.0, 19 + (int)(fm_next() % 6)) * (float)(1 + fm_unit()) * (YF[i] = (float)Y[i]);
+    else { XF[i] = (float)X[i]; YF[i] = (float)Y[i]; }
+    if (i % 6 == 2) XF[i] = nextafterf(XF[i], fm_next() & 1 ? HUGE_VALF : -HUGE_VALF);
+  }
+  for (op = LAK_FMOD; op <= LAK_MOD; op++)
+    for (shape = 0; shape < 4; shape++) {   /* contiguous, y fixed, x fixed, strided */
+      int m = shape == 3 ? N / 2 : N;
+      ptrdiff_t rx = shape == 2 ? 0 : shape == 3 ? 2 : 1, ry = shape == 1 ? 0 : shape == 3 ? 2 : 1;
+      lak_Arg a = {X, rx, 0}, b = {Y, ry, 0};
+      lak_sArg af = {XF, rx, 0}, bf = {YF, ry, 0};
+      lak_binary((lak_Bin)op, m, 1, a, b, C, m);
+      lak_sbinary((lak_Bin)op, m, 1, af, bf, CF, m);
+      for (i = 0; i < m; i++) {
+        double x = X[i * rx], y = Y[i * ry];
+        float xf = XF[i * rx], yf = YF[i * ry];
+        k = !same(C[i], op == LAK_FMOD ? fmod(x, y) : fm_rem(x, y));
+        if (k && bad++ < 5)
+          fprintf(stderr, "op %d shape %d: (%a, %a) gave %a\n", op, shape, x, y, C[i]);
+        k = !samef(CF[i], op == LAK_FMOD ? fmodf(xf, yf) : fm_remf(xf, yf));
+        if (k && badf++ < 5)
+          fprintf(stderr, "op %d shape %d float: (%a, %a) gave %a\n", op, shape, xf, yf, CF[i]);
+      }
+    }
+  CHECK(bad == 0 && badf == 0, "fmod / mod: %d double and %d float results differ from libm's", bad, badf);
+  CHECK(same(bin1(LAK_FMOD, -6.0, 3.0), -0.0) && same(bin1(LAK_MOD, -6.0, 3.0), 0.0) &&
+        same(bin1(LAK_MOD, 6.0, -3.0), -0.0) && bin1(LAK_MOD, -1.0, 3.0) == 2.0 &&
+        bin1(LAK_FMOD, 5.5, HUGE_VAL) == 5.5 && isnan(bin1(LAK_FMOD, HUGE_VAL, 2.0)),
+        "fmod / mod: the signs of zero, x %% inf, inf %% y");
+}
+
 int main(void) {
   round_decimals();
   allclose();
@@ -233,5 +318,6 @@ int main(void) {
   unary_special();
   binary();
   where_clip();
+  fmod_exact();
   return ck_done("elementwise");
 }

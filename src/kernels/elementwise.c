@@ -13,6 +13,8 @@
 ** (target_clones); atan2 too (glibc >= 2.35), two operands a lane. libmvec's
 ** results are within 4 ulp of libm's; NaN and Inf take libm's scalar path,
 ** and so do atan2's zeros (its signs of zero are C99's, as NumPy's).
+** fmod and mod are exact without libm's loop (elementwise_gen.h says how;
+** libm's for NaN, infinities, y = 0 and quotients past 2^51, 2^22 in float).
 ** hypot stays libm's: libmvec's is 1 ulp off on 16% of normal pairs
 ** (hypot(1, 1) among them), and libm's is already as fast as NumPy's.
 */

@@ -88,13 +88,58 @@ BINARY(atan2, LAK_M(atan2)(x, y)) BINARY(hypot, LAK_M(hypot)(x, y))
 /* NumPy's remainder (npy_divmod's modulus): fmod, moved into the divisor's
 ** sign when the two differ; a zero result takes the divisor's sign;
 ** x % 0 is fmod's NaN. Lua's % on numbers gives the same. */
-static inline LAK_REAL LAK(rem)(LAK_REAL x, LAK_REAL y) {
-  LAK_REAL r = LAK_M(fmod)(x, y);
+static inline LAK_REAL LAK(remof)(LAK_REAL r, LAK_REAL y) {
   if (y == 0) return r;
   if (r != 0) return (y < 0) != (r < 0) ? r + y : r;
   return LAK_M(copysign)(0, y);
 }
-BINARY(fmod, LAK_M(fmod)(x, y))   BINARY(mod, LAK(rem)(x, y))
+
+/* fmod without libm's loop, exactly. With q = trunc(|x| / |y|) below
+** 2^(p - 2) (p the type's significand bits), the division rounded once by
+** at most 2^-3, so q is the true quotient's whole part or one more. The
+** remainder is a number of the type, so one fma gives |x| - q |y| exactly:
+** the remainder, or the remainder less |y| (then negative; exact too, as
+** the remainder is at least 7/8 |y| there: Sterbenz), put back by adding
+** |y| (exact, the sum being the remainder). The sign is x's, zero too.
+** *slow is set for what is left to libm (NaN, infinities, y = 0, quotients
+** from 2^(p - 2)), which the caller redoes: the same bits as fmod. */
+#define LAK_FMODLIM LAK_PICK(0x1p51, 0x1p22f)
+static inline LAK_REAL LAK(fmodq)(LAK_REAL x, LAK_REAL y, int *slow) {
+  LAK_REAL ax = LAK_M(fabs)(x), ay = LAK_M(fabs)(y), q = LAK_M(trunc)(ax / ay);
+  LAK_REAL r = LAK_M(fma)(-q, ay, ax);
+  *slow |= !(q < LAK_FMODLIM) | !(ay < (LAK_REAL)HUGE_VAL);
+  return LAK_M(copysign)(r < 0 ? r + ay : r, x);
+}
+
+/* The column loops of fmod (mod 0) and NumPy's remainder (mod 1), in
+** loops.h's shapes: the fast path everywhere, then libm where it flagged. */
+#define LAK_FMODLOOP(xi, yi) \
+  for (i = 0; i < m; i++) { \
+    LAK_REAL y = (yi), r = LAK(fmodq)((xi), y, &slow); \
+    pc[i] = mod ? LAK(remof)(r, y) : r; }
+LAK_CLONES_FMA static void LAK(fmodcol)(int mod, size_t m, const LAK_REAL *restrict pa, ptrdiff_t ra,
+                                        const LAK_REAL *restrict pb, ptrdiff_t rb,
+                                        LAK_REAL *restrict pc) {
+  size_t i;
+  int slow = 0;
+  if (ra == 1 && rb == 1) { LAK_FMODLOOP(pa[i], pb[i]) }
+  else if (ra == 1 && rb == 0) { LAK_FMODLOOP(pa[i], *pb) }
+  else if (ra == 0 && rb == 1) { LAK_FMODLOOP(*pa, pb[i]) }
+  else { LAK_FMODLOOP(pa[(ptrdiff_t)i * ra], pb[(ptrdiff_t)i * rb]) }
+  if (slow)
+    for (i = 0; i < m; i++) {
+      LAK_REAL x = pa[(ptrdiff_t)i * ra], y = pb[(ptrdiff_t)i * rb];
+      int s = 0;
+      (void)LAK(fmodq)(x, y, &s);
+      if (s) pc[i] = mod ? LAK(remof)(LAK_M(fmod)(x, y), y) : LAK_M(fmod)(x, y);
+    }
+}
+#undef LAK_FMODLOOP
+#undef LAK_FMODLIM
+static void LAK(b_fmod)(size_t m, const LAK_REAL *pa, ptrdiff_t ra, const LAK_REAL *pb, ptrdiff_t rb,
+                        LAK_REAL *pc) { LAK(fmodcol)(0, m, pa, ra, pb, rb, pc); }
+static void LAK(b_mod)(size_t m, const LAK_REAL *pa, ptrdiff_t ra, const LAK_REAL *pb, ptrdiff_t rb,
+                       LAK_REAL *pc) { LAK(fmodcol)(1, m, pa, ra, pb, rb, pc); }
 
 typedef void (*LAK(Binary))(size_t, const LAK_REAL *, ptrdiff_t, const LAK_REAL *, ptrdiff_t,
                             LAK_REAL *);

@@ -19,8 +19,12 @@
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && \
     defined(__GLIBC__) && defined(__GLIBC_PREREQ)
 #define LAK_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+/* the same where the loop calls fma: AVX2 machines have it, but GCC's
+** "avx2" target does not say so (x86-64-v3 does) */
+#define LAK_CLONES_FMA __attribute__((target_clones("avx512f", "arch=x86-64-v3", "default")))
 #else
 #define LAK_CLONES
+#define LAK_CLONES_FMA
 #endif
 
 /* static void name(size_t m, const T *a, ptrdiff_t ra, const T *b,
