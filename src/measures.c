@@ -543,18 +543,12 @@ static int l_cov(lua_State *L) {
 static int l_corrcoef(lua_State *L) {
   const char *F = la_fname(L);
   la_Mat *X, *Y, *C;
-  int oi = covargs(L, F, &X, &Y), f32, i, j;
+  int oi = covargs(L, F, &X, &Y), f32, i;
   double *s;
   C = covariance(L, F, X, Y, oi, &f32);
   s = la_scratch(L, (size_t)C->rows);
   for (i = 0; i < C->rows; i++) s[i] = sqrt(LA_AT(C, i, i));
-  for (j = 0; j < C->cols; j++) {
-    double *c = C->data + (size_t)j * C->ld, sj = s[j];
-    for (i = 0; i < C->rows; i++) {
-      double x = c[i] / s[i] / sj;
-      c[i] = x > 1 ? 1 : x < -1 ? -1 : x;
-    }
-  }
+  lak_corrscale(C->rows, C->cols, C->data, C->ld, s, s);      /* clipped to [-1, 1] */
   lua_pop(L, 1);
   if (f32) la_convert(L, C, LA_F32, F);
   return 1;

@@ -204,3 +204,17 @@ void LAK(cosscale)(int m, int n, LAK_REAL *C, int ldc, const double *u, const do
   int j;
   for (j = 0; j < n; j++) LAK(cosscol)((size_t)m, C + (ptrdiff_t)j * ldc, u, v[j]);
 }
+
+LAK_CLONES static void LAK(corrscol)(size_t m, LAK_REAL *restrict c, const double *restrict u,
+                                     double v) {
+  size_t i;
+  for (i = 0; i < m; i++) {
+    double x = c[i] / u[i] / v;
+    c[i] = (LAK_REAL)(x > 1.0 ? 1.0 : x < -1.0 ? -1.0 : x);
+  }
+}
+
+void LAK(corrscale)(int m, int n, LAK_REAL *C, int ldc, const double *u, const double *v) {
+  int j;
+  for (j = 0; j < n; j++) LAK(corrscol)((size_t)m, C + (ptrdiff_t)j * ldc, u, v[j]);
+}

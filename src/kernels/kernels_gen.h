@@ -24,6 +24,8 @@ int LAK(allfinite)(int m, const LAK_REAL *x);
 /* C(i, j) = C(i, j) / (u[i] v[j]) clamped to [-1, 1] (NaN stays): the
 ** cosines of cosine_matrix from the products of its rows */
 void LAK(cosscale)(int m, int n, LAK_REAL *C, int ldc, const double *u, const double *v);
+/* the same as C(i, j) / u[i] / v[j], NumPy's corrcoef's two divisions */
+void LAK(corrscale)(int m, int n, LAK_REAL *C, int ldc, const double *u, const double *v);
 
 /* Copy an m x n block between leading dimensions (optionally transposed). */
 void LAK(copy)(int m, int n, const LAK_REAL *A, int lda, LAK_REAL *B, int ldb);
