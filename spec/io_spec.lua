@@ -479,7 +479,7 @@ end)
 describe("CSV options", function()
   it("are checked: unknown keys, types, separators and header names", function()
     assert.error_matches(function() la.save_csv(A, tmp, {sep = {}}) end, "linalg.save_csv: option 'sep' must be a string, got table", 1, true)
-    assert.error_matches(function() la.save_csv(A, tmp, {header = {{}, "b", "c"}}) end, "linalg.save_csv: header entry 1 must be a string, got table", 1, true)
+    assert.error_matches(function() la.save_csv(A, tmp, {header = {{}, "b", "c"}}) end, "linalg.save_csv: header entry 1 must be a string or a number, got table", 1, true)
     assert.error_matches(function() la.save_csv(A, tmp, {header = {"a", "b,c", "d"}}) end, "header entry 2 (\"b,c\") contains the separator or a line break", 1, true)
     assert.error_matches(function() la.save_csv(A, tmp, {sep = "."}) end, "linalg.save_csv: option 'sep' must be a non-empty string without digits", 1, true)
     assert.error_matches(function() la.save_csv(A, tmp, {sep = ""}) end, "option 'sep' must be a non-empty string", 1, true)
@@ -615,5 +615,51 @@ describe("linalg.frombuffer and tobytes with float32", function()
     assert.are.equal("\0\0\0\128", s:sub(1, 4))
     local nan = lepack.unpack("<f", s, 5)
     assert.is_true(nan ~= nan)
+  end)
+end)
+
+describe("files, found by a hostile review", function()
+  it("load_csv: a column far past the file's is an error at once, whatever its number", function()
+    local f = assert(io.open(tmp, "wb")); f:write("1,2,3\n4,5,6\n"); f:close()
+    for _, c in ipairs{2 ^ 31, 1e8, math.maxinteger or 2 ^ 53} do
+      local t0 = os.clock()
+      assert.error_matches(function() la.load_csv(tmp, {columns = {1, c}}) end,
+        "is outside 1..3", 1, true)
+      -- the map of kept columns held every number up to c: 1e8 took 3.4 s
+      -- and 2.5 GB, 2^31 the machine's memory
+      assert.is_true(os.clock() - t0 < 1)
+    end
+    local B = la.load_csv(tmp, {columns = {3, 1}})
+    assert.are.same({{3, 1}, {6, 4}}, B:totable())
+  end)
+
+  it("save_csv refuses header names that would not read back as themselves", function()
+    for _, h in ipairs{{"#id", "x", "y"}, {'"a', "b", "c"}, {" a", "b", "c"}, {"a", "b\0", "c"},
+                       {"\239\187\191a", "b", "c"}, {"a", "b", "c\t"}} do
+      assert.error_matches(function() la.save_csv(A, tmp, {header = h}) end, "would not read back", 1, true)
+    end
+    la.save_csv(A, tmp, {header = {"a b", "x-1", 3}})
+    local _, names = la.load_csv(tmp, {header = true})
+    assert.are.same({"a b", "x-1", "3"}, names)
+  end)
+
+  it("load_csv shows control bytes of a bad field escaped", function()
+    local f = assert(io.open(tmp, "wb")); f:write("1,\0002\n"); f:close()
+    assert.error_matches(function() la.load_csv(tmp) end, '"\\x002" is not a number', 1, true)
+    f = assert(io.open(tmp, "wb")); f:write("1\r2\r"); f:close()
+    assert.error_matches(function() la.load_csv(tmp) end, '"1\\x0D2" is not a number', 1, true)
+  end)
+
+  it("load_npy: no hint of row slices when the columns are too many", function()
+    local hdr = "{'descr': '|b1', 'fortran_order': False, 'shape': (1, 2147483648), }"
+    hdr = hdr .. string.rep(" ", 127 - 10 - #hdr) .. "\n"
+    local f = assert(io.open(tmp, "wb"))
+    f:write("\147NUMPY\1\0", string.char(#hdr % 256, math.floor(#hdr / 256)), hdr)
+    f:seek("cur", 2147483647); f:write("\0"); f:close()             -- sparse
+    local ok, err = pcall(la.load_npy, tmp)
+    assert.is_false(ok)
+    assert.is_truthy(err:find("2147483648 columns exceed the limit", 1, true), err)
+    assert.is_falsy(err:find("slices", 1, true), err)
+    os.remove(tmp)
   end)
 end)

@@ -55,6 +55,8 @@ describe("la.cov", function()
     local T = {{1, 2}, {3, 5}, {4, 4}, {0, 1}, {2, 2}}
     assert.is_true(la.cov(X, T) == la.cov(X, la.matrix(T)))
     assert.is_true(la.cov(X, T, {ddof = 0}) == la.cov(X, la.matrix(T), {bias = true}))
+    -- a negative ddof as NumPy's (n - ddof = 6 here): the same sums over 6
+    near((la.cov(X) * (4 / 6)):totable(), la.cov(X, {ddof = -1}), 2)
     assert.is_true(la.cov(X, {}, {rowvar = true}) == la.cov(X, {rowvar = true}))
   end)
 
@@ -63,7 +65,9 @@ describe("la.cov", function()
       "linalg.cov: 5 observations and ddof = 5.0 leave no degrees of freedom", 1, true)
     assert.error_matches(function() la.cov(X, la.ones(4, 2)) end, "linalg.cov: X has 5 observations, Y 4", 1, true)
     assert.error_matches(function() la.cov(X, {rowvr = true}) end, "unknown option 'rowvr' (did you mean 'rowvar'?)", 1, true)
-    assert.error_matches(function() la.cov(X, {ddof = -1}) end, "option 'ddof' must be >= 0", 1, true)
+    assert.error_matches(function() la.cov(X, {ddof = 0.5}) end, "option 'ddof' must be an integer", 1, true)
+    assert.error_matches(function() la.cov(X, {ddof = 0 / 0}) end, "option 'ddof' must be an integer", 1, true)
+    assert.error_matches(function() la.cov(X, {ddof = -math.huge}) end, "option 'ddof' must be an integer", 1, true)
     assert.error_matches(function() la.cov("x") end, "linalg.cov", 1, true)
     -- variables without observations (found by a review: a crash, and a read past X)
     assert.error_matches(function() la.cov(la.zeros(0, 3)) end,

@@ -14,8 +14,10 @@
 ** csv.feed(p, s, pos, names) -> nil, or the position after the header
 **   record (feeding stops there so that the caller can choose columns by
 **   name); header fields go into the table names.
-** csv.keep(p, map): map[j] = output column (1-based) of input column j, or
-**   0 to drop it; the count of output columns is the largest entry.
+** csv.keep(p, map, n): map[j] = output column (1-based) of input column j
+**   for the n columns kept (the others are dropped; map holds only those,
+**   so a column number far past the file's costs no memory: the dense
+**   map is made at the first record, as wide as the file).
 ** csv.finish(p, f32, names) -> matrix (rows x output columns), the count
 **   of input columns (-1: no record)
 ** csv.format(A, sep, first, last) -> rows first..last of A as save_csv
@@ -26,6 +28,7 @@
 */
 #define _POSIX_C_SOURCE 200809L   /* newlocale, uselocale */
 #include <errno.h>
+#include <limits.h>
 #include <locale.h>
 #include <math.h>
 #include <pthread.h>
@@ -48,13 +51,14 @@ typedef struct Csv {
   double *vals; size_t nv, vcap;       /* complete records, row-major */
   lua_Integer ncols;                   /* -1 until the first record */
   int *map; lua_Integer nout, nmap;    /* input column -> output (0: drop) */
+  lua_Integer *keep; int nkeep, kept;  /* csv.keep's pairs: input, output column */
   char **na; size_t *nalen; int nna;
 } Csv;
 
 static int p_gc(lua_State *L) {
   Csv *c = (Csv *)lua_touserdata(L, 1);
   int i;
-  free(c->fld); free(c->rec); free(c->vals); free(c->map);
+  free(c->fld); free(c->rec); free(c->vals); free(c->map); free(c->keep);
   for (i = 0; c->na != NULL && i < c->nna; i++) free(c->na[i]);
   free(c->na); free(c->nalen);
   memset(c, 0, sizeof *c);
@@ -112,6 +116,24 @@ static double cstrtod(const char *s, char **end) {
   return x;
 }
 
+/* pushes the field's first bytes as an error shows them: control bytes,
+** '"' and '\\' as \xNN (a NUL or a lone CR would cut or hide the rest) */
+static void pushshown(lua_State *L, const char *s, size_t len) {
+  luaL_Buffer b;
+  size_t i, n = len > 40 ? 37 : len;
+  luaL_buffinit(L, &b);
+  for (i = 0; i < n; i++) {
+    unsigned char ch = (unsigned char)s[i];
+    if (ch < 0x20 || ch == 0x7f || ch == '"' || ch == '\\') {
+      char e[8];
+      snprintf(e, sizeof e, "\\x%02X", (unsigned)ch);
+      luaL_addstring(&b, e);
+    } else luaL_addchar(&b, (char)ch);
+  }
+  if (n < len) luaL_addstring(&b, "...");
+  luaL_pushresult(&b);
+}
+
 /* the field as a number: a string of na is NaN, else strtod must read it
 ** whole (decimal, exponent, inf, nan, hex as Lua's tonumber reads them) */
 static double tonum(lua_State *L, Csv *c) {
@@ -125,8 +147,7 @@ static double tonum(lua_State *L, Csv *c) {
   ((char *)s)[len] = '\0';
   x = len ? cstrtod(s, &end) : 0;
   if (len == 0 || end != s + len) {
-    if (len > 40) { ((char *)s)[37] = '\0'; lua_pushfstring(L, "%s...", s); }
-    else lua_pushstring(L, s);
+    pushshown(L, s, len);
     raise(L, "row %I, column %I (line %I): \"%s\" is not a number", (lua_Integer)c->rows + 1,
           (lua_Integer)c->nf + 1, c->line, lua_tostring(L, -1));
   }
@@ -159,11 +180,14 @@ static int endrecord(lua_State *L, Csv *c) {
     raise(L, "row %I (line %I) has %I fields, expected %I", c->rows + 1, c->line,
           (lua_Integer)c->nf, c->ncols);
   if (c->header) { c->header = 0; c->nf = 0; return 1; }
-  if (c->map == NULL) {                 /* every column, in order */
-    c->nout = c->ncols;
-    c->map = (int *)malloc(sizeof(int) * (c->nf ? c->nf : 1));
+  if (c->map == NULL) {                 /* every column in order, or csv.keep's */
+    int k;
+    c->map = (int *)calloc(c->nf ? c->nf : 1, sizeof(int));
     if (c->map == NULL) luaL_error(L, "not enough memory");
-    for (j = 0; j < c->nf; j++) c->map[j] = (int)j + 1;
+    if (!c->kept) c->nout = c->ncols;
+    for (j = 0; j < c->nf && !c->kept; j++) c->map[j] = (int)j + 1;
+    for (k = 0; k < c->nkeep; k++)
+      if (c->keep[2 * k] <= c->ncols) c->map[c->keep[2 * k] - 1] = (int)c->keep[2 * k + 1];
     c->nmap = c->ncols;
   }
   if ((c->rows + 1) * (c->nout ? c->nout : 1) > 2147483647)
@@ -288,21 +312,27 @@ static int l_feed(lua_State *L) {
   return 0;
 }
 
-/* csv.keep(p, map) */
+/* csv.keep(p, map, n) */
 static int l_keep(lua_State *L) {
   Csv *c = checkp(L);
-  lua_Integer j, n = (lua_Integer)lua_rawlen(L, 2), most = 0;
+  lua_Integer n = luaL_checkinteger(L, 3);
+  int k = 0;
+  luaL_checktype(L, 2, LUA_TTABLE);
+  free(c->keep);
   free(c->map);
-  c->map = (int *)calloc((size_t)(n ? n : 1), sizeof(int));
-  if (c->map == NULL) return luaL_error(L, "not enough memory");
-  for (j = 0; j < n; j++) {
-    lua_rawgeti(L, 2, (int)j + 1);
-    c->map[j] = (int)lua_tointeger(L, -1);
-    if (c->map[j] > most) most = c->map[j];
+  c->map = NULL;
+  c->keep = (lua_Integer *)malloc(sizeof(lua_Integer) * 2 * (size_t)(n > 0 && n < INT_MAX ? n : 1));
+  if (c->keep == NULL) return luaL_error(L, "not enough memory");
+  lua_pushnil(L);
+  while (lua_next(L, 2) && k < n) {
+    c->keep[2 * k] = lua_tointeger(L, -2);
+    c->keep[2 * k + 1] = lua_tointeger(L, -1);
+    k++;
     lua_pop(L, 1);
   }
-  c->nout = most;
-  c->nmap = n;
+  c->nkeep = k;
+  c->nout = n;
+  c->kept = 1;
   return 0;
 }
 
@@ -318,7 +348,7 @@ static int l_finish(lua_State *L) {
   luaL_checktype(L, 3, LUA_TTABLE);
   newline(L, c, 3);
   m = c->rows;
-  n = c->map ? c->nout : c->ncols < 0 ? 0 : c->ncols;
+  n = c->map || c->kept ? c->nout : c->ncols < 0 ? 0 : c->ncols;
   A = la_newt(L, "load_csv", m, n, f32 ? LA_F32 : LA_F64);
   for (j = 0; j < n; j++)
     for (i = 0; i < m; i++) {
@@ -403,7 +433,7 @@ static int l_format(lua_State *L) {
 }
 
 static const la_Reg funcs[] = {
-  {"new", l_new, 6}, {"format", l_format, 4}, {"feed", l_feed, 4}, {"keep", l_keep, 2}, {"finish", l_finish, 3},
+  {"new", l_new, 6}, {"format", l_format, 4}, {"feed", l_feed, 4}, {"keep", l_keep, 3}, {"finish", l_finish, 3},
   {NULL, NULL, 0}
 };
 

@@ -516,7 +516,11 @@ static void getq(lua_State *L, const char *fname, int arg, double scale, Quant *
   for (i = 0; i < k; i++) {
     double v = *scalar ? lua_tonumber(L, arg) : la_get(V, V->rows == 1 ? 0 : i, V->rows == 1 ? i : 0);
     if (v != v) la_error(L, fname, "%s must be in [0, %d], got nan", what, (int)scale);
-    if (!(v >= 0 && v <= scale)) la_error(L, fname, "%s must be in [0, %d], got %f", what, (int)scale, v);
+    if (!(v >= 0 && v <= scale)) {                /* every digit: 1 + 2^-52 is not "1.0" */
+      char b[40];
+      la_cdot(b, snprintf(b, sizeof b, "%.17g", v));
+      la_error(L, fname, "%s must be in [0, %d], got %s", what, (int)scale, b);
+    }
     q[i] = scale == 1 ? v : v / scale;
   }
   Q->q = q; Q->k = k;

@@ -226,7 +226,9 @@ function M.load_npy(path, opts)
     local k = last - first + 1
     local why = toobig(k, n)
     if why then
-      filefail("load_npy", path, "%s%s", why, opts.rows and "" or "; read it in slices with {rows = {first, last}}")
+      -- (slices of rows help when the rows are too many, not the columns)
+      local hint = not opts.rows and n <= MAXDIM and "; read it in slices with {rows = {first, last}}" or ""
+      filefail("load_npy", path, "%s%s", why, hint)
     end
     -- the bytes go straight into the matrix (src/bytes.c): rows in C order,
     -- a vector's or all of them are one run; some rows in Fortran order, a
@@ -276,9 +278,10 @@ local function byteopt(v, key, default)
 end
 
 -- the columns option as a map: input column j -> output column (0: drop)
+-- (the map holds the listed columns alone, and the largest: a column far
+-- past the file's costs nothing before the file is read)
 local function colmap(cols, names, ncols, path)
-  local map, seen = {}, {}
-  if ncols ~= math.huge then for j = 1, ncols do map[j] = 0 end end
+  local map, seen, most = {}, {}, 0
   local n = compat.rawlen(cols)
   if n == 0 then fail("load_csv", "option 'columns' must list at least one column") end
   for k = 1, n do
@@ -297,10 +300,10 @@ local function colmap(cols, names, ncols, path)
     end
     if seen[j] then fail("load_csv", "column %s is listed twice in 'columns'", tostring(c)) end
     seen[j] = true
-    for i = #map + 1, j - 1 do map[i] = 0 end
     map[j] = k
+    if j > most then most = j end
   end
-  return map
+  return map, most
 end
 
 local DEFAULT_NA = {"", "NA", "NaN", "nan"}
@@ -366,9 +369,9 @@ function M.load_csv(path, opts)
       return at
     end
     if cols and numeric then              -- known before a line is read
-      local map = colmap(cols, nil, math.huge, path)
-      most = #map
-      csv.keep(p, map)
+      local map
+      map, most = colmap(cols, nil, math.huge, path)
+      csv.keep(p, map, compat.rawlen(cols))
     end
     while true do
       local s = util.read(f, CHUNK, path, "load_csv")
@@ -377,7 +380,7 @@ function M.load_csv(path, opts)
       first = false
       at = feed(s, at)
       if at then                                 -- the header is read: columns by name
-        if cols then csv.keep(p, colmap(cols, names, #names, path)) end
+        if cols then csv.keep(p, (colmap(cols, names, #names, path)), compat.rawlen(cols)) end
         feed(s, at)
       end
     end
@@ -399,7 +402,9 @@ end
 -- gives the same numbers exactly.
 -- @param A matrix (or table)
 -- @string path
--- @tparam[opt] table opts `sep` (default ","), `header` (a table of column names)
+-- @tparam[opt] table opts `sep` (default ","), `header` (a table of column names, strings or
+-- numbers, each of which reads back as itself: without the separator, '#', '"', a line
+-- break or a zero byte, not starting or ending with a space or tab)
 function M.save_csv(A, path, opts)
   A = core.asmatrix(A, "save_csv", 1)
   util.checkpath(path, "save_csv", 2)
@@ -418,10 +423,19 @@ function M.save_csv(A, path, opts)
   if opts.header then
     local names, why, j, v = util.stringlist(opts.header, n)
     if why == "length" then fail("save_csv", "header must be a table of %d names, got %d", n, j) end
-    if why == "entry" then fail("save_csv", "header entry %d must be a string, got %s", j, typename(v)) end
+    if why == "entry" then
+      fail("save_csv", "header entry %d must be a string or a number, got %s", j, typename(v))
+    end
+    -- each name must read back as itself with load_csv's defaults: no
+    -- comment (#) or quote character, nothing it trims, no byte order mark
     for k, name in ipairs(names) do
       if name:find(sep, 1, true) or name:find("[\r\n]") then
         fail("save_csv", "header entry %d (%q) contains the separator or a line break", k, name)
+      end
+      if name:find('[#"%z]') or name:find("^[ \t]") or name:find("[ \t]$") or
+         (k == 1 and name:sub(1, 3) == "\239\187\191") then
+        fail("save_csv", "header entry %d (%q) would not read back: it holds '#', '\"' or a zero byte, " ..
+             "starts or ends with a space or tab, or starts with a byte order mark", k, name)
       end
     end
     out[1] = table.concat(names, sep) .. "\n"
