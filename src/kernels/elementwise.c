@@ -15,8 +15,9 @@
 ** and so do atan2's zeros (its signs of zero are C99's, as NumPy's).
 ** fmod and mod are exact without libm's loop (elementwise_gen.h says how;
 ** libm's for NaN, infinities, y = 0 and quotients past 2^51, 2^22 in float).
-** hypot stays libm's: libmvec's is 1 ulp off on 16% of normal pairs
-** (hypot(1, 1) among them), and libm's is already as fast as NumPy's.
+** hypot is elementwise_gen.h's (libmvec's is 1 ulp off on 16% of normal
+** pairs, hypot(1, 1) among them; libm's took 15 ns a pair, as NumPy's):
+** within half an ulp, or libm's for NaN, infinities and the extremes.
 */
 #include <float.h>
 #include <math.h>
