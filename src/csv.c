@@ -186,8 +186,11 @@ static int endrecord(lua_State *L, Csv *c) {
     if (c->map == NULL) luaL_error(L, "not enough memory");
     if (!c->kept) c->nout = c->ncols;
     for (j = 0; j < c->nf && !c->kept; j++) c->map[j] = (int)j + 1;
-    for (k = 0; k < c->nkeep; k++)
-      if (c->keep[2 * k] <= c->ncols) c->map[c->keep[2 * k] - 1] = (int)c->keep[2 * k + 1];
+    for (k = 0; k < c->nkeep; k++) {      /* columns are 1.. (csv.keep checked) */
+      lua_Integer col = c->keep[2 * k];
+      if (col > c->ncols) raise(L, "column %I is outside 1..%I", col, c->ncols);
+      c->map[col - 1] = (int)c->keep[2 * k + 1];
+    }
     c->nmap = c->ncols;
   }
   if ((c->rows + 1) * (c->nout ? c->nout : 1) > 2147483647)
@@ -312,21 +315,29 @@ static int l_feed(lua_State *L) {
   return 0;
 }
 
-/* csv.keep(p, map, n) */
+/* csv.keep(p, map, n): the n pairs of map (input column j in 1..INT_MAX
+** -> output column in 1..n, as io.lua's colmap makes them) are kept as a
+** list; endrecord makes the dense map from them at the first record, as
+** wide as the file, and raises there for a column past its width */
 static int l_keep(lua_State *L) {
   Csv *c = checkp(L);
   lua_Integer n = luaL_checkinteger(L, 3);
   int k = 0;
   luaL_checktype(L, 2, LUA_TTABLE);
+  luaL_argcheck(L, n >= 1 && n <= INT_MAX, 3, "count out of range");
   free(c->keep);
   free(c->map);
-  c->map = NULL;
-  c->keep = (lua_Integer *)malloc(sizeof(lua_Integer) * 2 * (size_t)(n > 0 && n < INT_MAX ? n : 1));
+  c->keep = NULL; c->nkeep = 0; c->map = NULL;
+  c->keep = (lua_Integer *)malloc(sizeof(lua_Integer) * 2 * (size_t)n);
   if (c->keep == NULL) return luaL_error(L, "not enough memory");
   lua_pushnil(L);
-  while (lua_next(L, 2) && k < n) {
-    c->keep[2 * k] = lua_tointeger(L, -2);
-    c->keep[2 * k + 1] = lua_tointeger(L, -1);
+  while (k < n && lua_next(L, 2)) {
+    int okj, okv;
+    lua_Integer j = lua_tointegerx(L, -2, &okj), v = lua_tointegerx(L, -1, &okv);
+    luaL_argcheck(L, okj && okv && j >= 1 && j <= INT_MAX && v >= 1 && v <= n, 2,
+                  "column out of range");
+    c->keep[2 * k] = j;
+    c->keep[2 * k + 1] = v;
     k++;
     lua_pop(L, 1);
   }

@@ -488,7 +488,8 @@ static la_Mat *covariance(lua_State *L, const char *F, la_Mat *X, la_Mat *Y, int
   if (Y && nvars(Y, rowvar) > 0 && nobs(Y, rowvar) != n)
     la_error(L, F, "X has %d observations, Y %d", n, nobs(Y, rowvar));
   /* NumPy's: an integer, negative too (n - ddof > 0 is what counts) */
-  if (!(ddof == floor(ddof) && fabs(ddof) < 0x1p53)) la_error(L, F, "option 'ddof' must be an integer");
+  if (!(ddof == floor(ddof) && fabs(ddof) < 0x1p53))
+    la_error(L, F, "option 'ddof' must be an integer below 2^53 in magnitude");
   if (p > 0 && !((double)n - ddof > 0))
     la_error(L, F, "%d observations and ddof = %f leave no degrees of freedom", n, ddof);
   /* the observations, each variable a column, centred by its mean */

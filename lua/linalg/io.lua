@@ -293,8 +293,8 @@ local function colmap(cols, names, ncols, path)
       if j == c then filefail("load_csv", path, "no column named %q in the header", c) end
     elseif not compat.isint(c) then
       fail("load_csv", "columns entry %d must be a column number or a name, got %s", k, typename(c))
-    elseif c < 1 then
-      fail("load_csv", "columns entry %d must be >= 1, got %d", k, c)
+    elseif c < 1 or c > 2147483647 then     -- (a matrix has no more columns)
+      fail("load_csv", "columns entry %d must be in 1..2147483647, got %s", k, util.cformat("%.17g", c))
     elseif c > ncols then
       filefail("load_csv", path, "column %d is outside 1..%d", c, ncols)
     end
@@ -432,11 +432,13 @@ function M.save_csv(A, path, opts)
       if name:find(sep, 1, true) or name:find("[\r\n]") then
         fail("save_csv", "header entry %d (%q) contains the separator or a line break", k, name)
       end
-      if name:find('[#"%z]') or name:find("^[ \t]") or name:find("[ \t]$") or
-         (k == 1 and name:sub(1, 3) == "\239\187\191") then
-        fail("save_csv", "header entry %d (%q) would not read back: it holds '#', '\"' or a zero byte, " ..
-             "starts or ends with a space or tab, or starts with a byte order mark", k, name)
-      end
+      local why = name:find("#", 1, true) and "a '#' (a comment)" or name:find('"', 1, true) and "a quote" or
+        name:find("%z") and "a zero byte" or name:find("^[ \t]") and "a leading space or tab" or
+        name:find("[ \t]$") and "a trailing space or tab" or
+        sep == " " and name:find("\t") and "a tab (a separator of sep ' ')" or
+        k == 1 and name:sub(1, 3) == "\239\187\191" and "a byte order mark" or
+        n == 1 and name == "" and "nothing (a blank line is skipped)"
+      if why then fail("save_csv", "header entry %d (%q) holds %s: it would not read back", k, name, why) end
     end
     out[1] = table.concat(names, sep) .. "\n"
   end

@@ -310,7 +310,7 @@ static void fmod_exact(void) {
         "fmod / mod: the signs of zero, x %% inf, inf %% y");
 }
 
-/* hypot against libm: doubles bit for bit but for about 0.2 % of these
+/* hypot against libm: doubles bit for bit but for about 0.3 % of these
 ** pairs, each within 1 ulp of libm's and within half an ulp of the true
 ** value (a long double reference: there libm's is the one off by more
 ** than half an ulp); floats are glibc's hypotf exactly */
@@ -330,9 +330,11 @@ static void hypot_fast(void) {
     }
     XF[i] = (float)X[i]; YF[i] = (float)Y[i];
   }
-  X[0] = INFINITY; Y[0] = NAN; X[1] = NAN; Y[1] = 1; X[2] = 0; Y[2] = -0.0; X[3] = 3; Y[3] = 4;
-  X[5] = 0x1p-1074; Y[5] = 0x1p-1073; X[6] = DBL_MAX; Y[6] = DBL_MAX; X[7] = 1; Y[7] = 1;
-  XF[0] = -INFINITY; YF[0] = NAN; XF[1] = NAN; YF[1] = 2; XF[3] = FLT_MAX; YF[3] = FLT_MAX;
+  /* (Y[0] is the fixed y of the second shape: an ordinary number) */
+  X[8] = INFINITY; Y[8] = NAN; X[9] = NAN; Y[9] = 1; X[10] = 0; Y[10] = -0.0; X[11] = 3; Y[11] = 4;
+  X[12] = 0x1p-1074; Y[12] = 0x1p-1073; X[13] = DBL_MAX; Y[13] = DBL_MAX; X[14] = 1; Y[14] = 1;
+  X[15] = 0x1p-490; Y[15] = 0x1p-491; X[16] = NAN; Y[16] = INFINITY;
+  XF[8] = -INFINITY; YF[8] = NAN; XF[9] = NAN; YF[9] = 2; XF[11] = FLT_MAX; YF[11] = FLT_MAX;
   for (shape = 0; shape < 3; shape++) {   /* contiguous, y fixed, strided */
     int m = shape == 2 ? N / 2 : N;
     ptrdiff_t rx = shape == 2 ? 2 : 1, ry = shape == 1 ? 0 : shape == 2 ? 2 : 1;

@@ -120,8 +120,9 @@ static inline LAK_REAL LAK(rem)(LAK_REAL x, LAK_REAL y) { return LAK(remof)(LAK_
 ** one Newton step on h^2 = a^2 + b^2 with the residual h^2 - a^2 - b^2
 ** computed to about 2^-106 by fmas (Borges, "An Improved Algorithm for
 ** hypot(a, b)", 2019: the fused correction), which leaves h correctly
-** rounded but for rare ties; for a in [2^-500, 2^500] (no square
-** overflows or loses bits that count), the rest libm's. Floats: the
+** rounded but for rare ties; for a in [2^-480, 2^500] (no square
+** overflows, and the fmas' error terms stay normal) and no NaN, the rest
+** libm's. Floats: the
 ** squares are exact in double, their sum rounded once, its square root
 ** rounded to float, as glibc's hypotf; NaN and infinities libm's (C99:
 ** hypot(inf, NaN) = inf). */
@@ -130,7 +131,7 @@ static inline double LAK(hypotq)(double x, double y, int *slow) {
   double ax = fabs(x), ay = fabs(y), a = ax > ay ? ax : ay, b = ax > ay ? ay : ax;
   double h = sqrt(fma(a, a, b * b)), hh = h * h, aa = a * a;
   double c = (fma(-b, b, hh - aa) + fma(h, h, -hh)) - fma(a, a, -aa);
-  *slow |= !(a >= 0x1p-500 && a <= 0x1p500);
+  *slow |= !(a >= 0x1p-480 && a <= 0x1p500 && b == b);      /* b: x's NaN */
   return h - c / (2 * h);
 }
 #else
