@@ -277,7 +277,7 @@ local function byteopt(v, key, default)
   return v:byte()
 end
 
--- the columns option as a map: input column j -> output column (0: drop)
+-- the columns option as a map: input column j -> output column
 -- (the map holds the listed columns alone, and the largest: a column far
 -- past the file's costs nothing before the file is read)
 local function colmap(cols, names, ncols, path)
