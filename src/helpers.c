@@ -430,7 +430,7 @@ typedef struct la_Anchor {
   int ncache;
   size_t cached;                   /* bytes in cache */
   size_t live;                     /* bytes of blocks whose owners live */
-  size_t pace[2];                  /* compat.h's la_compat_gcpace (5.1) */
+  size_t pace[4];                  /* compat.h's la_compat_gcpace */
   la_Blk *cache[LA_CACHEN];
 } la_Anchor;
 /* the owner of one block */
@@ -543,7 +543,8 @@ static la_Anchor *anchor(lua_State *L) {
   a->ring.prev = a->ring.next = &a->ring;
   a->closed = 0;
   a->ncache = 0;
-  a->cached = a->live = a->pace[0] = a->pace[1] = 0;
+  a->cached = a->live = 0;
+  memset(a->pace, 0, sizeof a->pace);
   gcmeta(L, &anchor_key, anchor_gc, "linalg.storage anchor");
   lua_setmetatable(L, -2);
   lua_rawsetp(L, LUA_REGISTRYINDEX, &anchor_key);
@@ -563,7 +564,7 @@ void la_initext(lua_State *L) {
   const char *s = getenv("LINALG_EXTERNAL_MIN");
   char *end;
   unsigned long long v;
-  anchor(L);
+  anchor(L)->pace[1] = (size_t)la_compat_gcgen(L);
   luajit = la_compat_luajit(L);
   if (s == NULL || *s == '\0') return;
   v = strtoull(s, &end, 10);
