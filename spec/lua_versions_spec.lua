@@ -149,7 +149,21 @@ describe("storage outside the Lua heap", function()
     assert.is_truthy(cycles, out)
     cycles, peak = tonumber(cycles), tonumber(peak)
     assert.is_true(cycles >= 2 and cycles <= 45, out)
-    assert.is_true(peak >= 72 and peak < 320, out)
+    assert.is_true(peak < 320, out)
+  end)
+
+  -- 5.4 tells its collector's mode only by switching it: linalg switches
+  -- back, and the settings stay (a pause of 150 reads back as 148)
+  local gen54 = la.config().lua == "Lua 5.4" and it or pending
+  gen54("leaves 5.4's generational collector and its settings as they were", function()
+    local out = fresh(interp.lua, interp.build, [[
+      collectgarbage('generational'); collectgarbage('incremental', 150, 300)
+      collectgarbage('generational')
+      local la = require 'linalg'
+      local A = la.zeros(1024, 1024) + 1
+      print(collectgarbage('incremental'), collectgarbage('setpause', 150), A:get(1, 1))
+    ]])
+    assert.are.equal("generational\t148\t1.0", out:match("^[^\n]*"))
   end)
 
   for _, c in ipairs{{"in the heap", HEAP}, {"outside the heap", ""}} do

@@ -289,9 +289,10 @@ static inline void la_compat_keep(lua_State *L, int i) {
 
 #endif
 
-/* is the collector running (5.1 cannot say: yes) */
+/* is the collector running (5.1 cannot say: yes; 5.4.4 and later answer
+** -1, and no lua_gc call does anything, inside a finalizer: no) */
 #ifdef LUA_GCISRUNNING
-#define la_compat_gcrunning(L) lua_gc((L), LUA_GCISRUNNING, 0)
+#define la_compat_gcrunning(L) (lua_gc((L), LUA_GCISRUNNING, 0) > 0)
 #else
 #define la_compat_gcrunning(L) ((void)(L), 1)
 #endif
@@ -319,10 +320,11 @@ static inline int la_compat_luajit(lua_State *L) {
 }
 
 /* Is the collector 5.4's generational one? 5.4 can only say by switching:
-** to incremental is free from incremental (nothing happens) and cheap from
-** generational, and the way back is then a full collection, paid once, at
-** luaopen (a mode the host chooses later goes unseen: its pace is then
-** the other mode's, as before this test). 0 on every other version (5.2's
+** to incremental, nothing from incremental and cheap from generational,
+** and back, then a full collection (the settings of both modes kept).
+** Asked once, at the first large block made while the collector runs (not
+** in a finalizer, where lua_gc must not be called, nor in a stopped
+** collector, which the switch would run); 0 on every other version (5.2's
 ** experimental generational mode included). */
 static inline int la_compat_gcgen(lua_State *L) {
 #if LUA_VERSION_NUM >= 504
@@ -336,29 +338,24 @@ static inline int la_compat_gcgen(lua_State *L) {
 }
 
 /* The collector's pace for kb KiB just allocated where it cannot see them
-** (helpers.c's storage outside the heap).
+** (helpers.c's storage outside the heap); p[4], zeros at first, its state.
 ** 5.2+: lua_gc(LUA_GCSTEP, d) adds d KiB to the collector's debt, which an
-** incremental collector pays in work on the heap: a whole cycle's worth
-** for a debt about the heap's size. A debt of kb made every result of a
-** few MiB walk much of a heap of small objects (A * 2 at 1000 x 1000
-** beside 5 MiB of tables: 0.4 -> 2.0 ms under the incremental collector,
-** the one lua_newstate starts with). The debt is kb in twice the share
-** the heap has of what is in use, the heap and the live storage, and at
-** most kb: a cycle then comes once about that much was made, as the
-** heap's own pause, and what waits to be freed stays of the order of what
-** lives (the share alone let 5.2 and 5.3, whose cycles take more debt
-** than 5.4's, hold 5 times what lived; twice it, 2.4 times, and 5.4 1.6).
-** The live storage counted (p[3]) is *live when blocks were last
-** collected (p[2]: *live after the call before, to tell): *live counts
-** the blocks dropped and not collected yet, and with them the debt fell
-** as they piled up (5.3 ran one cycle in 100 results of 8 MiB and held
-** 736 MiB). The debt below a KiB waits in p[0].
-** Not under 5.4's generational collector (p[1] set, la_compat_gcgen): a
-** step there is a minor collection, whose work is the young objects
-** alone, and a smaller debt spaced them out, so the results dropped since
-** were freed later and more blocks took turns (A * 2 beside 64 MB of
-** matrices: 255 -> 320-430 us, the 100 x 100 A + 1 2 -> 4 us): the debt
-** stays kb there, and each result of a few MiB collects the young ones.
+** incremental collector pays in work on the heap. A debt of kb made each
+** large result walk much of a heap of small objects (README: *Every Lua*),
+** so there the debt is kb times twice the heap's share of what is in use
+** (the heap and the live storage), at most kb. On 5.3 and 5.4 a cycle then
+** comes about once that much was made, the pause the heap itself gets
+** (5.2 starts a cycle at each step from its pause). The live storage
+** counted, p[3], is *live when blocks were last seen collected (*live
+** below p[2], a lower bound of *live after the call before): *live counts
+** the blocks dropped and not collected yet too, and with them the debt
+** fell as they piled up (5.3 held 736 MiB over 100 results of 8 MiB).
+** Before the first collection p[3] is 0 and the debt kb. The debt below a
+** KiB waits in p[0]. 5.4's generational collector (p[1]: 0 not asked yet,
+** 1 incremental, 2 generational) keeps the debt kb: a step there is a
+** minor collection, whose work is the young objects, and a smaller debt
+** spaced them out, so the dropped results were freed later and more
+** blocks took turns in the cache (the 100 x 100 A + 1: 2 -> 4 us).
 ** 5.1 and LuaJIT: that call steps until kb KiB of the heap are freed,
 ** which bytes outside it never are: a whole cycle on every call (LuaJIT's
 ** attention took 1.9x 5.4's time). There, a whole cycle runs once the KiB
@@ -368,18 +365,21 @@ static inline int la_compat_gcgen(lua_State *L) {
 static inline void la_compat_gcpace(lua_State *L, size_t kb, size_t p[4],
                                     const size_t *live) {
 #if LUA_VERSION_NUM >= 502
-  if (la_compat_gcrunning(L) && p[1]) {
+  double heap, d;
+  if (!la_compat_gcrunning(L)) return;
+  if (p[1] == 0) p[1] = la_compat_gcgen(L) ? 2 : 1;
+  if (p[1] == 2) {
     lua_gc(L, LUA_GCSTEP, kb > INT_MAX ? INT_MAX : (int)kb);
-  } else if (la_compat_gcrunning(L)) {       /* p[0]: bytes of debt owed */
-    double heap = (double)lua_gc(L, LUA_GCCOUNT, 0), d;
-    if (*live < p[2] || p[3] > *live) p[3] = *live;    /* blocks were collected */
-    p[2] = *live + (kb << 10);
-    d = 2048.0 * (double)kb * heap / (heap + (double)(p[3] >> 10) + 1);
-    d = (d < 1024.0 * (double)kb ? d : 1024.0 * (double)kb) + (double)p[0];
-    d = d < 1024.0 * INT_MAX ? d : 1024.0 * INT_MAX;
-    p[0] = (size_t)d & 1023;
-    if (d >= 1024) lua_gc(L, LUA_GCSTEP, (int)(d / 1024));
+    return;
   }
+  heap = (double)lua_gc(L, LUA_GCCOUNT, 0);
+  if (*live < p[2] || p[3] > *live) p[3] = *live;      /* blocks were collected */
+  p[2] = *live + (kb << 10);
+  d = heap > 0 ? 2048.0 * (double)kb * heap / (heap + (double)(p[3] >> 10)) : 0;
+  d = (d < 1024.0 * (double)kb ? d : 1024.0 * (double)kb) + (double)p[0];
+  d = d < 1024.0 * INT_MAX ? d : 1024.0 * INT_MAX;
+  p[0] = (size_t)d & 1023;
+  if (d >= 1024) lua_gc(L, LUA_GCSTEP, (int)(d / 1024));
 #else
   p[0] += kb;
   if (p[0] >= p[1]) {

@@ -564,7 +564,7 @@ void la_initext(lua_State *L) {
   const char *s = getenv("LINALG_EXTERNAL_MIN");
   char *end;
   unsigned long long v;
-  anchor(L)->pace[1] = (size_t)la_compat_gcgen(L);
+  anchor(L);
   luajit = la_compat_luajit(L);
   if (s == NULL || *s == '\0') return;
   v = strtoull(s, &end, 10);
