@@ -8,7 +8,7 @@ LAK_COL2(LAK(c_sub), LAK_REAL, x - y)
 LAK_COL2(LAK(c_mul), LAK_REAL, x * y)
 LAK_COL2(LAK(c_div), LAK_REAL, x / y)
 /* kernels/vecmath.c's pow where its AVX-512 loops run, else libmvec's */
-LAK_COL2(LAK(c_pow_m), LAK_REAL, LAK_M(pow)(x, y))
+LAK_COL2W(LAK(c_pow_m), LAK_REAL, LAK_M(pow)(x, y))
 static void LAK(c_pow)(size_t m, const LAK_REAL *pa, ptrdiff_t ra, const LAK_REAL *pb,
                        ptrdiff_t rb, LAK_REAL *pc) {
   if (lak_vecmath_native()) LAK_PICK(lak_vpow, lak_vpowf)(m, pa, ra, pb, rb, pc);
@@ -18,7 +18,7 @@ static void LAK(c_pow)(size_t m, const LAK_REAL *pa, ptrdiff_t ra, const LAK_REA
 ** (NumPy's x ** 2 and x ** 0.5); pow's values kept where sqrt's differ:
 ** pow(-0, 0.5) = +0 (the + 0), pow(-inf, 0.5) = +inf */
 LAK_COL2(LAK(c_square), LAK_REAL, ((void)y, x * x))
-LAK_COL2(LAK(c_sqrt), LAK_REAL,
+LAK_COL2W(LAK(c_sqrt), LAK_REAL,
          ((void)y, x == -(LAK_REAL)HUGE_VAL ? (LAK_REAL)HUGE_VAL : LAK_M(sqrt)(x) + 0))
 
 /* pow(x, -1) as 1 / x (correctly rounded; C99's values at 0, inf and NaN),

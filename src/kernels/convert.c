@@ -1,8 +1,8 @@
 /*
 ** kernels/convert.c: float64 <-> float32 conversion of a matrix (astype,
 ** and every float32 argument of float64 code). One contiguous loop per
-** direction, compiled for AVX-512, AVX2 and SSE2 and chosen at load time,
-** so it runs as vcvtpd2ps / vcvtps2pd on whole vectors (at -O2 in
+** direction, compiled for AVX2 and SSE2 (LAK_CLONES_MEM, loops.h) and
+** chosen at load time, so it runs as vcvtpd2ps / vcvtps2pd on whole vectors (at -O2 in
 ** matrix.c it was one element at a time: A:astype("float32") at
 ** 1000 x 1000 took 2x NumPy's time). Conversions round to nearest as a C
 ** cast does: the same bits as before. To and from bool (one byte, 0 or
@@ -13,12 +13,12 @@
 #include "kernels.h"
 #include "loops.h"
 
-LAK_CLONES static void d2s(const double *restrict a, float *restrict b, size_t n) {
+LAK_CLONES_MEM static void d2s(const double *restrict a, float *restrict b, size_t n) {
   size_t i;
   for (i = 0; i < n; i++) b[i] = (float)a[i];
 }
 
-LAK_CLONES static void s2d(const float *restrict a, double *restrict b, size_t n) {
+LAK_CLONES_MEM static void s2d(const float *restrict a, double *restrict b, size_t n) {
   size_t i;
   for (i = 0; i < n; i++) b[i] = a[i];
 }

@@ -46,11 +46,14 @@ __attribute__((simd(LAK_SIMD))) extern float atan2f(float, float);
 #endif
 #endif
 
-/* One contiguous loop per function: y[i] = expr(x[i]). */
-#define UNARY(name, expr) \
-  LAK_CLONES static void LAK(u_##name)(const LAK_REAL *x, LAK_REAL *y, size_t n) { \
+/* One contiguous loop per function: y[i] = expr(x[i]); UNARYM for the
+** streaming ones (LAK_CLONES_MEM, loops.h). */
+#define UNARYK(clones, name, expr) \
+  clones static void LAK(u_##name)(const LAK_REAL *x, LAK_REAL *y, size_t n) { \
     size_t i; \
     for (i = 0; i < n; i++) { LAK_REAL v = x[i]; y[i] = (expr); } }
+#define UNARY(name, expr) UNARYK(LAK_CLONES, name, expr)
+#define UNARYM(name, expr) UNARYK(LAK_CLONES_MEM, name, expr)
 
 /* NaN propagates through maximum and minimum (NumPy's rule); comparisons
 ** with NaN are false except ne. Each is a select, not a branch, so the

@@ -23,18 +23,18 @@ UNARY(exp, LAK_M(exp)(v))       UNARY(log, LAK_M(log)(v))       UNARY(tanh, LAK_
 UNARY(log10, LAK_M(log10)(v))
 #endif
 UNARY(log1p, LAK_M(log1p)(v))   UNARY(expm1, LAK_M(expm1)(v))
-UNARY(sqrt, LAK_M(sqrt)(v))     UNARY(abs, LAK_M(fabs)(v))
-UNARY(sign, LAK(sgn)(v))        UNARY(floor, LAK_M(floor)(v))
-UNARY(ceil, LAK_M(ceil)(v))     UNARY(round, LAK_M(rint)(v))
+UNARY(sqrt, LAK_M(sqrt)(v))     UNARYM(abs, LAK_M(fabs)(v))
+UNARYM(sign, LAK(sgn)(v))       UNARYM(floor, LAK_M(floor)(v))
+UNARYM(ceil, LAK_M(ceil)(v))    UNARYM(round, LAK_M(rint)(v))
 UNARY(sin, LAK_M(sin)(v))       UNARY(cos, LAK_M(cos)(v))
 UNARY(tan, LAK_M(tan)(v))
 UNARY(sinh, LAK_M(sinh)(v))     UNARY(cosh, LAK_M(cosh)(v))
 UNARY(asin, LAK_M(asin)(v))     UNARY(acos, LAK_M(acos)(v))
 UNARY(atan, LAK_M(atan)(v))     UNARY(log2, LAK_M(log2)(v))
-UNARY(trunc, LAK_M(trunc)(v))
-UNARY(isnan, isnan(v) ? 1 : 0)
-UNARY(isinf, isinf(v) ? 1 : 0)
-UNARY(isfinite, isfinite(v) ? 1 : 0)
+UNARYM(trunc, LAK_M(trunc)(v))
+UNARYM(isnan, isnan(v) ? 1 : 0)
+UNARYM(isinf, isinf(v) ? 1 : 0)
+UNARYM(isfinite, isfinite(v) ? 1 : 0)
 
 typedef void (*LAK(Unary))(const LAK_REAL *, LAK_REAL *, size_t);
 
@@ -83,7 +83,7 @@ void LAK(round)(int d, int m, int n, const LAK_REAL *A, int lda, LAK_REAL *B, in
 BINARY(max, BMAX(x, y))  BINARY(min, BMIN(x, y))
 BINARY(lt, x < y)        BINARY(le, x <= y)       BINARY(gt, x > y)
 BINARY(ge, x >= y)       BINARY(eq, x == y)       BINARY(ne, x != y)
-BINARY(atan2, LAK_M(atan2)(x, y))
+LAK_COL2W(LAK(b_atan2), LAK_REAL, LAK_M(atan2)(x, y))
 
 /* NumPy's remainder (npy_divmod's modulus): fmod, moved into the divisor's
 ** sign when the two differ; a zero result takes the divisor's sign;

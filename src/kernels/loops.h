@@ -6,8 +6,9 @@
 ** scalar or a broadcast row), each a plain loop with no branch in its body
 ** that the compiler vectorizes, and a strided loop for anything else. A
 ** matrix whose operands are all contiguous (or fixed) is one long column.
-** The loops are compiled for AVX-512, AVX2 and baseline SSE2 and chosen at
-** load time (LAK_CLONES, GCC on x86-64 glibc). The result never overlaps an
+** The loops are compiled for AVX2 and baseline SSE2 (AVX-512 too where an
+** element costs work) and chosen at load time (LAK_CLONES_MEM, LAK_CLONES:
+** GCC on x86-64 glibc). The result never overlaps an
 ** operand (restrict): the callers write fresh matrices.
 */
 #ifndef LAK_LOOPS_H
@@ -19,6 +20,13 @@
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && \
     defined(__GLIBC__) && defined(__GLIBC_PREREQ)
 #define LAK_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+/* Streaming loops (a load or two, one operation, a store an element) stop
+** at AVX2: past the caches they wait on memory whatever the width, and
+** there 512-bit stores were slower (AMD Zen 4: abs of 1e6 doubles 197 us
+** against AVX2's 179, in L3 with huge pages; GCC's tuning for Intel's
+** AVX-512 cores prefers 256-bit vectors too). The wide clones stay where
+** an element costs work: libmvec's 8-lane functions, sqrt, reductions. */
+#define LAK_CLONES_MEM __attribute__((target_clones("avx2", "default")))
 /* the same where the loop calls fma: AVX2 machines have it, but GCC's
 ** "avx2" target does not say so (x86-64-v3 does, from GCC 11; before, the
 ** avx2 clone calls libm's fma: the same bits, slower) */
@@ -30,14 +38,18 @@
 #else
 #define LAK_CLONES
 #define LAK_CLONES_FMA
+#define LAK_CLONES_MEM
 #endif
 
 /* static void name(size_t m, const T *a, ptrdiff_t ra, const T *b,
 ** ptrdiff_t rb, U *c): c[i] = expr of x = a[i ra], y = b[i rb], as U (U
 ** other than T: bool bytes from comparisons, the compare of a vector of T
 ** then its mask packed to bytes) */
-#define LAK_COL2B(name, T, U, expr) \
-  LAK_CLONES static void name(size_t m, const T *restrict pa, ptrdiff_t ra, \
+#define LAK_COL2B(name, T, U, expr) LAK_COL2K(LAK_CLONES_MEM, name, T, U, expr)
+/* the same where an element costs work (libm's pow, atan2): every clone */
+#define LAK_COL2W(name, T, expr) LAK_COL2K(LAK_CLONES, name, T, T, expr)
+#define LAK_COL2K(clones, name, T, U, expr) \
+  clones static void name(size_t m, const T *restrict pa, ptrdiff_t ra, \
                               const T *restrict pb, ptrdiff_t rb, U *restrict pc) { \
     size_t i; \
     if (ra == 1 && rb == 1) { \
@@ -56,7 +68,7 @@
 
 /* the same with three operands, x = a[i ra], y = b[i rb], z = k[i rk] */
 #define LAK_COL3(name, T, expr) \
-  LAK_CLONES static void name(size_t m, const T *restrict pa, ptrdiff_t ra, \
+  LAK_CLONES_MEM static void name(size_t m, const T *restrict pa, ptrdiff_t ra, \
                               const T *restrict pb, ptrdiff_t rb, \
                               const T *restrict pk, ptrdiff_t rk, T *restrict pc) { \
     size_t i; \
