@@ -121,7 +121,8 @@ static int m_div(lua_State *L) {
 
 /* ---------------------------------------------------------------- products */
 
-/* A B; in float32 (sgemm) when both are float32, else in float64 */
+/* A B; in float32 (sgemm) when both are float32, else in float64; a
+** matrix times its own transpose by syrk (lak_matmul) */
 static int matmul(lua_State *L, const char *fname) {
   la_Mat *A = la_testany(L, 1), *B = la_testany(L, 2), *C;
   int f32 = 0;
@@ -140,11 +141,9 @@ static int matmul(lua_State *L, const char *fname) {
              B->rows, B->cols, A->cols, B->rows);
   C = la_newt(L, fname, A->rows, B->cols, f32 ? LA_F32 : LA_F64);
   if (f32)
-    lak_sgemm('N', 'N', A->rows, B->cols, A->cols, 1.0f, A->fdata, A->ld,
-              B->fdata, B->ld, 0.0f, C->fdata, C->ld);
+    lak_smatmul(A->rows, B->cols, A->cols, A->fdata, A->ld, B->fdata, B->ld, C->fdata, C->ld);
   else
-    lak_gemm('N', 'N', A->rows, B->cols, A->cols, 1.0, A->data, A->ld,
-             B->data, B->ld, 0.0, C->data, C->ld);
+    lak_matmul(A->rows, B->cols, A->cols, A->data, A->ld, B->data, B->ld, C->data, C->ld);
   return 1;
 }
 

@@ -1,6 +1,7 @@
 /*
 ** spec/kernels/arith.c: lak_gemm (tiny loop, dgemv and dgemm paths, all four
-** transpositions) against a naive triple loop; lak_ewise over contiguous,
+** transpositions) against a naive triple loop; lak_matmul (syrk for a
+** matrix times its own transpose, gemm otherwise); lak_ewise over contiguous,
 ** strided and broadcast operands; lak_copy, lak_transpose, lak_allfinite.
 */
 #include <string.h>
@@ -214,6 +215,50 @@ static void transpose_shapes(void) {
   }
 }
 
+/* lak_matmul(A, B) against the naive loop, A m x k; B is A's transpose
+** (copied, its leading dimension other than A's) but for the entry
+** (bi, bj) set to x, when bi >= 0. Returns the max difference; *sym: the
+** result is symmetric exactly */
+static double matmul_err(lak_Rng *r, int m, int k, int bi, int bj, double x, int *sym) {
+  int lda = m + 2, ldb = k + 3, ldc = m + 1, i, j;
+  double *A = ck_alloc((size_t)lda * k, sizeof(double)), *B = ck_alloc((size_t)ldb * m, sizeof(double));
+  double *C = ck_alloc((size_t)ldc * m, sizeof(double)), *P = ck_alloc((size_t)m * m, sizeof(double));
+  double d = 0.0;
+  mat_randn(r, m, k, A, lda);
+  for (j = 0; j < k; j++)
+    for (i = 0; i < m; i++) B[j + (size_t)i * ldb] = A[i + (size_t)j * lda];
+  if (bi >= 0) B[bi + (size_t)bj * ldb] = x;
+  mat_mul(0, 0, m, m, k, A, lda, B, ldb, P);
+  lak_matmul(m, m, k, A, lda, B, ldb, C, ldc);
+  *sym = 1;
+  for (j = 0; j < m; j++)
+    for (i = 0; i < m; i++) {
+      double e = fabs(C[i + (size_t)j * ldc] - P[i + (size_t)j * m]);
+      d = e > d || e != e ? e : d;
+      if (memcmp(C + i + (size_t)j * ldc, C + j + (size_t)i * ldc, sizeof(double))) *sym = 0;
+    }
+  free(A); free(B); free(C); free(P);
+  return d;
+}
+
+/* X^T X by syrk: the product's values, both triangles the same bits; a B
+** that differs from A^T in one entry (the last one, or one inside the
+** first panel) takes gemm and gives its own product */
+static void matmul_gram(void) {
+  lak_Rng r;
+  int sym, m;
+  double e;
+  lak_rng_seed(&r, 11);
+  for (m = 128; m <= 200; m += 72) {
+    e = matmul_err(&r, m, 70, -1, 0, 0.0, &sym);
+    CHECK(e <= 1e-12 && sym, "A A^T at %d x 70: off by %g, symmetric %d", m, e, sym);
+  }
+  e = matmul_err(&r, 130, 300, 299, 129, 7.0, &sym);
+  CHECK(e <= 1e-12 && !sym, "A B, B = A^T but its last entry, 130 x 300: off by %g", e);
+  e = matmul_err(&r, 130, 300, 5, 3, 7.0, &sym);
+  CHECK(e <= 1e-12 && !sym, "A B, B = A^T but entry (5, 3): off by %g", e);
+}
+
 static void allfinite(void) {
   double x[100];
   const double special[3] = {NAN, HUGE_VAL, -HUGE_VAL};
@@ -234,6 +279,7 @@ static void allfinite(void) {
 
 int main(void) {
   gemm();
+  matmul_gram();
   ewise();
   copy_transpose();
   take_put();

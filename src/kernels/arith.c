@@ -4,6 +4,7 @@
 */
 #include <cblas.h>
 #include <float.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <math.h>

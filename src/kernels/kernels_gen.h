@@ -19,6 +19,16 @@ void LAK(gemm)(char ta, char tb, int m, int n, int k, LAK_REAL alpha,
                const LAK_REAL *A, int lda, const LAK_REAL *B, int ldb,
                LAK_REAL beta, LAK_REAL *C, int ldc);
 
+/* A B where B (k x m) may hold A's transpose (A m x k): a product of a
+** matrix and its own transpose (NumPy's X.T @ X, X @ X.T) goes to syrk,
+** half gemm's work, and its result is symmetric exactly (both triangles
+** from one); anything else to lak_gemm. B is A^T when every entry has
+** A's bits (NaN and -0 compare as bits): the test stops at the first
+** entry that differs, and costs m k reads at most beside the m^2 k
+** multiplications it can save half of. */
+void LAK(matmul)(int m, int n, int k, const LAK_REAL *A, int lda, const LAK_REAL *B,
+                 int ldb, LAK_REAL *C, int ldc);
+
 /* 1 when all m entries of x are finite (no NaN, no Inf) */
 int LAK(allfinite)(int m, const LAK_REAL *x);
 /* C(i, j) = C(i, j) / (u[i] v[j]) clamped to [-1, 1] (NaN stays): the
