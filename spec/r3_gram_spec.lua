@@ -1,7 +1,8 @@
 -- A matrix times its own transpose (NumPy's X.T @ X and X @ X.T, here
--- X:t() * X and X * X:t()): computed by syrk from 128 rows of the result,
--- symmetric bit for bit, with the values of the general product; a right
--- operand that is not quite the transpose takes the general product.
+-- X:t() * X and X * X:t()): computed by syrk from 128 rows of the result
+-- (when the inner size is 16 or more and a 32nd of the rows), symmetric
+-- bit for bit, with the values of the general product; a right operand
+-- that is not quite the transpose takes the general product.
 local la = require "linalg"
 
 -- X (k x m) with X(i, j) = f(i, j)
@@ -70,6 +71,15 @@ describe("a matrix times its own transpose", function()
       assert.is_true(la.allclose(G:row(at[1]), want, 1e-12, 1e-12))
       assert.is_false(G == G:t())
     end
+  end)
+
+  it("writes every entry over storage a dropped result left (syrk, beta 0)", function()
+    local X = la.randn(150, 200, 3)
+    for _ = 1, 3 do local N = la.ones(200, 200) * (0 / 0); assert(N(9, 9) ~= N(9, 9)) end
+    collectgarbage(); collectgarbage()              -- their blocks wait in the cache
+    local G = X:t() * X
+    assert.is_true(la.all(la.isfinite(G)))
+    assert.is_true(G == G:t())
   end)
 
   it("keeps NaN where it reaches (the product by its transpose)", function()

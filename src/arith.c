@@ -125,7 +125,7 @@ static int m_div(lua_State *L) {
 ** matrix times its own transpose by syrk (lak_matmul) */
 static int matmul(lua_State *L, const char *fname) {
   la_Mat *A = la_testany(L, 1), *B = la_testany(L, 2), *C;
-  int f32 = 0;
+  int f32 = 0, top;
   if (A && B && A->dtype == B->dtype && !((A->flags | B->flags) & LA_CLOSED))
     f32 = A->dtype == LA_F32;           /* two open matrices of one type: as they are */
   else if (la_argtype(L, 1, 2) == LA_F32) {
@@ -140,10 +140,18 @@ static int matmul(lua_State *L, const char *fname) {
     la_error(L, fname, "%dx%d times %dx%d (inner %d ~= %d)", A->rows, A->cols,
              B->rows, B->cols, A->cols, B->rows);
   C = la_newt(L, fname, A->rows, B->cols, f32 ? LA_F32 : LA_F64);
-  if (f32)
-    lak_smatmul(A->rows, B->cols, A->cols, A->fdata, A->ld, B->fdata, B->ld, C->fdata, C->ld);
-  else
-    lak_matmul(A->rows, B->cols, A->cols, A->data, A->ld, B->data, B->ld, C->data, C->ld);
+  top = lua_gettop(L);
+  /* the workspace, when one is asked for, is a userdata above C */
+  if (f32) {
+    size_t w = lak_smatmulbuf(A->rows, B->cols, A->cols);
+    lak_smatmul(A->rows, B->cols, A->cols, A->fdata, A->ld, B->fdata, B->ld, C->fdata, C->ld,
+                w ? LA_SCRATCH(L, float, w) : NULL);
+  } else {
+    size_t w = lak_matmulbuf(A->rows, B->cols, A->cols);
+    lak_matmul(A->rows, B->cols, A->cols, A->data, A->ld, B->data, B->ld, C->data, C->ld,
+               w ? la_scratch(L, w) : NULL);
+  }
+  lua_settop(L, top);
   return 1;
 }
 

@@ -428,7 +428,7 @@ typedef struct la_Anchor {
   la_Blk ring;
   int closed;
   int ncache;
-  size_t cached;                   /* bytes in cache */
+  size_t cached;                   /* blkbytes of the blocks in cache */
   size_t live;                     /* blkbytes of blocks whose owners live */
   size_t pace[4];                  /* compat.h's la_compat_gcpace */
   la_Blk *cache[LA_CACHEN];
@@ -441,31 +441,52 @@ static const char anchor_key = 'A';   /* the anchor, in the registry */
 static int limited = -1;       /* under a memory limit? -1: not read yet */
 static int under_limit(void);
 
+/* Transparent huge pages on request only (madvise mode)? Read once. In
+** "always" mode every large block has them wherever it starts (and the
+** kernel starts large mappings on 2 MiB boundaries: the allocator's
+** header alone then filled a huge page below a 2 MiB-aligned block). */
+static int thp_madvise(void) {
+  static int m = -1;
+  if (m < 0) {
+    char buf[128] = "";
+    FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+    if (f != NULL) {
+      if (fgets(buf, sizeof buf, f) == NULL) buf[0] = '\0';
+      fclose(f);
+    }
+    m = strstr(buf, "[madvise]") != NULL;
+  }
+  return m;
+}
+
 /* A block's storage starts at the first boundary of its alignment after
 ** its header: LA_ALIGN, so that the vector loops' stores never split a
 ** cache line (the allocator's 16-byte alignment cost LuaJIT's A + B a
-** third of its time); from LA_HUGEMIN bytes, 2 MiB, with its length
-** rounded up to 2 MiB where that adds at most an eighth, so that all of
-** it is in the huge pages it asks for (la_hugepages). madvise covers only
-** the 2 MiB pages inside a range, and the allocator's blocks start
-** anywhere: a 1000 x 1000 float64 result had 4 to 6 of its 7.6 MiB in
-** huge pages and took 225 us for la.abs, against 200 us with all of it
+** third of its time); where the system gives huge pages on request
+** (thp_madvise) and the storage is 4 MiB or more once rounded up to
+** 2 MiB (when that adds at most an eighth), 2 MiB and that length, so
+** that all of it is in the huge pages it asks for (la_hugepages). madvise
+** covers only the 2 MiB pages inside a range, and the allocator's blocks
+** start anywhere: a 1000 x 1000 float64 result had 4 to 6 of its 7.6 MiB
+** in huge pages and took 225 us for la.abs, against 200 us with all of it
 ** (NumPy: 204-218). The cost is address space the host's allocator counts
 ** but nothing touches, up to 2 MiB before the storage, and the rounding
 ** after it, which a huge page holds. Not under a memory limit, where that
 ** space could fail an allocation. */
 #define LA_ALIGN 64
 #define LA_HUGE ((size_t)2 << 20)
-#define LA_HUGEMIN ((size_t)7 << 19)   /* 3.5 MiB: 4 MiB with an eighth more */
+#define LA_HUGEMIN ((size_t)4 << 20)
+/* sz rounded up to 2 MiB when that adds at most an eighth, else sz */
+static size_t hugespan(size_t sz) {
+  size_t r = (sz + LA_HUGE - 1) & ~(LA_HUGE - 1);
+  return r >= sz && r - sz <= sz / 8 ? r : sz;
+}
 static size_t blkalign(size_t sz) {
   if (limited < 0) limited = under_limit();
-  return sz >= LA_HUGEMIN && !limited ? LA_HUGE : LA_ALIGN;
+  return !limited && hugespan(sz) >= LA_HUGEMIN && thp_madvise() ? LA_HUGE : LA_ALIGN;
 }
 /* the bytes a storage of sz takes at alignment al */
-static size_t blkspan(size_t sz, size_t al) {
-  size_t r = (sz + LA_HUGE - 1) & ~(LA_HUGE - 1);
-  return al == LA_HUGE && r >= sz && r - sz <= sz / 8 ? r : sz;
-}
+static size_t blkspan(size_t sz, size_t al) { return al == LA_HUGE ? hugespan(sz) : sz; }
 /* what a block counts for in storage.bytes and the collector's pace: the
 ** address space its alignment skips is not in use */
 static size_t blkbytes(const la_Blk *b) { return b->size - b->align; }
@@ -485,7 +506,7 @@ static void blkfree(lua_State *L, la_Blk *b) {
 /* drops cache entry i (its block is freed when release) */
 static void uncache(lua_State *L, la_Anchor *a, int i, int release) {
   la_Blk *b = a->cache[i];
-  a->cached -= b->size;
+  a->cached -= blkbytes(b);
   memmove(a->cache + i, a->cache + i + 1, (size_t)(a->ncache - i - 1) * sizeof *a->cache);
   a->ncache--;
   if (release) blkfree(L, b);
@@ -498,10 +519,10 @@ static void uncache(lua_State *L, la_Anchor *a, int i, int release) {
 ** sixth of the time of A + B at 100 x 100 stored here) */
 static void cachekeep(lua_State *L, la_Anchor *a, la_Blk *b) {
   if (limited < 0) limited = under_limit();
-  if (b->size > LA_CACHEMAX / 2 || limited) { blkfree(L, b); return; }
-  while (a->ncache == LA_CACHEN || a->cached + b->size > LA_CACHEMAX) uncache(L, a, 0, 1);
+  if (blkbytes(b) > LA_CACHEMAX / 2 || limited) { blkfree(L, b); return; }
+  while (a->ncache == LA_CACHEN || a->cached + blkbytes(b) > LA_CACHEMAX) uncache(L, a, 0, 1);
   a->cache[a->ncache++] = b;
-  a->cached += b->size;
+  a->cached += blkbytes(b);
 }
 
 /* a cached block of alignment al for total bytes (up to 1/8 more),

@@ -229,7 +229,9 @@ static double matmul_err(lak_Rng *r, int m, int k, int bi, int bj, double x, int
     for (i = 0; i < m; i++) B[j + (size_t)i * ldb] = A[i + (size_t)j * lda];
   if (bi >= 0) B[bi + (size_t)bj * ldb] = x;
   mat_mul(0, 0, m, m, k, A, lda, B, ldb, P);
-  lak_matmul(m, m, k, A, lda, B, ldb, C, ldc);
+  double *W = ck_alloc(lak_matmulbuf(m, m, k) + 1, sizeof(double));
+  lak_matmul(m, m, k, A, lda, B, ldb, C, ldc, W);
+  free(W);
   *sym = 1;
   for (j = 0; j < m; j++)
     for (i = 0; i < m; i++) {

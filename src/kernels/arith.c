@@ -4,7 +4,6 @@
 */
 #include <cblas.h>
 #include <float.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include <math.h>

@@ -22,12 +22,15 @@ void LAK(gemm)(char ta, char tb, int m, int n, int k, LAK_REAL alpha,
 /* A B where B (k x m) may hold A's transpose (A m x k): a product of a
 ** matrix and its own transpose (NumPy's X.T @ X, X @ X.T) goes to syrk,
 ** half gemm's work, and its result is symmetric exactly (both triangles
-** from one); anything else to lak_gemm. B is A^T when every entry has
+** from one); anything else to lak_gemm. Tried from m = 128 when k >= 16
+** and k >= m / 32, with buf, lak_matmulbuf(m, n, k) entries of the
+** caller's workspace (NULL: gemm). B is A's transpose when every entry has
 ** A's bits (NaN and -0 compare as bits): the test stops at the first
-** entry that differs, and costs m k reads at most beside the m^2 k
-** multiplications it can save half of. */
+** entry that differs; it reads A and B once each, through panels of B
+** transposed into buf. */
+size_t LAK(matmulbuf)(int m, int n, int k);
 void LAK(matmul)(int m, int n, int k, const LAK_REAL *A, int lda, const LAK_REAL *B,
-                 int ldb, LAK_REAL *C, int ldc);
+                 int ldb, LAK_REAL *C, int ldc, LAK_REAL *buf);
 
 /* 1 when all m entries of x are finite (no NaN, no Inf) */
 int LAK(allfinite)(int m, const LAK_REAL *x);
