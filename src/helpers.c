@@ -387,15 +387,16 @@ static void nomem(lua_State *L, const char *fname, size_t sz, const char *what,
            sz >= ((size_t)1 << 30) ? "GiB" : "MiB");
 }
 
-/* Large matrices ask for transparent huge pages (as NumPy does from 4 MiB):
-** fewer page faults when a fresh result is first written. Only a hint, on
-** the 2 MiB-aligned interior of [p, p + len). */
+/* Large matrices ask for transparent huge pages (as NumPy does from
+** LA_HUGEMIN): fewer page faults when a fresh result is first written.
+** Only a hint, on the LA_HUGE-aligned interior of [p, p + len). */
+#define LA_HUGE ((size_t)2 << 20)
+#define LA_HUGEMIN ((size_t)4 << 20)
 void la_hugepages(void *p, size_t len) {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-  const uintptr_t huge = (uintptr_t)1 << 21;
-  uintptr_t a = ((uintptr_t)p + huge - 1) & ~(huge - 1);
-  uintptr_t e = ((uintptr_t)p + len) & ~(huge - 1);
-  if (len >= ((size_t)4 << 20) && e > a) madvise((void *)a, e - a, MADV_HUGEPAGE);
+  uintptr_t a = ((uintptr_t)p + LA_HUGE - 1) & ~(uintptr_t)(LA_HUGE - 1);
+  uintptr_t e = ((uintptr_t)p + len) & ~(uintptr_t)(LA_HUGE - 1);
+  if (len >= LA_HUGEMIN && e > a) madvise((void *)a, e - a, MADV_HUGEPAGE);
 #else
   (void)p; (void)len;
 #endif
@@ -474,8 +475,6 @@ static int thp_madvise(void) {
 ** after it, which a huge page holds. Not under a memory limit, where that
 ** space could fail an allocation. */
 #define LA_ALIGN 64
-#define LA_HUGE ((size_t)2 << 20)
-#define LA_HUGEMIN ((size_t)4 << 20)
 /* sz rounded up to 2 MiB when that adds at most an eighth, else sz */
 static size_t hugespan(size_t sz) {
   size_t r = (sz + LA_HUGE - 1) & ~(LA_HUGE - 1);
