@@ -506,8 +506,7 @@ static la_Mat *covariance(lua_State *L, const char *F, la_Mat *X, la_Mat *Y, int
     /* NumPy's X X^T times 1 / (n - ddof): each sum of products scaled once */
     cblas_dsyrk(CblasColMajor, CblasLower, CblasTrans, p, n, 1.0 / ((double)n - ddof), Z->data,
                 Z->ld > 0 ? Z->ld : 1, 0.0, C->data, C->ld);
-    for (v = 0; v < p; v++)
-      for (i = v + 1; i < p; i++) LA_AT(C, v, i) = LA_AT(C, i, v);
+    lak_mirror(p, C->data, C->ld);
   }
   lua_remove(L, -2);                         /* Z */
   return C;

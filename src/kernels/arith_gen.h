@@ -213,9 +213,9 @@ static int LAK(istrans)(int m, int k, const LAK_REAL *A, int lda, const LAK_REAL
   return 1;
 }
 
-/* C's strict upper triangle from its lower one: each panel below a
-** diagonal block transposed (lak_transpose) into the row beside it */
-static void LAK(mirror)(int n, LAK_REAL *C, int ldc) {
+/* each panel below a diagonal block transposed (lak_transpose) into the
+** row beside it */
+void LAK(mirror)(int n, LAK_REAL *C, int ldc) {
   int j0, i, j;
   for (j0 = 0; j0 < n; j0 += LAK_TBAND) {
     int w = n - j0 < LAK_TBAND ? n - j0 : LAK_TBAND;

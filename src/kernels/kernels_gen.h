@@ -32,6 +32,9 @@ size_t LAK(matmulbuf)(int m, int n, int k);
 void LAK(matmul)(int m, int n, int k, const LAK_REAL *A, int lda, const LAK_REAL *B,
                  int ldb, LAK_REAL *C, int ldc, LAK_REAL *buf);
 
+/* C's strict upper triangle from its lower one (C n x n): what syrk left */
+void LAK(mirror)(int n, LAK_REAL *C, int ldc);
+
 /* 1 when all m entries of x are finite (no NaN, no Inf) */
 int LAK(allfinite)(int m, const LAK_REAL *x);
 /* C(i, j) = C(i, j) / (u[i] v[j]) clamped to [-1, 1] (NaN stays): the
