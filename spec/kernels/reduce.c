@@ -332,18 +332,22 @@ static void rowext_widths(void) {
 }
 
 /* lak_rowsum / lak_rowext over strips of 512 rows (doubles; 1024 for
-** floats, LAK_RSTRIP): heights around one and two strips, each row's result the same bits as that row alone
+** floats, LAK_RSTRIP): heights around one and two strips, widths on both
+** sides of the register path (LAK_RNARROW), each row's result the same bits as that row alone
 ** (m = 1, its entries at stride lda) and the extreme where the plain loop
 ** finds it, with a NaN, an Inf and a tie in rows of the later strips */
 static void row_strips(void) {
-  static double a[1103 * 6], out[1100], one, c[1100], val[1100], idx[1100], t[LAK_RSTRIP];
+  static float fa[1103 * 17];
+  static double a[1103 * 17], out[1100], one, c[1100], val[1100], idx[1100], t[LAK_RSTRIP];
   static const size_t ms[] = {511, 512, 513, 1023, 1024, 1025, 1100};
-  double row[6];
-  size_t k, n, i, j, lda;
+  static const size_t ns[] = {1, 2, 3, 4, 5, 6, 7, 9, 16, 17};   /* 16: the register path's widest */
+  double row[17];
+  size_t k, kn, n, i, j, lda;
   int op, wm;
   for (k = 0; k < sizeof ms / sizeof ms[0]; k++)
-    for (n = 1; n <= 6; n++) {
+    for (kn = 0; kn < sizeof ns / sizeof ns[0]; kn++) {
       size_t m = ms[k];
+      n = ns[kn];
       lda = m + 3;                          /* a view's leading dimension */
       for (j = 0; j < n; j++)
         for (i = 0; i < m; i++) a[i + j * lda] = (double)((i * 37 + j * 11) % 101) / 7.0 - 6.5;
@@ -358,6 +362,16 @@ static void row_strips(void) {
           lak_rowsum((lak_Rows)op, 1, n, a + i, lda, c + i, &one, t);
           CHECK(out[i] == one || (out[i] != out[i] && one != one),
                 "rowsum op %d m %zu n %zu row %zu: %g vs %g alone", op, m, n, i, out[i], one);
+        }
+      }
+      for (j = 0; j < n; j++)               /* floats, their sums in double */
+        for (i = 0; i < m; i++) fa[i + j * lda] = (float)a[i + j * lda];
+      for (op = LAK_RSUM; op <= LAK_RPROD; op++) {
+        lak_srowsum((lak_Rows)op, m, n, fa, lda, c, out, t);
+        for (i = 0; i < m; i++) {
+          lak_srowsum((lak_Rows)op, 1, n, fa + i, lda, c + i, &one, t);
+          CHECK(out[i] == one || (out[i] != out[i] && one != one),
+                "srowsum op %d m %zu n %zu row %zu: %g vs %g alone", op, m, n, i, out[i], one);
         }
       }
       for (op = 0; op < 2; op++) {          /* rowvar: the two rowsum passes' bits */

@@ -1056,6 +1056,54 @@ LAK_CLONES static void LAK(rowcol4)(lak_Rows op, size_t m, const LAK_REAL *p, si
   }
 }
 
+/* The rows of a strip through its w <= LAK_RNARROW columns, 8 rows
+** at a time in a register (the terms and their order as rowcol4's and
+** rowcol's into a zeroed t, and out = 0 + t: a sum started from +0 is never
+** -0): t's zeroing and its load and store every four columns, and each
+** leftover column's, took half the time of T:sum(2) of 100000 x 10 float32.
+** Returns the rows done, a multiple of 8. */
+#ifndef LAK_RNARROW
+#define LAK_RNARROW 16
+#endif
+LAK_CLONES static size_t LAK(rownarrow)(lak_Rows op, size_t m, size_t w, const LAK_REAL *p,
+                                        size_t lda, const double *c, double *restrict out) {
+  size_t i = 0;
+#if LAK_VEC
+#define LAK_RNLOOP(T) for (; i + 8 <= m; i += 8) { \
+      lak_vd a = {0}, cv = {0}; \
+      const LAK_REAL *q = p + i; \
+      size_t j; \
+      if (op == LAK_RDEV) memcpy(&cv, c + i, sizeof cv); \
+      for (j = 0; j + 4 <= w; j += 4, q += 4 * lda) { \
+        lak_vd v0 = LAK(ld8)(q), v1 = LAK(ld8)(q + lda), v2 = LAK(ld8)(q + 2 * lda), \
+               v3 = LAK(ld8)(q + 3 * lda); \
+        a += (T(v0) + T(v1)) + (T(v2) + T(v3)); \
+      } \
+      for (; j < w; j++, q += lda) { lak_vd v = LAK(ld8)(q); a += T(v); } \
+      memcpy(out + i, &a, sizeof a); \
+    }
+#define LAK_TSUM(v) (v)
+#define LAK_TABS(v) LAK_VABS(v)
+#define LAK_TSQ(v) ((v) * (v))
+#define LAK_TDEV(v) (((v) - cv) * ((v) - cv))
+  switch (op) {
+    case LAK_RSUM: LAK_RNLOOP(LAK_TSUM) break;
+    case LAK_RABS: LAK_RNLOOP(LAK_TABS) break;
+    case LAK_RSQ: LAK_RNLOOP(LAK_TSQ) break;
+    case LAK_RDEV: LAK_RNLOOP(LAK_TDEV) break;
+    case LAK_RPROD: break;
+  }
+#undef LAK_RNLOOP
+#undef LAK_TSUM
+#undef LAK_TABS
+#undef LAK_TSQ
+#undef LAK_TDEV
+#else
+  (void)op; (void)w; (void)p; (void)lda; (void)c; (void)out;
+#endif
+  return i;
+}
+
 /* lak_rowsum of a strip of at most LAK_RROWS rows; out is first written
 ** with the first block's sums (0 + t: the bits of adding to a zeroed out),
 ** and a product starts from the first column (1 x = x) */
@@ -1068,6 +1116,11 @@ LAK_CLONES static void LAK(rowstrip)(lak_Rows op, size_t m, size_t n, const LAK_
     for (j = 1; j + 4 <= n; j += 4) LAK(rowcol4)(op, m, a + j * lda, lda, c, out);
     for (; j < n; j++) LAK(rowcol)(op, m, a + j * lda, c, out);
     return;
+  }
+  if (n <= LAK_RNARROW) {
+    i = LAK(rownarrow)(op, m, n, a, lda, c, out);
+    m -= i; a += i; out += i;
+    if (c) c += i;
   }
   for (b = 0; b < n; b += LAK_BLOCK) {
     for (i = 0; i < m; i++) t[i] = 0.0;
