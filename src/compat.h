@@ -355,13 +355,20 @@ static inline int la_compat_gcgen(lua_State *L) {
 ** 1 incremental, 2 generational) keeps the debt kb: a step there is a
 ** minor collection, whose work is the young objects, and a smaller debt
 ** spaced them out, so the dropped results were freed later and more
-** blocks took turns in the cache (the 100 x 100 A + 1: 2 -> 4 us).
+** blocks took turns in the cache (the 100 x 100 A + 1: 2 -> 4 us). A minor
+** collection frees no old object (one that lived through two), and only
+** the heap's own growth brings a major one: results kept a while, then
+** dropped, piled up (300 results of 8 MB kept two at a time: 2.4 GB). So
+** a full collection runs once the live storage has grown past p[3], its
+** least since the last, by what was in use then (the heap and p[3]) and
+** at least LA_GENSLACK: the pause of 100% 5.4 gives its own heap.
 ** 5.1 and LuaJIT: that call steps until kb KiB of the heap are freed,
 ** which bytes outside it never are: a whole cycle on every call (LuaJIT's
 ** attention took 1.9x 5.4's time). There, a whole cycle runs once the KiB
 ** allocated since the last one (p[0]) reach what was in use after it
 ** (p[1]: the heap and *live bytes outside), the pause of 200% the heap
 ** itself gets. */
+#define LA_GENSLACK 33554432.0   /* 32 MiB: dropped results the cache (helpers.c) can take */
 static inline void la_compat_gcpace(lua_State *L, size_t kb, size_t p[4],
                                     const size_t *live) {
 #if LUA_VERSION_NUM >= 502
@@ -370,6 +377,12 @@ static inline void la_compat_gcpace(lua_State *L, size_t kb, size_t p[4],
   if (p[1] == 0) p[1] = la_compat_gcgen(L) ? 2 : 1;
   if (p[1] == 2) {
     lua_gc(L, LUA_GCSTEP, kb > INT_MAX ? INT_MAX : (int)kb);
+    if (*live < p[3]) p[3] = *live;                    /* blocks were collected */
+    d = 1024.0 * (double)lua_gc(L, LUA_GCCOUNT, 0) + (double)p[3];
+    if ((double)*live > (double)p[3] + (d > LA_GENSLACK ? d : LA_GENSLACK)) {
+      lua_gc(L, LUA_GCCOLLECT, 0);
+      p[3] = *live;
+    }
     return;
   }
   heap = (double)lua_gc(L, LUA_GCCOUNT, 0);
