@@ -415,6 +415,7 @@ typedef struct la_Blk {
   struct la_Blk *prev, *next;
   size_t size;                     /* of the whole block, header included */
   size_t align;                    /* of its storage: blkalign */
+  size_t stamp;                    /* la_Anchor.handed when it was last handed out */
 } la_Blk;
 /* Blocks whose owner was collected wait in cache (newest last) for an
 ** allocation of their size: a fresh block costs its page faults (the
@@ -431,6 +432,7 @@ typedef struct la_Anchor {
   int ncache;
   size_t cached;                   /* blkbytes of the blocks in cache */
   size_t live;                     /* blkbytes of blocks whose owners live */
+  size_t handed;                   /* blkbytes of the large blocks handed out so far */
   size_t pace[4];                  /* compat.h's la_compat_gcpace */
   la_Blk *cache[LA_CACHEN];
 } la_Anchor;
@@ -588,7 +590,7 @@ static la_Anchor *anchor(lua_State *L) {
   a->ring.prev = a->ring.next = &a->ring;
   a->closed = 0;
   a->ncache = 0;
-  a->cached = a->live = 0;
+  a->cached = a->live = a->handed = 0;
   memset(a->pace, 0, sizeof a->pace);
   gcmeta(L, &anchor_key, anchor_gc, "linalg.storage anchor");
   lua_setmetatable(L, -2);
@@ -622,6 +624,29 @@ void la_extstats(lua_State *L, size_t *live, size_t *cached) {
   *cached = a->cached;
 }
 
+/* Is a block cold, out of the caches, once this many bytes of other
+** large blocks were handed out after it? Half the last-level cache (the
+** result is written beside its operands): a dropped result's block
+** reused at once is still there (1000 x 1000 abs: 195 us, 2 MiB pages;
+** two blocks in turn, 8 MB apart: 260), three or more blocks in turn are
+** not (366-390 us; streamed out, 288-316). */
+static size_t coldafter(void) {
+  static size_t c = 0;
+  if (c == 0) c = lak_cachebytes() > 0 ? lak_cachebytes() / 2 : (size_t)16 << 20;
+  return c;
+}
+
+/* b handed out for a result (cached: from the cache): its stamp, and the
+** kernels' hint whether it is cold (lak_coldhint), for blocks large enough
+** to stream (LA_HUGEMIN, kernels/loops.h's LAK_STREAM_MIN); a fresh block
+** is not (its pages are cleared on first touch, through the caches) */
+static void handout(la_Anchor *a, la_Blk *b, int cached) {
+  if (blkbytes(b) < LA_HUGEMIN) return;
+  lak_coldhint(cached && a->handed - b->stamp >= coldafter() ? blkdata(b) : NULL, blkbytes(b));
+  a->handed += blkbytes(b);
+  b->stamp = a->handed;
+}
+
 void *la_allocext(lua_State *L, const char *fname, size_t sz, const char *what,
                   const lua_Integer *dims) {
   void *ud;
@@ -647,6 +672,7 @@ void *la_allocext(lua_State *L, const char *fname, size_t sz, const char *what,
   if (b != NULL) {                           /* on the ring already */
     e->b = b;
     a->live += blkbytes(b);
+    handout(a, b, 1);
     return blkdata(b);
   }
   limited = under_limit();
@@ -667,6 +693,7 @@ void *la_allocext(lua_State *L, const char *fname, size_t sz, const char *what,
   a->ring.next = b;
   e->b = b;
   a->live += blkbytes(b);
+  handout(a, b, 0);
   la_hugepages(blkdata(b), span);
   la_headroom(sz);
   return blkdata(b);

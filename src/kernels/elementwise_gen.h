@@ -47,10 +47,27 @@ static const LAK(Unary) LAK(unaries)[LAK_NFN] = {
   LAK(u_isfinite)
 };
 
+/* y = f(x) over nn entries, streamed out through an L1 buffer when y's
+** block is cold (LAK_FLATRUN's way, loops.h) */
+static void LAK(unaryflat)(lak_Fn f, size_t nn, const LAK_REAL *x, LAK_REAL *y) {
+  size_t i = 0;
+  if (lak_streams(y, nn * sizeof *y, 0)) {
+    lak_Chunk2 raw;
+    LAK_REAL *buf = (LAK_REAL *)lak_buffer((unsigned char *)&raw, y, x, x, x);
+    const size_t k = LAK_CHUNK / sizeof *y;
+    for (; i + k <= nn; i += k) {
+      LAK(unaries)[f](x + i, buf, k);
+      lak_stream(y + i, buf, LAK_CHUNK);
+    }
+    lak_sfence();
+  }
+  if (i < nn) LAK(unaries)[f](x + i, y + i, nn - i);
+}
+
 void LAK(unary)(lak_Fn f, int m, int n, const LAK_REAL *A, int lda, LAK_REAL *B, int ldb) {
   int j;
   if (m <= 0 || n <= 0) return;
-  if (lda == m && ldb == m) { LAK(unaries)[f](A, B, (size_t)m * (size_t)n); return; }
+  if (lda == m && ldb == m) { LAK(unaryflat)(f, (size_t)m * (size_t)n, A, B); return; }
   for (j = 0; j < n; j++)
     LAK(unaries)[f](A + (ptrdiff_t)j * lda, B + (ptrdiff_t)j * ldb, (size_t)m);
 }

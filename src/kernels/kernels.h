@@ -46,6 +46,12 @@ void lak_rollud(size_t es, int m, int n, int s, const void *A, int lda, void *B,
 /* memcpy(dst, src, n), but for the offsets (dst - src modulo 4096) where
 ** glibc's memcpy is many times slower on AMD's rep movsb (kernels/copy.c) */
 void lak_copybytes(void *dst, const void *src, size_t n);
+/* The storage layer's hint for the next result written to [p, p + bytes):
+** its block has left the caches, so a loop with one large operand streams
+** it out too (kernels/stream.c); NULL: no such block. */
+void lak_coldhint(const void *p, size_t bytes);
+/* the last-level cache's bytes, 0 where the system does not say */
+size_t lak_cachebytes(void);
 /* B(i, j) = A(r[i], c[j]) (0-based, in range), rows r0 + i where r is NULL */
 void lak_take(size_t es, int m, int n, const void *A, int lda, const int *r, int r0,
               const int *c, void *B, int ldb);

@@ -91,13 +91,15 @@
 
 /* Results whose operands have LAK_STREAM_MIN bytes and more are written
 ** past the caches (kernels/stream.c says why): lak_streams tells whether
-** a result at c is written so, its operands having `bytes` bytes each;
+** a result at c is written so, its operands having `bytes` bytes each,
+** two of them large (two) or one (then only into a block lak_coldhint,
+** kernels.h, named cold);
 ** lak_stream copies bytes from src to dst with non-temporal stores (any
 ** alignment), and lak_sfence orders them before what follows (once, after
 ** the last). */
 #define LAK_STREAM_MIN ((size_t)4 << 20)
 #define LAK_CHUNK 4096
-int lak_streams(const void *c, size_t bytes);
+int lak_streams(const void *c, size_t bytes, int two);
 void lak_stream(void *dst, const void *src, size_t bytes);
 void lak_sfence(void);
 /* two chunks' room, as the element types the loops store into it */
@@ -110,8 +112,9 @@ void *lak_buffer(unsigned char *raw, const void *c, const void *p, const void *q
 /* col over a flat result c of nn entries of operands (the variadic
 ** arguments: col's, at entry i_) of esz bytes each: through an L1 buffer
 ** streamed out, LAK_CHUNK bytes at a time, when the operands are large
-** and two of them are (two = 1; kernels/stream.c says why two, and why
-** the operands' size decides); the same arithmetic, so the same bits.
+** and two of them are (two = 1) or c's block is cold (kernels/stream.c
+** says why, and why the operands' size decides); the same arithmetic, so
+** the same bits.
 ** The buffer is placed by lak_buffer, away from the result c and the
 ** operands' first entries p, q, r modulo 4096 (the same offsets all along
 ** when their elements have one size; a bool result or a float operand of
@@ -123,7 +126,7 @@ void *lak_buffer(unsigned char *raw, const void *c, const void *p, const void *q
 ** bytes away 340-380. */
 #define LAK_FLATRUN(col, nn, c, esz, two, p, q, r, ...) do { \
     size_t n_ = (nn), i_ = 0; \
-    if ((two) && lak_streams(c, n_ * (esz))) { \
+    if (lak_streams(c, n_ * (esz), (two))) { \
       lak_Chunk2 raw_; \
       void *buf_ = lak_buffer((unsigned char *)&raw_, c, p, q, r); \
       const size_t k_ = LAK_CHUNK / sizeof *(c); \

@@ -7,27 +7,75 @@
 ** that stays in L1 and copied out with non-temporal stores, the result
 ** goes to memory without being read: A + B at 1000 x 1000 went from about
 ** 285 to 250 us (NumPy: 270-300) on this machine's AMD EPYC with 32 MiB of
-** L3. With one large operand (A * 2, abs) it was slower (135 -> 195 us):
-** the result's block, reused from the storage cache, is then often still
-** in cache, so loops.h streams only with two large operands. Below
+** L3. With one large operand (A * 2, abs) it was slower (135 -> 195 us)
+** when the result's block, reused from the storage cache, was still in
+** cache: the block of the result dropped just before. So one large operand
+** streams only where the storage layer says the block is cold
+** (lak_coldhint: other large results were handed out since it was last
+** written, as when several dropped results wait for the collector): there
+** a 1000 x 1000 abs took 366-390 us through the caches, 288-293 streamed,
+** 195 into the block written just before (a C loop over 1 to 8 blocks in
+** turn, 2 MiB pages). Below
 ** LAK_STREAM_MIN an operand fits the caches with the result, which is
 ** likely read next. The operands' size decides: a comparison's bool bytes
 ** after 8-byte operands are an eighth of the traffic and out of cache all
 ** the same (la.gt(A, B) at 1000 x 1000: 290-330 -> 245-270 us).
 */
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
+#include "kernels.h"
 #include "loops.h"
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
 
-int lak_streams(const void *c, size_t bytes) {
-#if defined(__SSE2__)
-  (void)c;
-  return bytes >= LAK_STREAM_MIN;
+/* The storage layer's word on the block a result is about to be written
+** to (lak_coldhint): out of the caches, a result with one large operand
+** streams too. Per thread: each state's storage calls from its own. */
+#if defined(__GNUC__)
+#define LAK_THREAD __thread
 #else
-  (void)c; (void)bytes;
+#define LAK_THREAD _Thread_local
+#endif
+static LAK_THREAD const char *cold_p;
+static LAK_THREAD size_t cold_n;
+
+void lak_coldhint(const void *p, size_t bytes) {
+  cold_p = (const char *)p;
+  cold_n = p ? bytes : 0;
+}
+
+/* Linux's sysfs first: in a virtual machine glibc's sysconf may count the
+** host's (320 MiB where the guest's cache is 32) */
+size_t lak_cachebytes(void) {
+  long b = -1;
+  FILE *f = fopen("/sys/devices/system/cpu/cpu0/cache/index3/size", "r");
+  if (f != NULL) {
+    char u = 0;
+    if (fscanf(f, "%ld%c", &b, &u) < 1) b = -1;
+    else if (u == 'K') b <<= 10;
+    else if (u == 'M') b <<= 20;
+    fclose(f);
+  }
+#ifdef _SC_LEVEL3_CACHE_SIZE
+  if (b <= 0) b = sysconf(_SC_LEVEL3_CACHE_SIZE);
+#endif
+  return b > 0 ? (size_t)b : 0;
+}
+
+int lak_streams(const void *c, size_t bytes, int two) {
+#if defined(__SSE2__)
+  const char *q = (const char *)c;
+  if (bytes < LAK_STREAM_MIN) return 0;
+  if (two) return 1;
+  if (cold_p == NULL || q < cold_p || q >= cold_p + cold_n) return 0;
+  cold_p = NULL;                            /* once: the block is in cache after */
+  cold_n = 0;
+  return 1;
+#else
+  (void)c; (void)bytes; (void)two;
   return 0;
 #endif
 }
