@@ -8,7 +8,7 @@ LAK_COL2(LAK(c_sub), LAK_REAL, x - y)
 LAK_COL2(LAK(c_mul), LAK_REAL, x * y)
 LAK_COL2(LAK(c_div), LAK_REAL, x / y)
 /* kernels/vecmath.c's pow where its AVX-512 loops run, else libmvec's */
-LAK_COL2W(LAK(c_pow_m), LAK_REAL, LAK_M(pow)(x, y))
+LAK_COL2V(LAK(c_pow_m), LAK_REAL, LAK_M(pow)(x, y))
 static void LAK(c_pow)(size_t m, const LAK_REAL *pa, ptrdiff_t ra, const LAK_REAL *pb,
                        ptrdiff_t rb, LAK_REAL *pc) {
   if (lak_vecmath_native()) LAK_PICK(lak_vpow, lak_vpowf)(m, pa, ra, pb, rb, pc);

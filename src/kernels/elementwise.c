@@ -52,7 +52,24 @@ __attribute__((simd(LAK_SIMD))) extern float atan2f(float, float);
   clones static void LAK(u_##name)(const LAK_REAL *x, LAK_REAL *y, size_t n) { \
     size_t i; \
     for (i = 0; i < n; i++) { LAK_REAL v = x[i]; y[i] = (expr); } }
-#define UNARY(name, expr) UNARYK(LAK_CLONES, name, expr)
+/* UNARY: libmvec's vector functions and the scalar libm one need not
+** agree to the bit (sin of float64: 166 of 300300 entries apart), and the
+** loop gave the entries past the last whole vector to the scalar one: a
+** view's columns of 1001 gave other bits than its packed copy. So the
+** last n mod LAK_TAILV entries pass through the vector loop too, padded
+** with copies of the first of them: an entry's bits do not depend on
+** where it sits. */
+#define LAK_TAILV (64 / sizeof(LAK_REAL))
+#define UNARY(name, expr) \
+  LAK_CLONES static void LAK(u_##name)(const LAK_REAL *x, LAK_REAL *y, size_t n) { \
+    size_t i, nb = n & ~(size_t)(LAK_TAILV - 1), wv = LAK_TAILV; \
+    LAK_REAL bx[LAK_TAILV], by[LAK_TAILV]; \
+    for (i = 0; i < nb; i++) { LAK_REAL v = x[i]; y[i] = (expr); } \
+    if (nb == n) return; \
+    for (i = 0; i < LAK_TAILV; i++) bx[i] = x[nb + (nb + i < n ? i : 0)]; \
+    LAK_OPAQUE(wv); \
+    for (i = 0; i < wv; i++) { LAK_REAL v = bx[i]; by[i] = (expr); } \
+    memcpy(y + nb, by, (n - nb) * sizeof *y); }
 #define UNARYM(name, expr) UNARYK(LAK_CLONES_MEM, name, expr)
 
 /* NaN propagates through maximum and minimum (NumPy's rule); comparisons

@@ -100,7 +100,7 @@ void LAK(round)(int d, int m, int n, const LAK_REAL *A, int lda, LAK_REAL *B, in
 BINARY(max, BMAX(x, y))  BINARY(min, BMIN(x, y))
 BINARY(lt, x < y)        BINARY(le, x <= y)       BINARY(gt, x > y)
 BINARY(ge, x >= y)       BINARY(eq, x == y)       BINARY(ne, x != y)
-LAK_COL2W(LAK(b_atan2), LAK_REAL, LAK_M(atan2)(x, y))
+LAK_COL2V(LAK(b_atan2), LAK_REAL, LAK_M(atan2)(x, y))
 
 /* NumPy's remainder (npy_divmod's modulus): fmod, moved into the divisor's
 ** sign when the two differ; a zero result takes the divisor's sign;

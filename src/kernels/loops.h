@@ -66,6 +66,44 @@
     } }
 #define LAK_COL2(name, T, expr) LAK_COL2B(name, T, T, expr)
 
+/* LAK_COL2W for libmvec's functions (atan2, pow): every entry through the
+** vector loop, as elementwise.c's UNARY (a column's last entries short of
+** a vector, and strided operands, 64 bytes of entries at a time through
+** buffers, padded with copies of the first): the vector and scalar
+** functions need not agree to the bit, and an entry's bits then depended
+** on its place (a view and its packed copy: 98 of 300300 atan2 apart) */
+#define LAK_COL2V(name, T, expr) \
+  LAK_CLONES static void name(size_t m, const T *restrict pa, ptrdiff_t ra, \
+                              const T *restrict pb, ptrdiff_t rb, T *restrict pc) { \
+    enum { W_ = 64 / sizeof(T) }; \
+    T bx[W_], by[W_], bc[W_]; \
+    size_t i = 0, k, nb = m & ~(size_t)(W_ - 1); \
+    if (ra == 1 && rb == 1) { \
+      for (; i < nb; i++) { T x = pa[i], y = pb[i]; pc[i] = (T)(expr); } \
+    } else if (ra == 1 && rb == 0) { \
+      const T y = *pb; \
+      for (; i < nb; i++) { T x = pa[i]; pc[i] = (T)(expr); } \
+    } else if (ra == 0 && rb == 1) { \
+      const T x = *pa; \
+      for (; i < nb; i++) { T y = pb[i]; pc[i] = (T)(expr); } \
+    } \
+    for (; i < m; i += W_) { \
+      size_t w = m - i < (size_t)W_ ? m - i : (size_t)W_, wv = W_; \
+      for (k = 0; k < (size_t)W_; k++) { \
+        size_t q = i + (k < w ? k : 0); \
+        bx[k] = pa[(ptrdiff_t)q * ra]; by[k] = pb[(ptrdiff_t)q * rb]; } \
+      LAK_OPAQUE(wv); \
+      for (k = 0; k < wv; k++) { T x = bx[k], y = by[k]; bc[k] = (T)(expr); } \
+      memcpy(pc + i, bc, w * sizeof(T)); \
+    } }
+/* n, a loop's count, unknown to the compiler: a loop of a constant count
+** was unrolled into scalar calls where it was to call the vector function */
+#if defined(__GNUC__)
+#define LAK_OPAQUE(n) __asm__("" : "+r"(n))
+#else
+#define LAK_OPAQUE(n) ((void)0)
+#endif
+
 /* the same with three operands, x = a[i ra], y = b[i rb], z = k[i rk] */
 #define LAK_COL3(name, T, expr) \
   LAK_CLONES_MEM static void name(size_t m, const T *restrict pa, ptrdiff_t ra, \
