@@ -338,7 +338,7 @@ static inline int la_compat_gcgen(lua_State *L) {
 }
 
 /* The collector's pace for kb KiB just allocated where it cannot see them
-** (helpers.c's storage outside the heap); p[4], zeros at first, its state.
+** (helpers.c's storage outside the heap); p[5], zeros at first, its state.
 ** 5.2+: lua_gc(LUA_GCSTEP, d) adds d KiB to the collector's debt, which an
 ** incremental collector pays in work on the heap. A debt of kb made each
 ** large result walk much of a heap of small objects (README: *Every Lua*),
@@ -359,17 +359,37 @@ static inline int la_compat_gcgen(lua_State *L) {
 ** collection frees no old object (one that lived through two), and only
 ** the heap's own growth brings a major one: results kept a while, then
 ** dropped, piled up (300 results of 8 MB kept two at a time: 2.4 GB). So
-** a full collection runs once the live storage has grown past p[3], its
-** least since the last, by what was in use then (the heap and p[3]) and
-** at least LA_GENSLACK: the pause of 100% 5.4 gives its own heap.
+** on 5.4 (and 5.2) a full collection comes once the live storage has
+** grown by what was in use (la_compat_oldguard), in either mode: a host may
+** switch to the generational one after the first block, when the mode was
+** read.
 ** 5.1 and LuaJIT: that call steps until kb KiB of the heap are freed,
 ** which bytes outside it never are: a whole cycle on every call (LuaJIT's
 ** attention took 1.9x 5.4's time). There, a whole cycle runs once the KiB
 ** allocated since the last one (p[0]) reach what was in use after it
 ** (p[1]: the heap and *live bytes outside), the pause of 200% the heap
 ** itself gets. */
+/* 5.4 and 5.2 (whose experimental generational mode piled them up as
+** well): a full collection once the live storage has grown past p[4], its
+** least since the last, by what was in use then (the heap and p[4]) and
+** at least LA_GENSLACK: the pause of 100% 5.4's generational mode gives
+** its own heap (an incremental cycle, paced as below, mostly comes first) */
 #define LA_GENSLACK 33554432.0   /* 32 MiB: dropped results the cache (helpers.c) can take */
-static inline void la_compat_gcpace(lua_State *L, size_t kb, size_t p[4],
+static inline void la_compat_oldguard(lua_State *L, size_t p[5], const size_t *live) {
+#if LUA_VERSION_NUM >= 504 || LUA_VERSION_NUM == 502
+  double d;
+  if (*live < p[4]) p[4] = *live;                      /* blocks were collected */
+  d = 1024.0 * (double)lua_gc(L, LUA_GCCOUNT, 0) + (double)p[4];
+  if ((double)*live > (double)p[4] + (d > LA_GENSLACK ? d : LA_GENSLACK)) {
+    lua_gc(L, LUA_GCCOLLECT, 0);
+    p[4] = *live;
+  }
+#else
+  (void)L; (void)p; (void)live;
+#endif
+}
+
+static inline void la_compat_gcpace(lua_State *L, size_t kb, size_t p[5],
                                     const size_t *live) {
 #if LUA_VERSION_NUM >= 502
   double heap, d;
@@ -377,12 +397,7 @@ static inline void la_compat_gcpace(lua_State *L, size_t kb, size_t p[4],
   if (p[1] == 0) p[1] = la_compat_gcgen(L) ? 2 : 1;
   if (p[1] == 2) {
     lua_gc(L, LUA_GCSTEP, kb > INT_MAX ? INT_MAX : (int)kb);
-    if (*live < p[3]) p[3] = *live;                    /* blocks were collected */
-    d = 1024.0 * (double)lua_gc(L, LUA_GCCOUNT, 0) + (double)p[3];
-    if ((double)*live > (double)p[3] + (d > LA_GENSLACK ? d : LA_GENSLACK)) {
-      lua_gc(L, LUA_GCCOLLECT, 0);
-      p[3] = *live;
-    }
+    la_compat_oldguard(L, p, live);
     return;
   }
   heap = (double)lua_gc(L, LUA_GCCOUNT, 0);
@@ -393,6 +408,7 @@ static inline void la_compat_gcpace(lua_State *L, size_t kb, size_t p[4],
   d = d < 1024.0 * INT_MAX ? d : 1024.0 * INT_MAX;
   p[0] = (size_t)d & 1023;
   if (d >= 1024) lua_gc(L, LUA_GCSTEP, (int)(d / 1024));
+  la_compat_oldguard(L, p, live);
 #else
   p[0] += kb;
   if (p[0] >= p[1]) {
