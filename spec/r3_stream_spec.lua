@@ -66,9 +66,8 @@ describe("streamed large results", function()
     end)
     -- one large operand streams where the result's block is cold: other
     -- large blocks were handed out since it was last written, as when
-    -- results are kept three at a time (src/helpers.c's handout)
-    -- (exact operations: libmvec's functions give a column's last entries,
-    -- short of a vector, to the scalar function, whose bits may differ)
+    -- results are kept three at a time (src/helpers.c's handout); the
+    -- place-independence of libmvec's functions is r3_loops_elem_spec's
     it(dt .. ": abs, floor, ceil, round, trunc, sign, -A, A * 2, A + 1, 2 - A, 1 / A into cold blocks equal the column path", function()
       local Va, A = pair(m, n, 5, dt)
       local fs = {
@@ -88,8 +87,8 @@ describe("streamed large results", function()
         end
       end
     end)
-    -- operands that overlap (one matrix read twice) take the cached path:
-    -- the same bits as the column path all the same
+    -- operands that overlap (one matrix read twice) stream only into a
+    -- cold block: the same bits as the column path either way
     it(dt .. ": A + A, A .* A and diff(A, 1, 2) of one large matrix equal the column path", function()
       local Va, A = pair(m, n, 4, dt)
       same(A + A, Va + Va)

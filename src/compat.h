@@ -371,10 +371,11 @@ static inline int la_compat_gcgen(lua_State *L) {
 ** itself gets. */
 /* 5.4 and 5.2 (whose experimental generational mode piled them up as
 ** well): a full collection once the live storage has grown past p[4], its
-** least since the last, by what was in use then (the heap and p[4]) and
-** at least LA_GENSLACK: the pause of 100% 5.4's generational mode gives
-** its own heap (an incremental cycle, paced as below, mostly comes first) */
-#define LA_GENSLACK 33554432.0   /* 32 MiB: dropped results the cache (helpers.c) can take */
+** least since the last, by what is in use (the heap now, and p[4]) and at
+** least LA_GENSLACK: the pause of 100% 5.4's generational mode gives its
+** own heap (an incremental cycle, paced by la_compat_gcpace below, mostly
+** comes first) */
+#define LA_GENSLACK 33554432.0   /* 32 MiB: half the storage cache (helpers.c's LA_CACHEMAX) */
 static inline void la_compat_oldguard(lua_State *L, size_t p[5], const size_t *live) {
 #if LUA_VERSION_NUM >= 504 || LUA_VERSION_NUM == 502
   double d;

@@ -631,8 +631,11 @@ void la_extstats(lua_State *L, size_t *live, size_t *cached) {
 ** two blocks in turn, 8 MB apart: 260), three or more blocks in turn are
 ** not (366-390 us; streamed out, 288-316). */
 static size_t coldafter(void) {
-  static size_t c = 0;
-  if (c == 0) c = lak_cachebytes() > 0 ? lak_cachebytes() / 2 : (size_t)16 << 20;
+  static size_t c = 0;             /* read once (a race would store the same value) */
+  if (c == 0) {
+    size_t b = lak_cachebytes();
+    c = b >= 2 ? b / 2 : (size_t)16 << 20;
+  }
   return c;
 }
 
@@ -656,6 +659,7 @@ void *la_allocext(lua_State *L, const char *fname, size_t sz, const char *what,
   la_Anchor *a;
   la_Ext *e;
   la_Blk *b;
+  lak_coldhint(NULL, 0);             /* a hint names the block just handed out, no older one */
   /* the collector's pace for bytes it cannot see (it is not restarted if
   ** the host stopped it), before the owner exists: on 5.4 a step taken in
   ** a metamethod (A + B) after new objects were made collected none of

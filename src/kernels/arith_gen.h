@@ -105,9 +105,9 @@ static void mix_row(lak_MixCol f, size_t n, const double *d, ptrdiff_t ldd, cons
 ** and a float32 S of one shape, without a widened copy of S (which made
 ** 1000 x 1000 A + B 1.4x NumPy's buffered cast); a large result is
 ** streamed out as LAK_FLATRUN's. The arithmetic is that of the widened
-** operand, so the bits are too. Not pow: libmvec's (no AVX-512) rounds a
-** loop's first and last entries by the scalar pow, so its bits follow the
-** loop's bounds, which pieces here would move. */
+** operand, so the bits are too. Not pow: it takes libmvec's on machines
+** without AVX-512 (LAK_COL2V), whose vector loop runs on the converted
+** operands only after a widening pass here would. */
 void lak_ewise_mixed(lak_Op op, int m, int n, const double *D, int ldd, const float *S,
                      int lds, int s_first, double *c, int ldc) {
   static const lak_MixCol cols[] = {mix_add, mix_sub, mix_mul, mix_div};

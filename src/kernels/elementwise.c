@@ -58,7 +58,9 @@ __attribute__((simd(LAK_SIMD))) extern float atan2f(float, float);
 ** view's columns of 1001 gave other bits than its packed copy. So the
 ** last n mod LAK_TAILV entries pass through the vector loop too, padded
 ** with copies of the first of them: an entry's bits do not depend on
-** where it sits. */
+** where it sits. The loops are vectorized because this file is built at
+** -O3 (the Makefile; -O2's cost model left such loops scalar); LAK_OPAQUE
+** (loops.h) keeps the padded loop from being unrolled into scalar calls. */
 #define LAK_TAILV (64 / sizeof(LAK_REAL))
 #define UNARY(name, expr) \
   LAK_CLONES static void LAK(u_##name)(const LAK_REAL *x, LAK_REAL *y, size_t n) { \

@@ -180,7 +180,8 @@ void *lak_buffer(unsigned char *raw, const void *c, const void *p, const void *q
 /* two large operands, for LAK_FLATRUN, of nn entries each: neither a
 ** number, nor overlapping (A + A, or diff's A shifted by a column, reads
 ** one matrix: the result's block then still fits the caches beside it, and
-** streaming took diff(A, 1, 2) at 1000 x 1000 from 150 to 190 us) */
+** streaming took diff(A, 1, 2) at 1000 x 1000 from 150 to 190 us; such a
+** result streams only into a cold block, as with one operand) */
 #define LAK_APART(a, b, nn) ((a).rs && (b).rs && \
     LAK_DIST((uintptr_t)(a).p, (uintptr_t)(b).p) >= (size_t)(nn) * sizeof *(a).p)
 #define LAK_DIST(x, y) ((x) >= (y) ? (x) - (y) : (y) - (x))

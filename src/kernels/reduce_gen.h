@@ -1064,6 +1064,9 @@ LAK_CLONES static void LAK(rowcol4)(lak_Rows op, size_t m, const LAK_REAL *p, si
 ** Returns the rows done, a multiple of 8. */
 #ifndef LAK_RNARROW
 #define LAK_RNARROW 16
+#if LAK_RNARROW > LAK_BLOCK
+#error "the register path covers at most one block of columns"
+#endif
 #endif
 LAK_CLONES static size_t LAK(rownarrow)(lak_Rows op, size_t m, size_t w, const LAK_REAL *p,
                                         size_t lda, const double *c, double *restrict out) {

@@ -71,7 +71,7 @@ int lak_streams(const void *c, size_t bytes, int two) {
   if (bytes < LAK_STREAM_MIN) return 0;
   if (two) return 1;
   if (cold_p == NULL || q < cold_p || q >= cold_p + cold_n) return 0;
-  cold_p = NULL;                            /* once: the block is in cache after */
+  cold_p = NULL;                            /* once: a hint is for one result */
   cold_n = 0;
   return 1;
 #else
