@@ -283,8 +283,10 @@ describe("elementwise functions: an entry's bits do not depend on its place", fu
   local names = {"exp", "log", "log1p", "expm1", "sqrt", "sin", "cos", "tan", "tanh", "sinh",
     "cosh", "asin", "acos", "atan", "log2", "log10"}
   for _, dt in ipairs{"float64", "float32"} do
-    it(dt .. ": a view with columns of 1001 (and 1 to 17) and its packed copy give the same bits", function()
-      for _, m in ipairs{1001, 1, 7, 8, 9, 15, 16, 17} do
+    -- (one entry alone, a number or a column of one, is the scalar
+    -- function's: math's value, la.exp(1) == math.exp(1) on every machine)
+    it(dt .. ": a view with columns of 1001 (and 2 to 17) and its packed copy give the same bits", function()
+      for _, m in ipairs{1001, 2, 7, 8, 9, 15, 16, 17} do
         local P = la.rand(m + 1, 61, m, {dtype = dt}) * 1.8 - 0.9
         local V = P:sub(1, m, 1, 61)
         local A = V:copy()

@@ -58,7 +58,9 @@ __attribute__((simd(LAK_SIMD))) extern float atan2f(float, float);
 ** view's columns of 1001 gave other bits than its packed copy. So the
 ** last n mod LAK_TAILV entries pass through the vector loop too, padded
 ** with copies of the first of them: an entry's bits do not depend on
-** where it sits. The loops are vectorized because this file is built at
+** where it sits. But one entry alone (a number, a column of one) is the
+** scalar function's, math's value (la.exp(1) == math.exp(1) on every
+** machine). The loops are vectorized because this file is built at
 ** -O3 (the Makefile; -O2's cost model left such loops scalar); LAK_OPAQUE
 ** (loops.h) keeps the padded loop from being unrolled into scalar calls. */
 #define LAK_TAILV (64 / sizeof(LAK_REAL))
@@ -66,6 +68,7 @@ __attribute__((simd(LAK_SIMD))) extern float atan2f(float, float);
   LAK_CLONES static void LAK(u_##name)(const LAK_REAL *x, LAK_REAL *y, size_t n) { \
     size_t i, nb = n & ~(size_t)(LAK_TAILV - 1), wv = LAK_TAILV; \
     LAK_REAL bx[LAK_TAILV], by[LAK_TAILV]; \
+    if (n == 1) { LAK_REAL v = x[0]; y[0] = (expr); return; } \
     for (i = 0; i < nb; i++) { LAK_REAL v = x[i]; y[i] = (expr); } \
     if (nb == n) return; \
     for (i = 0; i < LAK_TAILV; i++) bx[i] = x[nb + (nb + i < n ? i : 0)]; \

@@ -78,6 +78,7 @@
     enum { W_ = 64 / sizeof(T) }; \
     T bx[W_], by[W_], bc[W_]; \
     size_t i = 0, k, nb = m & ~(size_t)(W_ - 1); \
+    if (m == 1) { T x = *pa, y = *pb; *pc = (T)(expr); return; }   /* a number: math's value */ \
     if (ra == 1 && rb == 1) { \
       for (; i < nb; i++) { T x = pa[i], y = pb[i]; pc[i] = (T)(expr); } \
     } else if (ra == 1 && rb == 0) { \
