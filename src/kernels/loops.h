@@ -25,7 +25,8 @@
 ** there 512-bit stores were slower (AMD Zen 4: abs of 1e6 doubles 197 us
 ** against AVX2's 179, in L3 with huge pages; GCC's tuning for Intel's
 ** AVX-512 cores prefers 256-bit vectors too). The wide clones stay where
-** an element costs work: libmvec's 8-lane functions, sqrt, reductions. */
+** an element costs work: libmvec's 8-lane functions, sqrt, division,
+** reductions. */
 #define LAK_CLONES_MEM __attribute__((target_clones("avx2", "default")))
 /* the same where the loop calls fma: AVX2 machines have it, but GCC's
 ** "avx2" target does not say so (x86-64-v3 does, from GCC 11; before, the
