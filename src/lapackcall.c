@@ -18,13 +18,8 @@
 ** module is first in the lookup scope of its own dependencies); they record
 ** the report, and the binding raises a Lua error after the call returns. */
 /* per-thread, so several lua_States on several threads do not mix reports */
-#if defined(__GNUC__)
-#define LA_THREAD __thread
-#else
-#define LA_THREAD _Thread_local
-#endif
-static LA_THREAD char xerbla_name[16];
-static LA_THREAD int xerbla_info;
+static LAK_THREAD char xerbla_name[16];
+static LAK_THREAD int xerbla_info;
 
 LINALG_API void xerbla_(const char *name, const int *info, size_t len);
 LINALG_API void xerbla_(const char *name, const int *info, size_t len) {

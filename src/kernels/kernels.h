@@ -21,6 +21,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* per-thread storage for kernels and bindings alike (several lua_States
+** may run on several threads) */
+#if defined(__GNUC__)
+#define LAK_THREAD __thread
+#else
+#define LAK_THREAD _Thread_local
+#endif
+
 /* Elementwise binary operations, see lak_ewise. */
 typedef enum { LAK_ADD, LAK_SUB, LAK_MUL, LAK_DIV, LAK_POW } lak_Op;
 

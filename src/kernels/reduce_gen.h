@@ -997,6 +997,19 @@ LAK_CLONES static void LAK(rowcol)(lak_Rows op, size_t m, const LAK_REAL *p, con
   }
 }
 
+/* the terms of the row reductions other than the product, on 8 rows (cv:
+** their centres), and the cases of a switch over them, for rowcol4 and
+** rownarrow alike */
+#define LAK_TSUM(v) (v)
+#define LAK_TABS(v) LAK_VABS(v)
+#define LAK_TSQ(v) ((v) * (v))
+#define LAK_TDEV(v) (((v) - cv) * ((v) - cv))
+#define LAK_RTERMS(LOOP) \
+    case LAK_RSUM: LOOP(LAK_TSUM) break; \
+    case LAK_RABS: LOOP(LAK_TABS) break; \
+    case LAK_RSQ: LOOP(LAK_TSQ) break; \
+    case LAK_RDEV: LOOP(LAK_TDEV) break;
+
 /* four columns p, p + lda, p + 2 lda, p + 3 lda into the row sums t:
 ** t[i] += (term0 + term1) + (term2 + term3), one load and store of t for
 ** four columns; LAK_RPROD: t[i] times each in column order (the bits of a
@@ -1015,15 +1028,8 @@ LAK_CLONES static void LAK(rowcol4)(lak_Rows op, size_t m, const LAK_REAL *p, si
       a += (T(v0) + T(v1)) + (T(v2) + T(v3)); \
       memcpy(t + i, &a, sizeof a); \
     }
-#define LAK_TSUM(v) (v)
-#define LAK_TABS(v) LAK_VABS(v)
-#define LAK_TSQ(v) ((v) * (v))
-#define LAK_TDEV(v) (((v) - cv) * ((v) - cv))
   switch (op) {
-    case LAK_RSUM: LAK_ROW4(LAK_TSUM) break;
-    case LAK_RABS: LAK_ROW4(LAK_TABS) break;
-    case LAK_RSQ: LAK_ROW4(LAK_TSQ) break;
-    case LAK_RDEV: LAK_ROW4(LAK_TDEV) break;
+    LAK_RTERMS(LAK_ROW4)
     case LAK_RPROD:
       for (; i + 8 <= m; i += 8) {
         lak_vd v0 = LAK(ld8)(p + i), v1 = LAK(ld8)(p1 + i), v2 = LAK(ld8)(p2 + i), v3 = LAK(ld8)(p3 + i);
@@ -1034,10 +1040,6 @@ LAK_CLONES static void LAK(rowcol4)(lak_Rows op, size_t m, const LAK_REAL *p, si
       break;
   }
 #undef LAK_ROW4
-#undef LAK_TSUM
-#undef LAK_TABS
-#undef LAK_TSQ
-#undef LAK_TDEV
 #endif
   for (; i < m; i++) {
     double x0 = p[i], x1 = p1[i], x2 = p2[i], x3 = p3[i], ci = c ? c[i] : 0.0;
@@ -1085,27 +1087,22 @@ LAK_CLONES static size_t LAK(rownarrow)(lak_Rows op, size_t m, size_t w, const L
       for (; j < w; j++, q += lda) { lak_vd v = LAK(ld8)(q); a += T(v); } \
       memcpy(out + i, &a, sizeof a); \
     }
-#define LAK_TSUM(v) (v)
-#define LAK_TABS(v) LAK_VABS(v)
-#define LAK_TSQ(v) ((v) * (v))
-#define LAK_TDEV(v) (((v) - cv) * ((v) - cv))
   switch (op) {
-    case LAK_RSUM: LAK_RNLOOP(LAK_TSUM) break;
-    case LAK_RABS: LAK_RNLOOP(LAK_TABS) break;
-    case LAK_RSQ: LAK_RNLOOP(LAK_TSQ) break;
-    case LAK_RDEV: LAK_RNLOOP(LAK_TDEV) break;
+    LAK_RTERMS(LAK_RNLOOP)
     case LAK_RPROD: break;
   }
 #undef LAK_RNLOOP
-#undef LAK_TSUM
-#undef LAK_TABS
-#undef LAK_TSQ
-#undef LAK_TDEV
 #else
   (void)op; (void)w; (void)p; (void)lda; (void)c; (void)out;
 #endif
   return i;
 }
+
+#undef LAK_TSUM
+#undef LAK_TABS
+#undef LAK_TSQ
+#undef LAK_TDEV
+#undef LAK_RTERMS
 
 /* lak_rowsum of a strip of at most LAK_RROWS rows; out is first written
 ** with the first block's sums (0 + t: the bits of adding to a zeroed out),

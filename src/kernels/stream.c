@@ -34,11 +34,6 @@
 /* The storage layer's word on the block a result is about to be written
 ** to (lak_coldhint): out of the caches, a result with one large operand
 ** streams too. Per thread: each state's storage calls from its own. */
-#if defined(__GNUC__)
-#define LAK_THREAD __thread
-#else
-#define LAK_THREAD _Thread_local
-#endif
 static LAK_THREAD const char *cold_p;
 static LAK_THREAD size_t cold_n;
 
