@@ -684,7 +684,9 @@ void *la_allocext(lua_State *L, const char *fname, size_t sz, const char *what,
   b = (la_Blk *)f(ud, NULL, 0, total);
   if (b == NULL) {                           /* as Lua does: a full collection, once more */
     cachefree(L, a);
-    lua_gc(L, LUA_GCCOLLECT, 0);
+    /* not in a finalizer (5.4.0-5.4.3 would collect there, and run
+    ** finalizers again), nor where the host stopped the collector */
+    if (la_compat_gcrunning(L)) lua_gc(L, LUA_GCCOLLECT, 0);
     cachefree(L, a);
     b = (la_Blk *)f(ud, NULL, 0, total);
   }
