@@ -52,7 +52,7 @@ static int l_tobytes(lua_State *L) {
   if (!la_hostbig()) {                    /* the storage is the answer */
     /* a Lua string is in the heap whatever la_extfloor says: its step from
     ** 128 KiB, measured there (compat.h), or the specs' LINALG_EXTERNAL_MIN */
-    la_compat_bigstring(L, len, la_extmin ? la_extmin : LA_EXTMIN);
+    la_bigstring(L, len);
     if (A->ld == A->rows || A->cols <= 1) {
       lua_pushlstring(L, len ? (const char *)LA_DATA(A) : "", len);
     } else {                              /* a view: its columns packed */

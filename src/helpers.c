@@ -705,6 +705,10 @@ void *la_allocext(lua_State *L, const char *fname, size_t sz, const char *what,
   return blkdata(b);
 }
 
+void la_bigstring(lua_State *L, size_t len) {
+  la_compat_bigstring(L, len, la_extmin ? la_extmin : LA_EXTMIN, anchor(L)->pace);
+}
+
 static int newud(lua_State *L) {
   lua_newuserdatauv(L, *(const size_t *)lua_touserdata(L, 1), (int)lua_tointeger(L, 2));
   return 1;

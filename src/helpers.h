@@ -205,6 +205,9 @@ void la_extstats(lua_State *L, size_t *live, size_t *cached);
 void la_hugepages(void *p, size_t len);
 void *la_allocext(lua_State *L, const char *fname, size_t sz, const char *what,
                   const lua_Integer *dims);
+/* Before a Lua string of len bytes is pushed (tobytes): the collector's
+** step for it (compat.h's la_compat_bigstring, with the state's pace). */
+void la_bigstring(lua_State *L, size_t len);
 /* Called after each allocation of bytes (la_allocud, la_alloc, new
 ** matrices do it): OpenBLAS runs on one thread while 4 MiB of C heap
 ** cannot be had, as its threaded drivers exit the process when their
