@@ -4,7 +4,9 @@
 ** exactly n bytes at every offset and length around its thresholds, and
 ** touches nothing around them; lak_buffer's stream buffer lies inside its
 ** 8 KiB array, 64-aligned, half a page or more from a lone residue, for
-** every residue of the result and operands.
+** every residue of the result and operands; lak_stream copies exactly n
+** bytes at every destination offset modulo 64, with 32-byte stores (AVX2)
+** and with 16-byte ones (the level capped).
 */
 #include <stdint.h>
 #include <string.h>
@@ -40,6 +42,34 @@ static void copybytes(void) {
   }
 }
 
+/* destination offsets 0..63 past a page, source offsets 0..5, lengths
+** around the 64-byte lines; at the CPU's level and below AVX2 */
+static void stream(void) {
+  static unsigned char src[SPAN + PAGE], dst[SPAN + 2 * PAGE];
+  static const size_t lens[] = {0, 1, 15, 16, 31, 32, 33, 63, 64, 65, 127, 128, 200, 4096, 4100};
+  unsigned char *s0 = src + (PAGE - ((uintptr_t)src & (PAGE - 1))) % PAGE;
+  unsigned char *d0 = dst + (PAGE - ((uintptr_t)dst & (PAGE - 1))) % PAGE + PAGE;
+  int level = lak_isa_level(), cap, off, so;
+  size_t i, k, bad;
+  for (i = 0; i < SPAN; i++) s0[i] = (unsigned char)(i * 131 + 7);
+  for (cap = level; cap >= 0 && cap >= level - 2; cap--) {
+    lak_isa_cap(cap < 0 ? 0 : cap);
+    for (off = 0; off < 64; off++)
+      for (so = 0; so < 6; so++)
+        for (k = 0; k < sizeof lens / sizeof *lens; k++) {
+          size_t n = lens[k];
+          unsigned char *d = d0 + off, *s = s0 + so;
+          memset(d - 64, 0xA5, n + 128);
+          lak_stream(d, s, n);
+          lak_sfence();
+          for (bad = 0, i = 0; i < n; i++) bad += d[i] != s[i];
+          for (i = 1; i <= 64; i++) bad += d[-(ptrdiff_t)i] != 0xA5 || d[n + i - 1] != 0xA5;
+          CHECK(bad == 0, "level %d, offset %d, source %d, %zu bytes: %zu bytes wrong", cap, off, so, n, bad);
+        }
+  }
+  lak_isa_cap(level);
+}
+
 static size_t dist(size_t a, size_t b) {
   size_t d = (a - b) & (PAGE - 1);
   return d < PAGE - d ? d : PAGE - d;
@@ -73,5 +103,6 @@ static void buffer(void) {
 int main(void) {
   copybytes();
   buffer();
+  stream();
   return ck_done("copy");
 }
