@@ -51,13 +51,16 @@ static int l_tobytes(lua_State *L) {
   int i, j;
   if (!la_hostbig()) {                    /* the storage is the answer */
     /* a Lua string is in the heap whatever la_extfloor says: its step from
-    ** 128 KiB, measured there (compat.h), or the specs' LINALG_EXTERNAL_MIN */
-    la_bigstring(L, len);
+    ** 128 KiB, measured there (compat.h), or the specs' LINALG_EXTERNAL_MIN;
+    ** right before the string, after any scratch (whose own step would
+    ** undo a step paid ahead) */
     if (A->ld == A->rows || A->cols <= 1) {
+      la_bigstring(L, len);
       lua_pushlstring(L, len ? (const char *)LA_DATA(A) : "", len);
     } else {                              /* a view: its columns packed */
       void *p = LA_SCRATCH(L, unsigned char, len);
       lak_copycols(size, A->rows, A->cols, LA_DATA(A), A->ld, p, A->rows);
+      la_bigstring(L, len);
       lua_pushlstring(L, (const char *)p, len);
     }
     return 1;

@@ -322,10 +322,10 @@ static inline int la_compat_luajit(lua_State *L) {
 /* Is the collector 5.4's generational one? 5.4 can only say by switching:
 ** to incremental, nothing from incremental and cheap from generational,
 ** and back, then a full collection (the settings of both modes kept).
-** Asked once, at the first large block made while the collector runs (not
-** in a finalizer, where lua_gc must not be called, nor in a stopped
-** collector, which the switch would run); 0 on every other version (5.2's
-** experimental generational mode included). */
+** Asked once (la_compat_gcmode), at the first large block or string made
+** while the collector runs (not in a finalizer, where lua_gc must not be
+** called, nor in a stopped collector, which the switch would run); 0 on
+** every other version (5.2's experimental generational mode included). */
 static inline int la_compat_gcgen(lua_State *L) {
 #if LUA_VERSION_NUM >= 504
   if (lua_gc(L, LUA_GCINC, 0, 0, 0) != LUA_GCGEN) return 0;
@@ -335,6 +335,27 @@ static inline int la_compat_gcgen(lua_State *L) {
   (void)L;
   return 0;
 #endif
+}
+
+/* p[1] of the pace state below (0 not asked yet, 1 incremental, 2 5.4's
+** generational), asked once per state: at its first large block or large
+** string (la_compat_bigstring), while the collector runs (5.2+) */
+static inline size_t la_compat_gcmode(lua_State *L, size_t p[5]) {
+  if (p[1] == 0) p[1] = la_compat_gcgen(L) ? 2 : 1;
+  return p[1];
+}
+
+/* 5.1 and LuaJIT: a whole cycle once the KiB allocated since the last one
+** (p[0], kb more now) reach what was in use after it (p[1]: the heap and
+** *live bytes outside), the pause of 200% the heap itself gets (see
+** la_compat_gcpace) */
+static inline void la_compat_fullpace(lua_State *L, size_t kb, size_t p[5], const size_t *live) {
+  p[0] += kb;
+  if (p[0] >= p[1]) {
+    lua_gc(L, LUA_GCCOLLECT, 0);
+    p[0] = 0;
+    p[1] = (size_t)lua_gc(L, LUA_GCCOUNT, 0) + (*live >> 10);
+  }
 }
 
 /* The collector's pace for kb KiB just allocated where it cannot see them
@@ -395,8 +416,7 @@ static inline void la_compat_gcpace(lua_State *L, size_t kb, size_t p[5],
 #if LUA_VERSION_NUM >= 502
   double heap, d;
   if (!la_compat_gcrunning(L)) return;
-  if (p[1] == 0) p[1] = la_compat_gcgen(L) ? 2 : 1;
-  if (p[1] == 2) {
+  if (la_compat_gcmode(L, p) == 2) {
     lua_gc(L, LUA_GCSTEP, kb > INT_MAX ? INT_MAX : (int)kb);
     la_compat_oldguard(L, p, live);
     return;
@@ -411,16 +431,11 @@ static inline void la_compat_gcpace(lua_State *L, size_t kb, size_t p[5],
   if (d >= 1024) lua_gc(L, LUA_GCSTEP, (int)(d / 1024));
   la_compat_oldguard(L, p, live);
 #else
-  p[0] += kb;
-  if (p[0] >= p[1]) {
-    lua_gc(L, LUA_GCCOLLECT, 0);
-    p[0] = 0;
-    p[1] = (size_t)lua_gc(L, LUA_GCCOUNT, 0) + (*live >> 10);
-  }
+  la_compat_fullpace(L, kb, p, live);
 #endif
 }
 
-/* Before a string of len bytes is made (tobytes): from LA_EXTMIN, on
+/* Before a string of len bytes, LA_EXTMIN or more, is made (tobytes): on
 ** 5.2+, the collector steps by its size first, so strings of that size
 ** dropped since the last call are freed before it is allocated and the
 ** allocator hands their block back (glibc keeps a freed 8 MiB block for
@@ -435,37 +450,44 @@ static inline void la_compat_gcpace(lua_State *L, size_t kb, size_t p[5],
 ** than len besides), the step is 2 len: a cycle of that heap costs less
 ** than the copy (0.29 ms a call). Not with more: each call's step would
 ** walk a large heap twice as often (a 170 MB heap of tables: 5.5 -> 11 ms
-** a call). 5.1 and LuaJIT step on their own allocation of it
-** (la_compat_heapstep's note).
+** a call).
 ** 5.4's generational collector (p: la_compat_gcpace's state, p[1] 2)
 ** makes a major collection once the heap has doubled since the last: with
 ** a heap smaller than the string, every new string brought one or two,
 ** each walking the whole heap, and a string made during one is old at
 ** once, freed only by the next (x:tobytes() of 1e6 beside 8000 tables:
-** 530 us, NumPy's 227; kept until the next call replaced it, 3.3 ms).
-** There, when the heap is under three times len, a minor collection first
-** frees the young dropped strings; then, if what remains is under twice
+** 527-588 us, NumPy's 261; kept until the next call replaced it, 3.3 ms).
+** There, when the heap is under three times len, a step of 0 first frees
+** the young dropped strings (a minor collection; a full one after a major
+** collection that freed too little); then, if what remains is under twice
 ** len (the heap, and at most the string of the call before), the new
 ** string's bytes are paid ahead (a step of -len) so that its own
 ** allocation brings no collection, and it stays young, for a later
 ** call's minor collection to free. Strings kept longer grow old and keep
-** the heap over that (their bytes count in it): then the step above. */
-static inline void la_compat_bigstring(lua_State *L, size_t len, size_t extmin, size_t p[5]) {
-#if LUA_VERSION_NUM >= 502
+** the heap over that (their bytes count in it): then the step above.
+** 5.1 and LuaJIT step by a fixed amount of work at an allocation, whatever
+** its size: 200 strings of 8 MB (distinct; 5.1 interns every string)
+** beside 8000 tables were all still there at the end (1.2-1.5 GB). There
+** the strings count as storage does (la_compat_fullpace). */
+static inline void la_compat_bigstring(lua_State *L, size_t len, size_t p[5], const size_t *live) {
   size_t kb = len >> 10;
-  if (len < extmin || !la_compat_gcrunning(L)) return;
-  if (p[1] == 0) p[1] = la_compat_gcgen(L) ? 2 : 1;
-  if (p[1] == 2 && kb <= INT_MAX / 3 && (size_t)lua_gc(L, LUA_GCCOUNT, 0) < 3 * kb) {
+  if (!la_compat_gcrunning(L)) return;
+#if LUA_VERSION_NUM >= 502
+  (void)p; (void)live;
+#if LUA_VERSION_NUM == 504
+  if (la_compat_gcmode(L, p) == 2 && kb <= INT_MAX / 3 &&
+      (size_t)lua_gc(L, LUA_GCCOUNT, 0) < 3 * kb) {
     lua_gc(L, LUA_GCSTEP, 0);
     if ((size_t)lua_gc(L, LUA_GCCOUNT, 0) < 2 * kb) {
       lua_gc(L, LUA_GCSTEP, -(int)kb);
       return;
     }
   }
+#endif
   if ((size_t)lua_gc(L, LUA_GCCOUNT, 0) < 2 * kb) kb *= 2;
   lua_gc(L, LUA_GCSTEP, kb > INT_MAX ? INT_MAX : (int)kb);
 #else
-  (void)L; (void)len; (void)extmin; (void)p;
+  la_compat_fullpace(L, kb, p, live);
 #endif
 }
 

@@ -684,9 +684,10 @@ void *la_allocext(lua_State *L, const char *fname, size_t sz, const char *what,
   b = (la_Blk *)f(ud, NULL, 0, total);
   if (b == NULL) {                           /* as Lua does: a full collection, once more */
     cachefree(L, a);
-    /* not in a finalizer (5.4.0-5.4.3 would collect there, and run
-    ** finalizers again), nor where the host stopped the collector */
-    if (la_compat_gcrunning(L)) lua_gc(L, LUA_GCCOLLECT, 0);
+    /* also where the host stopped the collector, as Lua's own allocator
+    ** does before it fails (5.4.4+ ignore the call inside a finalizer;
+    ** 5.4.0-5.4.3 collect there, as collectgarbage() in a finalizer did) */
+    lua_gc(L, LUA_GCCOLLECT, 0);
     cachefree(L, a);
     b = (la_Blk *)f(ud, NULL, 0, total);
   }
@@ -706,7 +707,10 @@ void *la_allocext(lua_State *L, const char *fname, size_t sz, const char *what,
 }
 
 void la_bigstring(lua_State *L, size_t len) {
-  la_compat_bigstring(L, len, la_extmin ? la_extmin : LA_EXTMIN, anchor(L)->pace);
+  la_Anchor *a;
+  if (len < (la_extmin ? la_extmin : LA_EXTMIN)) return;
+  a = anchor(L);
+  la_compat_bigstring(L, len, a->pace, &a->live);
 }
 
 static int newud(lua_State *L) {

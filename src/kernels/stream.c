@@ -80,9 +80,10 @@ int lak_streams(const void *c, size_t bytes, int two) {
 #include <immintrin.h>
 #define LAK_STREAM256 1
 /* n lines of 64 bytes from s to the 32-aligned d in 32-byte non-temporal
-** stores, where the CPU has AVX2 (lak_isa_level): with 16-byte ones a
-** streamed 1000 x 1000 division took 425-448 us, with 32-byte ones 384-391
-** (a C loop on this AMD EPYC, Zen 4) */
+** stores: with 16-byte ones a streamed 1000 x 1000 division took 425-448
+** us, with 32-byte ones 384-391 (a C loop on this AMD EPYC, Zen 4). AVX
+** has these stores; the caller asks for AVX2, the lowest level
+** lak_isa_level names above SSE2. */
 __attribute__((target("avx"))) static void stream256(char *d, const char *s, size_t n) {
   size_t i;
   for (i = 0; i < n; i++, d += 64, s += 64) {
