@@ -7,11 +7,12 @@
 #include <string.h>
 
 #include "helpers.h"
+#include "kernels/kernels.h"
 #include "kernels/openblas.h"
 
 /* The versions of lak_expsum (kernels/attention.c) compiled in: its target_clones
 ** attribute is applied under exactly this condition. */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#if LAK_GNU_X86
 #define LA_CLONES 1
 static const char *const simd_paths[] = {"avx512f", "avx2", "default", NULL};
 #else

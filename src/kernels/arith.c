@@ -27,8 +27,7 @@
 ** ordinary arguments, exact where the power is an exactly representable
 ** integer (3^4, 2^-3), libm's scalar path for NaN, Inf and the other
 ** special values. */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && \
-    defined(__GLIBC__) && defined(__GLIBC_PREREQ)
+#if LAK_GNU_X86
 #if __GLIBC_PREREQ(2, 22)
 __attribute__((simd("notinbranch"))) extern double pow(double, double);
 __attribute__((simd("notinbranch"))) extern float powf(float, float);

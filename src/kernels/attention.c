@@ -64,8 +64,8 @@ static const float exp_poly_s[8] = {
   1.0f / 5040, 1.0f / 720, 1.0f / 120, 1.0f / 24, 1.0f / 6, 0.5f, 1.0f, 1.0f};
 
 /* target_clones: AVX2 and AVX-512 versions of the exp step chosen at load
-** time (lconfig.c reports them under this same condition) */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+** time (config.c reports them under this same condition) */
+#if LAK_GNU_X86
 #define LAK_EXP_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
 #else
 #define LAK_EXP_CLONES
@@ -251,7 +251,7 @@ void lak_units_run(const lak_UnitKind *k, const void *ctx, int nunits, void *wor
 /* ---- the AVX-512 kernel (attention_simd_gen.h), chosen at run time;
 ** -DLAK_NO_SIMD leaves it out (then la.config().attention is "gemm") */
 
-#if !defined(LAK_NO_SIMD) && (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+#if !defined(LAK_NO_SIMD) && LAK_X86
 #include <immintrin.h>
 #include <stdint.h>
 #define LAK_SIMD 1

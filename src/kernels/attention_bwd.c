@@ -51,7 +51,7 @@
 
 /* AVX-512 and AVX2 versions of the elementwise tile loops, chosen at load
 ** time (as attention.c's exp step) */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#if LAK_GNU_X86
 #define BWD_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
 #else
 #define BWD_CLONES
@@ -90,7 +90,7 @@ static size_t done_elems(int nkb, size_t esize) {
 
 /* The AVX-512 products (attention_bwd_gen.h), used where the forward's
 ** AVX-512 kernel runs; -DLAK_NO_SIMD leaves them out. */
-#if !defined(LAK_NO_SIMD) && (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+#if !defined(LAK_NO_SIMD) && LAK_X86
 #include <immintrin.h>
 #define BWD_SIMD 1
 #define BWD_FN __attribute__((target("avx512f")))

@@ -15,7 +15,7 @@
 
 #include "kernels.h"
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#if LAK_X86
 #include <immintrin.h>
 #include <pthread.h>
 

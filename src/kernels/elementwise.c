@@ -27,8 +27,7 @@
 #include "loops.h"
 #include "vecmath.h"
 
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && \
-    defined(__GLIBC__) && defined(__GLIBC_PREREQ)
+#if LAK_GNU_X86
 #define LAK_SIMD "notinbranch"
 /* fn and fnf have SIMD versions in libmvec */
 #define LAK_VECTOR(fn) \
@@ -102,7 +101,7 @@ double lak_pow10(int n) {
 ** whose operands move by one or stay (ra, rb 0 or 1: a number then points
 ** at 16 copies of itself) and return how many; 0 without AVX2. The result
 ** is the same on every path: each entry is one IEEE compare. */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__GLIBC__)
+#if LAK_GNU_X86
 #include <immintrin.h>
 #include <stdint.h>
 #include <string.h>

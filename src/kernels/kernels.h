@@ -21,6 +21,26 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The two x86 conditions every kernel file tests, written once here:
+** LAK_GNU_X86: GCC 11 or later on x86-64 with glibc. Functions there carry
+** target_clones, one clone per instruction set that glibc's ifunc picks at
+** load time (musl has no ifunc; clang spells clones differently; GCC 11
+** is the first to name the x86-64-v3 and -v4 levels the clones use), and
+** libm's functions have libmvec's vector versions.
+** LAK_X86: GCC or clang on x86-64. Kernels there carry AVX-512 or AVX2
+** code behind target attributes and pick it after a CPU probe. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && \
+    defined(__GLIBC__) && __GNUC__ >= 11
+#define LAK_GNU_X86 1
+#else
+#define LAK_GNU_X86 0
+#endif
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define LAK_X86 1
+#else
+#define LAK_X86 0
+#endif
+
 /* per-thread storage for kernels and bindings alike (several lua_States
 ** may run on several threads) */
 #if defined(__GNUC__)

@@ -17,8 +17,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && \
-    defined(__GLIBC__) && defined(__GLIBC_PREREQ)
+#include "kernels.h"
+
+#if LAK_GNU_X86
 #define LAK_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
 /* Streaming loops (a load or two, one operation, a store an element) stop
 ** at AVX2: past the caches they wait on memory whatever the width, and
@@ -29,13 +30,8 @@
 ** reductions. */
 #define LAK_CLONES_MEM __attribute__((target_clones("avx2", "default")))
 /* the same where the loop calls fma: AVX2 machines have it, but GCC's
-** "avx2" target does not say so (x86-64-v3 does, from GCC 11; before, the
-** avx2 clone calls libm's fma: the same bits, slower) */
-#if __GNUC__ >= 11
+** "avx2" target does not say so (x86-64-v3 does) */
 #define LAK_CLONES_FMA __attribute__((target_clones("avx512f", "arch=x86-64-v3", "default")))
-#else
-#define LAK_CLONES_FMA LAK_CLONES
-#endif
 #else
 #define LAK_CLONES
 #define LAK_CLONES_FMA

@@ -56,8 +56,7 @@
 #include "kernels.h"
 #include "vecmath.h"
 
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && \
-    defined(__GLIBC__) && __GNUC__ >= 9
+#if LAK_GNU_X86
 #define LAK_CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
 /* fused multiply-adds where they give the same bits (a product of two
 ** floats is exact in double): GCC's contraction, for one function */

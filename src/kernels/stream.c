@@ -75,8 +75,7 @@ int lak_streams(const void *c, size_t bytes, int two) {
 #endif
 }
 
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && \
-    defined(__GLIBC__) && __GNUC__ >= 9
+#if LAK_GNU_X86
 #include <immintrin.h>
 #define LAK_STREAM256 1
 /* n lines of 64 bytes from s to the 32-aligned d in 32-byte non-temporal

@@ -45,8 +45,7 @@
 
 /* LAK_VECMATH_PORTABLE: the portable loops alone, compiled for the target
 ** only (a check that another instruction set gives the same bits) */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && \
-    defined(__GLIBC__) && defined(__GLIBC_PREREQ) && !defined(LAK_VECMATH_PORTABLE)
+#if LAK_GNU_X86 && !defined(LAK_VECMATH_PORTABLE)
 #include <immintrin.h>
 #define VM_X86 1
 #define VM_CLONES \
