@@ -359,7 +359,7 @@ static inline void la_compat_fullpace(lua_State *L, size_t kb, size_t p[5], cons
 }
 
 /* The collector's pace for kb KiB just allocated where it cannot see them
-** (helpers.c's storage outside the heap); p[5], zeros at first, its state.
+** (helpers.c's storage outside the heap); p[6], zeros at first, its state.
 ** 5.2+: lua_gc(LUA_GCSTEP, d) adds d KiB to the collector's debt, which an
 ** incremental collector pays in work on the heap. A debt of kb made each
 ** large result walk much of a heap of small objects (README: *Every Lua*),
@@ -435,6 +435,46 @@ static inline void la_compat_gcpace(lua_State *L, size_t kb, size_t p[5],
 #endif
 }
 
+#if LUA_VERSION_NUM == 504
+/* A string of kb KiB about to be made under 5.4's generational collector
+** (p: la_compat_gcpace's state, p[5] this function's). That collector
+** makes a minor collection once the heap has grown by 20% since the last,
+** and a major one (a walk of the whole heap) once it has doubled since the
+** last major one; a string made during a collection lives on to the next
+** one at least. Left to that, each string of 1e6 brought one or two
+** collections: x:tobytes() took 527-588 us beside a heap of 1 MiB (NumPy's
+** x.tobytes() 261), 380-880 us beside 18-35 MiB (bench/tobytes.lua), and
+** a string of 200 KB beside 35 MiB 130 us. So, as a reference count
+** would, the strings dropped since the call before are freed before the
+** new one is made, and its allocator block is the one just freed, still
+** mapped and in the cache: a step of 0 (a minor collection; a full one
+** after a major collection that freed too little), then the string's
+** bytes paid ahead (a step of -kb), so making it brings no collection and
+** it stays young for the next call's minor collection to free. Strings of
+** 1e6 then took 84-95 us in float32, 230-290 in float64, and 200 KB 5 us,
+** whatever the heap. Paying ahead only when the strings since the last
+** minor collection reached 20% of the heap (Lua's own pace) freed several
+** at once, and glibc gave them back to the system: 2.1 ms a call beside
+** 35 MiB. The price: young objects still alive at each call are walked
+** (1000 small tables: +30 us a call).
+** A step of 0 never makes a major collection, which strings kept over two
+** calls (old by then) need: one runs once the heap after the minor
+** collection has grown past twice its least since the last full one
+** (p[5]) and twice the string, the pause of 100% the generational mode
+** gives its own heap. */
+static inline void la_compat_genstring(lua_State *L, size_t kb, size_t p[6]) {
+  size_t h;
+  lua_gc(L, LUA_GCSTEP, 0);
+  h = (size_t)lua_gc(L, LUA_GCCOUNT, 0);
+  if (p[5] == 0 || h < p[5]) p[5] = h;
+  if (h >= 2 * p[5] + 2 * kb) {
+    lua_gc(L, LUA_GCCOLLECT, 0);
+    p[5] = (size_t)lua_gc(L, LUA_GCCOUNT, 0);
+  }
+  lua_gc(L, LUA_GCSTEP, -(int)kb);
+}
+#endif
+
 /* Before a string of len bytes, LA_EXTMIN or more, is made (tobytes): on
 ** 5.2+, the collector steps by its size first, so strings of that size
 ** dropped since the last call are freed before it is allocated and the
@@ -451,38 +491,24 @@ static inline void la_compat_gcpace(lua_State *L, size_t kb, size_t p[5],
 ** than the copy (0.29 ms a call). Not with more: each call's step would
 ** walk a large heap twice as often (a 170 MB heap of tables: 5.5 -> 11 ms
 ** a call).
-** 5.4's generational collector (p: la_compat_gcpace's state, p[1] 2)
-** makes a major collection once the heap has doubled since the last: with
-** a heap smaller than the string, every new string brought one or two,
-** each walking the whole heap, and a string made during one is old at
-** once, freed only by the next (x:tobytes() of 1e6 beside 8000 tables:
-** 527-588 us, NumPy's 261; kept until the next call replaced it, 3.3 ms).
-** There, when the heap is under three times len, a step of 0 first frees
-** the young dropped strings (a minor collection; a full one after a major
-** collection that freed too little); then, if what remains is under twice
-** len (the heap, and at most the string of the call before), the new
-** string's bytes are paid ahead (a step of -len) so that its own
-** allocation brings no collection, and it stays young, for a later
-** call's minor collection to free. Strings kept longer grow old and keep
-** the heap over that (their bytes count in it): then the step above.
+** 5.4's generational collector (p: la_compat_gcpace's state, p[1] 2):
+** la_compat_genstring above.
 ** 5.1 and LuaJIT step by a fixed amount of work at an allocation, whatever
 ** its size: 200 strings of 8 MB (distinct; 5.1 interns every string)
 ** beside 8000 tables were all still there at the end (1.2-1.5 GB). There
 ** the strings count as storage does (la_compat_fullpace). */
-static inline void la_compat_bigstring(lua_State *L, size_t len, size_t p[5], const size_t *live) {
+static inline void la_compat_bigstring(lua_State *L, size_t len, size_t p[6], const size_t *live) {
   size_t kb = len >> 10;
   if (!la_compat_gcrunning(L)) return;
 #if LUA_VERSION_NUM >= 502
-  (void)p; (void)live;
+  (void)live;
 #if LUA_VERSION_NUM == 504
-  if (la_compat_gcmode(L, p) == 2 && kb <= INT_MAX / 3 &&
-      (size_t)lua_gc(L, LUA_GCCOUNT, 0) < 3 * kb) {
-    lua_gc(L, LUA_GCSTEP, 0);
-    if ((size_t)lua_gc(L, LUA_GCCOUNT, 0) < 2 * kb) {
-      lua_gc(L, LUA_GCSTEP, -(int)kb);
-      return;
-    }
+  if (la_compat_gcmode(L, p) == 2 && kb <= INT_MAX) {
+    la_compat_genstring(L, kb, p);
+    return;
   }
+#else
+  (void)p;
 #endif
   if ((size_t)lua_gc(L, LUA_GCCOUNT, 0) < 2 * kb) kb *= 2;
   lua_gc(L, LUA_GCSTEP, kb > INT_MAX ? INT_MAX : (int)kb);
