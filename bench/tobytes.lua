@@ -4,7 +4,9 @@
 -- call: collectgarbage(), one call, then eight timed calls, each string
 -- dropped at once (`local s = x:tobytes()`), or with "kept" held until the
 -- next replaces it (`s = x:tobytes()`); microseconds a call, best of 15
--- timings, three times. Run after `make` with `eval $(make -s env)`:
+-- timings, three times. With "loop" in its place: 200 calls in a row, each
+-- string dropped, no collection asked for between (the collector's steady
+-- state), three times. Run after `make` with `eval $(make -s env)`:
 --   OPENBLAS_NUM_THREADS=1 lua5.4 bench/tobytes.lua 8000 float32
 -- NumPy's x.tobytes() of the same vector, timed alike, for comparison:
 --   /usr/bin/python3 -m timeit -s "import numpy as np; x = np.ones(1000000)" "x.tobytes()"
@@ -14,6 +16,21 @@ local x = la.randn(1000000, 1, 1)
 if arg[2] == "float32" then x = x:astype("float32") end
 local pad = {}
 for i = 1, tonumber(arg[1] or 0) do pad[i] = {i} end
+if arg[3] == "loop" then   -- 200 calls in a row, no collection asked between
+  local out = {}
+  for r = 1, 3 do
+    local t0, peak = clock(), 0
+    for i = 1, 200 do
+      local t = x:tobytes()
+      t = nil
+      if i % 8 == 0 then peak = math.max(peak, collectgarbage("count")) end
+    end
+    out[r] = string.format("%.0f (%.0f MiB)", (clock() - t0) / 200 * 1e6, peak / 1024)
+  end
+  print(string.format("x:tobytes() of 1e6 %s beside %s tables, 200 in a loop: %s us a call (the largest heap seen)",
+    x.dtype, arg[1] or "0", table.concat(out, ", ")))
+  return
+end
 local out = {}
 for r = 1, 3 do
   local best = math.huge

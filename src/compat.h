@@ -340,7 +340,7 @@ static inline int la_compat_gcgen(lua_State *L) {
 /* p[1] of the pace state below (0 not asked yet, 1 incremental, 2 5.4's
 ** generational), asked once per state: at its first large block or large
 ** string (la_compat_bigstring), while the collector runs (5.2+) */
-static inline size_t la_compat_gcmode(lua_State *L, size_t p[5]) {
+static inline size_t la_compat_gcmode(lua_State *L, size_t p[6]) {
   if (p[1] == 0) p[1] = la_compat_gcgen(L) ? 2 : 1;
   return p[1];
 }
@@ -349,7 +349,7 @@ static inline size_t la_compat_gcmode(lua_State *L, size_t p[5]) {
 ** (p[0], kb more now) reach what was in use after it (p[1]: the heap and
 ** *live bytes outside), the pause of 200% the heap itself gets (see
 ** la_compat_gcpace) */
-static inline void la_compat_fullpace(lua_State *L, size_t kb, size_t p[5], const size_t *live) {
+static inline void la_compat_fullpace(lua_State *L, size_t kb, size_t p[6], const size_t *live) {
   p[0] += kb;
   if (p[0] >= p[1]) {
     lua_gc(L, LUA_GCCOLLECT, 0);
@@ -397,7 +397,7 @@ static inline void la_compat_fullpace(lua_State *L, size_t kb, size_t p[5], cons
 ** own heap (an incremental cycle, paced by la_compat_gcpace below, mostly
 ** comes first) */
 #define LA_GENSLACK 33554432.0   /* 32 MiB: half the storage cache (helpers.c's LA_CACHEMAX) */
-static inline void la_compat_oldguard(lua_State *L, size_t p[5], const size_t *live) {
+static inline void la_compat_oldguard(lua_State *L, size_t p[6], const size_t *live) {
 #if LUA_VERSION_NUM >= 504 || LUA_VERSION_NUM == 502
   double d;
   if (*live < p[4]) p[4] = *live;                      /* blocks were collected */
@@ -411,7 +411,7 @@ static inline void la_compat_oldguard(lua_State *L, size_t p[5], const size_t *l
 #endif
 }
 
-static inline void la_compat_gcpace(lua_State *L, size_t kb, size_t p[5],
+static inline void la_compat_gcpace(lua_State *L, size_t kb, size_t p[6],
                                     const size_t *live) {
 #if LUA_VERSION_NUM >= 502
   double heap, d;
@@ -458,21 +458,26 @@ static inline void la_compat_gcpace(lua_State *L, size_t kb, size_t p[5],
 ** 35 MiB. The price: the young objects alive at each call are walked
 ** (1000 small tables made between calls of 200 KB beside 35 MiB: 71-74 ->
 ** 100-128 us a call).
-** A step of 0 never makes a major collection, which strings kept over two
-** calls (old by then) need: one runs once the heap after the minor
-** collection has grown past twice its least since the last full one
-** (p[5]) and twice the string, the pause of 100% the generational mode
-** gives its own heap. */
+** A step of 0 makes a major collection only after one that freed too
+** little (then a whole cycle, which ends with the step's result 1): the
+** heap's growth never brings one, and strings kept over two calls (old by
+** then) need it. So one runs once the heap after the minor collection has
+** grown past twice its least since the last full one (p[5]) and twice the
+** string, the pause of 100% the generational mode gives its own heap.
+** A host that switches to the incremental mode after the mode was read
+** (la_compat_gcmode) gets the same calls: a step of 0 is then a small
+** incremental step, the bytes paid ahead hold its cycles back, and the
+** check on p[5] bounds the heap (spec/lua_versions_spec.lua). */
 static inline void la_compat_genstring(lua_State *L, size_t kb, size_t p[6]) {
   size_t h;
-  lua_gc(L, LUA_GCSTEP, 0);
+  int cycle = lua_gc(L, LUA_GCSTEP, 0);
   h = (size_t)lua_gc(L, LUA_GCCOUNT, 0);
-  if (p[5] == 0 || h < p[5]) p[5] = h;
+  if (p[5] == 0 || h < p[5] || cycle) p[5] = h;
   if (h >= 2 * p[5] + 2 * kb) {
     lua_gc(L, LUA_GCCOLLECT, 0);
     p[5] = (size_t)lua_gc(L, LUA_GCCOUNT, 0);
   }
-  lua_gc(L, LUA_GCSTEP, -(int)kb);
+  if (kb > 0) lua_gc(L, LUA_GCSTEP, -(int)kb);   /* 0 would be one more step */
 }
 #endif
 
@@ -488,10 +493,14 @@ static inline void la_compat_genstring(lua_State *L, size_t kb, size_t p[6]) {
 ** then left the string of the call before alive: after collectgarbage(),
 ** eight calls of 1e6 took 1.1 ms each (two fresh 8 MB blocks at 4-5 ms).
 ** So while the whole heap is under twice len (the dropped string and less
-** than len besides), the step is 2 len: a cycle of that heap costs less
-** than the copy (0.29 ms a call). Not with more: each call's step would
-** walk a large heap twice as often (a 170 MB heap of tables: 5.5 -> 11 ms
-** a call).
+** than len besides), a full collection runs: a cycle of that heap costs
+** less than the copy. A step of 2 len there ran to the end of a cycle
+** mid-call every other call on 5.2 and 5.3, and the next call freed two
+** strings together, which glibc gave back to the system: in a loop
+** dropping each string, 5.3's x:tobytes() of 1e6 took 5.0-5.6 ms a call
+** (bench/tobytes.lua's "loop"), now 0.4-0.5 ms. Not with a larger heap:
+** each call's collection would walk it (a 170 MB heap of tables: 5.5 ->
+** 11 ms a call with a step of 2 len).
 ** 5.4's generational collector (p: la_compat_gcpace's state, p[1] 2):
 ** la_compat_genstring above.
 ** 5.1 and LuaJIT step by a fixed amount of work at an allocation, whatever
@@ -511,7 +520,10 @@ static inline void la_compat_bigstring(lua_State *L, size_t len, size_t p[6], co
 #else
   (void)p;
 #endif
-  if ((size_t)lua_gc(L, LUA_GCCOUNT, 0) < 2 * kb) kb *= 2;
+  if ((size_t)lua_gc(L, LUA_GCCOUNT, 0) < 2 * kb) {
+    lua_gc(L, LUA_GCCOLLECT, 0);
+    return;
+  }
   lua_gc(L, LUA_GCSTEP, kb > INT_MAX ? INT_MAX : (int)kb);
 #else
   la_compat_fullpace(L, kb, p, live);
