@@ -286,6 +286,11 @@ local function operations(I)
     op("la.zeros_like(A)", function() return la.zeros_like(A) end, "np.zeros_like(A, order='F')")
     op("la.full_like(A, 2)", function() return la.full_like(A, 2) end, "np.full_like(A, 2, order='F')")
     op("la.inner(A, B)", function() return la.inner(A, B) end, "np.inner(A, B)", "A * B.T (BLAS)")
+    local TA = {trans_a = true}
+    op("la.matmul(A, c, {trans_a})", function() return la.matmul(A, c, TA) end, "A.T @ c",
+      "A read in place (dgemv)")
+    op("la.matmul(T, T, {trans_a})", function() return la.matmul(I["T" .. t], I["T" .. t], TA) end, "T.T @ T",
+      "a tall T (samples x 10)", "10x10")
     op("A:astype(other)", function() return A:astype(F32 and "float64" or "float32") end,
       "A.astype(np." .. (F32 and "float64" or "float32") .. ", order='F')")
     op("A:astype('bool')", function() return A:astype("bool") end, "A.astype(bool, order='F')", BOOL)

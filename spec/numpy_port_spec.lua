@@ -348,7 +348,7 @@ describe("help for a NumPy name", function()
     local out = repl('help "matrix_rank"\nhelp "np.linalg.eigvalsh"\nhelp "@"\nhelp "np.random.randn"\nhelp "norm"\n')
     assert.is_truthy(out:find("matrix_rank: NumPy's name; linalg calls it la.rank\nla.rank(A [, tol])", 1, true))
     assert.is_truthy(out:find("np.linalg.eigvalsh: NumPy's name; linalg calls it la.eigvalsh\nla.eigvalsh(A [, opts])", 1, true))
-    assert.is_truthy(out:find("@: NumPy's name; linalg calls it A * B (`u @ v` of two vectors is `la.dot(u, v)`)\nla.matmul(A, B)", 1, true))
+    assert.is_truthy(out:find("@: NumPy's name; linalg calls it A * B (`u @ v` of two vectors is `la.dot(u, v)`)\nla.matmul(A, B [, opts])", 1, true))
     assert.is_truthy(out:find("np.random.randn: NumPy's name; linalg calls it la.random.randn(m, n)", 1, true))
     assert.is_falsy(out:find("norm: NumPy's name", 1, true))           -- a linalg name: its own reference
     assert.is_truthy(out:find("la.norm(A [, p] [, dim])", 1, true))

@@ -49,7 +49,7 @@ describe("argument counts", function()
     {"triu", {A, 0}}, {"tril", {A, 0}}, {"tile", {A, 1, 2}}, {"repmat", {A, 2, 2}},
     {"flip", {A, 1}}, {"fliplr", {A}}, {"flipud", {A}}, {"roll", {A, 1, 1}},
     {"circshift", {A, 1, 1}}, {"vec", {A}}, {"slice", {A, ":", ":"}},
-    {"emul", {A, A}}, {"ediv", {A, A}}, {"pow", {A, 2}}, {"matmul", {A, A}},
+    {"emul", {A, A}}, {"ediv", {A, A}}, {"pow", {A, 2}}, {"matmul", {A, A}, opts = {trans_a = true}},
     {"dot", {v, v}}, {"outer", {v, v}}, {"map", {A, id}},
     {"sum", {A, 1}, opts = {}}, {"mean", {A, 1}, opts = {}}, {"prod", {A, 1}, opts = {}},
     {"min", {A, 1}, opts = {}}, {"max", {A, 1}, opts = {}},

@@ -121,11 +121,36 @@ static int m_div(lua_State *L) {
 
 /* ---------------------------------------------------------------- products */
 
+/* op(A) op(B) of matmul's options (trans_a, trans_b: SciPy's dgemm),
+** each read in place (lak_matmult) */
+static int matmult(lua_State *L, const char *fname, int ta, int tb, const la_Mat *A,
+                   const la_Mat *B, int f32) {
+  int m = ta ? A->cols : A->rows, k = ta ? A->rows : A->cols;
+  int kb = tb ? B->cols : B->rows, n = tb ? B->rows : B->cols;
+  char a = ta ? 'T' : 'N', b = tb ? 'T' : 'N';
+  la_Mat *C;
+  if (k != kb)
+    la_error(L, fname, "%dx%d%s times %dx%d%s (inner %d ~= %d)", A->rows, A->cols,
+             ta ? " transposed" : "", B->rows, B->cols, tb ? " transposed" : "", k, kb);
+  C = la_newt(L, fname, m, n, f32 ? LA_F32 : LA_F64);
+  if (f32) lak_smatmult(a, b, m, n, k, A->fdata, A->ld, B->fdata, B->ld, C->fdata, C->ld);
+  else lak_matmult(a, b, m, n, k, A->data, A->ld, B->data, B->ld, C->data, C->ld);
+  return 1;
+}
+
 /* A B; in float32 (sgemm) when both are float32, else in float64; a
-** matrix times its own transpose by syrk (lak_matmul) */
-static int matmul(lua_State *L, const char *fname) {
+** matrix times its own transpose by syrk (lak_matmul). opts (matmul's
+** third argument, 0: none): trans_a, trans_b, the product of A's or B's
+** transpose (matmult) */
+static int matmul(lua_State *L, const char *fname, int opts) {
+  static const char *const keys[] = {"trans_a", "trans_b", NULL};
   la_Mat *A = la_testany(L, 1), *B = la_testany(L, 2), *C;
-  int f32 = 0, top;
+  int f32 = 0, top, ta = 0, tb = 0;
+  if (opts) {
+    la_checkopts(L, opts, fname, keys);
+    ta = la_optbool(L, opts, "trans_a", 0, fname);
+    tb = la_optbool(L, opts, "trans_b", 0, fname);
+  }
   if (A && B && A->dtype == B->dtype && !((A->flags | B->flags) & LA_CLOSED))
     f32 = A->dtype == LA_F32;           /* two open matrices of one type: as they are */
   else if (la_argtype(L, 1, 2) == LA_F32) {
@@ -136,6 +161,7 @@ static int matmul(lua_State *L, const char *fname) {
     A = la_check(L, 1, fname);
     B = la_check(L, 2, fname);
   }
+  if (ta || tb) return matmult(L, fname, ta, tb, A, B, f32);
   if (A->cols != B->rows)
     la_error(L, fname, "%dx%d times %dx%d (inner %d ~= %d)", A->rows, A->cols,
              B->rows, B->cols, A->cols, B->rows);
@@ -155,12 +181,14 @@ static int matmul(lua_State *L, const char *fname) {
   return 1;
 }
 
-static int l_matmul(lua_State *L) { return matmul(L, la_fname(L)); }
+static int l_matmul(lua_State *L) {
+  return matmul(L, la_fname(L), lua_isnoneornil(L, 3) ? 0 : 3);
+}
 
 static int m_mul(lua_State *L) {
   if (lua_type(L, 1) == LUA_TNUMBER || lua_type(L, 2) == LUA_TNUMBER)
     return ewise(L, LAK_MUL, "mul");
-  return matmul(L, "mul");
+  return matmul(L, "mul", 0);
 }
 
 /* equal shapes and values (either type; float32 values compare as the
@@ -282,7 +310,7 @@ static int l_map(lua_State *L) {
 }
 
 static const la_Reg funcs[] = {
-  {"emul", l_emul, 2}, {"ediv", l_ediv, 2}, {"pow", l_pow, 2}, {"matmul", l_matmul, 2},
+  {"emul", l_emul, 2}, {"ediv", l_ediv, 2}, {"pow", l_pow, 2}, {"matmul", l_matmul, 2 + LA_OPTS},
   {"dot", l_dot, 2}, {"outer", l_outer, 2}, {"map", l_map, 2},
   {"setmaploop", l_setmaploop, 1}, {NULL, NULL, 0}
 };

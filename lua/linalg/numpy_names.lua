@@ -59,7 +59,7 @@ local rows = {
   {np = {"np.reshape", "a.reshape"}, la = "A:reshape(m, n)", fn = "reshape",
    note = "column-major order (Octave's), not NumPy's row order; one size may be -1"},
   {np = {"a.astype"}, la = "A:astype(dtype)", fn = "astype"},
-  {np = {"np.transpose", "a.T"}, la = "A.T", fn = "t", note = "`A:t()`, a copy"},
+  {np = {"np.transpose", "a.T"}, la = "A.T", fn = "t", note = "`A:t()`, a copy; `X.T @ r` without the copy: `la.matmul(X, r, {trans_a = true})`"},
   -- products
   {np = {"np.matmul", "@"}, la = "A * B", fn = "matmul", note = "`u @ v` of two vectors is `la.dot(u, v)`"},
   {np = {"np.dot"}, la = "la.dot(u, v)", fn = "dot", note = "of vectors; of matrices `A * B`"},

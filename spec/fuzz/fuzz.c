@@ -435,6 +435,7 @@ static const Fn optfns[] = {
   {"matrix", "M", "dtype"},
   {"pinv", "M", "rcond check_finite"},
   {"eigh", "M", "check_finite"},
+  {"matmul", "MM", "trans_a trans_b"},
 };
 
 static const char *files[] = { "f.npy", "f.csv", "h.svg", "p.svg", "", "nothere/x" };

@@ -1,7 +1,8 @@
 /*
 ** spec/kernels/arith.c: lak_gemm (tiny loop, dgemv and dgemm paths, all four
 ** transpositions) against a naive triple loop; lak_matmul (syrk for a
-** matrix times its own transpose, gemm otherwise); lak_ewise over contiguous,
+** matrix times its own transpose, gemm otherwise); lak_matmult (operands
+** read transposed in place); lak_ewise over contiguous,
 ** strided and broadcast operands; lak_copy, lak_transpose, lak_allfinite.
 */
 #include <string.h>
@@ -261,6 +262,51 @@ static void matmul_gram(void) {
   CHECK(e <= 1e-12 && !sym, "A B, B = A^T but entry (5, 3): off by %g", e);
 }
 
+/* lak_matmult(ta, tb) against the naive loop, A (ar x ac, leading
+** dimension ar + 2) with itself (B = A, one of them transposed: syrk from
+** 48 rows of the result or past 2 MiB) or with a copy of A (gemm); both
+** transposed: A^T A^T, A square. Returns the max difference relative to
+** max(1, |entry|); *sym: the
+** result is symmetric exactly */
+static double matmult_err(lak_Rng *r, char ta, char tb, int ar, int ac, int same, int *sym) {
+  int lda = ar + 2, m = ta == 'T' ? ac : ar, k = ta == 'T' ? ar : ac, n = tb == 'T' ? ar : ac;
+  int ldc = m + 1, i, j;
+  double *A = ck_alloc((size_t)lda * ac, sizeof(double)), *B = ck_alloc((size_t)lda * ac, sizeof(double));
+  double *C = ck_alloc((size_t)ldc * n, sizeof(double)), *P = ck_alloc((size_t)m * n, sizeof(double));
+  double d = 0.0;
+  mat_randn(r, ar, ac, A, lda);
+  memcpy(B, A, (size_t)lda * ac * sizeof(double));
+  mat_mul(ta == 'T', tb == 'T', m, n, k, A, lda, B, lda, P);
+  lak_matmult(ta, tb, m, n, k, A, lda, same ? A : B, lda, C, ldc);
+  *sym = m == n;
+  for (j = 0; j < n; j++)
+    for (i = 0; i < m; i++) {
+      double p = P[i + (size_t)j * m], e = fabs(C[i + (size_t)j * ldc] - p) / (fabs(p) > 1 ? fabs(p) : 1);
+      d = e > d || e != e ? e : d;
+      if (m == n && memcmp(C + i + (size_t)j * ldc, C + j + (size_t)i * ldc, sizeof(double))) *sym = 0;
+    }
+  free(A); free(B); free(C); free(P);
+  return d;
+}
+
+/* X^T X and X X^T read in place: syrk's symmetric bits, from 48 rows of
+** the result and for a thin X past 2 MiB (40000 x 8), gemm below; the
+** other transpositions (A^T B, A B^T of a copy) by gemm */
+static void matmult(void) {
+  static const struct { char ta, tb; int ar, ac, same, sym; } c[] = {
+    {'T', 'N', 300, 60, 1, 1}, {'N', 'T', 60, 300, 1, 1}, {'T', 'N', 40000, 8, 1, 1},
+    {'T', 'N', 300, 20, 1, 0}, {'T', 'N', 300, 60, 0, 0}, {'N', 'T', 60, 300, 0, 0},
+    {'T', 'T', 50, 50, 0, 0}, {'T', 'N', 5, 3, 1, 0}};
+  lak_Rng r;
+  int t, sym;
+  lak_rng_seed(&r, 12);
+  for (t = 0; t < (int)(sizeof c / sizeof c[0]); t++) {
+    double e = matmult_err(&r, c[t].ta, c[t].tb, c[t].ar, c[t].ac, c[t].same, &sym);
+    CHECK(e <= 1e-12 && (!c[t].sym || sym), "%c%c %d x %d (same %d): off by %g, symmetric %d",
+          c[t].ta, c[t].tb, c[t].ar, c[t].ac, c[t].same, e, sym);
+  }
+}
+
 static void allfinite(void) {
   double x[100];
   const double special[3] = {NAN, HUGE_VAL, -HUGE_VAL};
@@ -282,6 +328,7 @@ static void allfinite(void) {
 int main(void) {
   gemm();
   matmul_gram();
+  matmult();
   ewise();
   copy_transpose();
   take_put();

@@ -32,6 +32,15 @@ size_t LAK(matmulbuf)(int m, int n, int k);
 void LAK(matmul)(int m, int n, int k, const LAK_REAL *A, int lda, const LAK_REAL *B,
                  int ldb, LAK_REAL *C, int ldc, LAK_REAL *buf);
 
+/* op(A) op(B) (m x n, inner size k; ta, tb 'N' or 'T', at least one 'T'),
+** each operand read in place: X^T r is one gemv over X. A matrix with its
+** own transpose (A and B one pointer and leading dimension, one of them
+** transposed: X^T X, X X^T) goes to syrk, nothing to compare, from 48
+** rows of the result or past the L2 cache (NumPy's X.T @ X does the same);
+** anything else to lak_gemm. */
+void LAK(matmult)(char ta, char tb, int m, int n, int k, const LAK_REAL *A, int lda,
+                  const LAK_REAL *B, int ldb, LAK_REAL *C, int ldc);
+
 /* C's strict upper triangle from its lower one (C n x n): what syrk left */
 void LAK(mirror)(int n, LAK_REAL *C, int ldc);
 

@@ -1,0 +1,98 @@
+-- la.matmul(A, B, {trans_a = true, trans_b = true}): the product of A's or
+-- B's transpose, each read in place (SciPy's dgemm(alpha, a, b, trans_a,
+-- trans_b)); NumPy's X.T @ r, where X:t() * r copies X first. Known
+-- answers from integer matrices (every product and sum exact in both
+-- types), and the identities op(A) op(B) = A:t() * B etc.
+local la = require "linalg"
+
+-- X (k x m) with X(i, j) = f(i, j)
+local function build(k, m, f, o)
+  local X = la.zeros(k, m, o)
+  for j = 1, m do
+    for i = 1, k do X:set(i, j, f(i, j)) end
+  end
+  return X
+end
+
+describe("la.matmul with trans_a, trans_b", function()
+  for _, dt in ipairs{"float64", "float32"} do
+    local o = {dtype = dt}
+    it("X^T r, X^T X and X X^T in place (" .. dt .. ")", function()
+      -- X(i, j) = i + j (k = 20 rows, m = 140): (X^T 1)(j) = sum_i (i + j) = 210 + 20 j
+      local X = build(20, 140, function(i, j) return i + j end, o)
+      local y = X:t() * la.ones(20, 1, o)
+      local r = la.matmul(X, la.ones(20, 1, o), {trans_a = true})
+      assert.are.same({140, 1}, {r:shape()})
+      assert.are.equal(dt, r.dtype)
+      for j = 1, 140 do assert.are.equal(210 + 20 * j, r(j)) end
+      assert.is_true(r == y)
+      -- (X^T X)(a, b) = sum_i (i + a)(i + b) = 2870 + 210 (a + b) + 20 a b: syrk, symmetric
+      local G = la.matmul(X, X, {trans_a = true})
+      assert.are.same({140, 140}, {G:shape()})
+      assert.is_true(G == G:t())
+      assert.is_true(G == X:t() * X)
+      for _, ab in ipairs{{1, 1}, {3, 140}, {140, 7}, {77, 78}} do
+        local a, b = ab[1], ab[2]
+        assert.are.equal(2870 + 210 * (a + b) + 20 * a * b, G(a, b))
+      end
+      -- X X^T (20 x 20, under syrk's 128: gemm)
+      local H = la.matmul(X, X, {trans_b = true})
+      assert.is_true(H == X * X:t())
+      -- sum_j (a + j)(b + j), j = 1..140 = 140 a b + 9870 (a + b) + 924490
+      assert.are.equal(140 * 2 * 5 + 9870 * 7 + 924490, H(2, 5))
+    end)
+
+    it("X^T X of a tall, thin X past the cache (syrk), exactly (" .. dt .. ")", function()
+      -- X(i, j) = s(i) + j with s(i) = (i % 7) - 3, 60000 x 10 (4.8 MB, 2.4 in
+      -- float32: past 2 MiB): (X^T X)(a, b) = sum s^2 + (a + b) sum s + k a b,
+      -- the sums taken here in Lua (every number an integer under 2^24)
+      local k = 60000
+      local X = build(k, 10, function(i, j) return (i % 7) - 3 + j end, o)
+      local G = la.matmul(X, X, {trans_a = true})
+      assert.is_true(G == G:t())
+      local s1, s2 = 0, 0
+      for i = 1, k do local s = (i % 7) - 3; s1 = s1 + s; s2 = s2 + s * s end
+      for _, ab in ipairs{{1, 1}, {2, 9}, {10, 10}, {7, 3}} do
+        local a, b = ab[1], ab[2]
+        assert.are.equal(s2 + (a + b) * s1 + k * a * b, G(a, b))
+      end
+      assert.is_true(G == la.matmul(X, X:copy(), {trans_a = true}))      -- gemm: the same, exactly
+    end)
+
+    it("A^T B^T equals A:t() * B:t(), and views keep their leading dimension (" .. dt .. ")", function()
+      local A = build(30, 20, function(i, j) return (i * 7 + j * 3) % 11 - 5 end, o)
+      local B = build(40, 30, function(i, j) return (i * 5 + j) % 9 - 4 end, o)
+      assert.is_true(la.matmul(A, B, {trans_a = true, trans_b = true}) == A:t() * B:t())
+      assert.is_true(la.matmul(A, A:t(), {trans_a = true, trans_b = true}) == A:t() * A)
+      local V = B:sub(3, 32, 2, 21)                                  -- 30 x 20, ld 40
+      assert.is_true(la.matmul(V, A, {trans_a = true}) == V:t() * A)
+      assert.is_true(la.matmul(V, V, {trans_a = true}) == V:t() * V)
+      assert.is_true(la.matmul(A, V, {trans_b = true}) == A * V:t())
+      assert.is_true(la.matmul(A, B:t(), {trans_a = true, trans_b = false}) == A:t() * B:t())
+    end)
+  end
+
+  it("takes tables and mixed types as A * B does, and empty shapes", function()
+    local r = la.matmul({{1, 2}, {3, 4}}, {{1}, {1}}, {trans_a = true})
+    assert.are.same({4, 6}, r:totable())
+    local m = la.matmul(la.matrix({{1, 2}, {3, 4}}, {dtype = "float32"}), la.matrix{{1}, {1}}, {trans_a = true})
+    assert.are.equal("float64", m.dtype)
+    assert.are.same({4, 6}, m:totable())
+    assert.are.same({3, 2}, {la.matmul(la.zeros(0, 3), la.zeros(0, 2), {trans_a = true}):shape()})
+    assert.are.equal(0, la.max(la.abs(la.matmul(la.zeros(0, 3), la.zeros(0, 2), {trans_a = true}))))
+    assert.are.same({0, 0}, {la.matmul(la.zeros(2, 0), la.zeros(0, 2), {trans_a = true, trans_b = true}):shape()})
+  end)
+
+  it("names the function and the problem", function()
+    local X, r = la.ones(3, 2), la.ones(3, 1)
+    assert.error_matches(function() la.matmul(X, r, {trans_b = true}) end,
+      "linalg.matmul: 3x2 times 3x1 transposed (inner 2 ~= 1)", 1, true)
+    assert.error_matches(function() la.matmul(X, X) end, "linalg.matmul: 3x2 times 3x2 (inner 2 ~= 3)", 1, true)
+    assert.error_matches(function() la.matmul(X, r, {trans = true}) end,
+      "unknown option 'trans' (did you mean 'trans_a'?)", 1, true)
+    assert.error_matches(function() la.matmul(X, r, {trans_a = 1}) end,
+      "option 'trans_a' must be true or false, got number", 1, true)
+    assert.error_matches(function() la.matmul(X, r, 5) end, "bad argument #3", 1, true)
+    assert.error_matches(function() la.matmul(X, r, {}, 4) end, "linalg.matmul", 1, true)
+  end)
+end)
