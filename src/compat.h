@@ -459,9 +459,10 @@ static inline void la_compat_gcpace(lua_State *L, size_t kb, size_t p[6],
 ** (1000 small tables made between calls of 200 KB beside 35 MiB: 71-74 ->
 ** 100-128 us a call).
 ** A step of 0 makes a major collection only after one that freed too
-** little (then a whole cycle, which ends with the step's result 1): the
-** heap's growth never brings one, and strings kept over two calls (old by
-** then) need it. So one runs once the heap after the minor collection has
+** little (then a whole cycle: its result is 1 when that one frees too
+** little again, else 0, so a full collection of the check below can follow
+** it once, as the heap doubles); the heap's growth never brings one, and
+** strings kept over two calls (old by then) need it. So one runs once the heap after the minor collection has
 ** grown past twice its least since the last full one (p[5]) and twice the
 ** string, the pause of 100% the generational mode gives its own heap.
 ** A host that switches to the incremental mode after the mode was read
@@ -497,8 +498,9 @@ static inline void la_compat_genstring(lua_State *L, size_t kb, size_t p[6]) {
 ** less than the copy. A step of 2 len there ran to the end of a cycle
 ** mid-call every other call on 5.2 and 5.3, and the next call freed two
 ** strings together, which glibc gave back to the system: in a loop
-** dropping each string, 5.3's x:tobytes() of 1e6 took 5.0-5.6 ms a call
-** (bench/tobytes.lua's "loop"), now 0.4-0.5 ms. Not with a larger heap:
+** dropping each string, 5.3's x:tobytes() of 1e6 took 5.0-5.5 ms a call
+** (bench/tobytes.lua's "loop"), now 0.28-0.50 ms (5.4's incremental
+** collector never showed it). Not with a larger heap:
 ** each call's collection would walk it (a 170 MB heap of tables: 5.5 ->
 ** 11 ms a call with a step of 2 len).
 ** 5.4's generational collector (p: la_compat_gcpace's state, p[1] 2):
