@@ -5,13 +5,13 @@
 -- types), and the identities op(A) op(B) = A:t() * B etc.
 local la = require "linalg"
 
--- X (k x m) with X(i, j) = f(i, j)
+-- X (k x m) with X(i, j) = f(i, j): its entries in column-major order, reshaped
 local function build(k, m, f, o)
-  local X = la.zeros(k, m, o)
+  local flat, n = {}, 0
   for j = 1, m do
-    for i = 1, k do X:set(i, j, f(i, j)) end
+    for i = 1, k do n = n + 1; flat[n] = f(i, j) end
   end
-  return X
+  return la.vector(flat, o):reshape(k, m)
 end
 
 describe("la.matmul with trans_a, trans_b", function()
