@@ -35,7 +35,7 @@ describe("la.matmul with trans_a, trans_b", function()
         local a, b = ab[1], ab[2]
         assert.are.equal(2870 + 210 * (a + b) + 20 * a * b, G(a, b))
       end
-      -- X X^T (20 x 20, under syrk's 128: gemm)
+      -- X X^T (20 x 20, under syrk's 48 rows and 2 MiB: gemm)
       local H = la.matmul(X, X, {trans_b = true})
       assert.is_true(H == X * X:t())
       -- sum_j (a + j)(b + j), j = 1..140 = 140 a b + 9870 (a + b) + 924490
@@ -71,6 +71,20 @@ describe("la.matmul with trans_a, trans_b", function()
       assert.is_true(la.matmul(A, B:t(), {trans_a = true, trans_b = false}) == A:t() * B:t())
     end)
   end
+
+  it("takes the general product for two views from one entry with other shapes", function()
+    -- one pointer and leading dimension, one side transposed, yet a 60 x 50
+    -- and a 50 x 60 result: syrk would write 60 x 60 (it overran the result)
+    local X = la.randn(20, 60, 21)
+    local C = la.matmul(X, X:sub(1, 20, 1, 50), {trans_a = true})
+    assert.are.same({60, 50}, {C:shape()})
+    assert.is_true(la.allclose(C, X:t() * X:sub(1, 20, 1, 50), 1e-12, 1e-12))
+    local Y = la.randn(60, 20, 22)
+    local V = Y:sub(1, 50, 1, 20)
+    local D = la.matmul(V, Y, {trans_b = true})
+    assert.are.same({50, 60}, {D:shape()})
+    assert.is_true(la.allclose(D, V * Y:t(), 1e-12, 1e-12))
+  end)
 
   it("takes tables and mixed types as A * B does, and empty shapes", function()
     local r = la.matmul({{1, 2}, {3, 4}}, {{1}, {1}}, {trans_a = true})

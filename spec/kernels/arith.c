@@ -265,11 +265,13 @@ static void matmul_gram(void) {
 /* lak_matmult(ta, tb) against the naive loop, A (ar x ac, leading
 ** dimension ar + 2) with itself (B = A, one of them transposed: syrk from
 ** 48 rows of the result or past 2 MiB) or with a copy of A (gemm); both
-** transposed: A^T A^T, A square. Returns the max difference relative to
+** transposed: A^T A^T, A square; same 2: B is A's first n - 10 columns
+** (or rows, B transposed), one pointer but not the same matrix. Returns the max difference relative to
 ** max(1, |entry|); *sym: the
 ** result is symmetric exactly */
 static double matmult_err(lak_Rng *r, char ta, char tb, int ar, int ac, int same, int *sym) {
-  int lda = ar + 2, m = ta == 'T' ? ac : ar, k = ta == 'T' ? ar : ac, n = tb == 'T' ? ar : ac;
+  int lda = ar + 2, m = ta == 'T' ? ac : ar, k = ta == 'T' ? ar : ac;
+  int n = (tb == 'T' ? ar : ac) - (same == 2 ? 10 : 0);   /* 2: a view from one entry */
   int ldc = m + 1, i, j;
   double *A = ck_alloc((size_t)lda * ac, sizeof(double)), *B = ck_alloc((size_t)lda * ac, sizeof(double));
   double *C = ck_alloc((size_t)ldc * n, sizeof(double)), *P = ck_alloc((size_t)m * n, sizeof(double));
@@ -296,7 +298,8 @@ static void matmult(void) {
   static const struct { char ta, tb; int ar, ac, same, sym; } c[] = {
     {'T', 'N', 300, 60, 1, 1}, {'N', 'T', 60, 300, 1, 1}, {'T', 'N', 40000, 8, 1, 1},
     {'T', 'N', 300, 20, 1, 0}, {'T', 'N', 300, 60, 0, 0}, {'N', 'T', 60, 300, 0, 0},
-    {'T', 'T', 50, 50, 0, 0}, {'T', 'N', 5, 3, 1, 0}};
+    {'T', 'T', 50, 50, 0, 0}, {'T', 'N', 5, 3, 1, 0}, {'T', 'N', 300, 60, 2, 0},
+    {'N', 'T', 60, 300, 2, 0}};
   lak_Rng r;
   int t, sym;
   lak_rng_seed(&r, 12);

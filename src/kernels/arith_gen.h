@@ -262,7 +262,7 @@ void LAK(matmul)(int m, int n, int k, const LAK_REAL *A, int lda, const LAK_REAL
 #define LAK_SYRKBYTES 2097152.0
 void LAK(matmult)(char ta, char tb, int m, int n, int k, const LAK_REAL *A, int lda,
                   const LAK_REAL *B, int ldb, LAK_REAL *C, int ldc) {
-  if (A == B && lda == ldb && ta != tb && k >= 16 &&
+  if (A == B && lda == ldb && ta != tb && m == n && k >= 16 &&
       (m >= LAK_SYRKMIN || (double)m * k * sizeof(LAK_REAL) > LAK_SYRKBYTES)) {
     LAK_CBLAS(syrk)(CblasColMajor, CblasLower, ta == 'T' ? CblasTrans : CblasNoTrans, m, k, 1,
                     A, lda, 0, C, ldc);

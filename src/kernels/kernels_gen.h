@@ -35,7 +35,8 @@ void LAK(matmul)(int m, int n, int k, const LAK_REAL *A, int lda, const LAK_REAL
 /* op(A) op(B) (m x n, inner size k; ta, tb 'N' or 'T', at least one 'T'),
 ** each operand read in place: X^T r is one gemv over X. A matrix with its
 ** own transpose (A and B one pointer and leading dimension, one of them
-** transposed: X^T X, X X^T) goes to syrk, nothing to compare, from 48
+** transposed, a square result: X^T X, X X^T; two views from one entry
+** with other shapes are not) goes to syrk, nothing to compare, from 48
 ** rows of the result or past the L2 cache (NumPy's X.T @ X does the same);
 ** anything else to lak_gemm. */
 void LAK(matmult)(char ta, char tb, int m, int n, int k, const LAK_REAL *A, int lda,
