@@ -462,9 +462,10 @@ static inline void la_compat_gcpace(lua_State *L, size_t kb, size_t p[6],
 ** little (then a whole cycle: its result is 1 when that one frees too
 ** little again, else 0, so a full collection of the check below can follow
 ** it once, as the heap doubles); the heap's growth never brings one, and
-** strings kept over two calls (old by then) need it. So one runs once the heap after the minor collection has
-** grown past twice its least since the last full one (p[5]) and twice the
-** string, the pause of 100% the generational mode gives its own heap.
+** strings kept over two calls (old by then) need it. So one runs once the
+** heap after the minor collection has grown past twice its least since the
+** last full one (p[5]) and twice the string, the pause of 100% the
+** generational mode gives its own heap.
 ** A host that switches to the incremental mode after the mode was read
 ** (la_compat_gcmode) gets the same calls: a step of 0 is then a small
 ** incremental step, the bytes paid ahead hold its cycles back, and the
