@@ -118,9 +118,12 @@ $(BUILD)/obj/%.o: src/%.c $(HDR) $(LUASTAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALLCFLAGS) -c $< -o $@
 
+# -z nodelete: the module stays mapped after the package library unloads it
+# at lua_close, as LuaJIT then still runs the finalizers (storage owners) of
+# what finalizers made there
 $(MOD): $(OBJ)
 	@mkdir -p $(BUILD)/linalg
-	$(CC) $(LIBFLAG) -o $@ $(OBJ) $(BLAS_LIBS) -lpthread -lm
+	$(CC) $(LIBFLAG) -Wl,-z,nodelete -o $@ $(OBJ) $(BLAS_LIBS) -lpthread -lm
 
 $(RLMOD): bin/lreadline.c src/compat.h $(LUASTAMP)
 	@mkdir -p $(BUILD)/linalg

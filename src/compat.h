@@ -32,6 +32,9 @@
 **   luaL_setfuncs, luaL_newlib, luaL_testudata, luaL_setmetatable,
 **   luaL_getsubtable, luaL_requiref, lua_tonumberx, LUA_OK: defined here
 **   (LuaJIT 2.1 has some of them; the la_compat_ names avoid clashes).
+** - whether a finalizer runs, where linalg must not collect (the pending
+**   ones would run, freeing storage a call reads): la_compat_gcrunning
+**   (LUA_GCISRUNNING on 5.2+ and LuaJIT; a call hook on 5.1).
 ** - LA_LUA_BUILT: the Lua this file was compiled for, as _VERSION reads
 **   ("Lua 5.1" for LuaJIT too); la_compat_version: the running state's
 **   LUA_VERSION_NUM (0 where the API cannot say: 5.1 and LuaJIT).
@@ -52,6 +55,8 @@
 
 /* its address marks la_keepalive's tables on 5.1 and 5.2 (matrix.c) */
 extern const char la_compat_keepmark;
+/* its address keys la_compat_gcrunning's answer on 5.1, in the registry */
+extern const char la_compat_hookmark;
 
 /* wide enough for the magnitude of any lua_Integer */
 typedef unsigned long long la_Unsigned;
@@ -289,14 +294,6 @@ static inline void la_compat_keep(lua_State *L, int i) {
 
 #endif
 
-/* is the collector running (5.1 cannot say: yes; 5.4.4 and later answer
-** -1, and no lua_gc call does anything, inside a finalizer: no) */
-#ifdef LUA_GCISRUNNING
-#define la_compat_gcrunning(L) (lua_gc((L), LUA_GCISRUNNING, 0) > 0)
-#else
-#define la_compat_gcrunning(L) ((void)(L), 1)
-#endif
-
 /* Is the running Lua LuaJIT (its jit module loaded, as config reads its
 ** version)? Its states allocate through LuaJIT's own allocator, not
 ** glibc's (nothing trimmed under them), so storage of 64 to 128 KiB stays
@@ -318,6 +315,47 @@ static inline int la_compat_luajit(lua_State *L) {
   return 0;
 #endif
 }
+
+/* Is the collector running? No inside a finalizer (and at lua_close, where
+** every finalizer runs), on every version: a collection made there runs
+** the finalizers still pending, and those of storage owners free blocks
+** that the calls in progress read (a finalizer using matrices that became
+** garbage with it). 5.2 and 5.3 stop the collector while one runs, 5.4.4+
+** answer -1 there, and LuaJIT's answer (LUA_GCISRUNNING, 9, whatever
+** header the module was built with) is no there too. 5.1 cannot say, but
+** runs its finalizers with hooks off (lgc.c's GCTM): a call hook set for
+** the call of an empty function tells (la_compat_hooked), about a
+** microsecond, asked only before a collection. A host's stopped collector
+** reads as stopped everywhere but on 5.1. */
+#if LUA_VERSION_NUM == 501
+static inline void la_compat_hooked(lua_State *L, lua_Debug *ar) {
+  (void)ar;
+  lua_pushboolean(L, 1);
+  la_compat_rawsetp(L, LUA_REGISTRYINDEX, &la_compat_hookmark);
+}
+static inline int la_compat_nop(lua_State *L) { (void)L; return 0; }
+static inline int la_compat_gcrunning(lua_State *L) {
+  lua_Hook h;
+  int mask, count, r;
+  if (la_compat_luajit(L)) return lua_gc(L, 9, 0) > 0;
+  h = lua_gethook(L);
+  mask = lua_gethookmask(L);
+  count = lua_gethookcount(L);
+  lua_pushboolean(L, 0);
+  la_compat_rawsetp(L, LUA_REGISTRYINDEX, &la_compat_hookmark);
+  lua_sethook(L, la_compat_hooked, LUA_MASKCALL, 0);
+  lua_pushcfunction(L, la_compat_nop);
+  lua_call(L, 0, 0);
+  lua_sethook(L, h, mask, count);
+  la_compat_rawgetp(L, LUA_REGISTRYINDEX, &la_compat_hookmark);
+  r = lua_toboolean(L, -1);
+  lua_pop(L, 1);
+  return r;
+}
+#else
+#define la_compat_gcrunning(L) (lua_gc((L), LUA_GCISRUNNING, 0) > 0)
+#endif
+
 
 /* Is the collector 5.4's generational one? 5.4 can only say by switching:
 ** to incremental, nothing from incremental and cheap from generational,
@@ -348,10 +386,11 @@ static inline size_t la_compat_gcmode(lua_State *L, size_t p[6]) {
 /* 5.1 and LuaJIT: a whole cycle once the KiB allocated since the last one
 ** (p[0], kb more now) reach what was in use after it (p[1]: the heap and
 ** *live bytes outside), the pause of 200% the heap itself gets (see
-** la_compat_gcpace) */
+** la_compat_gcpace); while the collector runs: not in a finalizer (the
+** cycle waits for the next call outside one) */
 static inline void la_compat_fullpace(lua_State *L, size_t kb, size_t p[6], const size_t *live) {
   p[0] += kb;
-  if (p[0] >= p[1]) {
+  if (p[0] >= p[1] && la_compat_gcrunning(L)) {
     lua_gc(L, LUA_GCCOLLECT, 0);
     p[0] = 0;
     p[1] = (size_t)lua_gc(L, LUA_GCCOUNT, 0) + (*live >> 10);
@@ -512,9 +551,9 @@ static inline void la_compat_genstring(lua_State *L, size_t kb, size_t p[6]) {
 ** the strings count as storage does (la_compat_fullpace). */
 static inline void la_compat_bigstring(lua_State *L, size_t len, size_t p[6], const size_t *live) {
   size_t kb = len >> 10;
-  if (!la_compat_gcrunning(L)) return;
 #if LUA_VERSION_NUM >= 502
   (void)live;
+  if (!la_compat_gcrunning(L)) return;
 #if LUA_VERSION_NUM == 504
   if (la_compat_gcmode(L, p) == 2 && kb <= INT_MAX) {
     la_compat_genstring(L, kb, p);

@@ -416,6 +416,7 @@ typedef struct la_Blk {
   size_t size;                     /* of the whole block, header included */
   size_t align;                    /* of its storage: blkalign */
   size_t stamp;                    /* la_Anchor.handed when it was last handed out */
+  int owned;                       /* by an owner not finalized yet */
 } la_Blk;
 /* Blocks whose owner was collected wait in cache (newest last) for an
 ** allocation of their size: a fresh block costs its page faults (the
@@ -436,12 +437,13 @@ typedef struct la_Anchor {
   size_t pace[6];                  /* compat.h's la_compat_gcpace, la_compat_genstring */
   la_Blk *cache[LA_CACHEN];
 } la_Anchor;
-/* the owner of one block */
-typedef struct la_Ext { la_Blk *b; la_Anchor *a; } la_Ext;
+/* the owner of one block; gone once its __gc ran (helpers.h: la_extgone) */
+typedef struct la_Ext { la_Blk *b; la_Anchor *a; int gone; } la_Ext;
 static const char ext_key = 'E';      /* the owners' metatable, in the registry */
 static const char anchor_key = 'A';   /* the anchor, in the registry */
 
 static int limited = -1;       /* under a memory limit? -1: not read yet */
+static int luajit;             /* LuaJIT runs (compat.h): its heap is its own */
 static int under_limit(void);
 
 /* Transparent huge pages on request only (madvise mode)? Read once. In
@@ -544,20 +546,54 @@ static void cachefree(lua_State *L, la_Anchor *a) {
   while (a->ncache > 0) uncache(L, a, a->ncache - 1, 1);
 }
 
+/* Is a finalizer run inside a call (by a collection step that call's
+** allocation made), not by lua_close's own loop? At lua_close that call
+** may be reading any block (5.1 steps inside a finalizer once the heap has
+** doubled; 5.2 and 5.3 once it restarted the collector). */
+static int incall(lua_State *L) {
+  lua_Debug ar;
+  return lua_getstack(L, 1, &ar);
+}
+
+/* Once the anchor is closed (lua_close runs every finalizer before it
+** frees any object, so its memory is still there), a block the anchor left
+** goes back at once (anchor_gc says which). */
 static int ext_gc(lua_State *L) {
   la_Ext *e = (la_Ext *)lua_touserdata(L, 1);
-  if (e && e->b && !e->a->closed) {
+  if (e == NULL) return 0;
+  if (e->b && e->a->closed) {
+    if (e->b->owned && !incall(L)) blkfree(L, e->b);
+  } else if (e->b) {
+    e->b->owned = 0;
     e->a->live -= blkbytes(e->b);
     cachekeep(L, e->a, e->b);
   }
-  if (e) e->b = NULL;
+  e->b = NULL;
+  e->gone = 1;
   return 0;
 }
 
+const int *la_extgone(lua_State *L, int idx) {
+  return &((la_Ext *)lua_touserdata(L, idx))->gone;
+}
+
+/* At lua_close: every block but, on LuaJIT, those of owners made by the
+** finalizers run there, which LuaJIT finalizes in a later round (5.2+
+** never do; an owner whose finalizer Lua dropped for memory leaves its
+** block there to LuaJIT's close). None when run inside a call (incall),
+** which may be reading any of them: they are left to the system then. */
 static int anchor_gc(lua_State *L) {
   la_Anchor *a = (la_Anchor *)lua_touserdata(L, 1);
+  la_Blk *b, *next;
   if (a == NULL || a->closed) return 0;
-  while (a->ring.next != &a->ring) blkfree(L, a->ring.next);
+  a->closed = 1;
+  if (incall(L)) return 0;
+  for (b = a->ring.next; b != &a->ring; b = next) {
+    next = b->next;
+    if (luajit && b->owned) continue;
+    b->owned = 0;
+    blkfree(L, b);
+  }
   a->ncache = 0;
   a->cached = a->live = 0;
   a->closed = 1;
@@ -599,7 +635,6 @@ static la_Anchor *anchor(lua_State *L) {
 }
 
 size_t la_extmin = 0;
-static int luajit;             /* LuaJIT runs (compat.h): its heap is its own */
 
 size_t la_extfloor(void) {
   if (la_extmin) return la_extmin;
@@ -650,6 +685,22 @@ static void handout(la_Anchor *a, la_Blk *b, int cached) {
   b->stamp = a->handed;
 }
 
+/* la_allocext once the anchor is closed (a finalizer run by lua_close
+** after the anchor's): the storage inside the owner, which has no __gc,
+** so Lua frees it with the rest (5.2+ do not finalize what is made there,
+** and its block would outlive the anchor) */
+static void *closedext(lua_State *L, const char *fname, size_t sz, const char *what,
+                       const lua_Integer *dims) {
+  size_t hdr = (sizeof(la_Ext) + LA_ALIGN - 1) & ~(size_t)(LA_ALIGN - 1);
+  la_Ext *e;
+  if (sz > (size_t)-1 - hdr - LA_ALIGN) nomem(L, fname, sz, what, dims);
+  e = (la_Ext *)la_allocud(L, fname, hdr + sz + LA_ALIGN, 0, what, dims);
+  e->b = NULL;
+  e->a = NULL;
+  e->gone = 0;
+  return (void *)(((uintptr_t)e + hdr + LA_ALIGN - 1) & ~(uintptr_t)(LA_ALIGN - 1));
+}
+
 void *la_allocext(lua_State *L, const char *fname, size_t sz, const char *what,
                   const lua_Integer *dims) {
   void *ud;
@@ -665,15 +716,18 @@ void *la_allocext(lua_State *L, const char *fname, size_t sz, const char *what,
   ** a metamethod (A + B) after new objects were made collected none of
   ** the earlier results, and every block was fresh */
   a = anchor(L);
+  if (a->closed) return closedext(L, fname, sz, what, dims);
   la_compat_gcpace(L, kb, a->pace, &a->live);
   e = (la_Ext *)lua_newuserdatauv(L, sizeof(la_Ext), 0);
   e->b = NULL;
   e->a = a;
+  e->gone = 0;
   gcmeta(L, &ext_key, ext_gc, "linalg.storage");
   lua_setmetatable(L, -2);                   /* __gc set before the block exists */
   if (span < sz || total < span) nomem(L, fname, sz, what, dims);
   b = cachetake(L, a, total, al);
   if (b != NULL) {                           /* on the ring already */
+    b->owned = 1;
     e->b = b;
     a->live += blkbytes(b);
     handout(a, b, 1);
@@ -684,16 +738,18 @@ void *la_allocext(lua_State *L, const char *fname, size_t sz, const char *what,
   b = (la_Blk *)f(ud, NULL, 0, total);
   if (b == NULL) {                           /* as Lua does: a full collection, once more */
     cachefree(L, a);
-    /* also where the host stopped the collector, as Lua's own allocator
-    ** does before it fails (5.4.4+ ignore the call inside a finalizer;
-    ** 5.4.0-5.4.3 collect there, as collectgarbage() in a finalizer did) */
-    lua_gc(L, LUA_GCCOLLECT, 0);
+    /* not while the collector is stopped (la_compat_gcrunning): in a
+    ** finalizer a collection runs the pending ones, whose storage the call
+    ** in progress may read (Lua's own allocator makes an emergency
+    ** collection there, which runs none; the API cannot ask for one) */
+    if (la_compat_gcrunning(L)) lua_gc(L, LUA_GCCOLLECT, 0);
     cachefree(L, a);
     b = (la_Blk *)f(ud, NULL, 0, total);
   }
   if (b == NULL) { nomem(L, fname, sz, what, dims); return NULL; }
   b->size = total;
   b->align = al;
+  b->owned = 1;
   b->next = a->ring.next;                    /* on the ring before anything can fail */
   b->prev = &a->ring;
   a->ring.next->prev = b;

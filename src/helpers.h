@@ -205,6 +205,12 @@ void la_extstats(lua_State *L, size_t *live, size_t *cached);
 void la_hugepages(void *p, size_t len);
 void *la_allocext(lua_State *L, const char *fname, size_t sz, const char *what,
                   const lua_Integer *dims);
+/* The owner at idx (la_allocext's) has a flag its __gc sets: a header of
+** its storage keeps its address (la_Mat.gone), and reads as closed once it
+** is set. A finalizer can reach a matrix whose storage's owner was
+** finalized before it: both became garbage together (finalizers run
+** newest first), or lua_close runs every finalizer. */
+const int *la_extgone(lua_State *L, int idx);
 /* Before a Lua string of len bytes is pushed (tobytes): the collector's
 ** step for it (compat.h's la_compat_bigstring, with the state's pace). */
 void la_bigstring(lua_State *L, size_t len);

@@ -21,6 +21,7 @@
 ** pointer key is cheaper to look up than the name on every allocation. */
 static const char mt_key = 'M';
 const char la_compat_keepmark = 'K';  /* compat.h: la_keepalive's tables */
+const char la_compat_hookmark = 'H';  /* compat.h: la_compat_gcrunning on 5.1 */
 
 /* the header rounded up to 16 bytes (the data's alignment: LA_LINE below) */
 #define LA_HDR ((sizeof(la_Mat) + 15) & ~(size_t)15)
@@ -69,6 +70,7 @@ static la_Mat *newmat(lua_State *L, const char *fname, lua_Integer m, lua_Intege
   la_Mat *A;
   size_t sz, pad;
   void *p;
+  const int *gone = NULL;
   lua_Integer dims[2];
   dims[0] = m; dims[1] = n;
   if (mt) mt = lua_absindex(L, mt);
@@ -79,6 +81,7 @@ static la_Mat *newmat(lua_State *L, const char *fname, lua_Integer m, lua_Intege
     /* the owner first: la_allocext steps the collector before anything
     ** new exists (helpers.c says why) */
     p = la_allocext(L, fname, sz - LA_HDR, NULL, dims);
+    gone = la_extgone(L, -1);
     A = (la_Mat *)lua_newuserdatauv(L, LA_HDR, 1);
     lua_insert(L, -2);
     la_keepalive(L, -2);
@@ -101,6 +104,7 @@ static la_Mat *newmat(lua_State *L, const char *fname, lua_Integer m, lua_Intege
   A->dtype = dtype;
   A->rows = (int)m; A->cols = (int)n; A->ld = m > 0 ? (int)m : 1;
   A->flags = 0;
+  A->gone = gone;
   pushmeta(L, mt);
   lua_setmetatable(L, -2);
   return A;
@@ -247,7 +251,7 @@ la_Mat *la_testmat(lua_State *L, int idx) {
     lua_pop(L, 1);
   }
   lua_pop(L, 1);
-  return same ? (la_Mat *)p : NULL;
+  return same ? la_seen((la_Mat *)p) : NULL;
 }
 
 /* A bool matrix at idx replaced by its float64 copy (closed if it was),
@@ -332,7 +336,8 @@ static la_Mat *fromtable(lua_State *L, int idx, const char *fname, int dtype) {
 static la_Mat *checkarg(lua_State *L, int idx, const char *fname, int argno, int want) {
   la_Mat *A = la_testmat(L, idx);
   if (A && (A->flags & LA_CLOSED))
-    la_error(L, fname, "bad argument #%d (matrix is closed)", argno);
+    la_error(L, fname, "bad argument #%d (matrix is closed%s)", argno, (A->flags & LA_GONE) ?
+             ": its storage was finalized before this finalizer ran" : "");
   if (A == NULL && lua_istable(L, idx)) {
     idx = lua_absindex(L, idx);
     A = fromtable(L, idx, fname, want < 0 ? LA_F64 : want);   /* in the type wanted */
@@ -905,7 +910,7 @@ static la_Mat *testapi(lua_State *L, int idx) {
   lua_rawgetp(L, LUA_REGISTRYINDEX, &mt_key);
   same = lua_rawequal(L, -1, -2);
   lua_pop(L, 2);
-  return same ? (la_Mat *)p : NULL;
+  return same ? la_seen((la_Mat *)p) : NULL;
 }
 
 /* Pushes a rows x cols matrix of type dtype, a copy of src (esize-byte

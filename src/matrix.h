@@ -32,10 +32,21 @@ typedef struct la_Mat {
   int dtype;            /* LA_F64, LA_F32 or LA_BOOL */
   float *fdata;
   unsigned char *bdata; /* 0 or 1 an element */
+  const int *gone;      /* storage outside the heap: its owner's flag (la_extgone) */
 } la_Mat;
 
 #define LA_VIEW   1
 #define LA_CLOSED 2
+#define LA_GONE   4     /* closed by la_seen */
+
+/* A matrix found at a stack index (every test of one comes here): closed
+** from when its storage's owner was finalized (helpers.h: la_extgone), as
+** Lua's files are closed by theirs, so a finalizer that reaches it later
+** gets an error, not freed memory. A view shares its parent's flag. */
+static inline la_Mat *la_seen(la_Mat *A) {
+  if (A->gone != NULL && *A->gone) A->flags |= LA_CLOSED | LA_GONE;
+  return A;
+}
 
 #define LA_AT(A, i, j) ((A)->data[(i) + (ptrdiff_t)(j) * (A)->ld])
 #define LA_ATF(A, i, j) ((A)->fdata[(i) + (ptrdiff_t)(j) * (A)->ld])
