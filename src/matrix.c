@@ -82,7 +82,7 @@ static la_Mat *newmat(lua_State *L, const char *fname, lua_Integer m, lua_Intege
     ** new exists (helpers.c says why) */
     p = la_allocext(L, fname, sz - LA_HDR, NULL, dims);
     gone = la_extgone(L, -1);
-    A = (la_Mat *)lua_newuserdatauv(L, LA_HDR, 1);
+    A = (la_Mat *)lua_newuserdatauv(L, sizeof(la_Mat) + sizeof gone, 1);
     lua_insert(L, -2);
     la_keepalive(L, -2);
   } else {
@@ -103,8 +103,8 @@ static la_Mat *newmat(lua_State *L, const char *fname, lua_Integer m, lua_Intege
   A->bdata = dtype == LA_BOOL ? (unsigned char *)p : NULL;
   A->dtype = dtype;
   A->rows = (int)m; A->cols = (int)n; A->ld = m > 0 ? (int)m : 1;
-  A->flags = 0;
-  A->gone = gone;
+  A->flags = gone != NULL ? LA_EXT : 0;
+  if (gone != NULL) la_setgonep(A, gone);
   pushmeta(L, mt);
   lua_setmetatable(L, -2);
   return A;
@@ -615,9 +615,11 @@ static int l_get(lua_State *L) {
 }
 
 la_Mat *la_view(lua_State *L, la_Mat *P, int i, int j, int m, int n, int ld) {
-  la_Mat *V = (la_Mat *)lua_newuserdatauv(L, sizeof(la_Mat), 1);
+  size_t ext = (P->flags & LA_EXT) ? sizeof(const int *) : 0;   /* la_gonep's */
+  la_Mat *V = (la_Mat *)lua_newuserdatauv(L, sizeof(la_Mat) + ext, 1);
   *V = la_block(P, i, j, m, n);
-  V->ld = ld; V->flags = LA_VIEW;
+  V->ld = ld; V->flags = LA_VIEW | (P->flags & LA_EXT);
+  if (P->flags & LA_EXT) la_setgonep(V, la_gonep(P));
   pushmeta(L, lua_upvalueindex(1));
   lua_setmetatable(L, -2);
   lua_pushvalue(L, 1);
