@@ -38,25 +38,28 @@ describe("a finalizer using matrices", function()
     -- straight back to the system (past the storage cache)
     local out, ok = fresh(PRELUDE .. [[
 do
-  local y, v
+  local y, v, b
   local p = fin(function()
     local r1, e1 = pcall(function() return y:tobytes() end)
     local r2, e2 = pcall(function() return v:sum() end)
     local r3, e3 = pcall(function() return y + 1 end)
+    local r4, e4 = pcall(function() return b + 1 end)
     io.stdout:write(tostring(r1), " ", tostring(e1), "\n", tostring(r2), " ", tostring(e2), "\n",
-                    tostring(r3), " ", tostring(e3), "\n")
+                    tostring(r3), " ", tostring(e3), "\n", "bool ", tostring(r4), " ", tostring(e4), "\n")
   end)
   y = la.ones(5000, 1000)
   v = y:sub(1, 10, 1, 10)
+  b = la.ones(6000, 6000, {dtype = "bool"})   -- 36 MB; a float64 copy was made of it
 end
 collectgarbage(); collectgarbage()
 io.stdout:write("done\n")
 ]])
     assert.is_true(ok, out)
     assert.matches("false linalg.tobytes: bad argument #1 %(matrix is closed: its storage was " ..
-                   "finalized before this finalizer ran%)", out)
+                   "finalized%)", out)
     assert.matches("false linalg.sum: bad argument #1 %(matrix is closed", out)
     assert.matches("false [^\n]*matrix is closed", out)
+    assert.matches("bool false [^\n]*matrix is closed: its storage was finalized", out)
     assert.matches("done", out)
   end)
 
@@ -88,5 +91,20 @@ late = la.ones(6000, 1000)
     assert.is_true(ok, out)
     assert.matches("keep 320000 240000 4 600", out, 1, true)
     assert.matches("late false [^\n]*matrix is closed: its storage was finalized", out)
+  end)
+end)
+
+describe("the check for a finalizer (5.1: a call hook)", function()
+  it("leaves a count hook counting: an instruction limit still stops a loop of results", function()
+    local out, ok = fresh([[
+local la = require "linalg"
+local A = la.ones(100, 100)
+debug.sethook(function() error("instruction limit") end, "", 1000000)
+local r, e = pcall(function() while true do local B = A + 1 end end)
+debug.sethook()
+io.stdout:write(tostring(r), " ", tostring(e), "\n")
+]])
+    assert.is_true(ok, out)
+    assert.matches("false [^\n]*instruction limit", out)
   end)
 end)

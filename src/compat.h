@@ -322,10 +322,13 @@ static inline int la_compat_luajit(lua_State *L) {
 ** that the calls in progress read (a finalizer using matrices that became
 ** garbage with it). 5.2 and 5.3 stop the collector while one runs, 5.4.4+
 ** answer -1 there, and LuaJIT's answer (LUA_GCISRUNNING, 9, whatever
-** header the module was built with) is no there too. 5.1 cannot say, but
-** runs its finalizers with hooks off (lgc.c's GCTM): a call hook set for
-** the call of an empty function tells (la_compat_hooked), about a
-** microsecond, asked only before a collection. A host's stopped collector
+** header the module was built with; PUC 5.1 answers -1) is no there too.
+** 5.1 cannot say, but runs its finalizers with hooks off (lgc.c's GCTM): a
+** call hook set for the call of an empty function tells (la_compat_hooked),
+** about a microsecond, asked only before a collection; not under a count
+** hook, whose count lua_sethook would restart (a sandbox's instruction
+** limit never came): yes then. Hooks are per thread: a coroutine resumed
+** inside a finalizer reads as outside one. A host's stopped collector
 ** reads as stopped everywhere but on 5.1. */
 #if LUA_VERSION_NUM == 501
 static inline void la_compat_hooked(lua_State *L, lua_Debug *ar) {
@@ -336,11 +339,12 @@ static inline void la_compat_hooked(lua_State *L, lua_Debug *ar) {
 static inline int la_compat_nop(lua_State *L) { (void)L; return 0; }
 static inline int la_compat_gcrunning(lua_State *L) {
   lua_Hook h;
-  int mask, count, r;
-  if (la_compat_luajit(L)) return lua_gc(L, 9, 0) > 0;
+  int mask, count, r = lua_gc(L, 9, 0);       /* 5.1: -1, an unknown option */
+  if (r >= 0) return r > 0;
   h = lua_gethook(L);
   mask = lua_gethookmask(L);
   count = lua_gethookcount(L);
+  if (mask & LUA_MASKCOUNT) return 1;         /* lua_sethook would restart its count */
   lua_pushboolean(L, 0);
   la_compat_rawsetp(L, LUA_REGISTRYINDEX, &la_compat_hookmark);
   lua_sethook(L, la_compat_hooked, LUA_MASKCALL, 0);
@@ -354,6 +358,20 @@ static inline int la_compat_gcrunning(lua_State *L) {
 }
 #else
 #define la_compat_gcrunning(L) (lua_gc((L), LUA_GCISRUNNING, 0) > 0)
+#endif
+
+/* Is a finalizer run inside a call (a collection step made by its
+** allocation), not by lua_close's own loop? 5.1 and LuaJIT: lua_close
+** runs them from the base level. 5.2+ leave the CallInfo of the function
+** that called lua_close (os.exit(code, true)) and step inside a finalizer
+** only once it restarted the collector: no. */
+#if LUA_VERSION_NUM == 501
+static inline int la_compat_incall(lua_State *L) {
+  lua_Debug ar;
+  return lua_getstack(L, 1, &ar);
+}
+#else
+#define la_compat_incall(L) ((void)(L), 0)
 #endif
 
 

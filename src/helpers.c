@@ -430,6 +430,7 @@ typedef struct la_Blk {
 typedef struct la_Anchor {
   la_Blk ring;
   int closed;
+  int swept;                       /* anchor_gc freed the blocks it frees */
   int ncache;
   size_t cached;                   /* blkbytes of the blocks in cache */
   size_t live;                     /* blkbytes of blocks whose owners live */
@@ -546,23 +547,16 @@ static void cachefree(lua_State *L, la_Anchor *a) {
   while (a->ncache > 0) uncache(L, a, a->ncache - 1, 1);
 }
 
-/* Is a finalizer run inside a call (by a collection step that call's
-** allocation made), not by lua_close's own loop? At lua_close that call
-** may be reading any block (5.1 steps inside a finalizer once the heap has
-** doubled; 5.2 and 5.3 once it restarted the collector). */
-static int incall(lua_State *L) {
-  lua_Debug ar;
-  return lua_getstack(L, 1, &ar);
-}
 
 /* Once the anchor is closed (lua_close runs every finalizer before it
 ** frees any object, so its memory is still there), a block the anchor left
-** goes back at once (anchor_gc says which). */
+** goes back at once: on LuaJIT, where it left the owned ones (anchor_gc);
+** elsewhere it freed them all, or (run inside a call) none. */
 static int ext_gc(lua_State *L) {
   la_Ext *e = (la_Ext *)lua_touserdata(L, 1);
   if (e == NULL) return 0;
   if (e->b && e->a->closed) {
-    if (e->b->owned && !incall(L)) blkfree(L, e->b);
+    if (e->a->swept && luajit) blkfree(L, e->b);
   } else if (e->b) {
     e->b->owned = 0;
     e->a->live -= blkbytes(e->b);
@@ -580,14 +574,16 @@ const int *la_extgone(lua_State *L, int idx) {
 /* At lua_close: every block but, on LuaJIT, those of owners made by the
 ** finalizers run there, which LuaJIT finalizes in a later round (5.2+
 ** never do; an owner whose finalizer Lua dropped for memory leaves its
-** block there to LuaJIT's close). None when run inside a call (incall),
-** which may be reading any of them: they are left to the system then. */
+** block there to LuaJIT's close). None when run inside a call
+** (la_compat_incall), which may be reading any of them: they are left to
+** the system then. */
 static int anchor_gc(lua_State *L) {
   la_Anchor *a = (la_Anchor *)lua_touserdata(L, 1);
   la_Blk *b, *next;
   if (a == NULL || a->closed) return 0;
   a->closed = 1;
-  if (incall(L)) return 0;
+  if (la_compat_incall(L)) return 0;
+  a->swept = 1;
   for (b = a->ring.next; b != &a->ring; b = next) {
     next = b->next;
     if (luajit && b->owned) continue;
@@ -624,7 +620,7 @@ static la_Anchor *anchor(lua_State *L) {
   lua_pop(L, 1);
   a = (la_Anchor *)lua_newuserdatauv(L, sizeof(la_Anchor), 0);
   a->ring.prev = a->ring.next = &a->ring;
-  a->closed = 0;
+  a->closed = a->swept = 0;
   a->ncache = 0;
   a->cached = a->live = a->handed = 0;
   memset(a->pace, 0, sizeof a->pace);
@@ -738,11 +734,10 @@ void *la_allocext(lua_State *L, const char *fname, size_t sz, const char *what,
   b = (la_Blk *)f(ud, NULL, 0, total);
   if (b == NULL) {                           /* as Lua does: a full collection, once more */
     cachefree(L, a);
-    /* not while the collector is stopped (la_compat_gcrunning): in a
-    ** finalizer a collection runs the pending ones, whose storage the call
-    ** in progress may read (Lua's own allocator makes an emergency
-    ** collection there, which runs none; the API cannot ask for one) */
-    if (la_compat_gcrunning(L)) lua_gc(L, LUA_GCCOLLECT, 0);
+    /* also where the host stopped the collector, as Lua's own allocator
+    ** does before it fails (5.4.4+ ignore the call inside a finalizer;
+    ** 5.4.0-5.4.3 collect there, as collectgarbage() in a finalizer did) */
+    lua_gc(L, LUA_GCCOLLECT, 0);
     cachefree(L, a);
     b = (la_Blk *)f(ud, NULL, 0, total);
   }

@@ -255,12 +255,14 @@ la_Mat *la_testmat(lua_State *L, int idx) {
 }
 
 /* A bool matrix at idx replaced by its float64 copy (closed if it was),
-** which is returned. */
+** which is returned; of one whose storage is gone (la_seen), nothing is
+** read */
 static la_Mat *unbool(lua_State *L, la_Mat *A, int idx) {
   la_Mat *B;
   idx = lua_absindex(L, idx);
-  B = la_convert(L, A, LA_F64, la_fname(L));
-  B->flags |= A->flags & LA_CLOSED;
+  if (A->flags & LA_GONE) B = la_newt(L, la_fname(L), A->rows, A->cols, LA_F64);
+  else B = la_convert(L, A, LA_F64, la_fname(L));
+  B->flags |= A->flags & (LA_CLOSED | LA_GONE);
   lua_replace(L, idx);
   return B;
 }
@@ -337,7 +339,7 @@ static la_Mat *checkarg(lua_State *L, int idx, const char *fname, int argno, int
   la_Mat *A = la_testmat(L, idx);
   if (A && (A->flags & LA_CLOSED))
     la_error(L, fname, "bad argument #%d (matrix is closed%s)", argno, (A->flags & LA_GONE) ?
-             ": its storage was finalized before this finalizer ran" : "");
+             ": its storage was finalized" : "");
   if (A == NULL && lua_istable(L, idx)) {
     idx = lua_absindex(L, idx);
     A = fromtable(L, idx, fname, want < 0 ? LA_F64 : want);   /* in the type wanted */
