@@ -374,7 +374,6 @@ static inline int la_compat_incall(lua_State *L) {
 #define la_compat_incall(L) ((void)(L), 0)
 #endif
 
-
 /* Is the collector 5.4's generational one? 5.4 can only say by switching:
 ** to incremental, nothing from incremental and cheap from generational,
 ** and back, then a full collection (the settings of both modes kept).

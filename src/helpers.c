@@ -547,7 +547,6 @@ static void cachefree(lua_State *L, la_Anchor *a) {
   while (a->ncache > 0) uncache(L, a, a->ncache - 1, 1);
 }
 
-
 /* Once the anchor is closed (lua_close runs every finalizer before it
 ** frees any object, so its memory is still there), a block the anchor left
 ** goes back at once: on LuaJIT, where it left the owned ones (anchor_gc);
@@ -587,12 +586,10 @@ static int anchor_gc(lua_State *L) {
   for (b = a->ring.next; b != &a->ring; b = next) {
     next = b->next;
     if (luajit && b->owned) continue;
-    b->owned = 0;
     blkfree(L, b);
   }
   a->ncache = 0;
   a->cached = a->live = 0;
-  a->closed = 1;
   return 0;
 }
 

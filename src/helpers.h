@@ -206,8 +206,8 @@ void la_hugepages(void *p, size_t len);
 void *la_allocext(lua_State *L, const char *fname, size_t sz, const char *what,
                   const lua_Integer *dims);
 /* The owner at idx (la_allocext's) has a flag its __gc sets: a header of
-** its storage keeps its address (la_Mat.gone), and reads as closed once it
-** is set. A finalizer can reach a matrix whose storage's owner was
+** its storage keeps its address (matrix.h: la_gonep), and reads as closed
+** once it is set. A finalizer can reach a matrix whose storage's owner was
 ** finalized before it: both became garbage together (finalizers run
 ** newest first), or lua_close runs every finalizer. */
 const int *la_extgone(lua_State *L, int idx);

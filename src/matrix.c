@@ -255,12 +255,12 @@ la_Mat *la_testmat(lua_State *L, int idx) {
 }
 
 /* A bool matrix at idx replaced by its float64 copy (closed if it was),
-** which is returned; of one whose storage is gone (la_seen), nothing is
-** read */
+** which is returned; one whose storage is gone (la_seen) by a closed 0 x 0
+** matrix: nothing is read, nor its size made again */
 static la_Mat *unbool(lua_State *L, la_Mat *A, int idx) {
   la_Mat *B;
   idx = lua_absindex(L, idx);
-  if (A->flags & LA_GONE) B = la_newt(L, la_fname(L), A->rows, A->cols, LA_F64);
+  if (A->flags & LA_GONE) B = la_newt(L, la_fname(L), 0, 0, LA_F64);
   else B = la_convert(L, A, LA_F64, la_fname(L));
   B->flags |= A->flags & (LA_CLOSED | LA_GONE);
   lua_replace(L, idx);
