@@ -43,16 +43,26 @@ ALLCFLAGS  = $(CFLAGS) $(WARN) -fPIC -fvisibility=hidden -ffp-contract=off $(PRE
              -I$(LUA_INCDIR) $(BLAS_CFLAGS)
 
 # src/*.c: the binding layer (mpi.c is the separate module linalg.mpi);
-# src/kernels/*.c: the Lua-free kernels (see src/README.md)
-KSRC = $(sort $(wildcard src/kernels/*.c))
+# src/kernels/*.c: the Lua-free kernels (see src/README.md). sortshort.c
+# first: it takes a third of a build's compile time, so under -j it starts
+# while the rest compile beside it.
+KSRC = src/kernels/sortshort.c $(filter-out src/kernels/sortshort.c,$(sort $(wildcard src/kernels/*.c)))
 SRC  = $(sort $(filter-out src/mpi.c,$(wildcard src/*.c))) $(KSRC)
 BUILD ?= $(if $(filter lua5.4,$(LUA_NAME)),build,build-$(LUA_NAME))
 # the Lua headers the objects were compiled against: another LUA_INCDIR
 # into the same folder rebuilds them
 LUASTAMP = $(BUILD)/lua-incdir
 $(shell mkdir -p $(BUILD) && { test "$$(cat $(LUASTAMP) 2>/dev/null)" = "$(LUA_INCDIR)" || echo "$(LUA_INCDIR)" > $(LUASTAMP); })
-OBJ  = $(SRC:src/%.c=$(BUILD)/obj/%.o)
-KOBJ = $(KSRC:src/%.c=$(BUILD)/obj/%.o)
+# The kernels include no Lua header, so one set of their objects serves
+# every Lua's build (make test builds five, check-install four): they live
+# in build-kernels/, in a folder named by the compiler and flags that made
+# them (a sanitizer build gets its own).
+KEY    := $(shell printf '%s' "$(CC) $(CFLAGS) $(BLAS_CFLAGS)" | cksum | cut -d' ' -f1)
+KBUILD ?= build-kernels/$(KEY)
+KOBJ = $(KSRC:src/kernels/%.c=$(KBUILD)/%.o)
+OBJ  = $(KOBJ) $(patsubst src/%.c,$(BUILD)/obj/%.o,$(filter-out $(KSRC),$(SRC)))
+KHDR = $(wildcard src/kernels/*.h)
+KALLCFLAGS = $(CFLAGS) $(WARN) -fPIC -fvisibility=hidden -ffp-contract=off $(PREFIXMAP) $(BLAS_CFLAGS)
 # the kernels' unit tests: one C program per spec/kernels/*.c, linked with
 # the kernels and BLAS only (no Lua)
 KTESTS = $(patsubst spec/kernels/%.c,$(BUILD)/ktest/%,$(wildcard spec/kernels/*.c))
@@ -84,39 +94,48 @@ deps:
 	@sh tools/deps.sh
 
 # Column copies: vector loops, never glibc's memcpy (kernels/copy.c says why).
-$(BUILD)/obj/kernels/copy.o: ALLCFLAGS += -O3 -fno-tree-loop-distribute-patterns
+$(KBUILD)/copy.o: KALLCFLAGS += -O3 -fno-tree-loop-distribute-patterns
 # Arithmetic progressions (arange, linspace): vectorized at -O3.
-$(BUILD)/obj/kernels/fill.o: ALLCFLAGS += -O3
+$(KBUILD)/fill.o: KALLCFLAGS += -O3
 # Sort keys made and turned back into values: vectorized at -O3.
-$(BUILD)/obj/kernels/sort.o: ALLCFLAGS += -O3
-$(BUILD)/obj/kernels/sortshort.o: ALLCFLAGS += -O3
-$(BUILD)/obj/kernels/colarg.o: ALLCFLAGS += -O3
+$(KBUILD)/sort.o: KALLCFLAGS += -O3
+# sortshort.c too, except in check-asan's build (SANITIZE): ASan and UBSan
+# at -O3 took 7.5 minutes over its straight-line networks, 48 s at that
+# build's -O1 (the same intrinsics either way)
+$(KBUILD)/sortshort.o: KALLCFLAGS += $(if $(SANITIZE),,-O3)
+$(KBUILD)/colarg.o: KALLCFLAGS += -O3
 # The softmax exp loop only vectorizes when comparisons may be if-converted;
 # nothing here reads floating-point exception flags, and NaN/Inf results
 # are unchanged.
-$(BUILD)/obj/kernels/attention.o: ALLCFLAGS += -O3 -fno-trapping-math
-$(BUILD)/obj/kernels/attention_bwd.o: ALLCFLAGS += -O3 -fno-trapping-math
+$(KBUILD)/attention.o: KALLCFLAGS += -O3 -fno-trapping-math
+$(KBUILD)/attention_bwd.o: KALLCFLAGS += -O3 -fno-trapping-math
 # Elementwise math: without errno, the loops call glibc's SIMD libm (libmvec).
-$(BUILD)/obj/kernels/elementwise.o: ALLCFLAGS += -O3 -fno-math-errno -fno-trapping-math
+$(KBUILD)/elementwise.o: KALLCFLAGS += -O3 -fno-math-errno -fno-trapping-math
 # The same for the arithmetic loops (pow: libmvec's).
-$(BUILD)/obj/kernels/arith.o: ALLCFLAGS += -O3 -fno-math-errno -fno-trapping-math
+$(KBUILD)/arith.o: KALLCFLAGS += -O3 -fno-math-errno -fno-trapping-math
 # Reductions: the short loops over a strip of rows (its first column, the
 # zero test, square roots for std) vectorized with a scalar tail, which
 # -O2's cost model declines (max(A, 2) of 300000 x 3: 335 -> 160 us);
 # no floating-point sum is reordered; nothing here reads errno.
-$(BUILD)/obj/kernels/reduce.o: ALLCFLAGS += -fno-math-errno -fvect-cost-model=dynamic
+$(KBUILD)/reduce.o: KALLCFLAGS += -fno-math-errno -fvect-cost-model=dynamic
 # vecmath's loops (exp, log, tanh, pow) if-convert only with these; PRE
 # would split them on the clamps of exp's argument
-$(BUILD)/obj/kernels/vecmath.o: ALLCFLAGS += -O3 -fno-math-errno -fno-trapping-math -fno-tree-pre -fno-unswitch-loops
+$(KBUILD)/vecmath.o: KALLCFLAGS += -O3 -fno-math-errno -fno-trapping-math -fno-tree-pre -fno-unswitch-loops
 # Training's elementwise loops (softmax backward, clipping): vectorized at -O3;
 # no reassociation, so the results are those of -O2.
-$(BUILD)/obj/kernels/train.o: ALLCFLAGS += -O3
+$(KBUILD)/train.o: KALLCFLAGS += -O3
 # float64 <-> float32 conversion: whole vectors at -O3 (a cast rounds the same)
-$(BUILD)/obj/kernels/convert.o: ALLCFLAGS += -O3
+$(KBUILD)/convert.o: KALLCFLAGS += -O3
 
 $(BUILD)/obj/%.o: src/%.c $(HDR) $(LUASTAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALLCFLAGS) -c $< -o $@
+
+# written under another name and moved, so two builds sharing the folder
+# never link a half-written object
+$(KBUILD)/%.o: src/kernels/%.c $(KHDR)
+	@mkdir -p $(KBUILD)
+	$(CC) $(KALLCFLAGS) -c $< -o $@.$$$$ && mv -f $@.$$$$ $@
 
 # -z nodelete: the module stays mapped after the package library unloads it
 # at lua_close, as LuaJIT then still runs the finalizers (storage owners) of
@@ -279,7 +298,7 @@ env: all
 	@echo "export LUA_CPATH$(ENV_SUFFIX)='$(CURDIR)/$(BUILD)/?.so;;'"
 
 clean:
-	rm -rf build build-asan build-fuzz $(addprefix build-,$(filter-out lua5.4,$(ALL_LUAS)))
+	rm -rf build build-asan build-fuzz build-kernels $(addprefix build-,$(filter-out lua5.4,$(ALL_LUAS)))
 
 # The whole suite and the host example under AddressSanitizer and UBSan:
 # the module is built instrumented into build-asan/ and lua5.4 runs with
@@ -290,7 +309,7 @@ clean:
 # Quarantine::Drain in AsanThread::Destroy), 4 to 11 children of 40.
 SAN = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 check-asan: deps
-	@$(MAKE) --no-print-directory $(JOBSFLAG) BUILD=build-asan CFLAGS="$(SAN)" LIBFLAG="-shared $(SAN)" \
+	@$(MAKE) --no-print-directory $(JOBSFLAG) BUILD=build-asan CFLAGS="$(SAN)" LIBFLAG="-shared $(SAN)" SANITIZE=1 \
 	  all build-asan/host build-asan/alloc build-asan/threads build-asan/capi ktest
 	ASAN_OPTIONS=allocator_may_return_null=1:detect_leaks=1 \
 	  LD_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so)" \
