@@ -48,7 +48,7 @@ local FLOATMASK = "NumPy: bool result; la: float64 1/0"
 local VIEW = "NumPy gives a view: timed with .copy(order='F')"
 local IDX = "NumPy: int64 0-based; la: float64 1-based"
 local BYTES = "bytes: not compared"
-local LIST = "NumPy: int64 0-based array; la: a Lua table, 1-based"
+local LIST = "NumPy: int64 0-based array; la: a float64 column vector, 1-based"
 local SAVED = "a file written (temporary, renamed): not compared"
 
 -- the matrix sizes and the vector lengths (with their names)
@@ -423,7 +423,7 @@ local now = clock.now
 -- and the count, column-major, w_k = k mod 7 + 1; idx: 1-based indices made 0-based
 local function checksum(r, idx)
   if type(r) == "boolean" then r = r and 1 or 0 end
-  if type(r) == "table" then r = la.vector(r) end    -- la.find's list
+  if type(r) == "table" then r = la.vector(r) end    -- a Lua list
   if type(r) ~= "number" and r.dtype == "bool" then r = r:astype("float64") end
   local off = idx and 1 or 0
   if type(r) == "number" then return r - off, math.abs(r - off), 1 end

@@ -5,7 +5,7 @@
 ** does. Comparisons and predicates give bool matrices (1/0 float masks with
 ** {dtype = "float64"} or "float32"), or a boolean for numbers.
 */
-#include <limits.h>
+#include <string.h>
 #include <math.h>
 
 #include "helpers.h"
@@ -304,74 +304,71 @@ static int l_any(lua_State *L) { return logical(L, la_fname(L), ANY); }
 static int l_all(lua_State *L) { return logical(L, la_fname(L), ALL); }
 static int l_count_nonzero(lua_State *L) { return logical(L, la_fname(L), COUNT); }
 
-/* a table with room for n entries in its array part (pushes 1): filled
-** without rehashing, which counted every entry again at each doubling */
-static void newlist(lua_State *L, double n) {
-  lua_createtable(L, n < INT_MAX ? (int)n : 0, 0);
-}
-
-/* the rows i (0-based) of column j's nonzero entries into at[], in
-** order; returns their count. Branch-free: with half the entries nonzero,
-** a branch per entry was mispredicted half the time. */
-static int column_nz(const la_Mat *A, int j, int *at) {
-  int i, c = 0;
-  if (A->dtype == LA_BOOL) {
-    const unsigned char *a = A->bdata + (ptrdiff_t)j * A->ld;
-    for (i = 0; i < A->rows; i++) { at[c] = i; c += a[i] != 0; }
-  } else if (A->dtype == LA_F32) {
-    const float *a = A->fdata + (ptrdiff_t)j * A->ld;
-    for (i = 0; i < A->rows; i++) { at[c] = i; c += a[i] != 0; }
-  } else {
-    const double *a = A->data + (ptrdiff_t)j * A->ld;
-    for (i = 0; i < A->rows; i++) { at[c] = i; c += a[i] != 0; }
+/* column j's first nonzero entries, in order, as base + their row
+** (0-based) into r, at most room of them; returns their count.
+** Branch-free: every entry is stored at r[c] and c advances on the
+** nonzero ones (with half the entries nonzero, a branch per entry was
+** mispredicted half the time); a pass covers no more entries than room
+** has places left, so no store lands past it. */
+#define COLUMN_IDX(T, expr) do { \
+    const T *a = (const T *)(expr) + (ptrdiff_t)j * A->ld; \
+    for (; i < e; i++) { r[c] = base + i; c += a[i] != 0; } \
+  } while (0)
+static size_t column_idx(const la_Mat *A, int j, double base, double *r, size_t room) {
+  size_t c = 0;
+  int i = 0, e;
+  while (i < A->rows && c < room) {
+    e = room - c < (size_t)(A->rows - i) ? i + (int)(room - c) : A->rows;
+    if (A->dtype == LA_BOOL) COLUMN_IDX(unsigned char, A->bdata);
+    else if (A->dtype == LA_F32) COLUMN_IDX(float, A->fdata);
+    else COLUMN_IDX(double, A->data);
   }
   return c;
 }
 
-/* find(A [, k]): a table of the column-major linear indices of A's
-** nonzero entries (Octave's find), at most k of them */
+/* find(A [, k]): the column-major linear indices (1-based) of A's nonzero
+** entries, at most k of them, as a k x 1 float64 vector (Octave's find,
+** NumPy's flatnonzero + 1), written straight into the result */
 static int l_find(lua_State *L) {
   const char *F = la_fname(L);
-  la_Mat *A = la_checkall(L, 1, F);
-  lua_Integer k = lua_isnoneornil(L, 2) ? -1 : la_checkint(L, F, 2), cnt = 0;
-  double total;
-  int *at, c, j, t;
+  la_Mat *A = la_checkall(L, 1, F), *R;
+  lua_Integer k = lua_isnoneornil(L, 2) ? -1 : la_checkint(L, F, 2);
+  double total = 0;
+  size_t lim, cnt = 0;
+  int j;
   if (lua_gettop(L) >= 2 && !lua_isnil(L, 2) && k < 0)
     la_argerror(L, F, 2, "count must be >= 0");
-  if (LA_EMPTY(A)) { lua_newtable(L); return 1; }
-  at = LA_SCRATCH(L, int, (size_t)A->rows);
-  nonzeros(A, 0, &total);
-  newlist(L, k >= 0 && (double)k < total ? (double)k : total);
-  for (j = 0; j < A->cols && cnt != k; j++) {
-    lua_Integer base = (lua_Integer)j * A->rows + 1;
-    c = column_nz(A, j, at);
-    for (t = 0; t < c && cnt != k; t++) { lua_pushinteger(L, base + at[t]); lua_rawseti(L, -2, ++cnt); }
-  }
+  if (!LA_EMPTY(A)) nonzeros(A, 0, &total);
+  lim = k >= 0 && (double)k < total ? (size_t)k : (size_t)total;
+  R = la_new(L, F, (lua_Integer)lim, 1);
+  for (j = 0; j < A->cols && cnt < lim; j++)
+    cnt += column_idx(A, j, (double)j * A->rows + 1, R->data + cnt, lim - cnt);
   return 1;
 }
 
-/* nonzero(A): two tables, the row and column indices of the nonzero
-** entries in row-major order (NumPy's nonzero, 1-based). A's columns are
-** read in order (a row at a time strode through memory): each entry goes
-** to its row's next place, from the rows' counts. */
+/* nonzero(A): two k x 1 float64 vectors, the rows and the columns of A's
+** nonzero entries in row-major order (NumPy's nonzero, 1-based). A's
+** columns are read in order (a row at a time strode through memory):
+** each entry goes to its row's next place, from the rows' counts. */
 static int l_nonzero(lua_State *L) {
   const char *F = la_fname(L);
-  la_Mat *A = la_checkall(L, 1, F);
-  double *next, total = 0;
-  int *at, c, i, j, t;
-  if (LA_EMPTY(A)) { lua_newtable(L); lua_newtable(L); return 2; }
+  la_Mat *A = la_checkall(L, 1, F), *R, *C;
+  double *next, *at, total = 0;
+  int c, i, j, t;
+  if (LA_EMPTY(A)) { la_new(L, F, 0, 1); la_new(L, F, 0, 1); return 2; }
   next = la_scratch(L, (size_t)A->rows);
-  at = LA_SCRATCH(L, int, (size_t)A->rows);
+  at = la_scratch(L, (size_t)A->rows);
   nonzeros(A, 2, next);
-  for (i = 0; i < A->rows; i++) { double n = next[i]; next[i] = total + 1; total += n; }
-  newlist(L, total);
-  newlist(L, total);
+  for (i = 0; i < A->rows; i++) { double n = next[i]; next[i] = total; total += n; }
+  R = la_new(L, F, (lua_Integer)total, 1);
+  C = la_new(L, F, (lua_Integer)total, 1);
   for (j = 0; j < A->cols; j++) {
-    c = column_nz(A, j, at);
+    c = (int)column_idx(A, j, 0, at, (size_t)A->rows);
     for (t = 0; t < c; t++) {
-      lua_Integer p = (lua_Integer)next[at[t]]++;
-      lua_pushinteger(L, at[t] + 1); lua_rawseti(L, -3, p);
-      lua_pushinteger(L, j + 1); lua_rawseti(L, -2, p);
+      int row = (int)at[t];
+      size_t p = (size_t)next[row]++;
+      R->data[p] = row + 1;
+      C->data[p] = j + 1;
     }
   }
   return 2;
