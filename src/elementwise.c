@@ -305,25 +305,13 @@ static int l_all(lua_State *L) { return logical(L, la_fname(L), ALL); }
 static int l_count_nonzero(lua_State *L) { return logical(L, la_fname(L), COUNT); }
 
 /* column j's first nonzero entries, in order, as base + their row
-** (0-based) into r, at most room of them; returns their count.
-** Branch-free: every entry is stored at r[c] and c advances on the
-** nonzero ones (with half the entries nonzero, a branch per entry was
-** mispredicted half the time); a pass covers no more entries than room
-** has places left, so no store lands past it. */
-#define COLUMN_IDX(T, expr) do { \
-    const T *a = (const T *)(expr) + (ptrdiff_t)j * A->ld; \
-    for (; i < e; i++) { r[c] = base + i; c += a[i] != 0; } \
-  } while (0)
+** (0-based) into r, at most room of them (kernels/nzidx.c); returns their
+** count */
 static size_t column_idx(const la_Mat *A, int j, double base, double *r, size_t room) {
-  size_t c = 0;
-  int i = 0, e;
-  while (i < A->rows && c < room) {
-    e = room - c < (size_t)(A->rows - i) ? i + (int)(room - c) : A->rows;
-    if (A->dtype == LA_BOOL) COLUMN_IDX(unsigned char, A->bdata);
-    else if (A->dtype == LA_F32) COLUMN_IDX(float, A->fdata);
-    else COLUMN_IDX(double, A->data);
-  }
-  return c;
+  ptrdiff_t off = (ptrdiff_t)j * A->ld;
+  if (A->dtype == LA_BOOL) return lak_nzidx(LAK_NZ_BOOL, A->bdata + off, A->rows, base, r, room);
+  if (A->dtype == LA_F32) return lak_nzidx(LAK_NZ_FLOAT, A->fdata + off, A->rows, base, r, room);
+  return lak_nzidx(LAK_NZ_DOUBLE, A->data + off, A->rows, base, r, room);
 }
 
 /* find(A [, k]): the column-major linear indices (1-based) of A's nonzero

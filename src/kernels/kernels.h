@@ -346,6 +346,12 @@ typedef enum { LAK_RSUM, LAK_RABS, LAK_RSQ, LAK_RDEV, LAK_RPROD } lak_Rows;
 double lak_pow10(int n);
 /* lak_nonzeros of a bool matrix (bytes 0 or 1) */
 void lak_bnonzeros(int dim, int m, int n, const unsigned char *A, int lda, double *r);
+/* The first nonzero entries (NaN counts, -0.0 does not) of the n
+** contiguous entries at a, of type LAK_NZ_*, as base + their index
+** (0-based) into r, at most room of them; returns their count. Places of r
+** past the count may be written, never those past room (kernels/nzidx.c). */
+enum { LAK_NZ_DOUBLE, LAK_NZ_FLOAT, LAK_NZ_BOOL };
+size_t lak_nzidx(int type, const void *a, int n, double base, double *r, size_t room);
 
 /* Stable sorts of a line (kernels/sort.c): the n entries x[0], x[incx],
 ** ... in ascending order, NaN last (descending, desc = 1: NaN first), -0.0
