@@ -57,8 +57,12 @@ $(shell mkdir -p $(BUILD) && { test "$$(cat $(LUASTAMP) 2>/dev/null)" = "$(LUA_I
 # every Lua's build (make test builds five, check-install four): they live
 # in build-kernels/, in a folder named by the compiler and flags that made
 # them (a sanitizer build gets its own).
-KEY    := $(shell printf '%s' "$(CC) $(CFLAGS) $(BLAS_CFLAGS)" | cksum | cut -d' ' -f1)
+# A build folder's stamp of that key relinks its module when the flags
+# change (back) and recompiles its binding objects with them.
+KEY    := $(shell printf '%s' '$(subst ','',$(CC) $(CFLAGS) $(BLAS_CFLAGS) $(SANITIZE))' | cksum | cut -d' ' -f1)
 KBUILD ?= build-kernels/$(KEY)
+KEYSTAMP = $(BUILD)/kernel-key
+$(shell { test "$$(cat $(KEYSTAMP) 2>/dev/null)" = "$(KEY)" || echo "$(KEY)" > $(KEYSTAMP); })
 KOBJ = $(KSRC:src/kernels/%.c=$(KBUILD)/%.o)
 OBJ  = $(KOBJ) $(patsubst src/%.c,$(BUILD)/obj/%.o,$(filter-out $(KSRC),$(SRC)))
 KHDR = $(wildcard src/kernels/*.h)
@@ -127,7 +131,7 @@ $(KBUILD)/train.o: KALLCFLAGS += -O3
 # float64 <-> float32 conversion: whole vectors at -O3 (a cast rounds the same)
 $(KBUILD)/convert.o: KALLCFLAGS += -O3
 
-$(BUILD)/obj/%.o: src/%.c $(HDR) $(LUASTAMP)
+$(BUILD)/obj/%.o: src/%.c $(HDR) $(LUASTAMP) $(KEYSTAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALLCFLAGS) -c $< -o $@
 

@@ -35,6 +35,14 @@ build = {
     BLAS_LIBS = "-L$(OPENBLAS_LIBDIR) -lopenblas -L$(LAPACKE_LIBDIR) -llapacke",
   },
   install_variables = {
+    -- the build's flags again: make install depends on all, and other
+    -- flags would name another folder of kernel objects (Makefile: KEY)
+    -- and rebuild the module with them
+    CFLAGS = "$(CFLAGS)",
+    LIBFLAG = "$(LIBFLAG)",
+    LUA_INCDIR = "$(LUA_INCDIR)",
+    BLAS_CFLAGS = "-I$(LAPACKE_INCDIR)",
+    BLAS_LIBS = "-L$(OPENBLAS_LIBDIR) -lopenblas -L$(LAPACKE_LIBDIR) -llapacke",
     INST_LIBDIR = "$(LIBDIR)",
     INST_LUADIR = "$(LUADIR)",
     -- linalg.h and linalg.pc stay in the rock's directory

@@ -58,14 +58,17 @@ NZ_T512 static size_t nz512(int type, const void *a, int n, double base, double 
 }
 #endif
 
-/* entries i to e of a, scalar; a pass covers no more entries than r has
-** places left, so no store lands past them */
+/* the entries from i, scalar: branch-free passes that cover no more
+** entries than r has places left, so no store lands past them; once
+** fewer than 16 places are left, a branch an entry (passes of a few
+** entries over a long run of zeros took 3 times as long) */
 #define NZ_SCALAR(T) do { \
     const T *x = (const T *)a; \
-    while (i < n && c < room) { \
+    while (i < n && room - c >= 16) { \
       int e = room - c < (size_t)(n - i) ? i + (int)(room - c) : n; \
       for (; i < e; i++) { r[c] = base + i; c += x[i] != 0; } \
     } \
+    for (; i < n && c < room; i++) if (x[i] != 0) r[c++] = base + i; \
   } while (0)
 
 size_t lak_nzidx(int type, const void *a, int n, double base, double *r, size_t room) {
