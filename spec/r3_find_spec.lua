@@ -49,15 +49,17 @@ describe("find and nonzero", function()
 
   it("agrees with a plain scan on random patterns, shapes and counts", function()
     for _, s in ipairs{{1, 1}, {7, 3}, {33, 17}, {100, 100}, {1, 300}, {300, 1}} do
-      for _, p in ipairs{-3, 0.3, 3} do          -- all, some and no entries nonzero
-        local M = la.gt(la.randn(s[1], s[2], s[1] * s[2]), p)
+      for _, p in ipairs{"all", -1, 0.3, 1, "none"} do    -- all, most, some, few, none nonzero
+        local M = p == "all" and la.ones(s[1], s[2], {dtype = "bool"})
+               or p == "none" and la.zeros(s[1], s[2], {dtype = "bool"})
+               or la.gt(la.randn(s[1], s[2], s[1] * s[2]), p)
         local wf, wr, wc = scan(M)
         assert.same(wf, entries(la.find(M)))
         local r, c = la.nonzero(M)
         assert.same(wr, entries(r))
         assert.same(wc, entries(c))
         assert.equal(la.count_nonzero(M), la.find(M):rows())
-        -- the first k: every count up to a column and a half past the end
+        -- the first k: counts around a column's length, the total and past it
         for _, k in ipairs{1, s[1] - 1, s[1], s[1] + 1, #wf - 1, #wf + s[1] + 1} do
           if k >= 0 then
             local first = {}

@@ -5,7 +5,6 @@
 ** does. Comparisons and predicates give bool matrices (1/0 float masks with
 ** {dtype = "float64"} or "float32"), or a boolean for numbers.
 */
-#include <string.h>
 #include <math.h>
 
 #include "helpers.h"
@@ -315,8 +314,9 @@ static size_t column_idx(const la_Mat *A, int j, double base, double *r, size_t 
 }
 
 /* find(A [, k]): the column-major linear indices (1-based) of A's nonzero
-** entries, at most k of them, as a k x 1 float64 vector (Octave's find,
-** NumPy's flatnonzero + 1), written straight into the result */
+** entries, at most k of them, as a float64 column vector (Octave's find;
+** NumPy's flatnonzero of the column-major ravel, + 1), written straight
+** into the result */
 static int l_find(lua_State *L) {
   const char *F = la_fname(L);
   la_Mat *A = la_checkall(L, 1, F), *R;
@@ -334,7 +334,7 @@ static int l_find(lua_State *L) {
   return 1;
 }
 
-/* nonzero(A): two k x 1 float64 vectors, the rows and the columns of A's
+/* nonzero(A): two float64 column vectors, the rows and the columns of A's
 ** nonzero entries in row-major order (NumPy's nonzero, 1-based). A's
 ** columns are read in order (a row at a time strode through memory):
 ** each entry goes to its row's next place, from the rows' counts. */

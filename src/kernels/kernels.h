@@ -58,7 +58,8 @@ typedef enum { LAK_ADD, LAK_SUB, LAK_MUL, LAK_DIV, LAK_POW } lak_Op;
 int lak_isa_cap(int level);
 /* the level in force (2, 1, 0; -1 where loops have one width): sortnet.c's
 ** AVX-512 networks decline below 2, so a capped test reaches the radix and
-** merge sorts a CPU without AVX-512 takes (sortshort.c ignores the cap) */
+** merge sorts a CPU without AVX-512 takes (sortshort.c ignores the cap;
+** nzidx.c's steps decline below 2 too) */
 int lak_isa_level(void);
 /* x[i] /= d (kernels/reduce.c) */
 void lak_divby(double *x, size_t n, double d);
@@ -350,8 +351,8 @@ void lak_bnonzeros(int dim, int m, int n, const unsigned char *A, int lda, doubl
 ** contiguous entries at a, of type LAK_NZ_*, as base + their index
 ** (0-based) into r, at most room of them; returns their count. Places of r
 ** past the count may be written, never those past room (kernels/nzidx.c). */
-enum { LAK_NZ_DOUBLE, LAK_NZ_FLOAT, LAK_NZ_BOOL };
-size_t lak_nzidx(int type, const void *a, int n, double base, double *r, size_t room);
+typedef enum { LAK_NZ_DOUBLE, LAK_NZ_FLOAT, LAK_NZ_BOOL } lak_Nz;
+size_t lak_nzidx(lak_Nz type, const void *a, int n, double base, double *r, size_t room);
 
 /* Stable sorts of a line (kernels/sort.c): the n entries x[0], x[incx],
 ** ... in ascending order, NaN last (descending, desc = 1: NaN first), -0.0
