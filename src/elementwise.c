@@ -5,6 +5,7 @@
 ** does. Comparisons and predicates give bool matrices (1/0 float masks with
 ** {dtype = "float64"} or "float32"), or a boolean for numbers.
 */
+#include <limits.h>
 #include <math.h>
 
 #include "helpers.h"
@@ -329,6 +330,15 @@ static int l_find(lua_State *L) {
   if (!LA_EMPTY(A)) nonzeros(A, 0, &total);
   lim = k >= 0 && (double)k < total ? (size_t)k : (size_t)total;
   R = la_new(L, F, (lua_Integer)lim, 1);
+  if (A->ld == A->rows && (double)A->rows * A->cols <= INT_MAX) {
+    /* contiguous: one line of every entry (a 1 x 1e6 row a column at a
+    ** time took 13 ms, the 1e6 x 1 column 0.4) */
+    la_Mat all = *A;
+    all.rows = A->rows * A->cols;
+    all.cols = 1;
+    column_idx(&all, 0, 1, R->data, lim);
+    return 1;
+  }
   for (j = 0; j < A->cols && cnt < lim; j++)
     cnt += column_idx(A, j, (double)j * A->rows + 1, R->data + cnt, lim - cnt);
   return 1;
