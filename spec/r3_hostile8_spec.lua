@@ -96,6 +96,25 @@ describe("linalg.dot and linalg.outer of closed float32 vectors", function()
     -- dsdot: float32 products summed in double (2^24 + 1 + 1 exact)
     assert.equal(2 ^ 24 + 2, la.dot(la.matrix({2 ^ 24, 1, 1}, o), la.ones(3, 1, o)))
     expect_error("linalg.dot: vector lengths 3 and 2 differ", la.dot, A:row(1), la.zeros(2, 1, o))
+    -- contiguous float32 vectors of every length to 70 (the vector loop's
+    -- blocks of 32 and 8 and its tail), one entry 2^24 so a float32 sum
+    -- would round: the double sum is exact here
+    for n = 0, 70 do
+      local x, y, want = {}, {}, 0
+      for i = 1, n do
+        x[i] = i == math.floor(n * 3 / 4) + 1 and 2 ^ 24 or (i % 7) - 3
+        y[i] = (i % 5) - 2
+        want = want + x[i] * y[i]
+      end
+      local u = n == 0 and la.zeros(0, 1, o) or la.matrix(x, o)
+      local v = n == 0 and la.zeros(0, 1, o) or la.matrix(y, o)
+      assert.equal(want, la.dot(u, v), "n = " .. n)
+      assert.equal(want, la.dot(u:t(), v), "n = " .. n)
+      -- rows of a matrix: strided lines
+      local W = la.zeros(3, n, o)
+      W:set(2, ":", u:t()); W:set(3, ":", v:t())
+      assert.equal(want, la.dot(W:row(2), W:row(3)), "rows, n = " .. n)
+    end
     local C = la.outer(A:row(2), A:col(3))
     assert.equal("float32", C.dtype)
     assert.same({{12, 24}, {15, 30}, {18, 36}}, C:totable())

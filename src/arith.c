@@ -224,7 +224,7 @@ static int l_dot(lua_State *L) {
   int nu = 0, nv = 0, iu = 1, iv = 1;
   const float *fu = f32vec(L, 1, &nu, &iu), *fv = f32vec(L, 2, &nv, &iv);
   if (fu && fv && nu == nv) {
-    lua_pushnumber(L, cblas_dsdot(nu, fu, iu, fv, iv));
+    lua_pushnumber(L, lak_sdotd((size_t)nu, fu, iu, fv, iv));
     return 1;
   }
   la_vecpair(L, F, &u, &v);
