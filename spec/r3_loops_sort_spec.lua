@@ -70,7 +70,10 @@ describe("sort and argsort (kernels/sort.c)", function()
   -- words of 64 bits, 256 of 32) and past them
   local LENS = {}
   for len = 0, 70 do LENS[#LENS + 1] = len end
-  for _, len in ipairs{77, 96, 113, 127, 128, 129, 150, 201, 255, 256, 257} do LENS[#LENS + 1] = len end
+  -- (and float32 words packed with 9 and 10 position bits: to 512 and 1024)
+  for _, len in ipairs{77, 96, 113, 127, 128, 129, 150, 201, 255, 256, 257, 512, 513, 1024, 1025} do
+    LENS[#LENS + 1] = len
+  end
 
   it("match a stable table.sort reference, lengths 0..70 and past 256, both dims, views, both types", function()
     for _, dtype in ipairs({"float64", "float32"}) do

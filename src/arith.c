@@ -216,8 +216,9 @@ static const float *f32vec(lua_State *L, int idx, int *n, int *inc) {
   return A->fdata;
 }
 
-/* dot(u, v): two float32 vectors accumulate in double (dsdot; NumPy's
-** float32 dot accumulates in float32 and rounds the result to it) */
+/* dot(u, v): two float32 vectors accumulate in double (lak_sdotd: each
+** product exact, the sum in double; NumPy's float32 dot accumulates in
+** float32 and rounds the result to it) */
 static int l_dot(lua_State *L) {
   const char *F = la_fname(L);
   la_Vec u, v;

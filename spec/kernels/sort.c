@@ -148,10 +148,14 @@ int main(void) {
       for (kind = 0; kind < 3; kind++)
         for (desc = 0; desc < 2; desc++) one(n, kind, desc);
     {                                   /* the merged networks' runs: whole, partial, odd */
-      static const int more[] = {1000, 1023, 1024, 1025, 1999, 2000, 2047, 3000, 3001, 4095,
-                                4096, 6000, 6001, 9000};
+      static const int more[] = {511, 512, 513, 1000, 1023, 1024, 1025, 1999, 2000, 2047, 3000,
+                                3001, 4095, 4096, 6000, 6001, 9000};
+      /* to 1025 (a float's packed words: 9 and 10 position bits, and the
+      ** first length past them) every kind; then one kind a length */
       for (n = 0; n < (int)(sizeof more / sizeof more[0]); n++)
-        for (desc = 0; desc < 2; desc++) one(more[n], (n + desc) % 3, desc);
+        for (desc = 0; desc < 2; desc++)
+          for (kind = 0; kind < 3; kind++)
+            if (more[n] <= 1025 || kind == (n + desc) % 3) one(more[n], kind, desc);
     }
     one(NMAX, 0, 0);
     one(NMAX, 0, 1);

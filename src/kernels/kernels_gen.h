@@ -220,7 +220,8 @@ double LAK(fro)(size_t m, size_t n, const LAK_REAL *a, size_t lda, ptrdiff_t s);
 ** double, a double sum of squares for float), +-inf (largest / smallest
 ** |x_i|, NaN winning), 1, 0 (the count of nonzeros), else (sum |x_i|^p)^(1/p),
 ** negative p included; in double. lak_dotd: the dot product of two lines of
-** n, accumulated in double (ddot; dsdot for float). */
+** n, accumulated in double (ddot; for float, each product exact in double,
+** summed in double by own loops). */
 double LAK(vnorm)(size_t n, const LAK_REAL *x, ptrdiff_t s, double p);
 double LAK(dotd)(size_t n, const LAK_REAL *x, ptrdiff_t s, const LAK_REAL *y, ptrdiff_t ys);
 /* cos of the angle between two lines of n, scaled so that no square or

@@ -6,7 +6,7 @@
 ** without indices), a float32 value's key (without indices: 16 a vector).
 ** The words are loaded into 1 to 16 vectors of 8 (the last padded with
 ** the largest word), each vector sorted in-register (6 compare-exchange
-** steps: a lane permute, min and max, a blend), then runs of vectors
+** steps: a lane shuffle, min and max, a blend), then runs of vectors
 ** merged pairwise: the second run reversed, the two compared lane by lane
 ** (a bitonic split), then half-cleaners across vectors and inside each.
 ** No branch depends on the data. A network is not stable, but sort.c's
