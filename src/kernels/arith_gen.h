@@ -253,12 +253,15 @@ void LAK(matmul)(int m, int n, int k, const LAK_REAL *A, int lda, const LAK_REAL
 }
 
 /* OpenBLAS 0.3.21's syrk against gemm over the same matrix, 1 thread:
-** X^T X of 1000 x 50: 94 us against 125, 100 x 100: 32 against 45; of
-** 100 x 32: 6.1 against 4.5, 1000 x 20: 28 against 16. A thinner matrix
-** past the L2 cache goes to syrk too, which reads it once where gemm
-** reads it twice: 100000 x 10, 1.01 ms against 1.30; 100000 x 4, 0.35
-** against 0.51 (10000 x 10, in cache: 93 us against 41) */
-#define LAK_SYRKMIN 48
+** X^T X of 1000 x 50: 94 us against 125, 100 x 100: 32 against 45. With
+** the Haswell kernels on AMD EPYC (Zen 4), syrk from 20 columns: 100 x 20
+** 2.6 against 2.9-3.4, 1000 x 20 19-22 against 26-30, 1000 x 40 56-63
+** against 79-91, 100 x 32 5.5 against 5.6; below, gemm: 100 x 16 1.9
+** against 2.4, 1000 x 4 2.7 against 3.4 (an older machine's crossover was
+** 48 columns). A thinner matrix past the L2 cache goes to syrk too, which
+** reads it once where gemm reads it twice: 100000 x 10, 1.01 ms against
+** 1.30; 100000 x 4, 0.35 against 0.51 */
+#define LAK_SYRKMIN 20
 #define LAK_SYRKBYTES 2097152.0
 void LAK(matmult)(char ta, char tb, int m, int n, int k, const LAK_REAL *A, int lda,
                   const LAK_REAL *B, int ldb, LAK_REAL *C, int ldc) {
