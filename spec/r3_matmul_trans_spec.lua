@@ -35,7 +35,7 @@ describe("la.matmul with trans_a, trans_b", function()
         local a, b = ab[1], ab[2]
         assert.are.equal(2870 + 210 * (a + b) + 20 * a * b, G(a, b))
       end
-      -- X X^T (20 x 20, under syrk's 48 rows and 2 MiB: gemm)
+      -- X X^T (20 x 20: syrk from 20 rows)
       local H = la.matmul(X, X, {trans_b = true})
       assert.is_true(H == X * X:t())
       -- sum_j (a + j)(b + j), j = 1..140 = 140 a b + 9870 (a + b) + 924490
@@ -56,7 +56,32 @@ describe("la.matmul with trans_a, trans_b", function()
         local a, b = ab[1], ab[2]
         assert.are.equal(s2 + (a + b) * s1 + k * a * b, G(a, b))
       end
-      assert.is_true(G == la.matmul(X, X:copy(), {trans_a = true}))      -- gemm: the same, exactly
+      assert.is_true(G == la.matmul(X, X:copy(), {trans_a = true}))      -- a copy: syrk too
+    end)
+
+    it("a copy with the same bits is the same matrix: syrk, symmetric bit for bit (" .. dt .. ")", function()
+      -- random entries (gemm's sums of X X^T need not be symmetric); la.inner
+      -- of a matrix and its copy, or of one Lua table twice (two conversions)
+      local X = la.randn(129, 16, 1):astype(dt)
+      local t = X:totable()
+      local Y = X:copy()
+      for _, C in ipairs{la.inner(X, Y), la.matmul(X, Y, {trans_b = true}),
+                         la.matmul(X:t(), Y:t():copy(), {trans_a = true}), la.inner(X, X)} do
+        assert.are.same({129, 129}, {C:shape()})
+        assert.are.equal(dt, C.dtype)
+        assert.is_true(C == C:t())
+        assert.is_true(C == la.inner(X, X))
+      end
+      local T = la.inner(t, t)                  -- tables: float64
+      assert.are.equal("float64", T.dtype)
+      assert.is_true(T == T:t())
+      -- one entry's last bit changed, at the end of the copy: the general
+      -- product, still the right values
+      local v = Y(129, 16)
+      Y:set(129, 16, v + (v == 0 and 1 or v * (dt == "float32" and 2 ^ -23 or 2 ^ -52)))
+      local D, E = la.inner(X, Y), X * Y:t()
+      assert.is_true(la.allclose(D, E, dt == "float32" and 1e-5 or 1e-12, 1e-6))
+      assert.are_not.equal(D(1, 129), D(129, 1) + 1)        -- numbers, not an error
     end)
 
     it("A^T B^T equals A:t() * B:t(), and views keep their leading dimension (" .. dt .. ")", function()
