@@ -496,23 +496,12 @@ function la.inner(a, b)
   if av then return b * asvector(a, F, 1) end
   return matmul_inner(a, b, TRANS_B)       -- B read in place (gemm's transpose), no copy
 end
-local inner = la.inner
 
 -- At most these arguments, as every function of the core (an extra argument
 -- is an error, not ignored; see util.arity).
 util.arity(la, {project = {2, opts = true}, projection_matrix = {1, opts = true},
   scalar_projection = 2, inner = 2, span_check = {2, opts = true},
   linear_regression = {2, opts = true}, multihead_attention = {6, opts = true}})
--- inner: a call with two arguments skips the arity check's C boundary
--- (two 10 x 10 matrices: 2.07 us, now 1.09 with gemm reading B in place
--- and the BLAS call from 128 multiply-adds on; NumPy's 1.07)
-do
-  local checked = la.inner
-  la.inner = function(a, b, ...)
-    if select("#", ...) == 0 then return inner(a, b) end
-    return checked(a, b, ...)
-  end
-end
 util.arity(Model, {predict = 2, score = 3})        -- self counts
 
 -- Functions of the modules loaded on first use (file formats, pictures).
