@@ -259,9 +259,9 @@ SORTVALS(ssortvals, float, uint32_t, int32_t, w)
 ** the order of their whole keys, stably (their positions ascend): for
 ** doubles (36 bits of mantissa left) almost never, for 1000 floats (13
 ** bits left) about 21 neighbours a line if uniform on [0, 1), 6 if normal;
-** past n moves in all (keys
-** that differ only in the low bits, in falling order) the line goes to the
-** key-and-position sort below, so no run costs its square. A float's key
+** past n moves in all (keys that differ only in the low bits, in falling
+** order) the line goes to the key-and-position sort below, so no run costs
+** its square. A float's key
 ** and position had been a 64-bit word: its sort along the columns of 100 x
 ** 100 took 38 us, the values alone 20; along those of 1000 x 1000 (pb 8
 ** then, so 64-bit words and the radix sort) 7.4 ms, now 4.4 (NumPy's
@@ -274,7 +274,6 @@ SORTVALS(ssortvals, float, uint32_t, int32_t, w)
   } while (0)
 /* whether any of the 64 bytes at p is nonzero: halves folded as vectors
 ** (GCC took the lanes out one by one) */
-typedef uint64_t lak_v8u __attribute__((vector_size(64)));
 typedef uint64_t lak_v4u __attribute__((vector_size(32)));
 typedef uint64_t lak_v2u __attribute__((vector_size(16)));
 static inline __attribute__((always_inline)) int lak_any64(const void *p) {
@@ -291,7 +290,8 @@ static inline __attribute__((always_inline)) int lak_any64(const void *p) {
 
 /* The packed sort's three passes over a line, vectorized in their clones:
 ** the words (key's high bits, position), the first tie on the high bits
-** hi from position i >= 1 on (n if none; blocks of 16 compared at once),
+** hi from position i >= 1 on (n if none; 64 bytes of words compared at
+** once),
 ** and the values and positions out (the columns of 1000 x 1000 floats, the
 ** passes in plain loops: 5.3 ms, vectorized 4.4) */
 #define PACKPASSES(sfx, T, U) \
