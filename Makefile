@@ -236,7 +236,9 @@ lint:
 # documented with its parameters
 doc: all
 	@sh tools/deps.sh lua-ldoc lua-discount
-	ldoc -c config.ld .
+	@mkdir -p build
+	ldoc -c config.ld . > build/ldoc.log 2>&1; rc=$$?; cat build/ldoc.log; test $$rc = 0
+	@! grep -E '^[^ ]+:[0-9]+: ' build/ldoc.log || { echo "doc: ldoc warned (above)"; exit 1; }
 	@cat ldoc/extra.css >> doc/ldoc.css
 	@$(LUA) tools/check-doc.lua
 
@@ -319,14 +321,22 @@ clean:
 # harness runs without ASan's quarantine: a child forked while another
 # thread held the quarantine's lock hung at its first thread exit (gdb:
 # Quarantine::Drain in AsanThread::Destroy), 4 to 11 children of 40.
+# intercept_tls_get_addr=0: GCC 12's runtime takes a dynamic TLS block
+# (core.so and OpenBLAS are dlopen'd, so theirs are) whose address is 16
+# past a page boundary for a pre-2.25 glibc header and reads the two words
+# before it as a range; LeakSanitizer's tracer then died at exit ("Tracer
+# caught signal 11") now and then, once in some thirty CI runs. glibc's own
+# pointers to those blocks are still scanned, so their contents count as
+# reachable: the whole suite reports no leak with it.
 SAN = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+ASAN_RUN = allocator_may_return_null=1:detect_leaks=1:intercept_tls_get_addr=0
 check-asan: deps
 	@$(MAKE) --no-print-directory $(JOBSFLAG) BUILD=build-asan CFLAGS="$(SAN)" LIBFLAG="-shared $(SAN)" SANITIZE=1 \
 	  all build-asan/host build-asan/alloc build-asan/threads build-asan/capi ktest
-	ASAN_OPTIONS=allocator_may_return_null=1:detect_leaks=1 \
+	ASAN_OPTIONS=$(ASAN_RUN) \
 	  LD_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so)" \
 	  busted --lua=$(LUA) --cpath="./build-asan/?.so"
-	cd build-asan && export ASAN_OPTIONS=allocator_may_return_null=1:detect_leaks=1 \
+	cd build-asan && export ASAN_OPTIONS=$(ASAN_RUN) \
 	  LUA_PATH="../lua/?.lua;../lua/?/init.lua;;" LUA_CPATH="./?.so;;" && ./host && \
 	  OPENBLAS_NUM_THREADS=1 ./alloc > alloc.log && tail -1 alloc.log && \
 	  ASAN_OPTIONS=$$ASAN_OPTIONS:quarantine_size_mb=0 ./threads && ./capi
