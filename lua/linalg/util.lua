@@ -53,7 +53,6 @@ function M.arity(t, counts)
   return t
 end
 
---- Raises "linalg.<fname>: <message>" without a position, like the C core.
 -- ---------------------------------------------- numbers as text, C locale
 
 -- The decimal point string.format writes: "." unless a host set LC_NUMERIC
@@ -104,6 +103,7 @@ function M.cformatter()
   return function(fmt, ...) return dotformat(dp, fmt, ...) end
 end
 
+--- Raises "linalg.<fname>: <message>" without a position, like the C core.
 function M.fail(fname, fmt, ...)
   error("linalg." .. fname .. ": " .. M.cformat(fmt, ...), 0)
 end
