@@ -32,7 +32,7 @@ extern "C" {
 #define LINALG_MATRIX "linalg.matrix"
 
 /* Version of the module (also la.version). */
-#define LINALG_VERSION "0.2.0"
+#define LINALG_VERSION "0.3.0"
 
 /* Opens the C core and returns its table (what require "linalg.core" gives).
 ** The friendly front end is the Lua module "linalg", which requires this. */
