@@ -23,9 +23,8 @@ static const char *const simd_paths[] = {"default", NULL};
 /* the clone the loader picks on this CPU (the first supported, in order) */
 static const char *simd_active(void) {
 #if LA_CLONES
-  __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx512f")) return "avx512f";
-  if (__builtin_cpu_supports("avx2")) return "avx2";
+  if (lak_cpu_has(LAK_CPU_AVX512F)) return "avx512f";
+  if (lak_cpu_has(LAK_CPU_AVX2)) return "avx2";
 #endif
   return "default";
 }

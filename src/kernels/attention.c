@@ -263,16 +263,7 @@ void lak_units_run(const lak_UnitKind *k, const void *ctx, int nunits, void *wor
 #define SIMD_DMAX 1024        /* larger dk or dv: the work would grow past a few MiB */
 #define SIMD_SHARED (8 << 20) /* bytes of keys and values packed once per call, at most */
 
-static int simd_have;
-static pthread_once_t simd_once = PTHREAD_ONCE_INIT;
-static void simd_probe(void) {
-  __builtin_cpu_init();
-  simd_have = __builtin_cpu_supports("avx512f") != 0;
-}
-static int simd_cpu(void) {
-  pthread_once(&simd_once, simd_probe);
-  return simd_have;
-}
+static int simd_cpu(void) { return lak_cpu_has(LAK_CPU_AVX512F); }
 
 /* The AVX-512 kernel works in base 2 (its scores are scaled by log2(e)):
 ** 2^x = 2^k 2^r, k = round(x), r = x - k exact, 2^r by the Taylor

@@ -17,16 +17,8 @@
 
 #if LAK_X86
 #include <immintrin.h>
-#include <pthread.h>
 
 #define CA_FN __attribute__((target("avx512f")))
-
-static int have;
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-static void probe(void) {
-  __builtin_cpu_init();
-  have = __builtin_cpu_supports("avx512f") != 0;
-}
 
 /* columns of 1..2W entries (W lanes of T a vector, V): lanes past m hold
 ** the worst value (-Inf for the largest), which only ties the best where
@@ -61,16 +53,14 @@ COLARG(f, float, 16, __m512, __mmask16, uint32_t, HUGE_VALF, _mm512_set1_ps, _mm
 
 int lak_colargshort(int wantmax, size_t m, size_t n, const double *a, size_t lda, double *out,
                     ptrdiff_t os) {
-  pthread_once(&once, probe);
-  if (!have || m < 1 || m > 16) return 0;
+  if (!lak_cpu_has(LAK_CPU_AVX512F) || m < 1 || m > 16) return 0;
   colarg_d(wantmax, (int)m, n, a, lda, out, os);
   return 1;
 }
 
 int lak_scolargshort(int wantmax, size_t m, size_t n, const float *a, size_t lda, double *out,
                      ptrdiff_t os) {
-  pthread_once(&once, probe);
-  if (!have || m < 1 || m > 32) return 0;
+  if (!lak_cpu_has(LAK_CPU_AVX512F) || m < 1 || m > 32) return 0;
   colarg_f(wantmax, (int)m, n, a, lda, out, os);
   return 1;
 }

@@ -215,10 +215,9 @@ TEST64(tst_s, float, CLASS64S)
 /* 3: AVX-512BW, 2: AVX-512F, 1: AVX2, 0: none of them; dq: AVX-512BW and DQ */
 static int cmp_isa, cmp_dq;
 __attribute__((constructor)) static void cmp_isainit(void) {
-  __builtin_cpu_init();
-  cmp_isa = !__builtin_cpu_supports("avx512f") ? (__builtin_cpu_supports("avx2") ? 1 : 0)
-          : __builtin_cpu_supports("avx512bw") ? 3 : 2;
-  cmp_dq = cmp_isa == 3 && __builtin_cpu_supports("avx512dq");
+  cmp_isa = !lak_cpu_has(LAK_CPU_AVX512F) ? (lak_cpu_has(LAK_CPU_AVX2) ? 1 : 0)
+          : lak_cpu_has(LAK_CPU_AVX512BW) ? 3 : 2;
+  cmp_dq = cmp_isa == 3 && lak_cpu_has(LAK_CPU_AVX512DQ);
 }
 
 /* the tests' first multiple of 64 entries (0 without AVX-512BW and DQ) */

@@ -41,6 +41,20 @@
 #define LAK_X86 0
 #endif
 
+/* The CPU's vector features (kernels/cpu.c), read once: lak_cpu() gives
+** the LAK_CPU_ bits (0 off x86-64), lak_cpu_has(w) whether all of w's are
+** there. LAK_CPU_V4 is x86-64-v4's AVX-512 set. */
+#define LAK_CPU_AVX2     1u
+#define LAK_CPU_AVX512F  2u
+#define LAK_CPU_AVX512BW 4u
+#define LAK_CPU_AVX512DQ 8u
+#define LAK_CPU_AVX512VL 16u
+#define LAK_CPU_AVX512CD 32u
+#define LAK_CPU_V4 (LAK_CPU_AVX512F | LAK_CPU_AVX512BW | LAK_CPU_AVX512DQ | LAK_CPU_AVX512VL | \
+                    LAK_CPU_AVX512CD)
+unsigned lak_cpu(void);
+int lak_cpu_has(unsigned want);
+
 /* per-thread storage for kernels and bindings alike (several lua_States
 ** may run on several threads) */
 #if defined(__GNUC__)

@@ -23,20 +23,12 @@
 
 #if LAK_X86
 #include <immintrin.h>
-#include <pthread.h>
 #define NZ_T512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq")))
 
-static int have;
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-static void probe(void) {
-  __builtin_cpu_init();
-  have = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-         __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
-}
 static int vecok(void) {
   int level = lak_isa_level();
-  pthread_once(&once, probe);
-  return have && (level < 0 || level == 2);
+  return lak_cpu_has(LAK_CPU_AVX512F | LAK_CPU_AVX512BW | LAK_CPU_AVX512VL | LAK_CPU_AVX512DQ) &&
+         (level < 0 || level == 2);
 }
 
 /* One step: the positions idx of the entries mask k keeps, stored at r[*c]

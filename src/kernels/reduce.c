@@ -70,10 +70,7 @@
 /* 2: AVX-512 (x86-64-v4), 1: AVX2, 0: neither; set at load time */
 static int lak_isa_cpu, lak_isa_now;
 __attribute__((constructor)) static void lak_isa_init(void) {
-  __builtin_cpu_init();
-  lak_isa_cpu = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("avx512cd") ? 2 : __builtin_cpu_supports("avx2") ? 1 : 0;
+  lak_isa_cpu = lak_cpu_has(LAK_CPU_V4) ? 2 : lak_cpu_has(LAK_CPU_AVX2) ? 1 : 0;
   lak_isa_now = lak_isa_cpu;
 }
 static int lak_isa(void) { return lak_isa_now; }

@@ -23,17 +23,9 @@
 
 #if LAK_X86
 #include <immintrin.h>
-#include <pthread.h>
 
 #define NET_FN __attribute__((target("avx512f")))
 #define NET_REGS 16
-
-static int have;
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-static void probe(void) {
-  __builtin_cpu_init();
-  have = __builtin_cpu_supports("avx512f") != 0;
-}
 
 /* v against w, its lanes i ^ j: the larger where mask bit i is set. The
 ** lane swaps inside 128 bits are shuffles by an immediate, those of whole
@@ -193,8 +185,7 @@ BLOCKS(blocks32, uint32_t, 16, net32, runs32)
 /* AVX-512 here and not capped below it (lak_isa_cap, for tests) */
 static int netok(void) {
   int level = lak_isa_level();
-  pthread_once(&once, probe);
-  return have && (level < 0 || level == 2);
+  return lak_cpu_has(LAK_CPU_AVX512F) && (level < 0 || level == 2);
 }
 
 uint64_t *lak_sortnet64m(uint64_t *a, uint64_t *b, size_t n) {

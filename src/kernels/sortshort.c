@@ -34,7 +34,6 @@
 
 #if LAK_X86
 #include <immintrin.h>
-#include <pthread.h>
 
 #include "sortnets.h"
 
@@ -45,13 +44,6 @@
 #else
 #define UNROLL
 #endif
-
-static int have;
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-static void probe(void) {
-  __builtin_cpu_init();
-  have = __builtin_cpu_supports("avx512f") != 0;
-}
 
 /* The groups of lines whose keys tied or whose values the keys do not
 ** keep: lane l's n keys k[j][l] (sorted) and positions p[j][l]; equal keys
@@ -513,16 +505,16 @@ static const Strips strips_f[LAK_SHORT - 1] = {ALLN(NAME_F)};
 #define STRIDEOK(x) ((x).j > 0 && (x).j <= INT32_MAX)
 
 int lak_sortshort(int nl, int n, int desc, lak_Lines x, lak_Lines s, lak_Lines ix, void *work) {
-  pthread_once(&once, probe);
-  if (!have || n < 2 || n > LAK_LONG || (n > LAK_SHORT && !STRIDEOK(x))) return 0;
+  if (!lak_cpu_has(LAK_CPU_AVX512F) || n < 2 || n > LAK_LONG || (n > LAK_SHORT && !STRIDEOK(x)))
+    return 0;
   if (n <= LAK_SHORT) strips_d[n - 2](nl, desc, x, s, ix);
   else longstrips_d(nl, n, desc, x, s, ix, work);
   return 1;
 }
 
 int lak_ssortshort(int nl, int n, int desc, lak_Lines x, lak_Lines s, lak_Lines ix, void *work) {
-  pthread_once(&once, probe);
-  if (!have || n < 2 || n > LAK_LONG || (n > LAK_SHORT && !STRIDEOK(x))) return 0;
+  if (!lak_cpu_has(LAK_CPU_AVX512F) || n < 2 || n > LAK_LONG || (n > LAK_SHORT && !STRIDEOK(x)))
+    return 0;
   if (n <= LAK_SHORT) strips_f[n - 2](nl, desc, x, s, ix);
   else longstrips_f(nl, n, desc, x, s, ix, work);
   return 1;
