@@ -84,6 +84,51 @@ describe("flips, shifts, vec, blkdiag", function()
     assert.are.same({0, 0}, {la.blkdiag():shape()})
     assert.error_matches(function() la.blkdiag(A, "x") end, "linalg.blkdiag: bad argument #2 (matrix expected, got string)")
   end)
+  it("blkdiag writes every entry: blocks of any shape (empty ones too, views), zeros +0 elsewhere", function()
+    -- scipy.linalg.block_diag's rule: entry (i, j) is block k's where i and j
+    -- fall in its rows and columns, else 0; a matrix of 7s of the result's
+    -- size is dropped first, so an entry left unwritten would likely show one
+    local shapes = {{2, 3}, {0, 2}, {3, 0}, {1, 1}, {4, 2}, {0, 0}, {2, 5}}
+    for _, dt in ipairs({"float64", "float32", "bool"}) do
+      for trial = 1, 6 do
+        local args, ref_r, ref_c = {}, 0, 0
+        for k = 1, 2 + trial % 4 do
+          local sh = shapes[(trial * 3 + k * 5) % #shapes + 1]
+          local P = la.randn(sh[1] + 2, sh[2] + 3, {dtype = dt == "bool" and "float64" or dt})
+          if dt == "bool" then P = la.gt(P, 0) end
+          args[k] = k % 2 == 0 and P:sub(2, sh[1] + 1, 3, sh[2] + 2) or P:sub(1, sh[1], 1, sh[2]):copy()
+          ref_r, ref_c = ref_r + sh[1], ref_c + sh[2]
+        end
+        local junk = la.full(ref_r, ref_c, 7, {dtype = dt == "bool" and "float64" or dt})
+        junk = nil                                        -- its storage back to the cache
+        collectgarbage()
+        local C = la.blkdiag(table.unpack(args))
+        assert.are.same({ref_r, ref_c}, {C:shape()})
+        assert.are.equal(dt == "bool" and "float64" or dt, C.dtype)   -- bool blocks: numbers
+        local r0, c0 = 0, 0
+        local owner = {}
+        for _, B in ipairs(args) do
+          local m, n = B:shape()
+          for j = 1, n do owner[c0 + j] = {B, r0, c0, m} end
+          r0, c0 = r0 + m, c0 + n
+        end
+        for j = 1, ref_c do
+          local B, br, bc, bm = table.unpack(owner[j])
+          for i = 1, ref_r do
+            local v = C(i, j)
+            if i > br and i <= br + bm then
+              local b = B(i - br, j - bc)
+              if type(b) == "boolean" then b = b and 1 or 0 end
+              assert.are.equal(b, v)
+            else
+              assert.are.equal(0, v)
+              assert.are.equal(math.huge, 1 / v)             -- +0, not -0
+            end
+          end
+        end
+      end
+    end
+  end)
 end)
 
 describe("slice", function()
