@@ -1,6 +1,7 @@
 /*
-** kernels/cpu.c: the CPU's vector features, probed once for every kernel
-** (each file had its own probe, each testing its own list of features).
+** kernels/cpu.c: the CPU's vector features, probed once for the kernels
+** that choose their AVX-512 or AVX2 code themselves (target_clones code is
+** chosen by the loader).
 */
 #include "kernels.h"
 
@@ -19,6 +20,8 @@ static void probe(void) {
   if (__builtin_cpu_supports("avx512dq")) f |= LAK_CPU_AVX512DQ;
   if (__builtin_cpu_supports("avx512vl")) f |= LAK_CPU_AVX512VL;
   if (__builtin_cpu_supports("avx512cd")) f |= LAK_CPU_AVX512CD;
+  if (__builtin_cpu_supports("fma")) f |= LAK_CPU_FMA;
+  if (__builtin_cpu_supports("bmi2")) f |= LAK_CPU_BMI2;
   features = f;
 }
 

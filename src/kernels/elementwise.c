@@ -212,10 +212,11 @@ CMP64SET(bws_, float, ARGSS)
 TEST64(tst_d, double, CLASS64D)
 TEST64(tst_s, float, CLASS64S)
 
-/* 3: AVX-512BW, 2: AVX-512F, 1: AVX2, 0: none of them; dq: AVX-512BW and DQ */
+/* 3: AVX-512BW, 2: AVX-512F, 1: AVX2, 0: none of them; dq: AVX-512BW and
+** DQ. Every level from 1 has AVX2: cmpfast_s's loop is AVX2 at 2 and 3 */
 static int cmp_isa, cmp_dq;
 __attribute__((constructor)) static void cmp_isainit(void) {
-  cmp_isa = !lak_cpu_has(LAK_CPU_AVX512F) ? (lak_cpu_has(LAK_CPU_AVX2) ? 1 : 0)
+  cmp_isa = !lak_cpu_has(LAK_CPU_AVX2) ? 0 : !lak_cpu_has(LAK_CPU_AVX512F) ? 1
           : lak_cpu_has(LAK_CPU_AVX512BW) ? 3 : 2;
   cmp_dq = cmp_isa == 3 && lak_cpu_has(LAK_CPU_AVX512DQ);
 }

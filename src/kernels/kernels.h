@@ -43,15 +43,18 @@
 
 /* The CPU's vector features (kernels/cpu.c), read once: lak_cpu() gives
 ** the LAK_CPU_ bits (0 off x86-64), lak_cpu_has(w) whether all of w's are
-** there. LAK_CPU_V4 is x86-64-v4's AVX-512 set. */
+** there. LAK_CPU_V4: what code built for target("arch=x86-64-v4") may use
+** (its AVX-512 set, and AVX2, FMA and BMI2 of x86-64-v3 under it). */
 #define LAK_CPU_AVX2     1u
 #define LAK_CPU_AVX512F  2u
 #define LAK_CPU_AVX512BW 4u
 #define LAK_CPU_AVX512DQ 8u
 #define LAK_CPU_AVX512VL 16u
 #define LAK_CPU_AVX512CD 32u
+#define LAK_CPU_FMA      64u
+#define LAK_CPU_BMI2     128u
 #define LAK_CPU_V4 (LAK_CPU_AVX512F | LAK_CPU_AVX512BW | LAK_CPU_AVX512DQ | LAK_CPU_AVX512VL | \
-                    LAK_CPU_AVX512CD)
+                    LAK_CPU_AVX512CD | LAK_CPU_AVX2 | LAK_CPU_FMA | LAK_CPU_BMI2)
 unsigned lak_cpu(void);
 int lak_cpu_has(unsigned want);
 

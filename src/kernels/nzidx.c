@@ -2,7 +2,7 @@
 ** kernels/nzidx.c: the positions of a line's nonzero entries, as doubles
 ** (find and nonzero). NaN counts as nonzero, -0.0 does not.
 **
-** With AVX-512 (probed here; not when reduce.c's level is capped below
+** With AVX-512 (lak_cpu_has; not when reduce.c's level is capped below
 ** 2, for tests), 8 entries a step: a compare gives their mask, a compress
 ** packs the 8 positions the mask keeps to the front of a vector, and the
 ** whole vector is stored at the next free place; the next step's store

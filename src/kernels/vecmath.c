@@ -549,9 +549,7 @@ VM_V4 static void vpow_v4(size_t n, const double *x, ptrdiff_t rx, const double 
   }
 }
 
-static int vm_v4(void) {
-  return lak_cpu_has(LAK_CPU_AVX512F | LAK_CPU_AVX512DQ | LAK_CPU_AVX512VL | LAK_CPU_AVX512BW);
-}
+static int vm_v4(void) { return lak_cpu_has(LAK_CPU_V4); }   /* VM_V4's target */
 #define VM_PICK(v4, c, args) do { if (vm_v4()) v4 args; else c args; } while (0)
 #else
 #define VM_PICK(v4, c, args) c args
