@@ -236,9 +236,9 @@ lint:
 # documented with its parameters
 doc: all
 	@sh tools/deps.sh lua-ldoc lua-discount
-	@mkdir -p build
-	ldoc -c config.ld . > build/ldoc.log 2>&1; rc=$$?; cat build/ldoc.log; test $$rc = 0
-	@! grep -E '^[^ ]+:[0-9]+: ' build/ldoc.log || { echo "doc: ldoc warned (above)"; exit 1; }
+	@mkdir -p $(BUILD)
+	ldoc --fatalwarnings -c config.ld . > $(BUILD)/ldoc.log 2>&1; rc=$$?; cat $(BUILD)/ldoc.log; test $$rc = 0
+	@! grep -qE '^[^ ]+:[0-9]+: |error|failed' $(BUILD)/ldoc.log || { echo "doc: ldoc warned (above)"; exit 1; }
 	@cat ldoc/extra.css >> doc/ldoc.css
 	@$(LUA) tools/check-doc.lua
 
