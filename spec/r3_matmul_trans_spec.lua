@@ -97,6 +97,58 @@ describe("la.matmul with trans_a, trans_b", function()
     end)
   end
 
+  it("X^T X of a thin X (up to 32 columns: kernels/gram.c's tiles) within a sum's bound, symmetric bit for bit", function()
+    -- every width 1..33 (past 32: syrk), rows around the vector widths and
+    -- the 256-row pass, X a block of a larger matrix; the reference sums in
+    -- Lua's doubles, each entry within (k + 2) eps sum |x_ri x_rj|
+    local P = la.randn(1100, 40, 7)
+    for _, dt in ipairs{"float64", "float32"} do
+      local eps = dt == "float32" and 2 ^ -24 or 2 ^ -53
+      for _, k in ipairs{16, 17, 23, 255, 257, 1031} do
+        for n = 1, 33 do
+          local X = P:astype(dt):sub(3, k + 2, 2, n + 1)
+          local G = la.matmul(X, X, {trans_a = true})
+          assert.are.same({n, n}, {G:shape()})
+          assert.are.equal(dt, G.dtype)
+          assert.is_true(G == G:t(), dt .. " " .. k .. " x " .. n .. ": not symmetric")
+          for a = 1, n, (n > 8 and 3 or 1) do
+            for b = a, n, (n > 8 and 2 or 1) do
+              local s, sa = 0, 0
+              for r = 1, k do
+                local t = X(r, a) * X(r, b)
+                s, sa = s + t, sa + math.abs(t)
+              end
+              local e = math.abs(G(a, b) - s)
+              assert(e <= (k + 2) * eps * sa * 2,
+                string.format("%s %d x %d: G(%d, %d) = %.17g, sum %.17g", dt, k, n, a, b, G(a, b), s))
+            end
+          end
+        end
+      end
+    end
+  end)
+
+  it("X^T X of a thin X with NaN and Inf: rows and columns they touch, as BLAS's sums", function()
+    -- column 2 holds a NaN, column 5 an Inf (other entries finite and nonzero
+    -- where the Inf sits): NumPy's X.T @ X gives NaN in row and column 2,
+    -- Inf at (5, 5), NaN or +-Inf elsewhere in row 5, finite numbers otherwise
+    for _, dt in ipairs{"float64", "float32"} do
+      local X = la.randn(300, 7, 3):astype(dt) + 5
+      X:set(100, 2, 0 / 0)
+      X:set(257, 5, math.huge)
+      local G = la.matmul(X, X, {trans_a = true})
+      for a = 1, 7 do
+        for b = 1, 7 do
+          local g = G(a, b)
+          if a == 2 or b == 2 then assert.is_true(g ~= g, dt .. " NaN at " .. a .. "," .. b)
+          elseif a == 5 and b == 5 then assert.are.equal(math.huge, g)
+          elseif a == 5 or b == 5 then assert.is_true(math.abs(g) == math.huge, dt .. " Inf at " .. a .. "," .. b)
+          else assert.is_true(math.abs(g) < math.huge, dt .. " finite at " .. a .. "," .. b) end
+        end
+      end
+    end
+  end)
+
   it("takes the general product for two views from one entry with other shapes", function()
     -- one pointer and leading dimension, one side transposed, yet a 60 x 50
     -- and a 50 x 60 result: syrk would write 60 x 60 (it overran the result)

@@ -414,6 +414,14 @@ typedef struct lak_Lines { void *p; ptrdiff_t l, j; } lak_Lines;
 int lak_sortshort(int nl, int n, int desc, lak_Lines x, lak_Lines s, lak_Lines ix, void *work);
 int lak_ssortshort(int nl, int n, int desc, lak_Lines x, lak_Lines s, lak_Lines ix, void *work);
 
+/* C = A^T A (n x n) of a k x n A with at most LAK_GRAMT_MAX columns, in
+** AVX-512 tiles (kernels/gram.c): symmetric exactly, the same bits on any
+** thread count. Returns 0, writing nothing, without AVX-512F or past those
+** sizes: the caller keeps BLAS. */
+#define LAK_GRAMT_MAX 32
+int lak_gramt(int k, int n, const double *A, int lda, double *C, int ldc);
+int lak_sgramt(int k, int n, const float *A, int lda, float *C, int ldc);
+
 /* the kernels for double (lak_*) and for float (lak_s*) */
 #define LAK_GENERIC_FILE "kernels_gen.h"
 #include "generate.h"
