@@ -60,6 +60,30 @@ describe("la.cov", function()
     assert.is_true(la.cov(X, {}, {rowvar = true}) == la.cov(X, {rowvar = true}))
   end)
 
+  it("of 1000 observations of 12 variables (the thin X^T X kernel) within a sum's bound", function()
+    -- the reference in Lua: means, then sum (x_a - m_a)(x_b - m_b) / 999
+    local X = la.randn(1000, 12, 11) * 3 + 1
+    local C = la.cov(X)
+    assert.is_true(C == C:t())
+    local m = {}
+    for a = 1, 12 do
+      local s = 0
+      for r = 1, 1000 do s = s + X(r, a) end
+      m[a] = s / 1000
+    end
+    for a = 1, 12, 3 do
+      for b = a, 12, 2 do
+        local s, sa = 0, 0
+        for r = 1, 1000 do
+          local t = (X(r, a) - m[a]) * (X(r, b) - m[b])
+          s, sa = s + t, sa + math.abs(t)
+        end
+        assert.is_true(math.abs(C(a, b) - s / 999) <= 2000 * EPS * sa / 999,
+                       string.format("(%d, %d): %.17g ~= %.17g", a, b, C(a, b), s / 999))
+      end
+    end
+  end)
+
   it("names what is wrong", function()
     assert.error_matches(function() la.cov(X, {ddof = 5}) end,
       "linalg.cov: 5 observations and ddof = 5.0 leave no degrees of freedom", 1, true)
