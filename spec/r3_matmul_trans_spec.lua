@@ -128,6 +128,25 @@ describe("la.matmul with trans_a, trans_b", function()
     end
   end)
 
+  it("X:t() * X of a thin X (a copy of the transpose) is matmul's X^T X bit for bit; a near miss is not", function()
+    for _, dt in ipairs{"float64", "float32"} do
+      for _, kn in ipairs{{1000, 10}, {200, 32}, {4096, 1}, {300, 17}} do
+        local X = la.randn(kn[1], kn[2], 5):astype(dt)
+        local Xt = X:t()
+        local G = Xt * X
+        assert.is_true(G == G:t())
+        assert.is_true(G == la.matmul(X, X, {trans_a = true}), dt .. " " .. kn[1] .. " x " .. kn[2])
+        -- Xt with its last entry's last bit changed: the general product
+        local v = Xt(kn[2], kn[1])
+        Xt:set(kn[2], kn[1], v + (v == 0 and 1 or v * (dt == "float32" and 2 ^ -23 or 2 ^ -52)))
+        local H = Xt * X
+        assert.is_true(la.allclose(H, G, dt == "float32" and 1e-5 or 1e-12, 1e-5))
+        local R = la.matmul(Xt:t(), X, {trans_a = true})                 -- gemm, in place
+        assert.is_true(la.allclose(H, R, dt == "float32" and 1e-5 or 1e-12, 1e-5))
+      end
+    end
+  end)
+
   it("X^T X of a thin X with NaN and Inf: rows and columns they touch, as BLAS's sums", function()
     -- column 2 holds a NaN, column 5 an Inf (other entries finite and nonzero
     -- where the Inf sits): NumPy's X.T @ X gives NaN in row and column 2,

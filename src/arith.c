@@ -171,11 +171,13 @@ static int matmul(lua_State *L, const char *fname, int opts) {
   if (f32) {
     size_t w = lak_smatmulbuf(A->rows, B->cols, A->cols);
     lak_smatmul(A->rows, B->cols, A->cols, A->fdata, A->ld, B->fdata, B->ld, C->fdata, C->ld,
-                w ? LA_SCRATCH(L, float, w) : NULL);
+                w ? LA_KEPTWORK(L, float, w) : NULL);
+    if (w) la_keepwork(L, -1);
   } else {
     size_t w = lak_matmulbuf(A->rows, B->cols, A->cols);
     lak_matmul(A->rows, B->cols, A->cols, A->data, A->ld, B->data, B->ld, C->data, C->ld,
-               w ? la_scratch(L, w) : NULL);
+               w ? LA_KEPTWORK(L, double, w) : NULL);
+    if (w) la_keepwork(L, -1);
   }
   lua_settop(L, top);
   return 1;

@@ -23,8 +23,9 @@ void LAK(gemm)(char ta, char tb, int m, int n, int k, LAK_REAL alpha,
 ** matrix and its own transpose (NumPy's X.T @ X, X @ X.T) goes to syrk,
 ** half gemm's work, and its result is symmetric exactly (both triangles
 ** from one); anything else to lak_gemm. Tried from m = 128 when k >= 16
-** and k >= m / 32, with buf, lak_matmulbuf(m, n, k) entries of the
-** caller's workspace (NULL: gemm). B is A's transpose when every entry has
+** and k >= m / 32, and for m <= LAK_GRAMT_MAX from 4096 entries of B
+** (then lak_gramt: X:t() * X of a tall, thin X), with buf,
+** lak_matmulbuf(m, n, k) entries of the caller's workspace (NULL: gemm). B is A's transpose when every entry has
 ** A's bits (NaN and -0 compare as bits): the test stops at the first
 ** entry that differs; it reads A and B once each, through panels of B
 ** transposed into buf. */
