@@ -1,7 +1,7 @@
 -- bench/gramt.lua [KxN ...] [float32]: X^T X of a tall, thin X (K x N),
 -- la.matmul(X, X, {trans_a = true}) (kernels/gram.c up to 32 columns),
--- next to the general product of the same operands (la.matmul(X:t(), X),
--- dgemm) and NumPy's X.T @ X (when /usr/bin/python3 has NumPy);
+-- next to a general product of the same shapes (la.matmul(Y:t(), X), Y
+-- another K x N: dgemm) and NumPy's X.T @ X (when /usr/bin/python3 has NumPy);
 -- microseconds a call, best of 5 interleaved rounds. Run after `make` with
 -- `eval $(make -s env)`:
 --   OPENBLAS_NUM_THREADS=1 lua5.4 bench/gramt.lua 1000x10 100000x10 1000x32
@@ -41,12 +41,12 @@ local TA = {trans_a = true}
 for _, s in ipairs(shapes) do
   local k, n = s[1], s[2]
   local X = la.randn(k, n, {dtype = dtype})
-  local Xt = X:t()
+  local Yt = la.randn(k, n, {dtype = dtype}):t()
   local reps = math.max(3, math.floor(4e6 / (k * n)))
   local b = {math.huge, math.huge, math.huge}
   for _ = 1, 5 do
     b[1] = math.min(b[1], time(function() return la.matmul(X, X, TA) end, reps))
-    b[2] = math.min(b[2], time(function() return la.matmul(Xt, X) end, reps))
+    b[2] = math.min(b[2], time(function() return la.matmul(Yt, X) end, reps))
     b[3] = math.min(b[3], numpy(k, n, reps) or math.huge)
   end
   print(string.format("%s %d x %d: X^T X %.1f us, dgemm %.1f, NumPy %s", dtype, k, n, b[1], b[2],

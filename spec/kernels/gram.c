@@ -4,7 +4,8 @@
 ** LAK_GRAMT_MAX columns, row counts around the vector width and the pass
 ** (GR_CHUNK rows), A a block of a larger matrix (lda > k); C symmetric bit
 ** for bit, nothing outside its n x n block written, each entry within the
-** error bound of a sum of k products, the same bits on a second call; the
+** error bound of a sum of k products (floats: a double's sum rounded once;
+** 1e6 rows of 0.1f), the same bits on a second call; the
 ** decline (no AVX-512F, 0 or too many columns) writes nothing. Data with
 ** products and sums exact in double (small integers) must come out exact.
 */
@@ -87,7 +88,8 @@ static void check_s(int k, int n, int off) {
           double p = (double)a[r + i * LDA] * a[r + j * LDA];
           s += p; sa += fabs(p);
         }
-        CLOSE(c, s, sa * (k + 2) * 6.0e-8);
+        /* summed in double, rounded to float once */
+        CLOSE(c, s, fabs(s) * 6.0e-8 + sa * (k + 2) * 1.12e-16);
       }
     }
 }
@@ -106,6 +108,15 @@ int main(void) {
     }
   fill(1);                               /* small integers: every sum exact */
   for (n = 1; n <= LAK_GRAMT_MAX; n += 3) check_d(1031, n, 2, 1);
+  {                                      /* 1e6 rows of 0.1f: a float sum was far off */
+    static float big[1000000 * 2];
+    float c[4];
+    double want = 1e6 * (double)0.1f * (double)0.1f;
+    int i;
+    for (i = 0; i < 2000000; i++) big[i] = 0.1f;
+    if (lak_sgramt(1000000, 2, big, 1000000, c, 2))
+      for (i = 0; i < 4; i++) CLOSE(c[i], want, want * 6.0e-8);
+  }
   if (!lak_cpu_has(LAK_CPU_AVX512F)) printf("kernels/gram: no AVX-512F here: the declines checked\n");
   return ck_done("gram");
 }

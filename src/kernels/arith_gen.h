@@ -289,7 +289,7 @@ static int LAK(samebits)(int r, int c, const LAK_REAL *A, int lda, const LAK_REA
 ** bit for bit */
 void LAK(matmult)(char ta, char tb, int m, int n, int k, const LAK_REAL *A, int lda,
                   const LAK_REAL *B, int ldb, LAK_REAL *C, int ldc) {
-  if (ta == 'T' && tb == 'N' && m == n && m <= LAK_GRAMT_MAX && k >= 16 &&
+  if (ta == 'T' && tb == 'N' && m == n && m <= LAK_GRAMT_MAX &&
       LAK(samebits)(k, m, A, lda, B, ldb) && LAK(gramt)(k, m, A, lda, C, ldc))
     return;
   if (ta != tb && m == n && k >= 16 &&
