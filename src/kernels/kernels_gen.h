@@ -36,10 +36,10 @@ void LAK(matmul)(int m, int n, int k, const LAK_REAL *A, int lda, const LAK_REAL
 /* op(A) op(B) (m x n, inner size k; ta, tb 'N' or 'T', at least one 'T'),
 ** each operand read in place: X^T r is one gemv over X. A matrix with its
 ** own transpose (B with A's bits, one of them transposed, a square result:
-** X^T X, X X^T) from 16 rows of k: X^T X of up to LAK_GRAMT_MAX columns by
-** lak_gramt, wider ones and X X^T by syrk from LAK_SYRKMIN rows of the
-** result or past the L2 cache (NumPy's X.T @ X takes syrk); both symmetric
-** bit for bit. Anything else to lak_gemm. */
+** X^T X, X X^T): X^T X of up to LAK_GRAMT_MAX columns by lak_gramt, wider
+** ones and X X^T by syrk from k = 16 and LAK_SYRKMIN rows of the result or
+** past the L2 cache (NumPy's X.T @ X takes syrk); both symmetric bit for
+** bit. Anything else to lak_gemm. */
 void LAK(matmult)(char ta, char tb, int m, int n, int k, const LAK_REAL *A, int lda,
                   const LAK_REAL *B, int ldb, LAK_REAL *C, int ldc);
 
