@@ -84,6 +84,17 @@ describe("la.cov", function()
     end
   end)
 
+  it("scales each sum after summing, as NumPy: sums past the largest double are Inf", function()
+    -- np.cov(X * 1e153, rowvar=False)[0, 0] is inf (NumPy 1.24): the sum of
+    -- squares overflows before the division by n - 1; both product paths
+    -- (up to 32 variables, and more)
+    for _, p in ipairs{12, 33} do
+      local C = la.cov(la.randn(257, p, 1) * 1e153)
+      assert.are.equal(math.huge, C(1, 1))
+      assert.is_true(C == C:t())
+    end
+  end)
+
   it("names what is wrong", function()
     assert.error_matches(function() la.cov(X, {ddof = 5}) end,
       "linalg.cov: 5 observations and ddof = 5.0 leave no degrees of freedom", 1, true)

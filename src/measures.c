@@ -503,18 +503,18 @@ static la_Mat *covariance(lua_State *L, const char *F, la_Mat *X, la_Mat *Y, int
   }
   C = la_new(L, F, p, p);
   if (p > 0) {
-    /* NumPy's X X^T times 1 / (n - ddof): each sum of products scaled once
-    ** (up to LAK_GRAMT_MAX variables by lak_gramt, as matmul's X^T X) */
+    /* NumPy's X X^T, then times 1 / (n - ddof): each sum of products scaled
+    ** once, after it is summed (a sum past DBL_MAX is Inf, as NumPy's);
+    ** up to LAK_GRAMT_MAX variables by lak_gramt, as matmul's X^T X */
     double s = 1.0 / ((double)n - ddof);
-    if (n >= 16 && lak_gramt(n, p, Z->data, Z->ld, C->data, C->ld)) {
-      int j;
-      for (j = 0; j < p; j++)
-        for (i = 0; i < p; i++) C->data[i + (size_t)j * C->ld] *= s;
-    } else {
-      cblas_dsyrk(CblasColMajor, CblasLower, CblasTrans, p, n, s, Z->data, Z->ld > 0 ? Z->ld : 1,
+    int j;
+    if (!lak_gramt(n, p, Z->data, Z->ld, C->data, C->ld)) {
+      cblas_dsyrk(CblasColMajor, CblasLower, CblasTrans, p, n, 1.0, Z->data, Z->ld > 0 ? Z->ld : 1,
                   0.0, C->data, C->ld);
       lak_mirror(p, C->data, C->ld);
     }
+    for (j = 0; j < p; j++)
+      for (i = 0; i < p; i++) C->data[i + (size_t)j * C->ld] *= s;
   }
   lua_remove(L, -2);                         /* Z */
   return C;
