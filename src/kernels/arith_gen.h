@@ -237,11 +237,22 @@ void LAK(mirror)(int n, LAK_REAL *C, int ldc) {
 #define LAK_GRAMMIN 128
 #define LAK_GRAMK 32
 
+/* X^T X of a k x m X (m <= LAK_GRAMT_MAX): lak_gramt, or where it
+** declines (no AVX-512F) syrk, so the result is symmetric bit for bit on
+** any CPU; matmult's and matmul's X^T X make this one call */
+static void LAK(thingram)(int k, int m, const LAK_REAL *X, int ldx, LAK_REAL *C, int ldc) {
+  if (LAK(gramt)(k, m, X, ldx, C, ldc)) return;
+  LAK_CBLAS(syrk)(CblasColMajor, CblasLower, CblasTrans, m, k, 1, X, ldx, 0, C, ldc);
+  LAK(mirror)(m, C, ldc);
+}
+
 /* a product to test for A B = B^T B, of at most LAK_GRAMT_MAX columns
-** (X:t() * X of a tall, thin X: lak_gramt), from 4096 entries of B: the
-** test reads A and B (1000 x 10: 4 us; with lak_gramt 6.8 against gemm's
-** 10.9, 1000 x 32 23 against 55), and at 100 x 4 the test and its
-** workspace made 0.39 us 0.65 */
+** (X:t() * X of a tall, thin X: thingram), from 4096 entries of B: the
+** test reads A and B (1000 x 10: 4 us of lak_gramt's 6.8 against gemm's
+** 10.9; 1000 x 32 23 against 55), and at 100 x 4 the test and its
+** workspace made 0.39 us 0.65. Without AVX-512 the test and syrk cost
+** more than gemm (1000 x 10: 12.5 us against 10.4), but X:t() * X stays
+** symmetric and the same bits as matmul's X^T X on every CPU. */
 static int LAK(thin)(int m, int n, int k) {
   return m == n && m <= LAK_GRAMT_MAX && k >= 16 && (double)k * m >= 4096;
 }
@@ -254,7 +265,10 @@ size_t LAK(matmulbuf)(int m, int n, int k) {
 void LAK(matmul)(int m, int n, int k, const LAK_REAL *A, int lda, const LAK_REAL *B,
                  int ldb, LAK_REAL *C, int ldc, LAK_REAL *buf) {
   if (buf != NULL && LAK(matmulbuf)(m, n, k) > 0 && LAK(istrans)(m, k, A, lda, B, ldb, buf)) {
-    if (LAK(thin)(m, n, k) && LAK(gramt)(k, m, B, ldb, C, ldc)) return;
+    if (LAK(thin)(m, n, k)) {           /* A B = B^T B: the call matmult makes */
+      LAK(thingram)(k, m, B, ldb, C, ldc);
+      return;
+    }
     LAK_CBLAS(syrk)(CblasColMajor, CblasLower, CblasNoTrans, m, k, 1, A, lda, 0, C, ldc);
     LAK(mirror)(m, C, ldc);
   } else {
@@ -277,7 +291,7 @@ void LAK(matmul)(int m, int n, int k, const LAK_REAL *A, int lda, const LAK_REAL
 ** different matrices stop there) */
 static int LAK(samebits)(int r, int c, const LAK_REAL *A, int lda, const LAK_REAL *B, int ldb) {
   int j;
-  if (A == B && lda == ldb) return 1;
+  if (r <= 0 || c <= 0 || (A == B && lda == ldb)) return 1;     /* nothing to read */
   if (LAK(xorcol)(1, A, B) != 0) return 0;
   for (j = 0; j < c; j++)
     if (LAK(xorcol)((size_t)r, A + (ptrdiff_t)j * lda, B + (ptrdiff_t)j * ldb) != 0) return 0;
@@ -285,13 +299,15 @@ static int LAK(samebits)(int r, int c, const LAK_REAL *A, int lda, const LAK_REA
 }
 
 /* A's transpose times B, or A times B's transpose: B with A's bits (the
-** same matrix, or a copy: la.inner(X, X:copy())) makes it syrk, symmetric
-** bit for bit */
+** same matrix, or a copy: la.inner(X, X:copy())) makes it thingram (X^T X
+** of up to LAK_GRAMT_MAX columns) or syrk, symmetric bit for bit */
 void LAK(matmult)(char ta, char tb, int m, int n, int k, const LAK_REAL *A, int lda,
                   const LAK_REAL *B, int ldb, LAK_REAL *C, int ldc) {
-  if (ta == 'T' && tb == 'N' && m == n && m <= LAK_GRAMT_MAX &&
-      LAK(samebits)(k, m, A, lda, B, ldb) && LAK(gramt)(k, m, A, lda, C, ldc))
+  if (ta == 'T' && tb == 'N' && m == n && m >= 1 && m <= LAK_GRAMT_MAX && k >= 1 &&
+      LAK(samebits)(k, m, A, lda, B, ldb)) {
+    LAK(thingram)(k, m, A, lda, C, ldc);
     return;
+  }
   if (ta != tb && m == n && k >= 16 &&
       (m >= LAK_SYRKMIN || (double)m * k * sizeof(LAK_REAL) > LAK_SYRKBYTES) &&
       LAK(samebits)(ta == 'T' ? k : m, ta == 'T' ? m : k, A, lda, B, ldb)) {
