@@ -49,6 +49,7 @@ for _, s in ipairs(shapes) do
     b[2] = math.min(b[2], time(function() return la.matmul(Yt, X) end, reps))
     b[3] = math.min(b[3], numpy(k, n, reps) or math.huge)
   end
-  print(string.format("%s %d x %d: X^T X %.1f us, dgemm %.1f, NumPy %s", dtype, k, n, b[1], b[2],
+  print(string.format("%s %d x %d: X^T X %.1f us, %s %.1f, NumPy %s", dtype, k, n, b[1],
+    dtype == "float32" and "sgemm" or "dgemm", b[2],
     b[3] < math.huge and string.format("%.1f (la/NumPy %.2f)", b[3], b[1] / b[3]) or "-"))
 end

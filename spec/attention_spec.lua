@@ -809,7 +809,7 @@ describe("linalg.attention's AVX-512 kernel, hostile", function()
   end
 
   -- (heavy: under valgrind, which has no AVX-512, both sides are the gemm
-  -- kernel; ASan and the suites of 5.1, 5.4 and LuaJIT run it)
+  -- kernel; ASan and the suites of 5.4 and LuaJIT run it)
   it("agrees with the gemm kernel around its strips, blocks, tiles and panels, in both types #heavy", function()
     local ns = {1, 7, 8, 9, 23, 24, 25, 47, 48, 49, 127, 128, 129, 239, 240, 241}
     local dvs, dks = {0, 1, 7, 8, 9, 65}, {1, 2, 3, 16, 33}

@@ -139,7 +139,7 @@ static int matmult(lua_State *L, const char *fname, int ta, int tb, const la_Mat
 }
 
 /* A B; in float32 (sgemm) when both are float32, else in float64; a
-** matrix times its own transpose by syrk (lak_matmul). opts (matmul's
+** matrix times its own transpose by syrk or lak_gramt (lak_matmul). opts (matmul's
 ** third argument, 0: none): trans_a, trans_b, the product of A's or B's
 ** transpose (matmult) */
 static int matmul(lua_State *L, const char *fname, int opts) {

@@ -24,8 +24,9 @@ void LAK(gemm)(char ta, char tb, int m, int n, int k, LAK_REAL alpha,
 ** half gemm's work, and its result is symmetric exactly (both triangles
 ** from one); anything else to lak_gemm. Tried from m = 128 when k >= 16
 ** and k >= m / 32, and for m <= LAK_GRAMT_MAX from 4096 entries of B
-** (then lak_gramt: X:t() * X of a tall, thin X), with buf,
-** lak_matmulbuf(m, n, k) entries of the caller's workspace (NULL: gemm). B is A's transpose when every entry has
+** (then lak_gramt, or syrk without AVX-512: X:t() * X of a tall, thin X),
+** with buf, lak_matmulbuf(m, n, k) entries of the caller's workspace
+** (NULL: gemm). B is A's transpose when every entry has
 ** A's bits (NaN and -0 compare as bits): the test stops at the first
 ** entry that differs; it reads A and B once each, through panels of B
 ** transposed into buf. */
@@ -36,10 +37,10 @@ void LAK(matmul)(int m, int n, int k, const LAK_REAL *A, int lda, const LAK_REAL
 /* op(A) op(B) (m x n, inner size k; ta, tb 'N' or 'T', at least one 'T'),
 ** each operand read in place: X^T r is one gemv over X. A matrix with its
 ** own transpose (B with A's bits, one of them transposed, a square result:
-** X^T X, X X^T): X^T X of up to LAK_GRAMT_MAX columns by lak_gramt, wider
-** ones and X X^T by syrk from k = 16 and LAK_SYRKMIN rows of the result or
-** past the L2 cache (NumPy's X.T @ X takes syrk); both symmetric bit for
-** bit. Anything else to lak_gemm. */
+** X^T X, X X^T): X^T X of up to LAK_GRAMT_MAX columns by lak_gramt (syrk
+** without AVX-512), wider ones and X X^T by syrk from k = 16 and
+** LAK_SYRKMIN rows of the result or past the L2 cache (NumPy's X.T @ X
+** takes syrk); all symmetric bit for bit. Anything else to lak_gemm. */
 void LAK(matmult)(char ta, char tb, int m, int n, int k, const LAK_REAL *A, int lda,
                   const LAK_REAL *B, int ldb, LAK_REAL *C, int ldc);
 
