@@ -254,7 +254,7 @@ static void LAK(thingram)(int k, int m, const LAK_REAL *X, int ldx, LAK_REAL *C,
 ** more than gemm (1000 x 10: 12.5 us against 10.4), but X:t() * X stays
 ** symmetric and the same bits as matmul's X^T X on every CPU. */
 static int LAK(thin)(int m, int n, int k) {
-  return m == n && m <= LAK_GRAMT_MAX && k >= 16 && (double)k * m >= 4096;
+  return m == n && m <= LAK_GRAMT_MAX && (double)k * m >= 4096;
 }
 
 size_t LAK(matmulbuf)(int m, int n, int k) {
@@ -303,14 +303,15 @@ static int LAK(samebits)(int r, int c, const LAK_REAL *A, int lda, const LAK_REA
 ** of up to LAK_GRAMT_MAX columns) or syrk, symmetric bit for bit */
 void LAK(matmult)(char ta, char tb, int m, int n, int k, const LAK_REAL *A, int lda,
                   const LAK_REAL *B, int ldb, LAK_REAL *C, int ldc) {
-  if (ta == 'T' && tb == 'N' && m == n && m >= 1 && m <= LAK_GRAMT_MAX && k >= 1 &&
-      LAK(samebits)(k, m, A, lda, B, ldb)) {
-    LAK(thingram)(k, m, A, lda, C, ldc);
-    return;
-  }
-  if (ta != tb && m == n && k >= 16 &&
-      (m >= LAK_SYRKMIN || (double)m * k * sizeof(LAK_REAL) > LAK_SYRKBYTES) &&
-      LAK(samebits)(ta == 'T' ? k : m, ta == 'T' ? m : k, A, lda, B, ldb)) {
+  int sq = ta != tb && m == n && m >= 1 && k >= 1;
+  int thin = sq && ta == 'T' && m <= LAK_GRAMT_MAX;
+  int big = sq && k >= 16 &&
+            (m >= LAK_SYRKMIN || (double)m * k * sizeof(LAK_REAL) > LAK_SYRKBYTES);
+  if ((thin || big) && LAK(samebits)(ta == 'T' ? k : m, ta == 'T' ? m : k, A, lda, B, ldb)) {
+    if (thin) {
+      LAK(thingram)(k, m, A, lda, C, ldc);
+      return;
+    }
     LAK_CBLAS(syrk)(CblasColMajor, CblasLower, ta == 'T' ? CblasTrans : CblasNoTrans, m, k, 1,
                     A, lda, 0, C, ldc);
     LAK(mirror)(m, C, ldc);
