@@ -261,11 +261,10 @@ SORTVALS(ssortvals, float, uint32_t, int32_t, w)
 ** bits left) about 21 neighbours a line if uniform on [0, 1), 6 if normal;
 ** past n moves in all (keys that differ only in the low bits, in falling
 ** order) the line goes to the key-and-position sort below, so no run costs
-** its square. A float's key
-** and position had been a 64-bit word: its sort along the columns of 100 x
-** 100 took 38 us, the values alone 20; along those of 1000 x 1000 (pb 8
-** then, so 64-bit words and the radix sort) 7.4 ms, now 4.4 (NumPy's
-** values alone 3.9). */
+** its square. A float's key and position had been a 64-bit word: its sort
+** along the columns of 100 x 100 took 38 us, the values alone 20; along
+** those of 1000 x 1000 (pb 8 then, so 64-bit words and the radix sort)
+** 7.4 ms, now 4.4 (NumPy's values alone 3.9). */
 #define FULLKEY(T, U, v, S, flip, out) do { \
     T v_ = (v) + (T)0;                          /* -0.0 + 0.0 is 0.0 */ \
     U u_; \
@@ -291,9 +290,8 @@ static inline __attribute__((always_inline)) int lak_any64(const void *p) {
 /* The packed sort's three passes over a line, vectorized in their clones:
 ** the words (key's high bits, position), the first tie on the high bits
 ** hi from position i >= 1 on (n if none; 64 bytes of words compared at
-** once),
-** and the values and positions out (the columns of 1000 x 1000 floats, the
-** passes in plain loops: 5.3 ms, vectorized 4.4) */
+** once), and the values and positions out (the columns of 1000 x 1000
+** floats, the passes in plain loops: 5.3 ms, vectorized 4.4) */
 #define PACKPASSES(sfx, T, U) \
   LAK_CLONES static void pkeys_##sfx(int n, const T *restrict x, ptrdiff_t incx, U flip, \
                                      U low, U *restrict a) { \
