@@ -1,8 +1,8 @@
 -- A matrix times its own transpose (NumPy's X.T @ X and X @ X.T, here
--- X:t() * X and X * X:t()): computed by syrk from 128 rows of the result
--- (when the inner size is 16 or more and a 32nd of the rows), symmetric
--- bit for bit, with the values of the general product; a right operand
--- that is not quite the transpose takes the general product.
+-- X:t() * X and X * X:t()): computed by syrk (or kernels/gram.c's X^T X
+-- up to 32 columns) at every size, symmetric bit for bit, with the values
+-- of the general product; a right operand that is not quite the transpose
+-- takes the general product.
 local la = require "linalg"
 
 -- X (k x m) with X(i, j) = f(i, j)

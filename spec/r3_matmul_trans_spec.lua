@@ -153,6 +153,30 @@ describe("la.matmul with trans_a, trans_b", function()
     end
   end)
 
+  it("X:t() * X and X * X:t() are symmetric bit for bit at every size, as NumPy's X.T @ X (syrk)", function()
+    -- NumPy 1.24's cblas_matrixproduct takes syrk whenever both operands
+    -- are one array, one of them transposed; gemm's X^T X of 100 x 50 or
+    -- 1000 x 100, and its X X^T of 20 x 50, were not symmetric here
+    for _, dt in ipairs{"float64", "float32"} do
+      for _, kn in ipairs{{3, 2}, {20, 10}, {100, 4}, {5, 40}, {100, 33}, {100, 50}, {50, 100},
+                          {8, 200}, {300, 127}, {1000, 100}, {64, 64}, {1, 70}} do
+        local X = la.randn(kn[1], kn[2], 7):astype(dt)
+        local Xt = X:t()
+        local G, H = Xt * X, X * Xt
+        local what = dt .. " " .. kn[1] .. " x " .. kn[2]
+        assert.is_true(G == G:t(), what .. ": X^T X")
+        assert.is_true(H == H:t(), what .. ": X X^T")
+        assert.is_true(G == la.matmul(X, X, {trans_a = true}), what .. ": matmul's X^T X")
+        -- against gemm: X with its first entry one ulp off is not Xt's transpose
+        local Y = X:copy()
+        local v = Y(1, 1)
+        Y:set(1, 1, v + (v == 0 and 1e-30 or v * (dt == "float32" and 2 ^ -23 or 2 ^ -52)))
+        assert.is_true(la.allclose(G, Xt * Y, dt == "float32" and 1e-5 or 1e-12, dt == "float32" and 1e-4 or 1e-12),
+          what .. ": against gemm")
+      end
+    end
+  end)
+
   it("X^T X of a thin X with NaN and Inf: rows and columns they touch, as BLAS's sums", function()
     -- column 2 holds a NaN, column 5 an Inf (other entries finite and nonzero
     -- where the Inf sits): NumPy's X.T @ X gives NaN in row and column 2,

@@ -249,13 +249,22 @@ static double matmul_err(lak_Rng *r, int m, int k, int bi, int bj, double x, int
 ** first panel) takes gemm and gives its own product */
 static void matmul_gram(void) {
   lak_Rng r;
-  int sym, m;
+  int sym;
   double e;
+  static const int ms[] = {1, 2, 5, 20, 32, 33, 50, 100, 128, 200}, ks[] = {1, 3, 10, 70};
+  size_t a, b;
   lak_rng_seed(&r, 11);
-  for (m = 128; m <= 200; m += 72) {
-    e = matmul_err(&r, m, 70, -1, 0, 0.0, &sym);
-    CHECK(e <= 1e-12 && sym, "A A^T at %d x 70: off by %g, symmetric %d", m, e, sym);
-  }
+  /* every size: the small ones tested in place (lak_matmulbuf 0), the
+  ** others through the workspace; gramt's X^T X up to 32, syrk above */
+  for (a = 0; a < sizeof ms / sizeof *ms; a++)
+    for (b = 0; b < sizeof ks / sizeof *ks; b++) {
+      e = matmul_err(&r, ms[a], ks[b], -1, 0, 0.0, &sym);
+      CHECK(e <= 1e-12 && sym, "A A^T at %d x %d: off by %g, symmetric %d", ms[a], ks[b], e, sym);
+    }
+  e = matmul_err(&r, 5, 10, 9, 4, 7.0, &sym);
+  CHECK(e <= 1e-12 && !sym, "A B, B = A^T but its last entry, 5 x 10 (in place): off by %g", e);
+  e = matmul_err(&r, 20, 10, 0, 19, 7.0, &sym);
+  CHECK(e <= 1e-12 && !sym, "A B, B = A^T but entry (0, 19), 20 x 10 (in place): off by %g", e);
   e = matmul_err(&r, 130, 300, 299, 129, 7.0, &sym);
   CHECK(e <= 1e-12 && !sym, "A B, B = A^T but its last entry, 130 x 300: off by %g", e);
   e = matmul_err(&r, 130, 300, 5, 3, 7.0, &sym);
@@ -263,8 +272,8 @@ static void matmul_gram(void) {
 }
 
 /* lak_matmult(ta, tb) against the naive loop, A (ar x ac, leading
-** dimension ar + 2) with itself (B = A, one of them transposed: syrk from
-** 48 rows of the result or past 2 MiB) or with a copy of A (gemm); both
+** dimension ar + 2) with itself (B = A, one of them transposed: gramt or
+** syrk at every size) or with a copy of A (gemm); both
 ** transposed: A^T A^T, A square; same 2: B is A's first n - 10 columns
 ** (or rows, B transposed), one pointer but not the same matrix. Returns the max difference relative to
 ** max(1, |entry|); *sym: the
@@ -291,14 +300,15 @@ static double matmult_err(lak_Rng *r, char ta, char tb, int ar, int ac, int same
   return d;
 }
 
-/* X^T X and X X^T read in place: syrk's symmetric bits, from 48 rows of
-** the result and for a thin X past 2 MiB (40000 x 8), gemm below; the
-** other transpositions (A^T B, A B^T of a copy) by gemm */
+/* X^T X and X X^T read in place: symmetric bits at every size (gramt up
+** to 32 columns, syrk); the other transpositions (A^T B, A B^T of a copy)
+** by gemm */
 static void matmult(void) {
   static const struct { char ta, tb; int ar, ac, same, sym; } c[] = {
     {'T', 'N', 300, 60, 1, 1}, {'N', 'T', 60, 300, 1, 1}, {'T', 'N', 40000, 8, 1, 1},
-    {'T', 'N', 300, 20, 1, 0}, {'T', 'N', 300, 60, 0, 0}, {'N', 'T', 60, 300, 0, 0},
-    {'T', 'T', 50, 50, 0, 0}, {'T', 'N', 5, 3, 1, 0}, {'T', 'N', 300, 60, 2, 0},
+    {'T', 'N', 300, 20, 1, 1}, {'T', 'N', 300, 60, 0, 0}, {'N', 'T', 60, 300, 0, 0},
+    {'T', 'T', 50, 50, 0, 0}, {'T', 'N', 5, 3, 1, 1}, {'N', 'T', 5, 3, 1, 1},
+    {'N', 'T', 40, 7, 1, 1}, {'T', 'N', 7, 40, 1, 1}, {'T', 'N', 300, 60, 2, 0},
     {'N', 'T', 60, 300, 2, 0}};
   lak_Rng r;
   int t, sym;

@@ -193,7 +193,8 @@ LAK_CLONES_MEM static LAK_UINT LAK(xorcol)(size_t n, const LAK_REAL *restrict a,
 ** matrices stops there, at once); then B in panels of LAK_TBAND columns
 ** and LAK_TCHUNK rows, each transposed into buf and compared with A's
 ** rows as columns: B's strided reads one entry at a time took 2 ms at
-** 1000 x 1000, a tenth of syrk's time. */
+** 1000 x 1000, a tenth of syrk's time. Without buf (a small product), B's
+** rows are read in place. */
 #define LAK_TBAND 64
 #define LAK_TCHUNK 128
 static int LAK(istrans)(int m, int k, const LAK_REAL *A, int lda, const LAK_REAL *B, int ldb,
@@ -201,6 +202,18 @@ static int LAK(istrans)(int m, int k, const LAK_REAL *A, int lda, const LAK_REAL
   int i0, j0, j, i;
   for (i = 0; i < m && i < LAK_TBAND; i++)
     if (LAK(xorcol)(1, A + i, B + (ptrdiff_t)i * ldb) != 0) return 0;
+  if (buf == NULL) {
+    for (j = 0; j < k; j++) {
+      LAK_UINT d = 0, x, y;
+      for (i = 0; i < m; i++) {
+        memcpy(&x, A + i + (ptrdiff_t)j * lda, sizeof x);
+        memcpy(&y, B + j + (ptrdiff_t)i * ldb, sizeof y);
+        d |= x ^ y;
+      }
+      if (d != 0) return 0;
+    }
+    return 1;
+  }
   for (i0 = 0; i0 < m; i0 += LAK_TBAND) {
     int w = m - i0 < LAK_TBAND ? m - i0 : LAK_TBAND;
     for (j0 = 0; j0 < k; j0 += LAK_TCHUNK) {
@@ -229,14 +242,6 @@ void LAK(mirror)(int n, LAK_REAL *C, int ldc) {
   }
 }
 
-/* A product by its own transpose is tried from m = LAK_GRAMMIN, when k is
-** at least m / LAK_GRAMK and 16: the mirror's traffic is m^2 whatever k,
-** syrk saves m^2 k / 2 multiplications (OpenBLAS 0.3.21, 1 thread, AVX-512
-** EPYC: at m = 100, syrk took 30 us, gemm 35; at 128, 62 and 92; at
-** m = 2000, k = 32, the test, syrk and the mirror 7.40 ms, gemm 7.38) */
-#define LAK_GRAMMIN 128
-#define LAK_GRAMK 32
-
 /* X^T X of a k x m X (m <= LAK_GRAMT_MAX): lak_gramt, or where it
 ** declines (no AVX-512F) syrk, so the result is symmetric bit for bit on
 ** any CPU; matmult's and matmul's X^T X make this one call */
@@ -246,47 +251,37 @@ static void LAK(thingram)(int k, int m, const LAK_REAL *X, int ldx, LAK_REAL *C,
   LAK(mirror)(m, C, ldc);
 }
 
-/* a product to test for A B = B^T B, of at most LAK_GRAMT_MAX columns
-** (X:t() * X of a tall, thin X: thingram), from 4096 entries of B: the
-** test reads A and B (1000 x 10: 4 us of lak_gramt's 6.8 against gemm's
-** 10.9; 1000 x 32 23 against 55), and at 100 x 4 the test and its
-** workspace made 0.39 us 0.65. Without AVX-512 the test and syrk cost
-** more than gemm (1000 x 10: 12.5 us against 10.4), but X:t() * X stays
-** symmetric and the same bits as matmul's X^T X on every CPU. */
-static int LAK(thin)(int m, int n, int k) {
-  return m == n && m <= LAK_GRAMT_MAX && (double)k * m >= 4096;
-}
-
+/* Every square product is tested for A B = B^T B (X:t() * X, X * X:t(),
+** S * S of a symmetric S), which then takes thingram or syrk and the
+** mirror: symmetric bit for bit at every size, as NumPy's X.T @ X (syrk
+** whenever both operands are one array). OpenBLAS 0.3.21, 1 thread,
+** AVX-512 EPYC, X:t() * X against gemm (the test included; NumPy's X.T @ X
+** beside): 100 x 100 40 us against 44 (NumPy 32), 1000 x 100 335 against
+** 470 (305), 1000 x 64 153 against 205 (132), 8 x 1000 376 against 630
+** (553), 4 x 50 2.1 against 1.4 (2.5); a product of two other matrices
+** stops at the first entry. Up to LAK_TDIRECT entries the test reads B's
+** rows in place, without a workspace (100 x 4: 0.45 us against gemm's
+** 0.45, 0.76 with the workspace). */
+#define LAK_TDIRECT 1024
 size_t LAK(matmulbuf)(int m, int n, int k) {
-  int gram = m == n && m >= LAK_GRAMMIN && k >= 16 && k >= m / LAK_GRAMK;
-  return gram || LAK(thin)(m, n, k) ? (size_t)LAK_TBAND * LAK_TCHUNK : 0;
+  return m == n && (double)m * k > LAK_TDIRECT ? (size_t)LAK_TBAND * LAK_TCHUNK : 0;
 }
 
 void LAK(matmul)(int m, int n, int k, const LAK_REAL *A, int lda, const LAK_REAL *B,
                  int ldb, LAK_REAL *C, int ldc, LAK_REAL *buf) {
-  if (buf != NULL && LAK(matmulbuf)(m, n, k) > 0 && LAK(istrans)(m, k, A, lda, B, ldb, buf)) {
-    if (LAK(thin)(m, n, k)) {           /* A B = B^T B: the call matmult makes */
+  if (m == n && m >= 1 && k >= 1 &&
+      LAK(istrans)(m, k, A, lda, B, ldb, LAK(matmulbuf)(m, n, k) > 0 ? buf : NULL)) {
+    if (m <= LAK_GRAMT_MAX) {           /* A B = B^T B: the calls matmult makes */
       LAK(thingram)(k, m, B, ldb, C, ldc);
       return;
     }
-    LAK_CBLAS(syrk)(CblasColMajor, CblasLower, CblasNoTrans, m, k, 1, A, lda, 0, C, ldc);
+    LAK_CBLAS(syrk)(CblasColMajor, CblasLower, CblasTrans, m, k, 1, B, ldb, 0, C, ldc);
     LAK(mirror)(m, C, ldc);
   } else {
     LAK(gemm)('N', 'N', m, n, k, 1, A, lda, B, ldb, 0, C, ldc);
   }
 }
 
-/* OpenBLAS 0.3.21's syrk against gemm over the same matrix, 1 thread:
-** X^T X of 1000 x 50: 94 us against 125, 100 x 100: 32 against 45. With
-** the Haswell kernels on AMD EPYC (Zen 4), syrk from 20 columns: 100 x 20
-** 2.6 against 2.9-3.4, 1000 x 20 19-22 against 26-30, 1000 x 40 56-63
-** against 79-91, 100 x 32 5.5 against 5.6; below, gemm: 100 x 16 1.9
-** against 2.4, 1000 x 4 2.7 against 3.4 (an older machine's crossover was
-** 48 columns). A thinner matrix past the L2 cache goes to syrk too, which
-** reads it once where gemm reads it twice: 100000 x 10, 1.01 ms against
-** 1.30; 100000 x 4, 0.35 against 0.51 */
-#define LAK_SYRKMIN 20
-#define LAK_SYRKBYTES 2097152.0
 /* the r x c A and B hold the same bits (the first entry first: two
 ** different matrices stop there) */
 static int LAK(samebits)(int r, int c, const LAK_REAL *A, int lda, const LAK_REAL *B, int ldb) {
@@ -300,15 +295,19 @@ static int LAK(samebits)(int r, int c, const LAK_REAL *A, int lda, const LAK_REA
 
 /* A's transpose times B, or A times B's transpose: B with A's bits (the
 ** same matrix, or a copy: la.inner(X, X:copy())) makes it thingram (X^T X
-** of up to LAK_GRAMT_MAX columns) or syrk, symmetric bit for bit */
+** of up to LAK_GRAMT_MAX columns) or syrk, symmetric bit for bit at every
+** size, as matmul's. OpenBLAS 0.3.21's syrk against gemm, 1 thread, the
+** Haswell kernels on AMD EPYC (Zen 4): X^T X of 1000 x 50 94 us against
+** 125, 1000 x 20 19-22 against 26-30; a thinner matrix past the L2 cache
+** is read once, not twice (100000 x 4: 0.35 ms against 0.51). Below 20
+** columns syrk is the slower (100 x 16: 2.4 us against 1.9; 1000 x 4: 3.4
+** against 2.7), where lak_gramt does not take X^T X (no AVX-512F) and for
+** X X^T: the price of the symmetry. */
 void LAK(matmult)(char ta, char tb, int m, int n, int k, const LAK_REAL *A, int lda,
                   const LAK_REAL *B, int ldb, LAK_REAL *C, int ldc) {
   int sq = ta != tb && m == n && m >= 1 && k >= 1;
-  int thin = sq && ta == 'T' && m <= LAK_GRAMT_MAX;
-  int big = sq && k >= 16 &&
-            (m >= LAK_SYRKMIN || (double)m * k * sizeof(LAK_REAL) > LAK_SYRKBYTES);
-  if ((thin || big) && LAK(samebits)(ta == 'T' ? k : m, ta == 'T' ? m : k, A, lda, B, ldb)) {
-    if (thin) {
+  if (sq && LAK(samebits)(ta == 'T' ? k : m, ta == 'T' ? m : k, A, lda, B, ldb)) {
+    if (ta == 'T' && m <= LAK_GRAMT_MAX) {
       LAK(thingram)(k, m, A, lda, C, ldc);
       return;
     }

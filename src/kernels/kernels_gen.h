@@ -20,16 +20,16 @@ void LAK(gemm)(char ta, char tb, int m, int n, int k, LAK_REAL alpha,
                LAK_REAL beta, LAK_REAL *C, int ldc);
 
 /* A B where B (k x m) may hold A's transpose (A m x k): a product of a
-** matrix and its own transpose (NumPy's X.T @ X, X @ X.T) goes to syrk,
-** half gemm's work, and its result is symmetric exactly (both triangles
-** from one); anything else to lak_gemm. Tried from m = 128 when k >= 16
-** and k >= m / 32, and for m <= LAK_GRAMT_MAX from 4096 entries of B
-** (then lak_gramt, or syrk without AVX-512: X:t() * X of a tall, thin X),
-** with buf, lak_matmulbuf(m, n, k) entries of the caller's workspace
-** (NULL: gemm). B is A's transpose when every entry has
-** A's bits (NaN and -0 compare as bits): the test stops at the first
-** entry that differs; it reads A and B once each, through panels of B
-** transposed into buf. */
+** matrix and its own transpose (NumPy's X.T @ X, X @ X.T) goes to
+** lak_gramt (up to LAK_GRAMT_MAX columns) or syrk, and its result is
+** symmetric exactly (both triangles from one), at every size, as NumPy's;
+** anything else to lak_gemm. Every square product is tested, with buf,
+** lak_matmulbuf(m, n, k) entries of the caller's workspace (0: none
+** needed, buf may be NULL; a NULL buf is always right, and slower past
+** the small sizes). B is A's transpose when every entry has A's bits (NaN
+** and -0 compare as bits): the test stops at the first entry that
+** differs; it reads A and B once each, through panels of B transposed
+** into buf. */
 size_t LAK(matmulbuf)(int m, int n, int k);
 void LAK(matmul)(int m, int n, int k, const LAK_REAL *A, int lda, const LAK_REAL *B,
                  int ldb, LAK_REAL *C, int ldc, LAK_REAL *buf);
@@ -38,9 +38,8 @@ void LAK(matmul)(int m, int n, int k, const LAK_REAL *A, int lda, const LAK_REAL
 ** each operand read in place: X^T r is one gemv over X. A matrix with its
 ** own transpose (B with A's bits, one of them transposed, a square result:
 ** X^T X, X X^T): X^T X of up to LAK_GRAMT_MAX columns by lak_gramt (syrk
-** without AVX-512), wider ones and X X^T by syrk from k = 16 and
-** LAK_SYRKMIN rows of the result or past the L2 cache (NumPy's X.T @ X
-** takes syrk); all symmetric bit for bit. Anything else to lak_gemm. */
+** without AVX-512), wider ones and X X^T by syrk (NumPy's X.T @ X takes
+** syrk); all symmetric bit for bit. Anything else to lak_gemm. */
 void LAK(matmult)(char ta, char tb, int m, int n, int k, const LAK_REAL *A, int lda,
                   const LAK_REAL *B, int ldb, LAK_REAL *C, int ldc);
 
