@@ -114,6 +114,13 @@ describe("elementwise functions", function()
     local Z = la.log{-1, 0}
     assert.is_true(Z(1) ~= Z(1)); assert.are.equal(-inf, Z(2))
     assert.is_true(la.sign(nan) ~= la.sign(nan))
+    -- NumPy 1.24: np.sign(np.array([-0.0, 0.0])) is [0., 0.], both +0
+    for _, dt in ipairs{"float64", "float32"} do
+      local S = la.sign(la.matrix({{-0.0, 0.0, -2.5, 3}}, {dtype = dt}))
+      assert.are.equal("0.0 0.0 -1.0 1.0", string.format("%.1f %.1f %.1f %.1f", S(1), S(2), S(3), S(4)))
+      assert.are.equal(math.huge, 1 / S(1), dt)
+    end
+    assert.are.equal(math.huge, 1 / la.sign(-0.0))
     assert.is_true(la.sqrt(-1) ~= la.sqrt(-1))
   end)
 

@@ -136,4 +136,18 @@ describe("la.corrcoef", function()
     local K = la.corrcoef(la.hstack{t, la.ones(1000, 1)})
     assert.is_true(K(2, 2) ~= K(2, 2) and K(1, 2) ~= K(1, 2))
   end)
+
+  it("corrcoef of one variable is exactly 1 (NumPy's scalar case, c / c), NaN when constant", function()
+    -- NumPy 1.24: np.corrcoef(v, rowvar=False) of a 7 x 1 v is 1.0; the
+    -- division by the standard deviation twice gave 0.99999999999999989
+    for seed = 1, 20 do
+      for _, dt in ipairs{"float64", "float32"} do
+        local v = la.randn(7, 1, seed):astype(dt)
+        assert.are.equal(1, la.corrcoef(v)(1, 1), dt .. " seed " .. seed)
+        assert.are.equal(1, la.corrcoef(v:t(), {rowvar = true})(1, 1))
+      end
+    end
+    local c = la.corrcoef(la.ones(5, 1))(1, 1)
+    assert.is_true(c ~= c)
+  end)
 end)

@@ -548,13 +548,15 @@ static int l_cov(lua_State *L) {
 
 /* corrcoef(X [, Y] [, opts]): cov's, each entry divided by the standard
 ** deviations of its row's and its column's variables (in that order, as
-** NumPy), then clipped to [-1, 1] (NaN stays) */
+** NumPy), then clipped to [-1, 1] (NaN stays); one variable's is c / c,
+** NumPy's scalar case (exactly 1, or NaN for 0, Inf and NaN) */
 static int l_corrcoef(lua_State *L) {
   const char *F = la_fname(L);
   la_Mat *X, *Y, *C;
   int oi = covargs(L, F, &X, &Y), f32, i;
   double *s;
   C = covariance(L, F, X, Y, oi, &f32);
+  if (C->rows == 1 && C->cols == 1) LA_AT(C, 0, 0) /= LA_AT(C, 0, 0);
   s = la_scratch(L, (size_t)C->rows);
   for (i = 0; i < C->rows; i++) s[i] = sqrt(LA_AT(C, i, i));
   lak_corrscale(C->rows, C->cols, C->data, C->ld, s, s);      /* clipped to [-1, 1] */

@@ -116,12 +116,15 @@ static int l_logspace(lua_State *L) {
   return 1;
 }
 
-/* full(m, n, x [, {dtype}]): m x n filled with x */
+/* full(m, n, x [, {dtype}]): m x n filled with x; a boolean x makes a
+** bool matrix unless a dtype says otherwise (NumPy's np.full(s, True);
+** true is 1 in float64 and float32) */
 static int l_full(lua_State *L) {
   const char *F = la_fname(L);
-  int t = la_dtypeargsb(L, 4, LA_F64, F);
+  int b = lua_type(L, 3) == LUA_TBOOLEAN;
+  int t = la_dtypeargsb(L, 4, b ? LA_BOOL : LA_F64, F);
   int m = la_checksize(L, F, 1), n = la_checksize(L, F, 2);
-  double x = checknum(L, F, 3);
+  double x = b ? (double)lua_toboolean(L, 3) : checknum(L, F, 3);
   la_fill(la_newt(L, F, m, n, t), x);
   return 1;
 }

@@ -5,10 +5,10 @@
 
 /* ---------------------------------------------------------------- unary */
 
-/* sign keeps NaN and the sign of zero (NumPy gives 0 for -0; the
-** difference is invisible to ==); round is half to even (NumPy's
-** np.round, IEEE rint in the default rounding mode). */
-static LAK_REAL LAK(sgn)(LAK_REAL x) { return x > 0 ? 1 : x < 0 ? -1 : x; }
+/* sign keeps NaN and gives +0 for either zero (NumPy's and Octave's
+** sign(-0.0) is 0.0); round is half to even (NumPy's np.round, IEEE rint
+** in the default rounding mode). */
+static LAK_REAL LAK(sgn)(LAK_REAL x) { return x > 0 ? 1 : x < 0 ? -1 : x == x ? 0 : x; }
 
 #if LAK_DOUBLE                   /* kernels/vecmath.c's where its AVX-512 loops run, else libmvec's */
 UNARY(exp_m, exp(v))            UNARY(log_m, log(v))            UNARY(tanh_m, tanh(v))
