@@ -94,6 +94,30 @@ describe("cumsum and cumprod", function()
     assert.near(A:cumsum(1), A:cumsum())
     assert.are.same({0, 2}, {la.cumsum(la.zeros(0, 2)):shape()})
   end)
+  it("keep a zero's sign as NumPy's scans (cumsum from the first entry; minimum/maximum.accumulate)", function()
+    -- NumPy 1.24: np.cumsum([-0., -0.]) is [-0., -0.]; np.cumsum([-0., 0.]) [-0., 0.];
+    -- np.minimum.accumulate([-0., 0.]) [-0., 0.]; np.maximum.accumulate([0., -0.]) [0., -0.];
+    -- np.minimum.accumulate([1., nan, 0.]) [1., nan, nan]
+    local inf = math.huge
+    local function signs(M)
+      local t = {}
+      for i = 1, M:numel() do t[i] = 1 / M(i) end
+      return t
+    end
+    for _, dt in ipairs{"float64", "float32"} do
+      local o = {dtype = dt}
+      assert.are.same({-inf, -inf}, signs(la.cumsum(la.matrix({-0.0, -0.0}, o))))
+      assert.are.same({-inf, inf}, signs(la.cumsum(la.matrix({-0.0, 0.0}, o))))
+      assert.are.same({-inf, inf}, signs(la.cummin(la.matrix({-0.0, 0.0}, o))))
+      assert.are.same({inf, -inf}, signs(la.cummax(la.matrix({0.0, -0.0}, o))))
+      assert.are.same({inf, -inf}, signs(la.cummin(la.matrix({{0.0, -0.0}}, o), 2)))
+      local m = la.cummin(la.matrix({1, 0 / 0, 0}, o))
+      assert.is_true(m(1) == 1 and m(2) ~= m(2) and m(3) ~= m(3))
+      local M = la.cummax(la.matrix({0 / 0, 5}, o))
+      assert.is_true(M(1) ~= M(1) and M(2) ~= M(2))
+      assert.are.same({1, 3, 3, 3}, la.cummax(la.matrix({1, 3, 2, 3}, o)):totable())
+    end
+  end)
 end)
 
 describe("sort and argsort", function()

@@ -654,18 +654,23 @@ void LAK(diff)(int order, size_t n, const LAK_REAL *x, ptrdiff_t s, LAK_REAL *y,
   for (i = 0; i < len; i++) y[(ptrdiff_t)i * ys] = w[i];
 }
 
+/* The running sum starts from -0.0, the identity that keeps a zero's sign
+** (the first entry exactly, as NumPy's cumsum: [-0, -0] stays so). The
+** running minimum is NumPy's np.minimum(e, x) at each step: e while e < x
+** or e is NaN, else x (so of -0 and 0 the later one, NumPy's accumulate);
+** a NaN x becomes e, and e stays NaN once it is. Likewise the maximum. */
 void LAK(scan)(lak_Scan op, size_t n, const LAK_REAL *x, ptrdiff_t s, LAK_REAL *y, ptrdiff_t ys) {
-  double acc = op == LAK_CUMPROD ? 1.0 : 0.0;
+  double acc = op == LAK_CUMPROD ? 1.0 : -0.0;
   LAK_REAL e = n > 0 ? *x : 0;
   size_t i;
   switch (op) {
     case LAK_CUMPROD: for (i = 0; i < n; i++, x += s, y += ys) *y = (LAK_REAL)(acc *= *x); break;
     case LAK_CUMSUM: for (i = 0; i < n; i++, x += s, y += ys) *y = (LAK_REAL)(acc += *x); break;
-    case LAK_CUMMIN:   /* e stays NaN once it is; a NaN x fails x >= e */
-      for (i = 0; i < n; i++, x += s, y += ys) { if (e == e && !(*x >= e)) e = *x; *y = e; }
+    case LAK_CUMMIN:
+      for (i = 0; i < n; i++, x += s, y += ys) { if (e == e && !(e < *x)) e = *x; *y = e; }
       break;
     case LAK_CUMMAX:
-      for (i = 0; i < n; i++, x += s, y += ys) { if (e == e && !(*x <= e)) e = *x; *y = e; }
+      for (i = 0; i < n; i++, x += s, y += ys) { if (e == e && !(e > *x)) e = *x; *y = e; }
       break;
   }
 }
