@@ -83,13 +83,15 @@ typedef enum { ORD_NONE, ORD_P, ORD_FRO, ORD_NUC } Ord;
 static const char *const ord_names[] = {"fro", "nuc", NULL};
 
 /* A matrix norm of A by NumPy's ord: kind ORD_P with p one of 1, -1, 2,
-** -2, +-inf, or ORD_FRO (Frobenius) / ORD_NUC (nuclear). Negative orders
-** of an empty matrix are an error (a minimum over nothing); the rest are 0. */
+** -2, +-inf, or ORD_FRO (Frobenius) / ORD_NUC (nuclear). Of an empty
+** matrix, a negative order's minimum over nothing is an error: -2 always,
+** -1 without columns, -inf without rows (0 x 3's -1 is the least of three
+** zero column sums, NumPy's 0); the rest are 0. */
 static double matnorm(lua_State *L, const la_Mat *A, double p, Ord kind,
                       const char *fname) {
   if (kind == ORD_FRO) return lange('F', A);
   if (LA_EMPTY(A)) {
-    if (kind != ORD_NUC && p < 0)
+    if (kind != ORD_NUC && p < 0 && (p == -2 || (isinf(p) ? A->rows : A->cols) == 0))
       la_error(L, fname, "order %s of an empty %dx%d matrix is undefined",
                isinf(p) ? "-inf" : p == -1 ? "-1" : "-2", A->rows, A->cols);
     return 0.0;
