@@ -545,6 +545,19 @@ describe("userdata abuse", function()
     expect_error("linalg.shape: bad argument #1 (matrix expected, got", la.shape, f)
     debug.setmetatable(f, debug.getmetatable(io.stdout))
     f:close()
+    -- a userdata of linalg's own larger than a matrix header (an lsq_state)
+    -- passed the size check: its bytes were read as a header (UBSan: an
+    -- index out of bounds in fill, found by a hostile test)
+    for _, n in ipairs{1, 5, 50} do
+      local st = la.lsq_state(n, 3)
+      local smt = debug.getmetatable(st)
+      debug.setmetatable(st, debug.getmetatable(M))
+      expect_error("linalg.fill: bad argument #1 (matrix expected", la.fill, st, 1)
+      expect_error("linalg.sum: bad argument #1 (matrix expected", la.sum, st)
+      expect_error("linalg.add: bad argument #1 (matrix expected", function() return st + M end)
+      expect_error("linalg.tostring: bad argument #1 (matrix expected", tostring, st)
+      debug.setmetatable(st, smt)
+    end
   end)
 
   it("closing twice is harmless; use after close is an error", function()

@@ -104,6 +104,7 @@ static la_Mat *newmat(lua_State *L, const char *fname, lua_Integer m, lua_Intege
   A->dtype = dtype;
   A->rows = (int)m; A->cols = (int)n; A->ld = m > 0 ? (int)m : 1;
   A->flags = gone != NULL ? LA_EXT : 0;
+  A->magic = LA_MAGIC;
   if (gone != NULL) la_setgonep(A, gone);
   pushmeta(L, mt);
   lua_setmetatable(L, -2);
@@ -240,9 +241,11 @@ la_Mat *la_copyof(lua_State *L, const la_Mat *A, const char *fname) {
 la_Mat *la_testmat(lua_State *L, int idx) {
   void *p = lua_touserdata(L, idx);
   int same;
-  /* the size check keeps a foreign userdata that was given our metatable
-  ** (debug.setmetatable) from being read as a matrix header */
-  if (p == NULL || lua_rawlen(L, idx) < sizeof(la_Mat) || !lua_getmetatable(L, idx))
+  /* the size check and the mark keep a foreign userdata that was given our
+  ** metatable (debug.setmetatable: another of ours, an lsq_state, is larger
+  ** than a header) from being read as a matrix header */
+  if (p == NULL || lua_rawlen(L, idx) < sizeof(la_Mat) || ((la_Mat *)p)->magic != LA_MAGIC ||
+      !lua_getmetatable(L, idx))
     return NULL;
   same = lua_rawequal(L, -1, lua_upvalueindex(1));
   if (!same) {
@@ -251,7 +254,7 @@ la_Mat *la_testmat(lua_State *L, int idx) {
     lua_pop(L, 1);
   }
   lua_pop(L, 1);
-  return same ? la_seen((la_Mat *)p) : NULL;
+  return same ? la_seen(L, (la_Mat *)p) : NULL;
 }
 
 /* A bool matrix at idx replaced by its float64 copy (closed if it was),
@@ -621,6 +624,7 @@ la_Mat *la_view(lua_State *L, la_Mat *P, int i, int j, int m, int n, int ld) {
   la_Mat *V = (la_Mat *)lua_newuserdatauv(L, sizeof(la_Mat) + ext, 1);
   *V = la_block(P, i, j, m, n);
   V->ld = ld; V->flags = LA_VIEW | (P->flags & LA_EXT);
+  V->magic = LA_MAGIC;
   if (P->flags & LA_EXT) la_setgonep(V, la_gonep(P));
   pushmeta(L, lua_upvalueindex(1));
   lua_setmetatable(L, -2);
@@ -909,12 +913,13 @@ static void needmeta(lua_State *L) {
 static la_Mat *testapi(lua_State *L, int idx) {
   void *p = lua_touserdata(L, idx);
   int same;
-  if (p == NULL || lua_rawlen(L, idx) < sizeof(la_Mat) || !lua_getmetatable(L, idx))
+  if (p == NULL || lua_rawlen(L, idx) < sizeof(la_Mat) || ((la_Mat *)p)->magic != LA_MAGIC ||
+      !lua_getmetatable(L, idx))
     return NULL;
   lua_rawgetp(L, LUA_REGISTRYINDEX, &mt_key);
   same = lua_rawequal(L, -1, -2);
   lua_pop(L, 2);
-  return same ? la_seen((la_Mat *)p) : NULL;
+  return same ? la_seen(L, (la_Mat *)p) : NULL;
 }
 
 /* Pushes a rows x cols matrix of type dtype, a copy of src (esize-byte
