@@ -183,6 +183,18 @@ describe("linalg.expm_frechet", function()
     assert.error_matches(function() la.expm_frechet(R, E, {compute = true}) end,
                          "linalg.expm_frechet: unknown option 'compute'")
   end)
+
+  it("refuses a norm too large for scaling and squaring, as expm does (SciPy: OverflowError)", function()
+    -- the 1-norm of finite entries overflows to Inf: its scaling exponent
+    -- was INT_MIN (UBSan), and the answer expm = I, L = 0 (a hostile test)
+    local big = la.matrix{{1e308, 1e308}, {1e308, -1e308}}
+    assert.error_matches(function() la.expm_frechet(big, la.eye(2)) end,
+      "linalg.expm_frechet: A is too large for scaling and squaring (1024 squarings needed; past 53 "
+      .. "the growth of rounding errors overflows the precision of the result)", 1, true)
+    assert.error_matches(function() la.expm_frechet(la.diag{1e20, 1}, la.eye(2)) end,
+      "(65 squarings needed", 1, true)
+    assert.error_matches(function() la.expm(big) end, "linalg.expm: A is too large", 1, true)
+  end)
 end)
 
 -- A V = B V diag(w) in linalg's real packing (B nil: I), to tol

@@ -104,7 +104,9 @@ static int l_expm_frechet(lua_State *L) {
                           la_scratch(L, LAK_FRECHET_WORK(n)), LA_SCRATCH(L, int, (size_t)n),
                           &sq);
   if (rc == LAK_EXPM_TOOBIG)
-    return la_error(L, F, "A is too large for scaling and squaring (%d squarings needed)", sq);
+    return la_error(L, F, "A is too large for scaling and squaring (%d squarings needed; past %d "
+                    "the growth of rounding errors overflows the precision of the result)", sq,
+                    LAK_EXPM_MAXSQ);
   if (rc == LAK_EXPM_OVERFLOW)
     return la_error(L, F, "the result overflows (an entry of expm(A) or L, or of a square "
                     "on the way, is beyond the largest double)");

@@ -124,7 +124,7 @@ static int l_full(lua_State *L) {
   int b = lua_type(L, 3) == LUA_TBOOLEAN;
   int t = la_dtypeargsb(L, 4, b ? LA_BOOL : LA_F64, F);
   int m = la_checksize(L, F, 1), n = la_checksize(L, F, 2);
-  double x = b ? (double)lua_toboolean(L, 3) : checknum(L, F, 3);
+  double x = b ? (double)lua_toboolean(L, 3) : anynum(L, F, 3);   /* NaN and Inf too (NumPy) */
   la_fill(la_newt(L, F, m, n, t), x);
   return 1;
 }
@@ -142,7 +142,7 @@ static int l_full_like(lua_State *L) {
   const char *F = la_fname(L);
   double x;
   la_checkany(L, 1, F);
-  x = checknum(L, F, 2);
+  x = anynum(L, F, 2);
   return like(L, F, x);
 }
 

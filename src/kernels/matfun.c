@@ -386,7 +386,16 @@ int lak_expm_frechet(int n, const double *A, int lda, const double *D, int ldd, 
   }
   for (k = 0; k < 4; k++)
     if (norm <= ell61[3 + 2 * k]) { s = 0; m = 3 + 2 * k; break; }
-  if (s < 0) s = norm > ell61[13] ? (int)ceil(log2(norm / ell61[13])) : 0;
+  if (s < 0) {
+    /* in double: the 1-norm of finite entries can be Inf, whose log2 made
+    ** an int of INT_MIN (reported as 1024 squarings) */
+    double t = norm > ell61[13] ? ceil(log2(norm / ell61[13])) : 0;
+    if (!(t < LAK_EXPM_MAXSQ)) {
+      *squarings = t < 1024 ? (int)t : 1024;
+      return LAK_EXPM_TOOBIG;
+    }
+    s = (int)t;
+  }
   *squarings = s;
   if (s >= LAK_EXPM_MAXSQ) return LAK_EXPM_TOOBIG;
   h = ldexp(1.0, -s);
