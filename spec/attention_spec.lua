@@ -307,6 +307,12 @@ describe("linalg.multihead_attention head counts", function()
     assert.error_matches(function()
       la.multihead_attention(X, la.zeros(4, 0), la.zeros(4, 0), la.randn(4, 2, 2), la.randn(2, 2, 3), 3)
     end, "3 heads for 0 query/key and 2 value columns")
+    -- a float past what %d formats: string.format's own error had named no function
+    for _, h in ipairs{2 ^ 63, 1e300} do
+      assert.error_matches(function()
+        la.multihead_attention(X, la.eye(4), la.eye(4), la.eye(4), la.eye(4), h)
+      end, "linalg.multihead_attention: " .. string.format("%.17g", h) .. " heads for 4 query/key", 1, true)
+    end
     assert.is_true(os.clock() - t0 < 0.5)
     -- zero-width projections with one head: a zero output of the right shape
     local out = la.multihead_attention(X, la.zeros(4, 0), la.zeros(4, 0), la.zeros(4, 0), la.zeros(0, 2), 1)

@@ -265,6 +265,14 @@ describe("float32 elementwise functions, comparisons and masks", function()
       close32(la[f](a:astype("float64")), la[f](a), 4, f)
     end
     assert.are.same({0, 2, -2}, la.round(la.vector({0.5, 1.5, -2.5}, F32)):totable())   -- half to even
+    -- 10^|decimals| past the largest float: NumPy 1.24's np.round(a, 40) of
+    -- float32 [1e-30, 1.5, 3.25e-20, -2.5, 0] is [1e-30, inf, 3.25e-20, -inf, 0]
+    -- and np.round(float32 [1e30, -3e38, 5], -39) [0, -0, 0] (all NaN before)
+    local w = la.round(la.vector({1e-30, 1.5, 3.25e-20, -2.5, 0}, F32), 40)
+    local f32 = function(x) return la.vector({x}, F32)(1) end
+    assert.are.same({f32(1e-30), inf, f32(3.25e-20), -inf, 0}, w:totable())
+    local z = la.round(la.vector({1e30, -3e38, 5}, F32), -39)
+    assert.are.same({inf, -inf, inf}, {1 / z(1), 1 / z(2), 1 / z(3)})
     local s = la.matrix({{nan, inf, -inf, 1}}, F32)
     assert.are.same({{true, false, false, false}}, la.isnan(s):totable())
     assert.are.same({{false, true, true, false}}, la.isinf(s):totable())

@@ -422,7 +422,10 @@ function la.multihead_attention(X, Wq, Wk, Wv, Wo, heads, opts)
   -- a head takes at least one column of one projection: this bounds heads
   -- (zero-width projections allow one), so the loop below is bounded too
   if heads > math.max(d, dvt, 1) then
-    fail(F, "%d heads for %d query/key and %d value columns (at most one head per column)", heads, d, dvt)
+    -- heads can be a float with an integer value past what %d formats (2^63)
+    local h = math.type and math.type(heads) == "integer" and string.format("%d", heads)
+      or string.format("%.17g", heads)
+    fail(F, "%s heads for %d query/key and %d value columns (at most one head per column)", h, d, dvt)
   end
   if d % heads ~= 0 then fail(F, "%d query/key columns do not split into %d heads", d, heads) end
   if dvt % heads ~= 0 then fail(F, "%d value columns do not split into %d heads", dvt, heads) end

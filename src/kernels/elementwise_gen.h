@@ -86,10 +86,30 @@ LAK_CLONES static void LAK(round_col)(size_t m, const LAK_REAL *restrict a, LAK_
   else for (i = 0; i < m; i++) { LAK_REAL y = a[i] / f; b[i] = LAK_M(rint)(y) * f; }
 }
 
+/* float32 with 10^|d| past the largest float (|d| 39 to 308): NumPy 1.24
+** multiplies (divides) by the double 10^|d| (a Python float out of
+** float32's range promotes), stores the float, takes rint in float, and
+** divides (multiplies) in double again: 1e-30 at 40 decimals is 1e-30,
+** 1.5 is Inf; a float's 10^|d| had made every entry NaN */
+static void LAK(round_wide)(size_t m, const LAK_REAL *a, LAK_REAL *b, double f, int mul) {
+  size_t i;
+  for (i = 0; i < m; i++) {
+    LAK_REAL y = (LAK_REAL)(mul ? (double)a[i] * f : (double)a[i] / f);
+    double r = (double)LAK_M(rint)(y);
+    b[i] = (LAK_REAL)(mul ? r / f : r * f);
+  }
+}
+
 void LAK(round)(int d, int m, int n, const LAK_REAL *A, int lda, LAK_REAL *B, int ldb) {
-  LAK_REAL f = (LAK_REAL)lak_pow10(d < 0 ? -d : d);
+  double fd = lak_pow10(d < 0 ? -d : d);
+  LAK_REAL f = (LAK_REAL)fd;
   int j;
   if (m <= 0 || n <= 0) return;
+  if (!LAK_DOUBLE && isinf(f) && !isinf(fd)) {
+    for (j = 0; j < n; j++)
+      LAK(round_wide)((size_t)m, A + (ptrdiff_t)j * lda, B + (ptrdiff_t)j * ldb, fd, d >= 0);
+    return;
+  }
   if (lda == m && ldb == m) { LAK(round_col)((size_t)m * (size_t)n, A, B, f, d >= 0); return; }
   for (j = 0; j < n; j++)
     LAK(round_col)((size_t)m, A + (ptrdiff_t)j * lda, B + (ptrdiff_t)j * ldb, f, d >= 0);
