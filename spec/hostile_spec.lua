@@ -567,6 +567,14 @@ describe("userdata abuse", function()
     expect_error("linalg.get: bad argument #1 (matrix is closed)", la.get, A, 1, 1)
     expect_error("linalg.mul: bad argument #1 (matrix is closed)", function() return A * A end)
     expect_error("(matrix is closed)", la.attention, A, M, M)
+    -- a closed member of an lstsq batch: its problem's error (it named the
+    -- stack slot as argument #6 or #7, found by a hostile test)
+    local b, shut = la.ones(2, 1), la.ones(2, 1)
+    mt.__close(shut)
+    expect_error("linalg.lstsq: problem 2: A is closed", la.lstsq, {la.eye(2), A}, {b, b})
+    expect_error("linalg.lstsq: problem 1: b is closed", la.lstsq, {la.eye(2)}, {shut})
+    expect_error("linalg.frombuffer: 2147483647x2147483647 elements of 8 bytes need 3.6893488113059e+19 bytes",
+      la.frombuffer, "", 2 ^ 31 - 1, 2 ^ 31 - 1)
   end)
 end)
 

@@ -34,7 +34,10 @@ static int l_frombuffer(lua_State *L) {
     la_error(L, F, "offset %f outside the %d-byte buffer", off, (int)len);
   base = (size_t)off;
   need = (size_t)m * (size_t)n * (size_t)size;
-  if ((size_t)m * (size_t)n > ((size_t)-1) / 8 || len - base != need)
+  if ((size_t)m * (size_t)n > ((size_t)-1) / 8)   /* need wrapped: the count in double */
+    la_error(L, F, "%dx%d elements of %d bytes need %f bytes, the buffer holds %I",
+             m, n, size, (double)m * (double)n * (double)size, (lua_Integer)(len - base));
+  if (len - base != need)
     la_error(L, F, "%dx%d elements of %d bytes need %I bytes, the buffer holds %I",
              m, n, size, (lua_Integer)need, (lua_Integer)(len - base));
   la_rawfill(la_newt(L, F, m, n, dtype), s + base, size, kind, swap, fortran);

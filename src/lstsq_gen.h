@@ -481,6 +481,15 @@ static void LA_T(batch_query)(int m, int n, int k, int *lwork, int *liwork) {
   *liwork = iq > 1 ? (int)iq : 1;
 }
 
+/* a closed member is an error of its problem's (the checkers' message
+** named its stack slot as an argument number) */
+static void LA_T(batch_closed)(lua_State *L, const char *F, int idx, int i, const char *what) {
+  la_Mat *M = la_testany(L, idx);
+  if (M != NULL && (M->flags & LA_CLOSED))
+    la_error(L, F, "problem %d: %s is closed%s", i, what,
+             (M->flags & LA_GONE) ? " (its storage was finalized)" : "");
+}
+
 /* member i's A and b (pushed, of this pass's type) into the anchor at 4
 ** after the checks; fills p's sizes */
 static void LA_T(batch_member)(lua_State *L, const char *F, int i, int finiteb, BatchItem *p) {
@@ -489,11 +498,13 @@ static void LA_T(batch_member)(lua_State *L, const char *F, int i, int finiteb, 
   lua_rawgeti(L, 1, i);
   if (!la_testany(L, -1) && !lua_istable(L, -1))
     la_error(L, F, "problem %d: A is %s, expected a matrix", i, la_typename(L, -1));
+  LA_T(batch_closed)(L, F, lua_gettop(L), i, "A");
   A = la_checkt(L, lua_gettop(L), F, LA_TYPE);
   lua_rawgeti(L, 2, i);
   t = lua_gettop(L);
   if (!la_testany(L, t) && !lua_istable(L, t) && !lua_isnumber(L, t))
     la_error(L, F, "problem %d: b is %s, expected a matrix or vector", i, la_typename(L, t));
+  LA_T(batch_closed)(L, F, t, i, "b");
   B = la_rhst(L, t, F, A->rows, LA_TYPE);
   if (B->rows != A->rows)
     la_error(L, F, "problem %d: A has %d rows but b has %d", i, A->rows, B->rows);
