@@ -58,6 +58,7 @@ static int LA_T(factorsolve)(lua_State *L, const char *fname, const char *key,
   if (B->rows != n)
     la_error(L, fname, "F.%s is %dx%d but b has %d rows", key, n, n, B->rows);
   if (check) la_checkfinite(L, B, fname, "b", 0);
+  if (check && !ipiv) la_checkfinite(L, C, fname, "F.c", 0);   /* SciPy's cho_solve checks c too */
   X = la_copyof(L, B, fname);
   if (ipiv) {
     info = LA_LAPACKE(getrs)(LAPACK_COL_MAJOR, trans ? 'T' : 'N', n, X->cols, LA_X(C), C->ld,
