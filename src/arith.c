@@ -23,7 +23,7 @@ static la_Mat *quick_test(lua_State *L, int idx) {
   if (!lua_rawequal(L, -1, lua_upvalueindex(1)) || lua_rawlen(L, idx) < sizeof(la_Mat) ||
       ((la_Mat *)p)->magic != LA_MAGIC)
     return NULL;
-  return la_seen(L, (la_Mat *)p);
+  return la_seen((la_Mat *)p);
 }
 
 /* The float32 operation, when both operands are open float32 matrices or

@@ -436,15 +436,12 @@ typedef struct la_Anchor {
   size_t live;                     /* blkbytes of blocks whose owners live */
   size_t handed;                   /* blkbytes of the large blocks handed out so far */
   size_t pace[6];                  /* compat.h's la_compat_gcpace, la_compat_genstring */
-  unsigned epoch;                  /* la_extseen's count of mark phases seen */
   la_Blk *cache[LA_CACHEN];
 } la_Anchor;
-/* the owner of one block; gone once its __gc ran (helpers.h: la_extgone);
-** seen: the anchor's epoch when a matrix on it was last tested */
-typedef struct la_Ext { la_Blk *b; la_Anchor *a; int gone; unsigned seen; } la_Ext;
+/* the owner of one block; gone once its __gc ran (helpers.h: la_extgone) */
+typedef struct la_Ext { la_Blk *b; la_Anchor *a; int gone; } la_Ext;
 static const char ext_key = 'E';      /* the owners' metatable, in the registry */
 static const char anchor_key = 'A';   /* the anchor, in the registry */
-static const char epoch_key = 'P';    /* the epoch's weak table, in the registry */
 
 static int limited = -1;       /* under a memory limit? -1: not read yet */
 static int luajit;             /* LuaJIT runs (compat.h): its heap is its own */
@@ -550,55 +547,10 @@ static void cachefree(lua_State *L, la_Anchor *a) {
   while (a->ncache > 0) uncache(L, a, a->ncache - 1, 1);
 }
 
-/* Storage whose matrix a finalizer gave back to the program. A collection
-** finds the matrix and its owner unreachable and queues both finalizers; a
-** finalizer of the program's that runs first can store the matrix away,
-** and the program can then call with it before the owner's finalizer ran:
-** la_seen lets it pass, and the owner's finalizer, run by a collector's
-** step inside that call (at an allocation), gave the block back under it
-** (the call read freed memory, or its own result when the cache handed
-** the block out again). So each test of a matrix stored here marks its
-** owner with the epoch, which moves on at the first test after a mark
-** phase: a weak table's entry is cleared by each mark phase, before any
-** finalizer runs. An owner marked in the current epoch was tested after
-** the collection that queued its finalizer, so a call may be using its
-** block: the finalizer closes its matrices but leaves the block on the
-** ring, which lua_close frees. A normal owner was last tested before the
-** mark phase that found it unreachable, an epoch before. */
-static unsigned epochnow(lua_State *L, la_Anchor *a, int renew) {
-  unsigned now = 0;
-  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &epoch_key) != LUA_TTABLE) {
-    lua_pop(L, 1);
-    if (!renew) return 0;
-    lua_createtable(L, 1, 0);
-    lua_createtable(L, 0, 1);
-    lua_pushliteral(L, "v");
-    lua_setfield(L, -2, "__mode");
-    lua_setmetatable(L, -2);
-    lua_pushvalue(L, -1);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &epoch_key);
-  }
-  if (lua_rawgeti(L, -1, 1) != LUA_TNIL) now = a->epoch;
-  else if (renew) {                        /* a mark phase since: a new epoch */
-    lua_createtable(L, 0, 0);
-    lua_rawseti(L, -3, 1);
-    now = ++a->epoch;
-  }
-  lua_pop(L, 2);
-  return now;
-}
-
-void la_extseen(lua_State *L, const int *gone) {
-  la_Ext *e = (la_Ext *)(void *)((char *)gone - offsetof(la_Ext, gone));
-  if (e->a != NULL && !e->a->closed) e->seen = epochnow(L, e->a, 1);
-}
-
 /* Once the anchor is closed (lua_close runs every finalizer before it
 ** frees any object, so its memory is still there), a block the anchor left
 ** goes back at once: on LuaJIT, where it left the owned ones (anchor_gc);
-** elsewhere it freed them all, or (run inside a call) none. A block whose
-** matrix was tested since the collection that queued this finalizer stays
-** on the ring (above). */
+** elsewhere it freed them all, or (run inside a call) none. */
 static int ext_gc(lua_State *L) {
   la_Ext *e = (la_Ext *)lua_touserdata(L, 1);
   if (e == NULL) return 0;
@@ -607,7 +559,7 @@ static int ext_gc(lua_State *L) {
   } else if (e->b) {
     e->b->owned = 0;
     e->a->live -= blkbytes(e->b);
-    if (e->seen == 0 || e->seen != epochnow(L, e->a, 0)) cachekeep(L, e->a, e->b);
+    cachekeep(L, e->a, e->b);
   }
   e->b = NULL;
   e->gone = 1;
@@ -668,7 +620,6 @@ static la_Anchor *anchor(lua_State *L) {
   a->closed = a->swept = 0;
   a->ncache = 0;
   a->cached = a->live = a->handed = 0;
-  a->epoch = 0;
   memset(a->pace, 0, sizeof a->pace);
   gcmeta(L, &anchor_key, anchor_gc, "linalg.storage anchor");
   lua_setmetatable(L, -2);
@@ -740,7 +691,6 @@ static void *closedext(lua_State *L, const char *fname, size_t sz, const char *w
   e->b = NULL;
   e->a = NULL;
   e->gone = 0;
-  e->seen = 0;
   return (void *)(((uintptr_t)e + hdr + LA_ALIGN - 1) & ~(uintptr_t)(LA_ALIGN - 1));
 }
 
@@ -765,7 +715,6 @@ void *la_allocext(lua_State *L, const char *fname, size_t sz, const char *what,
   e->b = NULL;
   e->a = a;
   e->gone = 0;
-  e->seen = 0;
   gcmeta(L, &ext_key, ext_gc, "linalg.storage");
   lua_setmetatable(L, -2);                   /* __gc set before the block exists */
   if (span < sz || total < span) nomem(L, fname, sz, what, dims);

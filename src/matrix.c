@@ -254,7 +254,7 @@ la_Mat *la_testmat(lua_State *L, int idx) {
     lua_pop(L, 1);
   }
   lua_pop(L, 1);
-  return same ? la_seen(L, (la_Mat *)p) : NULL;
+  return same ? la_seen((la_Mat *)p) : NULL;
 }
 
 /* A bool matrix at idx replaced by its float64 copy (closed if it was),
@@ -919,7 +919,7 @@ static la_Mat *testapi(lua_State *L, int idx) {
   lua_rawgetp(L, LUA_REGISTRYINDEX, &mt_key);
   same = lua_rawequal(L, -1, -2);
   lua_pop(L, 2);
-  return same ? la_seen(L, (la_Mat *)p) : NULL;
+  return same ? la_seen((la_Mat *)p) : NULL;
 }
 
 /* Pushes a rows x cols matrix of type dtype, a copy of src (esize-byte

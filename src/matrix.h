@@ -55,18 +55,10 @@ static inline void la_setgonep(la_Mat *A, const int *g) { memcpy(A + 1, &g, size
 /* A matrix found at a stack index (every test of one comes here): closed
 ** from when its storage's owner was finalized, as Lua's files are closed
 ** by theirs, so a finalizer that reaches it later gets an error, not freed
-** memory. A view shares its parent's flag. Storage outside the heap is
-** also marked as seen now (helpers.c, la_extseen): an owner whose
-** finalizer was already due when a finalizer gave its matrix back to the
-** program, and which runs inside the call that is reading it, then leaves
-** its block alone. */
+** memory. A view shares its parent's flag. */
 #define LA_MAGIC 0x6c614d74u
-void la_extseen(lua_State *L, const int *gone);
-static inline la_Mat *la_seen(lua_State *L, la_Mat *A) {
-  if (A->flags & LA_EXT) {
-    if (*la_gonep(A)) A->flags |= LA_CLOSED | LA_GONE;
-    else la_extseen(L, la_gonep(A));
-  }
+static inline la_Mat *la_seen(la_Mat *A) {
+  if ((A->flags & LA_EXT) && *la_gonep(A)) A->flags |= LA_CLOSED | LA_GONE;
   return A;
 }
 
