@@ -271,7 +271,7 @@ void LAK(matmul)(int m, int n, int k, const LAK_REAL *A, int lda, const LAK_REAL
                  int ldb, LAK_REAL *C, int ldc, LAK_REAL *buf) {
   if (m == n && m >= 1 && k >= 1 &&
       LAK(istrans)(m, k, A, lda, B, ldb, LAK(matmulbuf)(m, n, k) > 0 ? buf : NULL)) {
-    if (m <= LAK_GRAMT_MAX) {           /* A B = B^T B: the calls matmult makes */
+    if (m <= LAK_GRAMT_MAX) {           /* A B = B^T B: matmult's X^T X calls (its X X^T is syrk) */
       LAK(thingram)(k, m, B, ldb, C, ldc);
       return;
     }
