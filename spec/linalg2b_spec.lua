@@ -339,6 +339,11 @@ describe("linalg.lstsq with weights", function()
                          "linalg.lstsq: weights is 2x1, expected 5 weights")
     assert.error_matches(function() la.lstsq(A, b, {weights = "x"}) end,
                          "linalg.lstsq: option 'weights' must be a vector")
+    -- a closed weights vector names the options' argument (it named #4, a stack slot)
+    local w = la.ones(5, 1)
+    debug.getmetatable(w).__close(w)
+    assert.error_matches(function() la.lstsq(A, b, {weights = w}) end,
+                         "linalg.lstsq: bad argument #3 (matrix is closed)", 1, true)
   end)
 end)
 

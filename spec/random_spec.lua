@@ -210,6 +210,14 @@ describe("linalg.random.default_rng (NumPy's Generator(PCG64))", function()
     assert.error_matches(function() g:integers(0, 2 ^ 60) end, "linalg.Generator.integers: bad argument #3 (bound must be within +-2^53")
     assert.error_matches(function() g:integers(0, 3, {1, 2, 3}) end, "linalg.Generator.integers: bad argument #4 (size must be {m} or {m, n})")
     assert.error_matches(function() g:integers(0, 3, {-1}) end, "linalg.Generator.integers: bad argument")
+    -- an entry of the size names the size's argument (it named a stack slot, #5)
+    assert.error_matches(function() g:integers(0, 3, {-1, 1}) end,
+      "linalg.Generator.integers: bad argument #4 (size must be in 0..", 1, true)
+    assert.error_matches(function() g:integers(0, 3, {2, "x"}) end,
+      "linalg.Generator.integers: bad argument #4 (integer expected, got string)", 1, true)
+    assert.error_matches(function() g:integers(3, {1, -2}) end,
+      "linalg.Generator.integers: bad argument #3 (size must be in 0..", 1, true)
+    assert.are.same({2, 3}, {g:integers(0, 3, {2, 3}):shape()})
     assert.error_matches(function() g.random(la.zeros(1, 1)) end, "linalg.Generator.random: bad argument #1 (Generator expected")
     assert.error_matches(function() g.standard_normal(io.stdout) end, "linalg.Generator.standard_normal: bad argument #1 (Generator expected")
     -- a smaller userdata given the Generator's metatable is not read as one

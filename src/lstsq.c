@@ -78,7 +78,7 @@ static int weigh(lua_State *L, const char *fname, la_Mat **A, la_Mat **B) {
   if (lua_isnil(L, -1)) { lua_pop(L, 1); return 0; }
   if (!lua_istable(L, -1) && !la_testany(L, -1))
     return la_error(L, fname, "option 'weights' must be a vector, got %s", la_typename(L, -1));
-  W = la_checkany(L, lua_gettop(L), fname);
+  W = la_checkargany(L, lua_gettop(L), fname, 3);   /* an error names the options' argument */
   if (!la_isvec(W) || (lua_Integer)W->rows * W->cols != m)
     return la_error(L, fname, "weights is %dx%d, expected %d weights (one per row of A)",
                     W->rows, W->cols, m);

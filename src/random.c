@@ -189,10 +189,20 @@ static void intsize(lua_State *L, const char *F, int arg, int *m, int *n) {
   }
   if (lua_rawlen(L, arg) < 1 || lua_rawlen(L, arg) > 2)
     la_argerror(L, F, arg, "size must be {m} or {m, n}");
+  /* each entry checked in the argument's slot, so an error names the
+  ** argument (it named the stack slot, #5 for g:integers(0, 3, {-1, 1})) */
   lua_rawgeti(L, arg, 1);
   lua_rawgeti(L, arg, 2);
-  *m = la_checksize(L, F, top + 1);
-  *n = lua_isnil(L, top + 2) ? 1 : la_checksize(L, F, top + 2);
+  lua_pushvalue(L, arg);                 /* the table, kept while its slot is used */
+  lua_pushvalue(L, top + 1);
+  lua_replace(L, arg);
+  *m = la_checksize(L, F, arg);
+  if (!lua_isnil(L, top + 2)) {
+    lua_pushvalue(L, top + 2);
+    lua_replace(L, arg);
+  }
+  *n = lua_isnil(L, top + 2) ? 1 : la_checksize(L, F, arg);
+  lua_replace(L, arg);                   /* the table back */
   lua_settop(L, top);
 }
 
