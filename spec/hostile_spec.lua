@@ -539,6 +539,26 @@ describe("userdata abuse", function()
     expect_error("linalg.matrix: A[42] is not defined", mt.__index, M, 42)
   end)
 
+  it("names what to call for the operators a matrix does not have (Lua's own error named neither)", function()
+    -- NumPy's A < B is a mask; a Lua comparison's result is a boolean
+    expect_error("linalg.lt: A < B cannot give a matrix (a comparison's result is a boolean in Lua): " ..
+      "la.lt(A, B) is NumPy's A < B", function() return M < M end)
+    expect_error("linalg.lt: A < B cannot give a matrix", function() return M > M end)
+    expect_error("linalg.le: A <= B cannot give a matrix", function() return M <= M end)
+    expect_error("linalg.__concat: this operator is not defined for matrices", function() return M .. M end)
+    expect_error("linalg.__concat: this operator is not defined for matrices", function() return "x" .. M end)
+    if _VERSION == "Lua 5.3" or _VERSION == "Lua 5.4" then     -- operators 5.1 and 5.2 cannot parse
+      local idiv, band, bnot, shl = assert((loadstring or load)([[
+        local M = ...
+        return function() return M // 2 end, function() return M & 1 end, function() return ~M end,
+          function() return 1 << M end]]))(M)
+      expect_error("linalg.idiv: A // B is not defined for matrices: la.floor(la.ediv(A, B))", idiv)
+      expect_error("linalg.__band: this operator is not defined for matrices", band)
+      expect_error("linalg.__bnot: this operator is not defined for matrices", bnot)
+      expect_error("linalg.__shl: this operator is not defined for matrices", shl)
+    end
+  end)
+
   it("rejects a foreign userdata given the matrix metatable", function()
     local f = io.tmpfile()
     debug.setmetatable(f, debug.getmetatable(M))

@@ -313,6 +313,26 @@ static int l_map(lua_State *L) {
   return 1;
 }
 
+/* Operators Lua has and a matrix does not: an error of linalg's that says
+** what to call instead (Lua's own, "attempt to compare two userdata
+** values", named neither). Lua makes a comparison's result a boolean (5.4
+** converts whatever __lt returns), so A < B cannot be NumPy's mask. */
+static int m_lt(lua_State *L) {
+  return la_error(L, "lt", "A < B cannot give a matrix (a comparison's result is a boolean "
+                  "in Lua): la.lt(A, B) is NumPy's A < B, la.gt(A, B) its A > B");
+}
+static int m_le(lua_State *L) {
+  return la_error(L, "le", "A <= B cannot give a matrix (a comparison's result is a boolean "
+                  "in Lua): la.le(A, B) is NumPy's A <= B, la.ge(A, B) its A >= B");
+}
+static int m_idiv(lua_State *L) {
+  return la_error(L, "idiv", "A // B is not defined for matrices: la.floor(la.ediv(A, B)) is "
+                  "NumPy's A // B");
+}
+static int m_nodef(lua_State *L) {
+  return la_error(L, la_fname(L), "this operator is not defined for matrices");
+}
+
 static const la_Reg funcs[] = {
   {"emul", l_emul, 2}, {"ediv", l_ediv, 2}, {"pow", l_pow, 2}, {"matmul", l_matmul, 2 + LA_OPTS},
   {"dot", l_dot, 2}, {"outer", l_outer, 2}, {"map", l_map, 2},
@@ -322,7 +342,10 @@ static const la_Reg funcs[] = {
 static const la_Reg meta[] = {
   {"__add", m_add, LA_VARARG}, {"__sub", m_sub, LA_VARARG}, {"__mul", m_mul, LA_VARARG},
   {"__div", m_div, LA_VARARG}, {"__unm", m_unm, LA_VARARG}, {"__eq", m_eq, LA_VARARG},
-  {NULL, NULL, 0}
+  {"__lt", m_lt, LA_VARARG}, {"__le", m_le, LA_VARARG}, {"__idiv", m_idiv, LA_VARARG},
+  {"__concat", m_nodef, LA_VARARG}, {"__band", m_nodef, LA_VARARG},
+  {"__bor", m_nodef, LA_VARARG}, {"__bxor", m_nodef, LA_VARARG}, {"__shl", m_nodef, LA_VARARG},
+  {"__shr", m_nodef, LA_VARARG}, {"__bnot", m_nodef, LA_VARARG}, {NULL, NULL, 0}
 };
 
 void la_open_arith(lua_State *L) {
