@@ -122,6 +122,27 @@ describe("sort and argsort (kernels/sort.c)", function()
     end
   end)
 
+  it("float32 past 1024 entries without a zero or NaN: values from the sorted keys, the same bits", function()
+    -- those lines write the values back from their keys (kernels/sort.c,
+    -- swordsout), not from the input: infinities, denormals, ties, the
+    -- largest floats and values one unit apart must come back bit for bit
+    local special = {INF, -INF, 1e-45, -1e-45, 1.1754942e-38, -3.4028235e38, 3.4028235e38,
+                     1 + 2^-23, 1, -1 - 2^-23, 2.5, 2.5}
+    for _, len in ipairs({1025, 3000, 20000}) do
+      local A = la.zeros(len + 2, 2, {dtype = "float32"})
+      for j = 1, 2 do for i = 1, len + 2 do
+        seed = (seed * 1103515245 + 12345) % 2147483648
+        local v = (seed % 2000003 - 1000001) / 64
+        if v == 0 or i % 97 == 0 then v = special[i % #special + 1] end
+        A:set(i, j, v)
+      end end
+      local V = A:sub(2, len + 1, 1, 2)
+      checksort(V, 1, false); checksort(V, 1, true)
+      local R = V:t():copy()
+      checksort(R, 2, false); checksort(R, 2, true)
+    end
+  end)
+
   it("order -0.0 and 0.0 as equal (input order kept) and NaN last, as NumPy's stable sort", function()
     -- numpy 1.24: np.argsort([0., -0., nan, -inf, 0., -0.], kind="stable") -> [3, 0, 1, 4, 5, 2]
     local v = la.vector({0.0, NEG0, NAN, -INF, 0.0, NEG0})
