@@ -374,6 +374,9 @@ static inline int la_compat_incall(lua_State *L) {
 #define la_compat_incall(L) ((void)(L), 0)
 #endif
 
+/* the words of the collector's pace state (helpers.c's la_Anchor.pace) */
+#define LA_PACEN 7
+
 /* Is the collector 5.4's generational one? 5.4 can only say by switching:
 ** to incremental, nothing from incremental and cheap from generational,
 ** and back, then a full collection (the settings of both modes kept).
@@ -395,7 +398,7 @@ static inline int la_compat_gcgen(lua_State *L) {
 /* p[1] of the pace state below (0 not asked yet, 1 incremental, 2 5.4's
 ** generational), asked once per state: at its first large block or large
 ** string (la_compat_bigstring), while the collector runs (5.2+) */
-static inline size_t la_compat_gcmode(lua_State *L, size_t p[6]) {
+static inline size_t la_compat_gcmode(lua_State *L, size_t p[LA_PACEN]) {
   if (p[1] == 0) p[1] = la_compat_gcgen(L) ? 2 : 1;
   return p[1];
 }
@@ -405,7 +408,7 @@ static inline size_t la_compat_gcmode(lua_State *L, size_t p[6]) {
 ** *live bytes outside), the pause of 200% the heap itself gets (see
 ** la_compat_gcpace); while the collector runs: not in a finalizer (the
 ** cycle waits for the next call outside one) */
-static inline void la_compat_fullpace(lua_State *L, size_t kb, size_t p[6], const size_t *live) {
+static inline void la_compat_fullpace(lua_State *L, size_t kb, size_t p[LA_PACEN], const size_t *live) {
   p[0] += kb;
   if (p[0] >= p[1] && la_compat_gcrunning(L)) {
     lua_gc(L, LUA_GCCOLLECT, 0);
@@ -415,7 +418,7 @@ static inline void la_compat_fullpace(lua_State *L, size_t kb, size_t p[6], cons
 }
 
 /* The collector's pace for kb KiB just allocated where it cannot see them
-** (helpers.c's storage outside the heap); p[6], zeros at first, its state.
+** (helpers.c's storage outside the heap); p[LA_PACEN], zeros at first, its state.
 ** 5.2+: lua_gc(LUA_GCSTEP, d) adds d KiB to the collector's debt, which an
 ** incremental collector pays in work on the heap. A debt of kb made each
 ** large result walk much of a heap of small objects (README: *Every Lua*),
@@ -453,7 +456,7 @@ static inline void la_compat_fullpace(lua_State *L, size_t kb, size_t p[6], cons
 ** own heap (an incremental cycle, paced by la_compat_gcpace below, mostly
 ** comes first) */
 #define LA_GENSLACK 33554432.0   /* 32 MiB: half the storage cache (helpers.c's LA_CACHEMAX) */
-static inline void la_compat_oldguard(lua_State *L, size_t p[6], const size_t *live) {
+static inline void la_compat_oldguard(lua_State *L, size_t p[LA_PACEN], const size_t *live) {
 #if LUA_VERSION_NUM >= 504 || LUA_VERSION_NUM == 502
   double d;
   if (*live < p[4]) p[4] = *live;                      /* blocks were collected */
@@ -467,13 +470,41 @@ static inline void la_compat_oldguard(lua_State *L, size_t p[6], const size_t *l
 #endif
 }
 
-static inline void la_compat_gcpace(lua_State *L, size_t kb, size_t p[6],
+/* The heap's bytes (5.2+: what lua_gc counts, to the byte) */
+static inline double la_compat_heapbytes(lua_State *L) {
+  return 1024.0 * (double)lua_gc(L, LUA_GCCOUNT, 0) + (double)lua_gc(L, LUA_GCCOUNTB, 0);
+}
+
+/* 5.4's generational collector after a full collection (collectgarbage(),
+** or one of ours) keeps the debt it had before, less what that collection
+** freed: after strings of 8 MB were dropped and collected, the debt of kb
+** a block brought no minor collection for 8 MB of blocks, none of them
+** freed and each one fresh memory (100 x 100 A + B: 7-9 us a call for
+** the first hundred calls, 280 on memory the system had not mapped yet;
+** then 1.8). So where the blocks made since a collection was last seen
+** (the heap shrank in the step, or blocks were freed: p[6] is *live then)
+** reach 40% of the heap and 4 blocks, twice the pace the debt gives, a
+** minor collection is made (a step of 0). */
+static inline void la_compat_minorguard(lua_State *L, size_t kb, size_t p[LA_PACEN],
+                                        const size_t *live, double before) {
+  double heap = la_compat_heapbytes(L), grown;
+  if (heap < before || *live < p[6]) { p[6] = *live; return; }
+  grown = (double)(*live - p[6]);
+  if (grown > 0.4 * heap && grown > 4096.0 * (double)kb) {
+    lua_gc(L, LUA_GCSTEP, 0);
+    p[6] = *live;
+  }
+}
+
+static inline void la_compat_gcpace(lua_State *L, size_t kb, size_t p[LA_PACEN],
                                     const size_t *live) {
 #if LUA_VERSION_NUM >= 502
   double heap, d;
   if (!la_compat_gcrunning(L)) return;
   if (la_compat_gcmode(L, p) == 2) {
+    heap = la_compat_heapbytes(L);
     lua_gc(L, LUA_GCSTEP, kb > INT_MAX ? INT_MAX : (int)kb);
+    la_compat_minorguard(L, kb, p, live, heap);
     la_compat_oldguard(L, p, live);
     return;
   }
@@ -526,7 +557,7 @@ static inline void la_compat_gcpace(lua_State *L, size_t kb, size_t p[6],
 ** (la_compat_gcmode) gets the same calls: a step of 0 is then a small
 ** incremental step, the bytes paid ahead hold its cycles back, and the
 ** check on p[5] bounds the heap (spec/lua_versions_spec.lua). */
-static inline void la_compat_genstring(lua_State *L, size_t kb, size_t p[6]) {
+static inline void la_compat_genstring(lua_State *L, size_t kb, size_t p[LA_PACEN]) {
   size_t h;
   int cycle = lua_gc(L, LUA_GCSTEP, 0);
   h = (size_t)lua_gc(L, LUA_GCCOUNT, 0);
@@ -566,7 +597,7 @@ static inline void la_compat_genstring(lua_State *L, size_t kb, size_t p[6]) {
 ** its size: 200 strings of 8 MB (distinct; 5.1 interns every string)
 ** beside 8000 tables were all still there at the end (1.2-1.5 GB). There
 ** the strings count as storage does (la_compat_fullpace). */
-static inline void la_compat_bigstring(lua_State *L, size_t len, size_t p[6], const size_t *live) {
+static inline void la_compat_bigstring(lua_State *L, size_t len, size_t p[LA_PACEN], const size_t *live) {
   size_t kb = len >> 10;
 #if LUA_VERSION_NUM >= 502
   (void)live;

@@ -435,7 +435,7 @@ typedef struct la_Anchor {
   size_t cached;                   /* blkbytes of the blocks in cache */
   size_t live;                     /* blkbytes of blocks whose owners live */
   size_t handed;                   /* blkbytes of the large blocks handed out so far */
-  size_t pace[6];                  /* compat.h's la_compat_gcpace, la_compat_genstring */
+  size_t pace[LA_PACEN];           /* compat.h's la_compat_gcpace, la_compat_genstring */
   la_Blk *cache[LA_CACHEN];
 } la_Anchor;
 /* the owner of one block; gone once its __gc ran (helpers.h: la_extgone) */
