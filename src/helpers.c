@@ -759,9 +759,9 @@ void *la_allocext(lua_State *L, const char *fname, size_t sz, const char *what,
 
 void la_bigstring(lua_State *L, size_t len) {
   la_Anchor *a;
-  if (len < (la_extmin ? la_extmin : LA_EXTMIN)) return;
+  if (len < la_extfloor()) return;
   a = anchor(L);
-  la_compat_bigstring(L, len, a->pace, &a->live);
+  la_compat_bigstring(L, len, len >= (la_extmin ? la_extmin : LA_EXTMIN), a->pace, &a->live);
 }
 
 static int newud(lua_State *L) {
