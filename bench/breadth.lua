@@ -527,14 +527,21 @@ function M.run(opts)
       elseif not ok then
         io.stderr:write(string.format("breadth: %s %s dropped, linalg: %s\n", op.name, op.shape, tostring(err)))
       else
-        -- calls a timing: from the best of 3 warm calls (one cold call, whose
-        -- fresh pages cost more than the loop, gave inner = 1 at 1000 x 1000)
-        local best = math.huge
-        for _ = 1, 3 do
+        -- calls a timing: from the best of at least 3 warm calls over a
+        -- quarter of a timing, after a full collection (one cold call, whose
+        -- fresh pages cost more than the loop, gave inner = 1 at 1000 x 1000;
+        -- three calls on fresh memory, where a page costs the virtual machine
+        -- 13 us on first touch, gave inner = 8 for the 100 x 100 A - B, whose
+        -- timing then ran 9 calls at 9 us against 2.6)
+        local best, n, t1 = math.huge, 0, nil
+        collectgarbage()
+        op.f()
+        t1 = now()
+        repeat
           local t0 = now()
           op.f()
-          best = math.min(best, now() - t0)
-        end
+          best, n = math.min(best, now() - t0), n + 1
+        until n >= 3 and now() - t1 >= MINTIME / 4
         op.inner = math.max(1, math.ceil(MINTIME / math.max(best, 1e-9)))
         -- NumPy's side sets its count now too (its first timing, dropped):
         -- every timing of both sides then follows exactly one warm call

@@ -14,6 +14,7 @@ once (interleaved, both under the same load):
   quit
 Answers "ok", the time, or "err message". usage: python3 numpy_breadth.py"""
 import glob
+import gc
 import math
 import os
 import sys
@@ -83,13 +84,14 @@ def checksum(res):
 
 def timeit(key, mintime):
     f = ops[key]
-    if key not in inner:             # from the best of 3 warm calls, as the Lua side
+    if key not in inner:             # from the best of 3 or more warm calls, as the Lua side
+        gc.collect()
         f()
-        t = math.inf
-        for _ in range(3):
+        t, n, t1 = math.inf, 0, time.perf_counter()
+        while n < 3 or time.perf_counter() - t1 < mintime / 4:
             t0 = time.perf_counter()
             f()
-            t = min(t, time.perf_counter() - t0)
+            t, n = min(t, time.perf_counter() - t0), n + 1
         inner[key] = max(1, int(math.ceil(mintime / max(t, 1e-9))))
     k = inner[key]
     f()                              # one call untimed, as the Lua side
