@@ -129,10 +129,81 @@ MERGE(merge32, _mm512_min_epu32, _mm512_max_epu32, _mm512_permutexvar_epi32, QRE
       STOREM(a + L * r, left >= L ? (K)~(K)0 : (K)((1u << left) - 1), v[r]); \
     } \
   }
-NET(net, uint64_t, 8, __mmask8, _mm512_set1_epi64, _mm512_mask_loadu_epi64, _mm512_mask_storeu_epi64,
+NET(netv, uint64_t, 8, __mmask8, _mm512_set1_epi64, _mm512_mask_loadu_epi64, _mm512_mask_storeu_epi64,
     sort8, merge64)
-NET(net32, uint32_t, 16, __mmask16, _mm512_set1_epi32, _mm512_mask_loadu_epi32,
+NET(netv32, uint32_t, 16, __mmask16, _mm512_set1_epi32, _mm512_mask_loadu_epi32,
     _mm512_mask_storeu_epi32, sort16, merge32)
+
+/* Up to 8 vectors, the same network written out on named vectors, which
+** stay in registers (through v[] and t[] above they went to memory at
+** every merge): float32 100 x 100 sorted along the columns, values alone,
+** 16.5 -> 14.2 us (NumPy 12.8), float64 100 x 60 8.2 -> 6.6. CX: x the smaller, y the larger; M1, M2, M4:
+** two ascending runs of 1, 2, 4 vectors merged (MERGE above, unrolled). */
+#define CX(x, y) do { __m512i m_ = MIN_(x, y); y = MAX_(x, y); x = m_; } while (0)
+#define M1(a, b) do { b = PERM_(rv, b); CX(a, b); a = CLEAN_(a); b = CLEAN_(b); } while (0)
+#define M2(a0, a1, b0, b1) do { \
+    __m512i r0_ = PERM_(rv, b1), r1_ = PERM_(rv, b0); \
+    CX(a0, r0_); CX(a1, r1_); b0 = r0_; b1 = r1_; \
+    CX(a0, a1); CX(b0, b1); \
+    a0 = CLEAN_(a0); a1 = CLEAN_(a1); b0 = CLEAN_(b0); b1 = CLEAN_(b1); \
+  } while (0)
+#define M4(a0, a1, a2, a3, b0, b1, b2, b3) do { \
+    __m512i r0_ = PERM_(rv, b3), r1_ = PERM_(rv, b2), r2_ = PERM_(rv, b1), r3_ = PERM_(rv, b0); \
+    CX(a0, r0_); CX(a1, r1_); CX(a2, r2_); CX(a3, r3_); \
+    b0 = r0_; b1 = r1_; b2 = r2_; b3 = r3_; \
+    CX(a0, a2); CX(a1, a3); CX(b0, b2); CX(b1, b3); \
+    CX(a0, a1); CX(a2, a3); CX(b0, b1); CX(b2, b3); \
+    a0 = CLEAN_(a0); a1 = CLEAN_(a1); a2 = CLEAN_(a2); a3 = CLEAN_(a3); \
+    b0 = CLEAN_(b0); b1 = CLEAN_(b1); b2 = CLEAN_(b2); b3 = CLEAN_(b3); \
+  } while (0)
+#define NETW(name, T, L, K, SET1, LOADM, STOREM, SORTV, GENERIC) \
+  NET_FN static void name(T *a, int n) { \
+    const __m512i pad = SET1(-1), rv = RV_; \
+    __m512i v[8]; \
+    int nv = (n + L - 1) / L, r; \
+    if (nv > 8) { GENERIC(a, n); return; } \
+    for (r = 0; r < 8; r++) { \
+      int left = n - L * r; \
+      K k = left >= L ? (K)~(K)0 : left <= 0 ? 0 : (K)((1u << left) - 1); \
+      v[r] = SORTV(LOADM(pad, k, a + L * r)); \
+    } \
+    { \
+      __m512i v0 = v[0], v1 = v[1], v2 = v[2], v3 = v[3], v4 = v[4], v5 = v[5], v6 = v[6], \
+              v7 = v[7]; \
+      if (nv > 1) M1(v0, v1); \
+      if (nv > 2) { M1(v2, v3); M2(v0, v1, v2, v3); } \
+      if (nv > 4) { M1(v4, v5); M1(v6, v7); M2(v4, v5, v6, v7); M4(v0, v1, v2, v3, v4, v5, v6, v7); } \
+      v[0] = v0; v[1] = v1; v[2] = v2; v[3] = v3; v[4] = v4; v[5] = v5; v[6] = v6; v[7] = v7; \
+    } \
+    for (r = 0; r < nv; r++) { \
+      int left = n - L * r; \
+      STOREM(a + L * r, left >= L ? (K)~(K)0 : (K)((1u << left) - 1), v[r]); \
+    } \
+  }
+#define MIN_ _mm512_min_epu64
+#define MAX_ _mm512_max_epu64
+#define PERM_ _mm512_permutexvar_epi64
+#define CLEAN_ clean8
+#define RV_ REV
+NETW(net, uint64_t, 8, __mmask8, _mm512_set1_epi64, _mm512_mask_loadu_epi64, _mm512_mask_storeu_epi64,
+     sort8, netv)
+#undef MIN_
+#undef MAX_
+#undef PERM_
+#undef CLEAN_
+#undef RV_
+#define MIN_ _mm512_min_epu32
+#define MAX_ _mm512_max_epu32
+#define PERM_ _mm512_permutexvar_epi32
+#define CLEAN_ clean16
+#define RV_ QREV
+NETW(net32, uint32_t, 16, __mmask16, _mm512_set1_epi32, _mm512_mask_loadu_epi32,
+     _mm512_mask_storeu_epi32, sort16, netv32)
+#undef MIN_
+#undef MAX_
+#undef PERM_
+#undef CLEAN_
+#undef RV_
 
 /* Longer lines: blocks of 16 vectors sorted by the network, then runs
 ** merged pairwise, a vector at a time (Inoue's merge): the vector carried
