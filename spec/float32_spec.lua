@@ -610,3 +610,26 @@ describe("float32 views and elements", function()
     assert.error_matches(function() la.attention(A, A, A) end, "(matrix is closed)", 1, true)
   end)
 end)
+
+describe("a dtype key in the data table", function()
+  local la = require "linalg"
+  it("gives the type of la.matrix{...} and la.vector{...}, as np.array(..., dtype=) does", function()
+    -- the key had been ignored: la.matrix{1, 2, 3, dtype = "float32"} was float64
+    local M = la.matrix{{1, 2}, {3, 0.1}, dtype = "float32"}
+    assert.are.equal("float32", M.dtype)
+    assert.are.same({2, 2}, {M:shape()})
+    assert.are.equal(lepack.unpack("<f", lepack.pack("<f", 0.1)), M(2, 2))   -- rounded to float32
+    local v = la.matrix{1, 2, 3, dtype = "float32"}
+    assert.are.equal("float32", v.dtype)
+    assert.are.same({3, 1}, {v:shape()})
+    assert.are.equal("float32", la.vector{1, 2, dtype = "float32"}.dtype)
+    assert.are.equal("float64", la.matrix{1, 2, dtype = "float64"}.dtype)
+    -- an options table after the data wins; a table without the key stays float64
+    assert.are.equal("float64", la.vector({1, 2, dtype = "float32"}, {dtype = "float64"}).dtype)
+    assert.are.equal("float64", la.matrix({1, 2, dtype = "float32"}, {dtype = "float64"}).dtype)
+    assert.are.equal("float64", la.matrix{1, 2, n = 2}.dtype)
+    local ok, err = pcall(la.matrix, {1, 2, dtype = "int8"})
+    assert.is_false(ok)
+    assert.matches("linalg.matrix: option 'dtype' must be", err, 1, true)
+  end)
+end)

@@ -11,13 +11,23 @@
 #include "helpers.h"
 #include "kernels/kernels.h"
 
+/* The type a data table names with a dtype key (la.matrix{1, 2, dtype =
+** "float32"}, as np.array([1, 2], dtype=np.float32)), or def: the key had
+** been ignored, and the matrix was float64 */
+static int tabledtype(lua_State *L, int i, int def, const char *fname) {
+  int none = lua_getfield(L, i, "dtype") == LUA_TNIL;
+  lua_pop(L, 1);
+  return none ? def : la_optenum(L, i, "dtype", def, la_dtypes, fname);
+}
+
 /* la.matrix(tbl [, opts]), la.matrix(A [, opts]) (a copy) or
-** la.matrix(m, n [, fill] [, opts]); opts.dtype "float64" or "float32" */
+** la.matrix(m, n [, fill] [, opts]); opts.dtype "float64" or "float32"
+** (or a dtype key in tbl) */
 static int l_matrix(lua_State *L) {
   const char *F = la_fname(L);
   la_Mat *A;
-  if (lua_gettop(L) == 1 && lua_istable(L, 1)) {   /* matrix{...}: no options to read */
-    la_check(L, 1, F);                             /* converted in place */
+  if (lua_gettop(L) == 1 && lua_istable(L, 1) && !la_testany(L, 1)) {   /* matrix{...} */
+    la_checkt(L, 1, F, tabledtype(L, 1, LA_F64, F));                   /* converted in place */
     return 1;
   }
   A = la_testany(L, 1);
@@ -110,7 +120,9 @@ static int l_diag(lua_State *L) {
 static int l_vector(lua_State *L) {
   const char *F = la_fname(L);
   la_Mat *V = la_testany(L, 1), *A;
+  int data = !V && lua_gettop(L) == 1 && lua_istable(L, 1);   /* vector{...}: a dtype key in it */
   int t = la_dtypeargs(L, 2, V ? V->dtype : LA_F64, F), n, inc, i;
+  if (data) t = tabledtype(L, 1, t, F);
   double *v = la_vec(L, 1, F, &n, &inc);   /* a float64 copy of a float32 v */
   A = la_newt(L, F, n, 1, t);
   for (i = 0; i < n; i++) la_put(A, i, 0, v[(ptrdiff_t)i * inc]);
