@@ -118,6 +118,18 @@ describe("clip_grad_norm", function()
     return g
   end
 
+  it("refuses a bool matrix among the gradients (it was counted in the norm and left unscaled)", function()
+    local b = la.gt(la.vector{1, 2}, 0)
+    local g = la.vector{3, 4}
+    local ok, err = pcall(la.clip_grad_norm, {g, b}, 1)
+    assert.is_false(ok)
+    assert.matches("linalg.clip_grad_norm: grads: item 2 is a bool matrix", err, 1, true)
+    ok, err = pcall(la.clip_grad_norm, b, 1)
+    assert.is_false(ok)
+    assert.matches("linalg.clip_grad_norm: bad argument #1 (a bool matrix", err, 1, true)
+    assert.are.same({3, 4}, g:totable())          -- nothing scaled before the error
+  end)
+
   it("matches torch.nn.utils.clip_grad_norm_ (norms 2, inf, 1, 3; clipping or not; both types)", function()
     assert.are.equal(16, #T.clip)
     for _, c in ipairs(T.clip) do

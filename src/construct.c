@@ -15,7 +15,9 @@
 ** "float32"}, as np.array([1, 2], dtype=np.float32)), or def: the key had
 ** been ignored, and the matrix was float64 */
 static int tabledtype(lua_State *L, int i, int def, const char *fname) {
-  int none = lua_getfield(L, i, "dtype") == LUA_TNIL;
+  int none;
+  lua_pushliteral(L, "dtype");
+  none = lua_rawget(L, i) == LUA_TNIL;       /* raw, as the entries are read */
   lua_pop(L, 1);
   return none ? def : la_optenum(L, i, "dtype", def, la_dtypes, fname);
 }

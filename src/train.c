@@ -40,13 +40,25 @@ static int backward(lua_State *L, int logs) {
 static int l_softmax_backward(lua_State *L) { return backward(L, 0); }
 static int l_log_softmax_backward(lua_State *L) { return backward(L, 1); }
 
+/* a bool matrix at idx (item k of the list, 0: the argument) is an error:
+** read as a float copy, it was counted in the norm and never scaled */
+static void notbool(lua_State *L, const char *F, int idx, int k) {
+  la_Mat *B = la_testmat(L, idx);
+  if (B && B->dtype == LA_BOOL) {
+    if (k) la_error(L, F, "grads: item %d is a bool matrix (gradients are float64 or float32)", k);
+    la_argerror(L, F, 1, "a bool matrix; gradients are float64 or float32");
+  }
+}
+
 /* The matrices of clip_grad_norm's first argument: a Lua list of matrices
 ** (either type, views too) or one matrix. Returns their count and leaves
 ** an array of their headers on the stack (pushes 1); the list anchors them,
 ** and nothing runs between this and their use. */
 static la_Mat **gradlist(lua_State *L, const char *F, int *n) {
-  la_Mat **G, *A = la_testany(L, 1);
+  la_Mat **G, *A;
   int i;
+  notbool(L, F, 1, 0);
+  A = la_testany(L, 1);
   *n = 0;
   if (A) *n = 1;
   else if (lua_istable(L, 1)) *n = (int)lua_rawlen(L, 1);
@@ -55,6 +67,7 @@ static la_Mat **gradlist(lua_State *L, const char *F, int *n) {
   if (A) G[0] = A;
   for (i = 0; !A && i < *n; i++) {
     lua_rawgeti(L, 1, i + 1);
+    notbool(L, F, -1, i + 1);
     G[i] = la_testany(L, -1);
     if (!G[i])
       la_error(L, F, "grads: item %d is not a matrix (got %s)", i + 1, la_typename(L, -1));
