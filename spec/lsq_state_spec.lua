@@ -355,3 +355,17 @@ describe("linalg.lsq_state options", function()
     end
   end)
 end)
+
+describe("lsq_state fields", function()
+  local la = require "linalg"
+  it("are read only: setting one is linalg's error naming the state (Lua's named neither)", function()
+    local s = la.lsq_state(2)
+    local ok, err = pcall(function() s.rows = 5 end)
+    assert.is_false(ok)
+    assert.matches("linalg.lsq_state: an lsq_state takes no fields (s.rows = ...)", err, 1, true)
+    assert.are.equal(0, s.rows)
+    ok, err = pcall(function() s[true] = 1 end)
+    assert.is_false(ok)
+    assert.matches("linalg.lsq_state: an lsq_state takes no fields (s[true] = ...)", err, 1, true)
+  end)
+end)

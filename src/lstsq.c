@@ -383,6 +383,14 @@ static void setmethods(lua_State *L) {
   }
 }
 
+/* s.k = v: a state has no fields to set (s.rows is read only) */
+static int m_newindex(lua_State *L) {
+  if (lua_type(L, 2) == LUA_TSTRING)
+    return la_error(L, "lsq_state", "an lsq_state takes no fields (s.%s = ...)", lua_tostring(L, 2));
+  return la_error(L, "lsq_state", "an lsq_state takes no fields (s[%s] = ...)",
+                  luaL_tolstring(L, 2, NULL));
+}
+
 /* registers la.lsq_state into the module table at -1 */
 static void open_state(lua_State *L) {
   lua_newtable(L);                                   /* the state's metatable */
@@ -392,6 +400,8 @@ static void open_state(lua_State *L) {
   lua_setfield(L, -2, "__metatable");
   lua_pushcfunction(L, m_tostring);
   lua_setfield(L, -2, "__tostring");
+  lua_pushcfunction(L, m_newindex);
+  lua_setfield(L, -2, "__newindex");
   lua_newtable(L);                                   /* methods */
   setmethods(L);
   lua_pushcclosure(L, m_index, 1);

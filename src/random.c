@@ -271,6 +271,15 @@ static const la_Reg gen_methods[] = {
   {"integers", m_integers, 4}, {NULL, NULL, 0}
 };
 
+/* g.k = v: a Generator has no fields to set (Lua's own error named
+** neither linalg nor the type) */
+static int m_newindex(lua_State *L) {
+  if (lua_type(L, 2) == LUA_TSTRING)
+    return la_error(L, "Generator", "a Generator takes no fields (g.%s = ...)", lua_tostring(L, 2));
+  return la_error(L, "Generator", "a Generator takes no fields (g[%s] = ...)",
+                  luaL_tolstring(L, 2, NULL));
+}
+
 /* the Generator metatable, pushed (pushes 1) */
 static void genmeta(lua_State *L) {
   lua_newtable(L);
@@ -280,6 +289,8 @@ static void genmeta(lua_State *L) {
   lua_setfield(L, -2, "__metatable");
   lua_pushcfunction(L, m_tostring);
   lua_setfield(L, -2, "__tostring");
+  lua_pushcfunction(L, m_newindex);
+  lua_setfield(L, -2, "__newindex");
   lua_newtable(L);                                  /* mt methods */
   lua_pushvalue(L, -2);
   setprefixed(L, gen_methods, "Generator", 1);
