@@ -54,7 +54,8 @@ static int l_tobytes(lua_State *L) {
   int i, j;
   if (!la_hostbig()) {                    /* the storage is the answer */
     /* a Lua string is in the heap whatever la_extfloor says: its step from
-    ** 128 KiB, measured there (compat.h), or the specs' LINALG_EXTERNAL_MIN;
+    ** 128 KiB (64 under 5.4's generational collector), measured there
+    ** (compat.h), or the specs' LINALG_EXTERNAL_MIN;
     ** right before the string, after any scratch (whose own step would
     ** undo a step paid ahead) */
     if (A->ld == A->rows || A->cols <= 1) {
