@@ -484,7 +484,9 @@ static inline double la_compat_heapbytes(lua_State *L) {
 ** then 1.8). So where the blocks made since a collection was last seen
 ** (the heap shrank in the step, or blocks were freed: p[6] is *live then)
 ** reach 40% of the heap and 4 blocks, twice the pace the debt gives, a
-** minor collection is made (a step of 0). */
+** step of 0 is made: a minor collection, or a full one after a major
+** collection that freed too little (la_compat_genstring), which the 40%
+** then spaces out as Lua's own pause would. */
 static inline void la_compat_minorguard(lua_State *L, size_t kb, size_t p[LA_PACEN],
                                         const size_t *live, double before) {
   double heap = la_compat_heapbytes(L), grown;
