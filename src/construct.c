@@ -28,8 +28,8 @@ static int tabledtype(lua_State *L, int i, int def, const char *fname) {
 static int l_matrix(lua_State *L) {
   const char *F = la_fname(L);
   la_Mat *A;
-  if (lua_gettop(L) == 1 && lua_istable(L, 1) && !la_testany(L, 1)) {   /* matrix{...} */
-    la_checkt(L, 1, F, tabledtype(L, 1, LA_F64, F));                   /* converted in place */
+  if (lua_gettop(L) == 1 && lua_istable(L, 1)) {   /* matrix{...} */
+    la_checkt(L, 1, F, tabledtype(L, 1, LA_F64, F));   /* converted in place */
     return 1;
   }
   A = la_testany(L, 1);

@@ -169,6 +169,13 @@ const char *la_typename(lua_State *L, int idx) {
   return got;
 }
 
+int la_nofields(lua_State *L, const char *fname, const char *what, const char *var) {
+  if (lua_type(L, 2) == LUA_TSTRING)
+    return la_error(L, fname, "%s takes no fields (%s.%s = ...)", what, var, lua_tostring(L, 2));
+  return la_error(L, fname, "%s takes no fields (%s[%s] = ...)", what, var,
+                  luaL_tolstring(L, 2, NULL));
+}
+
 int la_typeerror(lua_State *L, const char *fname, int arg, const char *what) {
   return la_argerror(L, fname, arg, lua_pushfstring(L, "%s expected, got %s", what,
                                                     la_typename(L, arg)));

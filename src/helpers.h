@@ -71,6 +71,9 @@ const char *la_pushvfstring(lua_State *L, const char *fmt, va_list ap);
 int la_error(lua_State *L, const char *fname, const char *fmt, ...);
 int la_argerror(lua_State *L, const char *fname, int arg, const char *msg);
 int la_typeerror(lua_State *L, const char *fname, int arg, const char *what);
+/* __newindex of a userdata with no fields to set (value 2 the key):
+** "<what> takes no fields (<var>.key = ...)" */
+int la_nofields(lua_State *L, const char *fname, const char *what, const char *var);
 /* the type name for messages: a metatable's __name if it has one */
 const char *la_typename(lua_State *L, int idx);
 

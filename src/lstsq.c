@@ -384,12 +384,7 @@ static void setmethods(lua_State *L) {
 }
 
 /* s.k = v: a state has no fields to set (s.rows is read only) */
-static int m_newindex(lua_State *L) {
-  if (lua_type(L, 2) == LUA_TSTRING)
-    return la_error(L, "lsq_state", "an lsq_state takes no fields (s.%s = ...)", lua_tostring(L, 2));
-  return la_error(L, "lsq_state", "an lsq_state takes no fields (s[%s] = ...)",
-                  luaL_tolstring(L, 2, NULL));
-}
+static int m_newindex(lua_State *L) { return la_nofields(L, "lsq_state", "an lsq_state", "s"); }
 
 /* registers la.lsq_state into the module table at -1 */
 static void open_state(lua_State *L) {

@@ -273,12 +273,7 @@ static const la_Reg gen_methods[] = {
 
 /* g.k = v: a Generator has no fields to set (Lua's own error named
 ** neither linalg nor the type) */
-static int m_newindex(lua_State *L) {
-  if (lua_type(L, 2) == LUA_TSTRING)
-    return la_error(L, "Generator", "a Generator takes no fields (g.%s = ...)", lua_tostring(L, 2));
-  return la_error(L, "Generator", "a Generator takes no fields (g[%s] = ...)",
-                  luaL_tolstring(L, 2, NULL));
-}
+static int m_newindex(lua_State *L) { return la_nofields(L, "Generator", "a Generator", "g"); }
 
 /* the Generator metatable, pushed (pushes 1) */
 static void genmeta(lua_State *L) {
