@@ -187,7 +187,10 @@ static void lit(Out *o, const char *s, size_t n) {
   put(o, "\"");
 }
 
-/* a matrix literal of fuzzed shape and values */
+static void dtype_(In *in, Out *o);
+
+/* a matrix literal of fuzzed shape and values, a quarter of them with a
+** dtype key among the rows (la.matrix{{1}, dtype = "float32"}) */
 static void literal(In *in, Out *o) {
   unsigned m = next(in) % 5, n = next(in) % 5, i, j;
   put(o, "la.matrix{");
@@ -196,6 +199,7 @@ static void literal(In *in, Out *o) {
     for (j = 0; j < n; j++) put(o, "%s,", numbers[next(in) % N(numbers)]);
     put(o, "},");
   }
+  if (next(in) % 4 == 0) { put(o, "dtype = "); dtype_(in, o); }
   put(o, "}");
 }
 
